@@ -1,0 +1,10 @@
+// One function per sub-command; each returns the process exit code.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ts::cli {
+
+int infoCommand(const std::vector<std::string>& args);
+
+}  // namespace ts::cli

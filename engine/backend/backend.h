@@ -1,0 +1,182 @@
+// The Backend interface: the small set of primitives every op is written in (rule 3 of
+// ARCHITECTURE.md). A backend implements primitives, never ops. All float data is f32,
+// row-major; pointers point into the backend's own memory (host for CPU, device for CUDA).
+//
+// Gradient contract: every *Backward primitive ACCUMULATES (+=) into the gradients it
+// produces. The executor zeroes gradient buffers once; ops never need to.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tensor/allocator.h"
+#include "tensor/dtype.h"
+
+namespace ts {
+
+enum class Activation : std::uint8_t { ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh };
+enum class PoolKind : std::uint8_t { Max, Avg };
+
+// x: [n, c, h, w]; w: [k, c/groups, r, s]; y: [n, k, outH, outW].
+struct ConvGeometry {
+    std::int64_t n = 1, c = 1, h = 1, w = 1;
+    std::int64_t k = 1, r = 1, s = 1;
+    std::int64_t strideH = 1, strideW = 1, padH = 0, padW = 0, dilH = 1, dilW = 1;
+    std::int64_t groups = 1;
+    std::int64_t outH() const { return (h + 2 * padH - dilH * (r - 1) - 1) / strideH + 1; }
+    std::int64_t outW() const { return (w + 2 * padW - dilW * (s - 1) - 1) / strideW + 1; }
+};
+
+// x: [n, c, h, w]; y: [n, c, outH, outW]. Padding counts as -inf for max, and for
+// average is excluded from the divisor unless countIncludePad.
+struct PoolGeometry {
+    std::int64_t n = 1, c = 1, h = 1, w = 1;
+    std::int64_t kh = 1, kw = 1, strideH = 1, strideW = 1, padH = 0, padW = 0;
+    bool countIncludePad = true;
+    std::int64_t outH() const { return (h + 2 * padH - kh) / strideH + 1; }
+    std::int64_t outW() const { return (w + 2 * padW - kw) / strideW + 1; }
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    virtual Device device() const = 0;
+    virtual Allocator& allocator() = 0;
+    // Waits for queued work (no-op on the CPU).
+    virtual void synchronize() {}
+
+    // ---- memory --------------------------------------------------------------------------
+    virtual void fill(float* x, std::int64_t n, float value) = 0;
+    virtual void zeroBytes(void* x, std::size_t bytes) = 0;
+    virtual void copyBytes(void* dst, const void* src, std::size_t bytes) = 0;  // same device
+    virtual void copyToHost(void* hostDst, const void* src, std::size_t bytes) = 0;
+    virtual void copyFromHost(void* dst, const void* hostSrc, std::size_t bytes) = 0;
+    // dst[r * dstStride + j] (+)= src[r * srcStride + j] for r < rows, j < cols (Concat).
+    virtual void copy2d(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride,
+                        std::int64_t rows, std::int64_t cols, bool accumulate) = 0;
+
+    // ---- linear algebra ------------------------------------------------------------------
+    // C[m,n] = alpha * op(A) op(B) + beta * C, row-major; op(A) is [m,k], op(B) is [k,n].
+    virtual void gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+                      const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+                      std::int64_t ldc) = 0;
+    // y += alpha * x
+    virtual void axpy(std::int64_t n, float alpha, const float* x, float* y) = 0;
+    // y = a + b
+    virtual void add(std::int64_t n, const float* a, const float* b, float* y) = 0;
+    // y[o, ch, i] += bias[ch] for y viewed as [outer, channels, inner].
+    virtual void addBias(const float* bias, float* y, std::int64_t outer, std::int64_t channels,
+                         std::int64_t inner) = 0;
+    // dbias[ch] += sum over o, i of dy[o, ch, i].
+    virtual void biasBackward(const float* dy, float* dbias, std::int64_t outer, std::int64_t channels,
+                              std::int64_t inner) = 0;
+    // sum of x[i]^2, accumulated in double, returned to the host (synchronises).
+    virtual double sumSquares(const float* x, std::int64_t n) = 0;
+
+    // ---- elementwise ---------------------------------------------------------------------
+    // alpha is LeakyReLU's negative slope; unused otherwise. GELU is the exact erf form.
+    virtual void activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n) = 0;
+    // dx += dy * f'(x); y = f(x) is passed so sigmoid/tanh need not recompute.
+    virtual void activationBackward(Activation act, float alpha, const float* x, const float* y,
+                                    const float* dy, float* dx, std::int64_t n) = 0;
+    // Inverted dropout: mask[i] = keep ? 1 : 0 with keep drawn from a counter-based hash of
+    // (seed, i), so every backend draws the same mask; y = x * mask / (1 - p).
+    virtual void dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,
+                                std::uint64_t seed) = 0;
+    virtual void dropoutBackward(const float* dy, const std::uint8_t* mask, float* dx, std::int64_t n,
+                                 float p) = 0;
+
+    // ---- convolution and pooling -----------------------------------------------------------
+    // Scratch bytes the three conv primitives may use (the executor plans the largest).
+    virtual std::size_t conv2dWorkspaceBytes(const ConvGeometry& g) = 0;
+    // y = conv(x, w) (overwrites y; bias is added separately with addBias).
+    virtual void conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y,
+                               void* workspace) = 0;
+    virtual void conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
+                                    void* workspace) = 0;
+    virtual void conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
+                                      void* workspace) = 0;
+    // argmax (max pooling only) records the flat h*w index of each window's maximum.
+    virtual void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y,
+                               std::int32_t* argmax) = 0;
+    virtual void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy,
+                                const std::int32_t* argmax, float* dx) = 0;
+
+    // ---- normalisation ---------------------------------------------------------------------
+    // Batch norm over x viewed as [n, c, inner]: statistics per channel over n and inner.
+    // Training: saves mean and 1/sqrt(var + eps) (biased var), and updates the running
+    // statistics as running = (1 - momentum) * running + momentum * batch (unbiased var).
+    virtual void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
+                                          float* saveMean, float* saveInvStd, float* runningMean,
+                                          float* runningVar, std::int64_t n, std::int64_t c, std::int64_t inner,
+                                          float momentum, float eps) = 0;
+    virtual void batchNormForwardInference(const float* x, const float* gamma, const float* beta,
+                                           const float* runningMean, const float* runningVar, float* y,
+                                           std::int64_t n, std::int64_t c, std::int64_t inner, float eps) = 0;
+    // Backward of the training-mode forward: dx, dgamma, dbeta all accumulate.
+    virtual void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
+                                   const float* saveInvStd, float* dx, float* dgamma, float* dbeta,
+                                   std::int64_t n, std::int64_t c, std::int64_t inner) = 0;
+    // Group norm over x viewed as [n, c, inner] with `groups` groups of c/groups channels;
+    // statistics per (sample, group), affine per channel. LayerNorm over the last dim D is
+    // group norm with n = rows, c = D, inner = 1, groups = 1. mean/rstd: [n * groups].
+    virtual void groupNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean,
+                                  float* rstd, std::int64_t n, std::int64_t c, std::int64_t inner,
+                                  std::int64_t groups, float eps) = 0;
+    virtual void groupNormBackward(const float* x, const float* gamma, const float* dy, const float* mean,
+                                   const float* rstd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
+                                   std::int64_t c, std::int64_t inner, std::int64_t groups) = 0;
+
+    // ---- softmax and losses (each loss writes the batch mean into a 1-element `loss`) -------
+    virtual void softmaxForward(const float* x, float* y, std::int64_t rows, std::int64_t cols) = 0;
+    // dx += y * (dy - sum(dy * y))
+    virtual void softmaxBackward(const float* y, const float* dy, float* dx, std::int64_t rows,
+                                 std::int64_t cols) = 0;
+    // Cross-entropy of logits [rows, cols] with integer targets. classWeights may be null.
+    // With weights the mean is sum(w_t * l) / sum(w_t) (PyTorch's convention). Label
+    // smoothing s mixes the one-hot target with the uniform distribution: (1-s)*onehot + s/cols.
+    // probs [rows, cols] is saved for the backward.
+    virtual void crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights,
+                                     float* probs, float* loss, std::int64_t rows, std::int64_t cols,
+                                     float labelSmoothing) = 0;
+    // dlogits += dloss * d(loss)/d(logits); dloss is a 1-element device value.
+    virtual void crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,
+                                      const float* dloss, float* dlogits, std::int64_t rows, std::int64_t cols,
+                                      float labelSmoothing) = 0;
+    // mean((pred - target)^2); grads for pred and target (either may be null).
+    virtual void mseForward(const float* pred, const float* target, float* loss, std::int64_t n) = 0;
+    virtual void mseBackward(const float* pred, const float* target, const float* dloss, float* dpred,
+                             float* dtarget, std::int64_t n) = 0;
+    // mean(max(x,0) - x*t + log(1 + exp(-|x|))), numerically stable.
+    virtual void bceWithLogitsForward(const float* logits, const float* target, float* loss, std::int64_t n) = 0;
+    virtual void bceWithLogitsBackward(const float* logits, const float* target, const float* dloss,
+                                       float* dlogits, float* dtarget, std::int64_t n) = 0;
+
+    // ---- embedding ---------------------------------------------------------------------------
+    // y[i, :] = table[indices[i], :]; an index outside [0, rows) throws std::out_of_range.
+    virtual void embeddingForward(const std::int64_t* indices, const float* table, float* y, std::int64_t count,
+                                  std::int64_t rows, std::int64_t dim) = 0;
+    // dtable[indices[i], :] += dy[i, :]
+    virtual void embeddingBackward(const std::int64_t* indices, const float* dy, float* dtable,
+                                   std::int64_t count, std::int64_t dim) = 0;
+};
+
+// The backends compiled into this build, e.g. "cpu" or "cpu, cuda".
+std::string compiledBackends();
+// The process-wide CPU backend.
+Backend& cpuBackend();
+
+// Counter-based uniform in [0, 1): a pure function of (seed, index), so CPU and CUDA
+// produce identical random streams (dropout masks, augmentation).
+inline float hashUniform(std::uint64_t seed, std::uint64_t index)
+{
+    std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<float>(z >> 40) * (1.0f / 16777216.0f);
+}
+
+}  // namespace ts

@@ -1,0 +1,92 @@
+// The CPU backend: the numerical reference for every other backend. f32 throughout,
+// OpenBLAS for matrix products, OpenMP over the cores. Primitives are grouped by family
+// in cpu_*.cpp files.
+#pragma once
+#include "backend/backend.h"
+
+namespace ts {
+
+class CpuBackend final : public Backend {
+public:
+    std::string name() const override { return "cpu"; }
+    Device device() const override { return {DeviceKind::CPU, 0}; }
+    Allocator& allocator() override;
+
+    // cpu_memory.cpp
+    void fill(float* x, std::int64_t n, float value) override;
+    void zeroBytes(void* x, std::size_t bytes) override;
+    void copyBytes(void* dst, const void* src, std::size_t bytes) override;
+    void copyToHost(void* hostDst, const void* src, std::size_t bytes) override;
+    void copyFromHost(void* dst, const void* hostSrc, std::size_t bytes) override;
+    void copy2d(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride, std::int64_t rows,
+                std::int64_t cols, bool accumulate) override;
+
+    // cpu_blas.cpp
+    void gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
+              std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) override;
+    void axpy(std::int64_t n, float alpha, const float* x, float* y) override;
+    void add(std::int64_t n, const float* a, const float* b, float* y) override;
+    void addBias(const float* bias, float* y, std::int64_t outer, std::int64_t channels, std::int64_t inner) override;
+    void biasBackward(const float* dy, float* dbias, std::int64_t outer, std::int64_t channels,
+                      std::int64_t inner) override;
+    double sumSquares(const float* x, std::int64_t n) override;
+
+    // cpu_elementwise.cpp
+    void activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n) override;
+    void activationBackward(Activation act, float alpha, const float* x, const float* y, const float* dy, float* dx,
+                            std::int64_t n) override;
+    void dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,
+                        std::uint64_t seed) override;
+    void dropoutBackward(const float* dy, const std::uint8_t* mask, float* dx, std::int64_t n, float p) override;
+
+    // cpu_conv.cpp
+    std::size_t conv2dWorkspaceBytes(const ConvGeometry& g) override;
+    void conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace) override;
+    void conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
+                            void* workspace) override;
+    void conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
+                              void* workspace) override;
+    // cpu_pool.cpp
+    void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax) override;
+    void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax,
+                        float* dx) override;
+
+    // cpu_norm.cpp
+    void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* saveMean,
+                                  float* saveInvStd, float* runningMean, float* runningVar, std::int64_t n,
+                                  std::int64_t c, std::int64_t inner, float momentum, float eps) override;
+    void batchNormForwardInference(const float* x, const float* gamma, const float* beta, const float* runningMean,
+                                   const float* runningVar, float* y, std::int64_t n, std::int64_t c,
+                                   std::int64_t inner, float eps) override;
+    void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
+                           const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
+                           std::int64_t c, std::int64_t inner) override;
+    void groupNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
+                          std::int64_t n, std::int64_t c, std::int64_t inner, std::int64_t groups, float eps) override;
+    void groupNormBackward(const float* x, const float* gamma, const float* dy, const float* mean, const float* rstd,
+                           float* dx, float* dgamma, float* dbeta, std::int64_t n, std::int64_t c, std::int64_t inner,
+                           std::int64_t groups) override;
+
+    // cpu_loss.cpp
+    void softmaxForward(const float* x, float* y, std::int64_t rows, std::int64_t cols) override;
+    void softmaxBackward(const float* y, const float* dy, float* dx, std::int64_t rows, std::int64_t cols) override;
+    void crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights, float* probs,
+                             float* loss, std::int64_t rows, std::int64_t cols, float labelSmoothing) override;
+    void crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,
+                              const float* dloss, float* dlogits, std::int64_t rows, std::int64_t cols,
+                              float labelSmoothing) override;
+    void mseForward(const float* pred, const float* target, float* loss, std::int64_t n) override;
+    void mseBackward(const float* pred, const float* target, const float* dloss, float* dpred, float* dtarget,
+                     std::int64_t n) override;
+    void bceWithLogitsForward(const float* logits, const float* target, float* loss, std::int64_t n) override;
+    void bceWithLogitsBackward(const float* logits, const float* target, const float* dloss, float* dlogits,
+                               float* dtarget, std::int64_t n) override;
+
+    // cpu_embedding.cpp
+    void embeddingForward(const std::int64_t* indices, const float* table, float* y, std::int64_t count,
+                          std::int64_t rows, std::int64_t dim) override;
+    void embeddingBackward(const std::int64_t* indices, const float* dy, float* dtable, std::int64_t count,
+                           std::int64_t dim) override;
+};
+
+}  // namespace ts

@@ -1,0 +1,82 @@
+#include <cblas.h>
+
+#include <vector>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/parallel.h"
+
+namespace ts {
+
+namespace {
+constexpr std::int64_t kGrain = 1 << 14;  // elementwise work per thread worth the fork
+}
+
+void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+                      const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+                      std::int64_t ldc)
+{
+    if (m == 0 || n == 0) return;
+    cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
+                static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
+                static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c, static_cast<blasint>(ldc));
+}
+
+void CpuBackend::axpy(std::int64_t n, float alpha, const float* x, float* y)
+{
+    cpu::parallelFor(n, kGrain, [&](std::int64_t i0, std::int64_t i1) {
+        for (std::int64_t i = i0; i < i1; ++i) y[i] += alpha * x[i];
+    });
+}
+
+void CpuBackend::add(std::int64_t n, const float* a, const float* b, float* y)
+{
+    cpu::parallelFor(n, kGrain, [&](std::int64_t i0, std::int64_t i1) {
+        for (std::int64_t i = i0; i < i1; ++i) y[i] = a[i] + b[i];
+    });
+}
+
+void CpuBackend::addBias(const float* bias, float* y, std::int64_t outer, std::int64_t channels, std::int64_t inner)
+{
+    cpu::parallelFor(outer * channels, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(inner, 1)),
+                     [&](std::int64_t r0, std::int64_t r1) {
+                         for (std::int64_t r = r0; r < r1; ++r) {
+                             const float v = bias[r % channels];
+                             float* row = y + r * inner;
+                             for (std::int64_t i = 0; i < inner; ++i) row[i] += v;
+                         }
+                     });
+}
+
+void CpuBackend::biasBackward(const float* dy, float* dbias, std::int64_t outer, std::int64_t channels,
+                              std::int64_t inner)
+{
+    // Per channel, summed in double in a fixed order: deterministic whatever the thread count.
+    cpu::parallelFor(channels, 1, [&](std::int64_t c0, std::int64_t c1) {
+        for (std::int64_t ch = c0; ch < c1; ++ch) {
+            double sum = 0;
+            for (std::int64_t o = 0; o < outer; ++o) {
+                const float* row = dy + (o * channels + ch) * inner;
+                for (std::int64_t i = 0; i < inner; ++i) sum += row[i];
+            }
+            dbias[ch] += static_cast<float>(sum);
+        }
+    });
+}
+
+double CpuBackend::sumSquares(const float* x, std::int64_t n)
+{
+    const int chunks = cpu::threadCount();
+    std::vector<double> partial(static_cast<std::size_t>(chunks), 0.0);
+    cpu::parallelFor(chunks, 1, [&](std::int64_t c0, std::int64_t c1) {
+        for (std::int64_t c = c0; c < c1; ++c) {
+            double s = 0;
+            for (std::int64_t i = n * c / chunks; i < n * (c + 1) / chunks; ++i) s += double(x[i]) * x[i];
+            partial[static_cast<std::size_t>(c)] = s;
+        }
+    });
+    double total = 0;
+    for (double p : partial) total += p;
+    return total;
+}
+
+}  // namespace ts

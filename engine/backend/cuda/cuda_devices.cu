@@ -1,0 +1,47 @@
+// Device discovery through the CUDA runtime, with cuBLAS and cuDNN versions. Safe on
+// machines without a driver: every call's error is turned into `reason`.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cudnn.h>
+
+#include "backend/devices.h"
+
+namespace ts {
+
+namespace {
+std::string versionString(int v, int majorDiv, int minorDiv)
+{
+    return std::to_string(v / majorDiv) + "." + std::to_string((v % majorDiv) / minorDiv) + "." + std::to_string(v % minorDiv);
+}
+}  // namespace
+
+CudaRuntimeInfo queryCuda()
+{
+    CudaRuntimeInfo info;
+    info.compiledIn = true;
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    info.runtimeVersion = std::to_string(runtime / 1000) + "." + std::to_string((runtime % 1000) / 10);
+    const std::size_t cudnn = cudnnGetVersion();  // major*10000 + minor*100 + patch in cuDNN 9
+    info.cudnnVersion = versionString(static_cast<int>(cudnn), 10000, 100);
+    info.cublasVersion = std::to_string(CUBLAS_VER_MAJOR) + "." + std::to_string(CUBLAS_VER_MINOR) + "." +
+                         std::to_string(CUBLAS_VER_PATCH);
+
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        info.reason = std::string("no CUDA device (") + cudaGetErrorString(err) + ")";
+        cudaGetLastError();  // clear the sticky error
+        return info;
+    }
+    if (count == 0) info.reason = "no CUDA device (the driver reports none)";
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
+        info.devices.push_back(CudaDeviceInfo{i, prop.name, prop.totalGlobalMem, prop.major, prop.minor,
+                                              prop.multiProcessorCount});
+    }
+    return info;
+}
+
+}  // namespace ts

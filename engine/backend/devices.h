@@ -1,0 +1,29 @@
+// What accelerators this process can see. Works in every build: without the CUDA backend
+// compiled in, or without a driver or GPU, the list is empty and `reason` says why.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+struct CudaDeviceInfo {
+    int index = 0;
+    std::string name;
+    std::size_t totalMemory = 0;
+    int computeMajor = 0, computeMinor = 0;
+    int multiprocessors = 0;
+};
+
+struct CudaRuntimeInfo {
+    bool compiledIn = false;
+    std::string runtimeVersion;  // "13.0", empty when not compiled in
+    std::string cudnnVersion;    // "9.x.y"
+    std::string cublasVersion;
+    std::vector<CudaDeviceInfo> devices;
+    std::string reason;  // why `devices` is empty
+};
+
+CudaRuntimeInfo queryCuda();
+
+}  // namespace ts

@@ -1,0 +1,83 @@
+// Runs a checked graph on a backend: forward, backward (reverse order), zero-grad, with
+// every activation placed in one arena by the memory plan. Parameters live in one flat
+// buffer (and their gradients in another), so optimizers can update them in one sweep.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/memory_plan.h"
+#include "graph/graph.h"
+#include "tensor/tensor.h"
+
+namespace ts {
+
+class Backend;
+
+struct Parameter {
+    std::string name;  // "fc1.weight"
+    Tensor value;
+    Tensor grad;  // undefined for buffers (running statistics) and in inference executors
+    InitSpec init;
+    bool trainable = true;
+};
+
+class Executor {
+public:
+    // training: plan for forward + backward; otherwise forward only, with more buffer reuse.
+    Executor(CheckedGraph graph, Backend& backend, bool training = true);
+    ~Executor();
+    Executor(const Executor&) = delete;
+    Executor& operator=(const Executor&) = delete;
+
+    const CheckedGraph& graph() const { return graph_; }
+    const MemoryPlan& plan() const { return plan_; }
+    Backend& backend() const { return backend_; }
+
+    std::vector<Parameter>& parameters() { return params_; }
+    const Parameter* findParameter(const std::string& name) const;
+    // All trainable values / gradients as single contiguous tensors (views cover them).
+    const Tensor& flatParameters() const { return flatValues_; }
+    const Tensor& flatGradients() const { return flatGrads_; }
+    // Initialises every parameter from one seed (per-parameter streams derived from names).
+    void initParameters(std::uint64_t seed);
+
+    // Copies host data into graph input `name` (shape must match, dtype must match).
+    void setInput(const std::string& name, const Tensor& host);
+    // Batch norm and dropout follow this mode; an inference executor is always in eval.
+    void setTraining(bool training);
+    bool training() const { return training_; }
+    // Dropout draws from (seed, step, node): set the step before each forward.
+    void setStep(std::uint64_t step) { step_ = step; }
+    void setSeed(std::uint64_t seed) { seed_ = seed; }
+
+    void forward();
+    // Requires a loss node and a training executor. Starts from d(loss) = 1.
+    void backward();
+    void zeroGrad();
+
+    float loss() const;  // the loss value on the host, after forward()
+    // A value or its gradient (a view into the arena, valid until the buffer is reused).
+    Tensor value(const std::string& name) const;
+    Tensor grad(const std::string& name) const;
+
+private:
+    Tensor bufferView(const BufferPlan& b, const TensorSpec& spec) const;
+
+    CheckedGraph graph_;
+    Backend& backend_;
+    MemoryPlan plan_;
+    bool trainingPlan_;
+    bool training_;
+    std::uint64_t seed_ = 0, step_ = 0;
+
+    std::shared_ptr<Storage> arena_, workspace_, paramStorage_, gradStorage_;
+    Tensor flatValues_, flatGrads_, lossSeed_;
+    std::vector<Parameter> params_;
+    std::vector<std::vector<int>> nodeParams_;  // per node: indices into params_
+    std::vector<Tensor> values_, grads_;
+    std::vector<std::vector<Tensor>> saved_;
+};
+
+}  // namespace ts

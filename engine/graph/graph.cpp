@@ -1,0 +1,204 @@
+#include "graph/graph.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ops/registry.h"
+
+namespace ts {
+
+Node& Graph::add(std::string name, std::string op, std::vector<std::string> in, Attrs attrs)
+{
+    nodes.push_back(Node{std::move(name), std::move(op), std::move(attrs), std::move(in)});
+    return nodes.back();
+}
+
+int CheckedGraph::findValue(const std::string& name) const
+{
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (values[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+namespace {
+
+using Kind = GraphError::Kind;
+
+std::string nodeLabel(const Node& n) { return "node '" + n.name + "' (" + n.op + ")"; }
+
+// "node 'fc2' (Linear, in_features=512)"
+std::string nodeLabel(const Node& n, const Attrs& attrs, const std::vector<std::string>& shown)
+{
+    std::string s = "node '" + n.name + "' (" + n.op;
+    for (const auto& a : shown)
+        if (attrs.has(a)) s += ", " + a + "=" + attrValueString(attrs.get(a));
+    return s + ")";
+}
+
+// Orders nodes so every input comes before its consumer, keeping the listed order where
+// free. Throws on a cycle, naming a node on it and the cycle itself.
+std::vector<int> topologicalOrder(const Graph& g, const std::map<std::string, int>& nodeIndex)
+{
+    const int n = static_cast<int>(g.nodes.size());
+    std::vector<int> pending(n, 0);
+    std::vector<std::vector<int>> users(n);
+    for (int i = 0; i < n; ++i)
+        for (const auto& in : g.nodes[i].inputs)
+            if (auto it = nodeIndex.find(in); it != nodeIndex.end()) {
+                ++pending[i];
+                users[it->second].push_back(i);
+            }
+    std::set<int> ready;
+    for (int i = 0; i < n; ++i)
+        if (pending[i] == 0) ready.insert(i);
+    std::vector<int> order;
+    while (!ready.empty()) {
+        int i = *ready.begin();
+        ready.erase(ready.begin());
+        order.push_back(i);
+        for (int u : users[i])
+            if (--pending[u] == 0) ready.insert(u);
+    }
+    if (static_cast<int>(order.size()) == n) return order;
+
+    // Walk back along unfinished inputs from the first unfinished node until a node repeats.
+    int start = 0;
+    while (pending[start] == 0) ++start;
+    std::vector<int> path{start};
+    std::vector<int> seenAt(n, -1);
+    seenAt[start] = 0;
+    for (;;) {
+        int cur = path.back(), next = -1;
+        for (const auto& in : g.nodes[cur].inputs)
+            if (auto it = nodeIndex.find(in); it != nodeIndex.end() && pending[it->second] > 0) {
+                next = it->second;
+                break;
+            }
+        if (seenAt[next] >= 0) {
+            std::vector<int> cycle(path.begin() + seenAt[next], path.end());
+            std::reverse(cycle.begin(), cycle.end());  // data-flow direction
+            std::string text;
+            for (int c : cycle) text += g.nodes[c].name + " -> ";
+            text += g.nodes[cycle.front()].name;
+            const Node& at = g.nodes[cycle.front()];
+            throw GraphError(Kind::Cycle, at.name, nodeLabel(at) + ": is part of a cycle: " + text);
+        }
+        seenAt[next] = static_cast<int>(path.size());
+        path.push_back(next);
+    }
+}
+
+}  // namespace
+
+CheckedGraph checkGraph(const Graph& g, std::int64_t batch)
+{
+    return checkGraph(g, batch, OpRegistry::builtin());
+}
+
+CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& registry)
+{
+    if (g.nodes.empty()) throw GraphError(Kind::Empty, {}, "the graph has no nodes");
+    if (batch < 1) throw GraphError(Kind::ShapeMismatch, {}, "batch size must be >= 1, got " + std::to_string(batch));
+
+    std::map<std::string, int> nodeIndex;
+    std::set<std::string> inputNames;
+    for (const auto& in : g.inputs) {
+        if (in.name.empty() || !inputNames.insert(in.name).second)
+            throw GraphError(Kind::DuplicateName, in.name, "graph input '" + in.name + "' is defined twice or unnamed");
+    }
+    for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+        const Node& node = g.nodes[i];
+        if (node.name.empty())
+            throw GraphError(Kind::DuplicateName, {}, "node #" + std::to_string(i + 1) + " (" + node.op + ") has no name");
+        if (inputNames.count(node.name) || !nodeIndex.emplace(node.name, i).second)
+            throw GraphError(Kind::DuplicateName, node.name, nodeLabel(node) + ": the name '" + node.name + "' is used twice");
+    }
+
+    // Per node: the op exists, the inputs exist and are as many as the op takes, the attributes fit.
+    std::vector<const Op*> ops(g.nodes.size());
+    std::vector<Attrs> attrs(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const Node& node = g.nodes[i];
+        ops[i] = registry.find(node.op);
+        if (!ops[i]) {
+            std::string known;
+            for (const auto& t : registry.types()) known += (known.empty() ? "" : ", ") + t;
+            throw GraphError(Kind::UnknownOp, node.name, "node '" + node.name + "': unknown op '" + node.op + "' (known ops: " + known + ")");
+        }
+        for (const auto& in : node.inputs)
+            if (!nodeIndex.count(in) && !inputNames.count(in))
+                throw GraphError(Kind::MissingInput, node.name, nodeLabel(node) + ": input '" + in + "' is neither a graph input nor a node");
+        const int count = static_cast<int>(node.inputs.size());
+        const Op& op = *ops[i];
+        if (count < op.minInputs() || (op.maxInputs() >= 0 && count > op.maxInputs())) {
+            std::string want = op.minInputs() == op.maxInputs() ? std::to_string(op.minInputs())
+                             : op.maxInputs() < 0 ? "at least " + std::to_string(op.minInputs())
+                             : std::to_string(op.minInputs()) + " to " + std::to_string(op.maxInputs());
+            throw GraphError(Kind::InputCount, node.name, nodeLabel(node) + ": takes " + want + " input(s), got " + std::to_string(count));
+        }
+        std::string err = normaliseAttrs(op.attrSpecs(), node.attrs, attrs[i]);
+        if (!err.empty()) throw GraphError(Kind::BadAttribute, node.name, nodeLabel(node) + ": " + err);
+    }
+
+    CheckedGraph cg;
+    cg.batch = batch;
+    for (const auto& in : g.inputs) {
+        std::vector<std::int64_t> dims{batch};
+        dims.insert(dims.end(), in.shape.dims().begin(), in.shape.dims().end());
+        cg.values.push_back(ValueInfo{in.name, TensorSpec{Shape(dims), in.dtype}, -1, {}});
+    }
+
+    // Shape inference in execution order.
+    std::map<std::string, int> valueIndex;
+    for (int v = 0; v < static_cast<int>(cg.values.size()); ++v) valueIndex[cg.values[v].name] = v;
+    for (int i : topologicalOrder(g, nodeIndex)) {
+        const Node& node = g.nodes[i];
+        CheckedNode cn;
+        cn.name = node.name;
+        cn.op = ops[i];
+        cn.attrs = attrs[i];
+        std::vector<TensorSpec> inSpecs;
+        for (const auto& in : node.inputs) {
+            int v = valueIndex.at(in);
+            cn.inputs.push_back(v);
+            inSpecs.push_back(cg.values[v].spec);
+        }
+        TensorSpec out;
+        try {
+            out = cn.op->inferOutput(cn.attrs, inSpecs);
+            for (auto p : cn.op->params(cn.attrs, inSpecs)) {
+                p.name = node.name + "." + p.name;
+                cn.params.push_back(std::move(p));
+            }
+            cn.saved = cn.op->saved(cn.attrs, inSpecs, out);
+            cn.flops = cn.op->flops(cn.attrs, inSpecs, out);
+        } catch (const OpError& e) {
+            throw GraphError(Kind::ShapeMismatch, node.name, nodeLabel(node, cn.attrs, e.attrs()) + ": " + e.what());
+        }
+        const int nodeId = static_cast<int>(cg.nodes.size());
+        for (int v : cn.inputs) cg.values[v].consumers.push_back(nodeId);
+        cn.output = static_cast<int>(cg.values.size());
+        valueIndex[node.name] = cn.output;
+        cg.values.push_back(ValueInfo{node.name, out, nodeId, {}});
+        cg.nodes.push_back(std::move(cn));
+    }
+
+    auto resolve = [&](const std::string& name, const char* role) {
+        auto it = valueIndex.find(name);
+        if (it == valueIndex.end() || it->second < static_cast<int>(g.inputs.size()))
+            throw GraphError(Kind::MissingInput, name, std::string("the graph's ") + role + " '" + name + "' is not a node");
+        return it->second;
+    };
+    if (!g.loss.empty()) cg.lossValue = resolve(g.loss, "loss");
+    if (!g.output.empty()) cg.outputValue = resolve(g.output, "output");
+    for (auto it = cg.nodes.rbegin(); it != cg.nodes.rend(); ++it) {
+        if (it->op->isLoss() && cg.lossValue < 0 && g.loss.empty()) cg.lossValue = it->output;
+        if (!it->op->isLoss() && cg.outputValue < 0 && g.output.empty()) cg.outputValue = it->output;
+    }
+    if (cg.lossValue >= 0 && !cg.nodes[cg.values[cg.lossValue].producer].op->isLoss())
+        throw GraphError(Kind::BadAttribute, g.loss, "node '" + g.loss + "' is named as the loss but is not a loss op");
+    return cg;
+}
+
+}  // namespace ts

@@ -1,0 +1,125 @@
+// An op, defined once (rule 3): its attributes, shape rule, parameters, saved buffers,
+// cost, forward and backward, written in Backend primitives so it runs on every backend.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+#include "graph/attrs.h"
+#include "tensor/tensor.h"
+
+namespace ts {
+
+struct TensorSpec {
+    Shape shape;
+    DType dtype = DType::F32;
+    bool operator==(const TensorSpec&) const = default;
+};
+
+enum class InitKind : std::uint8_t { Zeros, Ones, KaimingUniform, KaimingNormal, XavierUniform, XavierNormal };
+
+// How a parameter starts. Kaiming uses fanIn and `gain` (sqrt(2) for ReLU);
+// Xavier uses fanIn + fanOut.
+struct InitSpec {
+    InitKind kind = InitKind::Zeros;
+    double fanIn = 1, fanOut = 1;
+    double gain = 1.0;
+};
+
+struct ParamSpec {
+    std::string name;  // local: "weight", "bias", "running_mean"; the graph prefixes "node."
+    Shape shape;
+    InitSpec init;
+    bool trainable = true;  // false: a buffer such as batch norm's running statistics
+};
+
+// Thrown by an op's shape rule. `attrs` names the attributes that explain the mismatch,
+// so the graph can say `node 'fc2' (Linear, in_features=512): input has 256 features`.
+class OpError : public std::runtime_error {
+public:
+    explicit OpError(const std::string& message, std::vector<std::string> attrs = {})
+        : std::runtime_error(message), attrs_(std::move(attrs))
+    {
+    }
+    const std::vector<std::string>& attrs() const { return attrs_; }
+
+private:
+    std::vector<std::string> attrs_;
+};
+
+// Everything one call of forward or backward sees. Tensors are views into the backend's
+// memory. In backward, gradInputs[i] / gradParams[i] are undefined where no gradient is
+// wanted (an integer input, a frozen parameter), and otherwise must be ACCUMULATED into.
+struct OpContext {
+    Backend& backend;
+    const Attrs& attrs;
+    std::vector<Tensor> inputs;
+    Tensor output;
+    std::vector<Tensor> params;  // in the order of Op::params()
+    std::vector<Tensor> saved;   // in the order of Op::saved(); kept from forward to backward
+    void* workspace = nullptr;   // Op::workspaceBytes() bytes of scratch, valid during one call
+    bool training = true;
+    std::uint64_t seed = 0;  // differs per node and per step (dropout)
+
+    Tensor gradOutput;
+    std::vector<Tensor> gradInputs;
+    std::vector<Tensor> gradParams;
+};
+
+class Op {
+public:
+    virtual ~Op() = default;
+    virtual std::string type() const = 0;  // "Linear", "Conv2d", ...
+    virtual std::vector<AttrSpec> attrSpecs() const { return {}; }
+    virtual int minInputs() const { return 1; }
+    virtual int maxInputs() const { return 1; }  // -1: any number
+    // Input i takes a gradient (false for integer targets and indices).
+    virtual bool inputDifferentiable(int i) const { (void)i; return true; }
+    // A loss produces a scalar that backward starts from.
+    virtual bool isLoss() const { return false; }
+
+    // The output's spec, or throws OpError. Input shapes include the batch dimension.
+    virtual TensorSpec inferOutput(const Attrs& attrs, std::span<const TensorSpec> inputs) const = 0;
+    virtual std::vector<ParamSpec> params(const Attrs& attrs, std::span<const TensorSpec> inputs) const
+    {
+        (void)attrs, (void)inputs;
+        return {};
+    }
+    virtual std::vector<TensorSpec> saved(const Attrs& attrs, std::span<const TensorSpec> inputs,
+                                          const TensorSpec& output) const
+    {
+        (void)attrs, (void)inputs, (void)output;
+        return {};
+    }
+    virtual std::size_t workspaceBytes(Backend& backend, const Attrs& attrs, std::span<const TensorSpec> inputs,
+                                       const TensorSpec& output) const
+    {
+        (void)backend, (void)attrs, (void)inputs, (void)output;
+        return 0;
+    }
+    // Forward floating-point operations (a multiply-add counts 2).
+    virtual double flops(const Attrs& attrs, std::span<const TensorSpec> inputs, const TensorSpec& output) const
+    {
+        (void)attrs, (void)inputs;
+        return static_cast<double>(output.shape.numel());
+    }
+
+    virtual void forward(OpContext& ctx) const = 0;
+    virtual void backward(OpContext& ctx) const = 0;
+};
+
+// Shape-rule helpers shared by ops.
+inline void requireRank(const TensorSpec& t, int rank, const std::string& what)
+{
+    if (t.shape.rank() != rank)
+        throw OpError(what + " must have rank " + std::to_string(rank) + ", got shape " + t.shape.str());
+}
+inline void requireFloat(const TensorSpec& t, const std::string& what)
+{
+    if (t.dtype != DType::F32) throw OpError(what + " must be f32, got " + std::string(dtypeName(t.dtype)));
+}
+
+}  // namespace ts
