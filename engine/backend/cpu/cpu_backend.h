@@ -38,6 +38,8 @@ public:
     void dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,
                         std::uint64_t seed) override;
     void dropoutBackward(const float* dy, const std::uint8_t* mask, float* dx, std::int64_t n, float p) override;
+    void softmaxForward(const float* x, float* y, std::int64_t rows, std::int64_t cols) override;
+    void softmaxBackward(const float* y, const float* dy, float* dx, std::int64_t rows, std::int64_t cols) override;
 
     // cpu_conv.cpp
     std::size_t conv2dWorkspaceBytes(const ConvGeometry& g) override;
@@ -68,8 +70,6 @@ public:
                            std::int64_t groups) override;
 
     // cpu_loss.cpp
-    void softmaxForward(const float* x, float* y, std::int64_t rows, std::int64_t cols) override;
-    void softmaxBackward(const float* y, const float* dy, float* dx, std::int64_t rows, std::int64_t cols) override;
     void crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights, float* probs,
                              float* loss, std::int64_t rows, std::int64_t cols, float labelSmoothing) override;
     void crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,

@@ -8,4 +8,6 @@ void CpuBackend::activationBackward(Activation act, float alpha, const float* x,
 void CpuBackend::dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,
                         std::uint64_t seed) { throw std::logic_error("dropoutForward: not written yet"); }
 void CpuBackend::dropoutBackward(const float* dy, const std::uint8_t* mask, float* dx, std::int64_t n, float p) { throw std::logic_error("dropoutBackward: not written yet"); }
+void CpuBackend::softmaxForward(const float*, float*, std::int64_t, std::int64_t) { throw std::logic_error("softmaxForward: not written yet"); }
+void CpuBackend::softmaxBackward(const float*, const float*, float*, std::int64_t, std::int64_t) { throw std::logic_error("softmaxBackward: not written yet"); }
 }  // namespace ts

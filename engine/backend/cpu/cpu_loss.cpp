@@ -2,8 +2,6 @@
 #include <stdexcept>
 #include "backend/cpu/cpu_backend.h"
 namespace ts {
-void CpuBackend::softmaxForward(const float* x, float* y, std::int64_t rows, std::int64_t cols) { throw std::logic_error("softmaxForward: not written yet"); }
-void CpuBackend::softmaxBackward(const float* y, const float* dy, float* dx, std::int64_t rows, std::int64_t cols) { throw std::logic_error("softmaxBackward: not written yet"); }
 void CpuBackend::crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights, float* probs,
                              float* loss, std::int64_t rows, std::int64_t cols, float labelSmoothing) { throw std::logic_error("crossEntropyForward: not written yet"); }
 void CpuBackend::crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,
