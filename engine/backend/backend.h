@@ -119,6 +119,11 @@ public:
     virtual void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                                    const float* saveInvStd, float* dx, float* dgamma, float* dbeta,
                                    std::int64_t n, std::int64_t c, std::int64_t inner) = 0;
+    // Backward of the inference-mode forward (running statistics are constants here).
+    virtual void batchNormBackwardInference(const float* x, const float* gamma, const float* dy,
+                                            const float* runningMean, const float* runningVar, float* dx,
+                                            float* dgamma, float* dbeta, std::int64_t n, std::int64_t c,
+                                            std::int64_t inner, float eps) = 0;
     // Group norm over x viewed as [n, c, inner] with `groups` groups of c/groups channels;
     // statistics per (sample, group), affine per channel. LayerNorm over the last dim D is
     // group norm with n = rows, c = D, inner = 1, groups = 1. mean/rstd: [n * groups].

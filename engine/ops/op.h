@@ -19,14 +19,16 @@ struct TensorSpec {
     bool operator==(const TensorSpec&) const = default;
 };
 
-enum class InitKind : std::uint8_t { Zeros, Ones, KaimingUniform, KaimingNormal, XavierUniform, XavierNormal };
+enum class InitKind : std::uint8_t { Zeros, Ones, KaimingUniform, KaimingNormal, XavierUniform, XavierNormal, Values };
 
 // How a parameter starts. Kaiming uses fanIn and `gain` (sqrt(2) for ReLU);
-// Xavier uses fanIn + fanOut.
+// Xavier uses fanIn + fanOut. Values copies `values` (constants from attributes, such as
+// class weights, kept as non-trainable parameters so they live on the device).
 struct InitSpec {
     InitKind kind = InitKind::Zeros;
     double fanIn = 1, fanOut = 1;
     double gain = 1.0;
+    std::vector<float> values;
 };
 
 struct ParamSpec {

@@ -63,6 +63,9 @@ public:
     void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                            const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
                            std::int64_t c, std::int64_t inner) override;
+    void batchNormBackwardInference(const float* x, const float* gamma, const float* dy, const float* runningMean,
+                                    const float* runningVar, float* dx, float* dgamma, float* dbeta, std::int64_t n,
+                                    std::int64_t c, std::int64_t inner, float eps) override;
     void groupNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
                           std::int64_t n, std::int64_t c, std::int64_t inner, std::int64_t groups, float eps) override;
     void groupNormBackward(const float* x, const float* gamma, const float* dy, const float* mean, const float* rstd,

@@ -16,4 +16,5 @@ void CpuBackend::groupNormForward(const float* x, const float* gamma, const floa
 void CpuBackend::groupNormBackward(const float* x, const float* gamma, const float* dy, const float* mean, const float* rstd,
                            float* dx, float* dgamma, float* dbeta, std::int64_t n, std::int64_t c, std::int64_t inner,
                            std::int64_t groups) { throw std::logic_error("groupNormBackward: not written yet"); }
+void CpuBackend::batchNormBackwardInference(const float*, const float*, const float*, const float*, const float*, float*, float*, float*, std::int64_t, std::int64_t, std::int64_t, float) { throw std::logic_error("not written yet"); }
 }  // namespace ts
