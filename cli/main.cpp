@@ -1,6 +1,7 @@
 // trainstudio-cli: dispatches to one sub-command.
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ void printHelp()
         "\n"
         "Commands:\n"
         "  info        the backends compiled in, CPU threads, CUDA devices, ops\n"
+        "  plan        a model's shapes, cost per node and planned memory\n"
+        "              [--model mlp|cnn] [--batch N] [--inference]\n"
+        "  bench       training-step speed at 1 and all CPU threads, time per node\n"
+        "              [--model mlp|cnn] [--batch N] [--steps N] [--gemm N (0: skip)]\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -39,7 +44,14 @@ int main(int argc, char** argv)
     }
     const std::string command = args[0];
     args.erase(args.begin());
-    if (command == "info") return ts::cli::infoCommand(args);
+    try {
+        if (command == "info") return ts::cli::infoCommand(args);
+        if (command == "plan") return ts::cli::planCommand(args);
+        if (command == "bench") return ts::cli::benchCommand(args);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "trainstudio-cli %s: %s\n", command.c_str(), e.what());
+        return 1;
+    }
     std::fprintf(stderr, "trainstudio-cli: unknown command '%s' (see trainstudio-cli --help)\n", command.c_str());
     return 2;
 }

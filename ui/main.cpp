@@ -1,3 +1,4 @@
-#include <QApplication>
-#include <QLabel>
-int main(int argc, char** argv) { QApplication app(argc, argv); QLabel l("TrainStudio"); l.show(); return app.exec(); }
+// The `trainstudio` executable: everything lives in the tsui library (see studio_app.h).
+#include "studio_app.h"
+
+int main(int argc, char** argv) { return ts::ui::runStudio(argc, argv); }

@@ -3,7 +3,9 @@
 // row-major; pointers point into the backend's own memory (host for CPU, device for CUDA).
 //
 // Gradient contract: every *Backward primitive ACCUMULATES (+=) into the gradients it
-// produces. The executor zeroes gradient buffers once; ops never need to.
+// produces. The executor zeroes gradient buffers once; ops never need to. A gradient
+// pointer may be null where no gradient is wanted (a graph input, a frozen parameter):
+// the primitive then skips that output.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,6 @@
 #include "exec/executor.h"
 
+#include <chrono>
 #include <stdexcept>
 
 #include "backend/backend.h"
@@ -117,7 +118,7 @@ void Executor::forward()
         ctx.workspace = workspace_->data();
         ctx.training = training_;
         ctx.seed = mixSeed(mixSeed(seed_, step_), i);
-        node.op->forward(ctx);
+        timed(i, &NodeTiming::forwardSeconds, [&] { node.op->forward(ctx); });
     }
 }
 
@@ -152,8 +153,25 @@ void Executor::backward()
         ctx.workspace = workspace_->data();
         ctx.training = training_;
         ctx.seed = mixSeed(mixSeed(seed_, step_), i);
-        node.op->backward(ctx);
+        timed(static_cast<std::size_t>(i), &NodeTiming::backwardSeconds, [&] { node.op->backward(ctx); });
     }
+}
+
+void Executor::setProfiling(bool on)
+{
+    profiling_ = on;
+    timings_.assign(graph_.nodes.size(), NodeTiming{});
+}
+
+template <class Fn> void Executor::timed(std::size_t node, double NodeTiming::*field, Fn&& fn)
+{
+    if (!profiling_) return fn();
+    backend_.synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    fn();
+    backend_.synchronize();
+    timings_[node].*field += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (field == &NodeTiming::forwardSeconds) ++timings_[node].calls;
 }
 
 void Executor::zeroGrad()

@@ -23,6 +23,13 @@ struct Parameter {
     bool trainable = true;
 };
 
+// Accumulated wall time per node while profiling is on (the backend is synchronised
+// around each node, so this costs speed: use it to see where time goes, not to train).
+struct NodeTiming {
+    double forwardSeconds = 0, backwardSeconds = 0;
+    std::int64_t calls = 0;
+};
+
 class Executor {
 public:
     // training: plan for forward + backward; otherwise forward only, with more buffer reuse.
@@ -57,6 +64,9 @@ public:
     void backward();
     void zeroGrad();
 
+    void setProfiling(bool on);
+    const std::vector<NodeTiming>& timings() const { return timings_; }  // per node, in plan order
+
     float loss() const;  // the loss value on the host, after forward()
     // A value or its gradient (a view into the arena, valid until the buffer is reused).
     Tensor value(const std::string& name) const;
@@ -64,6 +74,7 @@ public:
 
 private:
     Tensor bufferView(const BufferPlan& b, const TensorSpec& spec) const;
+    template <class Fn> void timed(std::size_t node, double NodeTiming::*field, Fn&& fn);
 
     CheckedGraph graph_;
     Backend& backend_;
@@ -78,6 +89,8 @@ private:
     std::vector<std::vector<int>> nodeParams_;  // per node: indices into params_
     std::vector<Tensor> values_, grads_;
     std::vector<std::vector<Tensor>> saved_;
+    bool profiling_ = false;
+    std::vector<NodeTiming> timings_;
 };
 
 }  // namespace ts

@@ -8,12 +8,12 @@ namespace ts {
 std::string attrTypeName(AttrType t)
 {
     switch (t) {
-    case AttrType::Int: return "integer";
-    case AttrType::Float: return "number";
-    case AttrType::Bool: return "boolean";
-    case AttrType::String: return "string";
-    case AttrType::Ints: return "list of integers";
-    case AttrType::Floats: return "list of numbers";
+    case AttrType::Int: return "an integer";
+    case AttrType::Float: return "a number";
+    case AttrType::Bool: return "a boolean";
+    case AttrType::String: return "a string";
+    case AttrType::Ints: return "a list of integers";
+    case AttrType::Floats: return "a list of numbers";
     }
     return "?";
 }
@@ -115,7 +115,7 @@ std::string normaliseAttrs(const std::vector<AttrSpec>& specs, const Attrs& give
         else if (spec.defaultValue) v = *spec.defaultValue;
         else return "missing required attribute '" + spec.name + "'";
         if (!coerce(spec, v))
-            return "attribute '" + spec.name + "' must be a " + attrTypeName(spec.type) + ", got " + attrValueString(v);
+            return "attribute '" + spec.name + "' must be " + attrTypeName(spec.type) + ", got " + attrValueString(v);
         if (spec.listLength > 0 && (spec.type == AttrType::Ints || spec.type == AttrType::Floats) &&
             listSize(v) != static_cast<std::size_t>(spec.listLength))
             return "attribute '" + spec.name + "' must have " + std::to_string(spec.listLength) + " values, got " +

@@ -1,6 +1,7 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -34,6 +35,24 @@ std::string nodeLabel(const Node& n, const Attrs& attrs, const std::vector<std::
     for (const auto& a : shown)
         if (attrs.has(a)) s += ", " + a + "=" + attrValueString(attrs.get(a));
     return s + ")";
+}
+
+// Levenshtein distance, for "did you mean" on misspelt op names.
+std::size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
 }
 
 // Orders nodes so every input comes before its consumer, keeping the listed order where
@@ -78,6 +97,7 @@ std::vector<int> topologicalOrder(const Graph& g, const std::map<std::string, in
         if (seenAt[next] >= 0) {
             std::vector<int> cycle(path.begin() + seenAt[next], path.end());
             std::reverse(cycle.begin(), cycle.end());  // data-flow direction
+            std::rotate(cycle.begin(), std::find(cycle.begin(), cycle.end(), next), cycle.end());
             std::string text;
             for (int c : cycle) text += g.nodes[c].name + " -> ";
             text += g.nodes[cycle.front()].name;
@@ -122,9 +142,15 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
         const Node& node = g.nodes[i];
         ops[i] = registry.find(node.op);
         if (!ops[i]) {
-            std::string known;
-            for (const auto& t : registry.types()) known += (known.empty() ? "" : ", ") + t;
-            throw GraphError(Kind::UnknownOp, node.name, "node '" + node.name + "': unknown op '" + node.op + "' (known ops: " + known + ")");
+            std::string known, closest;
+            std::size_t best = 3;  // suggest only near misses
+            for (const auto& t : registry.types()) {
+                known += (known.empty() ? "" : ", ") + t;
+                if (const std::size_t d = editDistance(node.op, t); d < best) best = d, closest = t;
+            }
+            throw GraphError(Kind::UnknownOp, node.name,
+                             "node '" + node.name + "': unknown op '" + node.op + "'" +
+                                 (closest.empty() ? "" : " (did you mean '" + closest + "'?)") + "; known ops: " + known);
         }
         for (const auto& in : node.inputs)
             if (!nodeIndex.count(in) && !inputNames.count(in))

@@ -1,5 +1,164 @@
-// PLACEHOLDER: to be written.
+// Loss ops: each reduces to the batch mean, a rank-0 output that backward starts from.
+#include <string>
+
+#include "ops/common.h"
 #include "ops/registry.h"
+
 namespace ts {
-void registerLossOps(OpRegistry&) {}
+
+namespace {
+
+const TensorSpec kScalar{Shape{}, DType::F32};
+
+// Losses run a handful of operations per input element; the scalar output says nothing.
+double perElementFlops(std::span<const TensorSpec> in, double perElement)
+{
+    return perElement * double(in[0].shape.numel());
+}
+
+// MSE and BCEWithLogits: two f32 tensors of one shape, both differentiable.
+void requirePair(std::span<const TensorSpec> in, const std::string& first, const std::string& second)
+{
+    requireFloat(in[0], first);
+    requireFloat(in[1], second);
+    if (in[0].shape != in[1].shape)
+        throw OpError(second + " has shape " + in[1].shape.str() + ", " + first + " has " + in[0].shape.str() +
+                      "; they must match");
+}
+
+// Softmax cross-entropy of logits [N, C] against i64 class indices [N]. class_weights, when
+// given, is kept as a non-trainable parameter so the backend reads it from its own memory.
+class CrossEntropy final : public Op {
+public:
+    std::string type() const override { return "CrossEntropy"; }
+    std::vector<AttrSpec> attrSpecs() const override
+    {
+        return {{"label_smoothing", AttrType::Float, AttrValue(0.0), inRange(0, 1)},
+                {"class_weights", AttrType::Floats, AttrValue(std::vector<double>{}), atLeast(0)}};
+    }
+    int minInputs() const override { return 2; }
+    int maxInputs() const override { return 2; }
+    bool inputDifferentiable(int i) const override { return i == 0; }
+    bool isLoss() const override { return true; }
+    TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
+    {
+        requireFloat(in[0], "logits (input 0)");
+        requireRank(in[0], 2, "logits (input 0) [batch, classes]");
+        if (in[1].dtype != DType::I64)
+            throw OpError("target (input 1) must be i64 class indices, got " + std::string(dtypeName(in[1].dtype)));
+        if (in[1].shape != Shape{in[0].shape[0]})
+            throw OpError("target (input 1) has shape " + in[1].shape.str() + ", expected [" +
+                          std::to_string(in[0].shape[0]) + "] for logits " + in[0].shape.str());
+        const std::size_t weights = classWeights(a).size();
+        if (weights != 0 && static_cast<std::int64_t>(weights) != in[0].shape[1])
+            throw OpError("class_weights has " + std::to_string(weights) + " values, logits have " +
+                              std::to_string(in[0].shape[1]) + " classes",
+                          {"class_weights"});
+        return kScalar;
+    }
+    std::vector<ParamSpec> params(const Attrs& a, std::span<const TensorSpec> in) const override
+    {
+        const std::vector<double>& w = classWeights(a);
+        if (w.empty()) return {};
+        InitSpec init{InitKind::Values, 1.0, 1.0, 1.0, std::vector<float>(w.begin(), w.end())};
+        return {{"class_weights", Shape{in[0].shape[1]}, init, false}};
+    }
+    std::vector<TensorSpec> saved(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
+    {
+        return {{in[0].shape, DType::F32}};  // softmax probabilities
+    }
+    double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
+    {
+        return perElementFlops(in, 5);
+    }
+    void forward(OpContext& c) const override
+    {
+        const auto [rows, cols] = dims(c);
+        c.backend.crossEntropyForward(f32(c.inputs[0]), c.inputs[1].data<std::int64_t>(), weights(c),
+                                      f32(c.saved[0]), f32(c.output), rows, cols, smoothing(c));
+    }
+    void backward(OpContext& c) const override
+    {
+        if (!c.gradInputs[0].defined()) return;
+        const auto [rows, cols] = dims(c);
+        c.backend.crossEntropyBackward(f32(c.saved[0]), c.inputs[1].data<std::int64_t>(), weights(c),
+                                       f32(c.gradOutput), f32(c.gradInputs[0]), rows, cols, smoothing(c));
+    }
+
+private:
+    static const std::vector<double>& classWeights(const Attrs& a)
+    {
+        return std::get<std::vector<double>>(a.get("class_weights"));
+    }
+    static std::pair<std::int64_t, std::int64_t> dims(const OpContext& c)
+    {
+        return {c.inputs[0].shape()[0], c.inputs[0].shape()[1]};
+    }
+    static const float* weights(const OpContext& c) { return c.params.empty() ? nullptr : f32(c.params[0]); }
+    static float smoothing(const OpContext& c) { return static_cast<float>(c.attrs.getFloat("label_smoothing")); }
+};
+
+// mean((pred - target)^2)
+class Mse final : public Op {
+public:
+    std::string type() const override { return "MSE"; }
+    int minInputs() const override { return 2; }
+    int maxInputs() const override { return 2; }
+    bool isLoss() const override { return true; }
+    TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
+    {
+        requirePair(in, "prediction (input 0)", "target (input 1)");
+        return kScalar;
+    }
+    double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
+    {
+        return perElementFlops(in, 3);
+    }
+    void forward(OpContext& c) const override
+    {
+        c.backend.mseForward(f32(c.inputs[0]), f32(c.inputs[1]), f32(c.output), c.inputs[0].numel());
+    }
+    void backward(OpContext& c) const override
+    {
+        c.backend.mseBackward(f32(c.inputs[0]), f32(c.inputs[1]), f32(c.gradOutput), f32(c.gradInputs[0]),
+                              f32(c.gradInputs[1]), c.inputs[0].numel());
+    }
+};
+
+// mean(max(x, 0) - x t + log(1 + exp(-|x|))): sigmoid + binary cross-entropy, stable for large |x|.
+class BceWithLogits final : public Op {
+public:
+    std::string type() const override { return "BCEWithLogits"; }
+    int minInputs() const override { return 2; }
+    int maxInputs() const override { return 2; }
+    bool isLoss() const override { return true; }
+    TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
+    {
+        requirePair(in, "logits (input 0)", "target (input 1)");
+        return kScalar;
+    }
+    double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
+    {
+        return perElementFlops(in, 6);
+    }
+    void forward(OpContext& c) const override
+    {
+        c.backend.bceWithLogitsForward(f32(c.inputs[0]), f32(c.inputs[1]), f32(c.output), c.inputs[0].numel());
+    }
+    void backward(OpContext& c) const override
+    {
+        c.backend.bceWithLogitsBackward(f32(c.inputs[0]), f32(c.inputs[1]), f32(c.gradOutput),
+                                        f32(c.gradInputs[0]), f32(c.gradInputs[1]), c.inputs[0].numel());
+    }
+};
+
+}  // namespace
+
+void registerLossOps(OpRegistry& r)
+{
+    r.add(std::make_unique<CrossEntropy>());
+    r.add(std::make_unique<Mse>());
+    r.add(std::make_unique<BceWithLogits>());
+}
+
 }  // namespace ts

@@ -1,5 +1,135 @@
-// PLACEHOLDER: to be written.
+// Pooling over NCHW images: MaxPool2d and AvgPool2d ([N, C, H, W] -> [N, C, outH, outW]),
+// and GlobalAvgPool ([N, C, H, W] -> [N, C]).
+#include "ops/common.h"
 #include "ops/registry.h"
+
 namespace ts {
-void registerPoolOps(OpRegistry&) {}
+
+namespace {
+
+std::string pairText(const std::vector<std::int64_t>& v) { return std::to_string(v[0]) + "x" + std::to_string(v[1]); }
+
+void requireImage(const TensorSpec& x)
+{
+    requireFloat(x, "input");
+    if (x.shape.rank() != 4) throw OpError("input must have rank 4 ([N, C, H, W]), got shape " + x.shape.str());
+}
+
+class Pool2d final : public Op {
+public:
+    explicit Pool2d(PoolKind kind) : kind_(kind) {}
+    std::string type() const override { return kind_ == PoolKind::Max ? "MaxPool2d" : "AvgPool2d"; }
+    std::vector<AttrSpec> attrSpecs() const override
+    {
+        std::vector<AttrSpec> specs{{"kernel_size", AttrType::Ints, std::nullopt, atLeast(1), 2},
+                                    {"stride", AttrType::Ints, AttrValue(std::int64_t{0}), atLeast(0), 2},  // 0: kernel_size
+                                    {"padding", AttrType::Ints, AttrValue(std::int64_t{0}), atLeast(0), 2}};
+        if (kind_ == PoolKind::Avg) specs.push_back({"count_include_pad", AttrType::Bool, AttrValue(true)});
+        return specs;
+    }
+    TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
+    {
+        requireImage(in[0]);
+        const PoolGeometry g = geometry(a, in[0].shape);
+        // Half the kernel at most: every window then keeps at least one real input element.
+        if (2 * g.padH > g.kh || 2 * g.padW > g.kw)
+            throw OpError("padding " + pairText(a.getInts("padding")) + " is more than half the kernel " +
+                              pairText(a.getInts("kernel_size")),
+                          {"padding"});
+        // Compared directly: outH() divides a negative numerator toward zero and would say 1.
+        if (g.h + 2 * g.padH < g.kh || g.w + 2 * g.padW < g.kw)
+            throw OpError("input is " + std::to_string(g.h) + "x" + std::to_string(g.w) + ", smaller than the kernel " +
+                              pairText(a.getInts("kernel_size")) + " even with padding",
+                          {"kernel_size", "padding"});
+        return {Shape{g.n, g.c, g.outH(), g.outW()}, DType::F32};
+    }
+    std::vector<TensorSpec> saved(const Attrs&, std::span<const TensorSpec>, const TensorSpec& out) const override
+    {
+        if (kind_ == PoolKind::Max) return {{out.shape, DType::I32}};  // argmax per output, for the backward
+        return {};
+    }
+    double flops(const Attrs& a, std::span<const TensorSpec>, const TensorSpec& out) const override
+    {
+        const auto& k = a.getInts("kernel_size");
+        return double(out.shape.numel()) * double(k[0] * k[1]);
+    }
+    void forward(OpContext& c) const override
+    {
+        const PoolGeometry g = geometry(c.attrs, c.inputs[0].shape());
+        std::int32_t* argmax = kind_ == PoolKind::Max ? c.saved[0].data<std::int32_t>() : nullptr;
+        c.backend.pool2dForward(kind_, g, f32(c.inputs[0]), f32(c.output), argmax);
+    }
+    void backward(OpContext& c) const override
+    {
+        if (!c.gradInputs[0].defined()) return;
+        const PoolGeometry g = geometry(c.attrs, c.inputs[0].shape());
+        const std::int32_t* argmax = kind_ == PoolKind::Max ? c.saved[0].data<std::int32_t>() : nullptr;
+        c.backend.pool2dBackward(kind_, g, f32(c.gradOutput), argmax, f32(c.gradInputs[0]));
+    }
+
+private:
+    PoolGeometry geometry(const Attrs& a, const Shape& x) const
+    {
+        const auto& kernel = a.getInts("kernel_size");
+        const auto& stride = a.getInts("stride");
+        const auto& padding = a.getInts("padding");
+        PoolGeometry g;
+        g.n = x[0], g.c = x[1], g.h = x[2], g.w = x[3];
+        g.kh = kernel[0], g.kw = kernel[1];
+        g.strideH = stride[0] > 0 ? stride[0] : kernel[0];
+        g.strideW = stride[1] > 0 ? stride[1] : kernel[1];
+        g.padH = padding[0], g.padW = padding[1];
+        g.countIncludePad = kind_ == PoolKind::Max || a.getBool("count_include_pad");
+        return g;
+    }
+
+    PoolKind kind_;
+};
+
+// The mean of each channel plane: average pooling with the whole plane as the kernel, whose
+// [N, C, 1, 1] output has the memory layout of [N, C].
+class GlobalAvgPool final : public Op {
+public:
+    std::string type() const override { return "GlobalAvgPool"; }
+    TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
+    {
+        requireImage(in[0]);
+        if (in[0].shape[2] < 1 || in[0].shape[3] < 1) throw OpError("input has empty planes, shape " + in[0].shape.str());
+        return {Shape{in[0].shape[0], in[0].shape[1]}, DType::F32};
+    }
+    double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
+    {
+        return double(in[0].shape.numel());
+    }
+    void forward(OpContext& c) const override
+    {
+        c.backend.pool2dForward(PoolKind::Avg, geometry(c.inputs[0].shape()), f32(c.inputs[0]), f32(c.output), nullptr);
+    }
+    void backward(OpContext& c) const override
+    {
+        if (!c.gradInputs[0].defined()) return;
+        c.backend.pool2dBackward(PoolKind::Avg, geometry(c.inputs[0].shape()), f32(c.gradOutput), nullptr,
+                                 f32(c.gradInputs[0]));
+    }
+
+private:
+    static PoolGeometry geometry(const Shape& x)
+    {
+        PoolGeometry g;
+        g.n = x[0], g.c = x[1], g.h = x[2], g.w = x[3];
+        g.kh = g.h, g.kw = g.w;
+        g.strideH = g.h, g.strideW = g.w;
+        return g;
+    }
+};
+
+}  // namespace
+
+void registerPoolOps(OpRegistry& r)
+{
+    r.add(std::make_unique<Pool2d>(PoolKind::Max));
+    r.add(std::make_unique<Pool2d>(PoolKind::Avg));
+    r.add(std::make_unique<GlobalAvgPool>());
+}
+
 }  // namespace ts

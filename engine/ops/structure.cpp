@@ -1,5 +1,247 @@
-// PLACEHOLDER: to be written.
+// Ops that move data rather than compute on it: Flatten, Reshape, Add, Concat, and the
+// Embedding lookup. The batch dimension (dim 0) is never reshaped or concatenated.
+#include <string>
+
+#include "ops/common.h"
 #include "ops/registry.h"
+
 namespace ts {
-void registerStructureOps(OpRegistry&) {}
+
+namespace {
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+std::string listString(const std::vector<std::int64_t>& v) { return Shape(v).str(); }
+
+// Flatten and Reshape keep the element order, so forward is a byte copy and backward adds
+// the output gradient into the input gradient unchanged.
+void copyForward(OpContext& c) { c.backend.copyBytes(c.output.raw(), c.inputs[0].raw(), c.output.bytes()); }
+void copyBackward(OpContext& c)
+{
+    if (c.gradInputs[0].defined()) c.backend.axpy(c.output.numel(), 1.0f, f32(c.gradOutput), f32(c.gradInputs[0]));
+}
+
+class Flatten final : public Op {
+public:
+    std::string type() const override { return "Flatten"; }
+    std::vector<AttrSpec> attrSpecs() const override
+    {
+        return {{"start_dim", AttrType::Int, AttrValue(std::int64_t{1}), atLeast(1)}};
+    }
+    TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
+    {
+        const Shape& s = in[0].shape;
+        const std::int64_t start = a.getInt("start_dim");
+        if (start >= s.rank())
+            throw OpError("start_dim " + str(start) + " is past the last dimension of input shape " + s.str(),
+                          {"start_dim"});
+        std::vector<std::int64_t> dims(s.dims().begin(), s.dims().begin() + start);
+        dims.push_back(s.product(static_cast<int>(start), s.rank()));
+        return {Shape(dims), in[0].dtype};
+    }
+    double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec&) const override { return 0; }
+    void forward(OpContext& c) const override { copyForward(c); }
+    void backward(OpContext& c) const override { copyBackward(c); }
+};
+
+class Reshape final : public Op {
+public:
+    std::string type() const override { return "Reshape"; }
+    std::vector<AttrSpec> attrSpecs() const override
+    {
+        return {{"shape", AttrType::Ints, std::nullopt, atLeast(-1)}};  // per sample; one -1 is inferred
+    }
+    TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
+    {
+        const Shape& s = in[0].shape;
+        if (s.rank() < 1) throw OpError("input must have a batch dimension, got shape " + s.str());
+        std::vector<std::int64_t> shape = a.getInts("shape");
+        const std::int64_t perSample = s.product(1, s.rank());
+        std::int64_t known = 1;
+        int inferred = -1;
+        for (std::size_t i = 0; i < shape.size(); ++i) {
+            if (shape[i] == 0) throw OpError("shape " + listString(shape) + " has a zero dimension", {"shape"});
+            if (shape[i] > 0) known *= shape[i];
+            else if (inferred >= 0) throw OpError("shape " + listString(shape) + " has more than one -1", {"shape"});
+            else inferred = static_cast<int>(i);
+        }
+        if (inferred >= 0) {
+            if (perSample % known != 0)
+                throw OpError("input has " + str(perSample) + " elements per sample, not a multiple of " + str(known) +
+                                  " as shape " + listString(shape) + " needs",
+                              {"shape"});
+            shape[static_cast<std::size_t>(inferred)] = perSample / known;
+        } else if (known != perSample) {
+            throw OpError("input has " + str(perSample) + " elements per sample, shape " + listString(shape) +
+                              " has " + str(known),
+                          {"shape"});
+        }
+        shape.insert(shape.begin(), s[0]);
+        return {Shape(shape), in[0].dtype};
+    }
+    double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec&) const override { return 0; }
+    void forward(OpContext& c) const override { copyForward(c); }
+    void backward(OpContext& c) const override { copyBackward(c); }
+};
+
+// y = sum of the inputs (residual connections).
+class Add final : public Op {
+public:
+    std::string type() const override { return "Add"; }
+    int minInputs() const override { return 2; }
+    int maxInputs() const override { return -1; }
+    TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
+    {
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            requireFloat(in[i], "input " + str(std::int64_t(i)));
+            if (in[i].shape != in[0].shape)
+                throw OpError("input " + str(std::int64_t(i)) + " has shape " + in[i].shape.str() + ", input 0 has " +
+                              in[0].shape.str() + "; Add needs equal shapes");
+        }
+        return {in[0].shape, DType::F32};
+    }
+    double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec& out) const override
+    {
+        return double(in.size() - 1) * double(out.shape.numel());
+    }
+    void forward(OpContext& c) const override
+    {
+        const std::int64_t n = c.output.numel();
+        c.backend.add(n, f32(c.inputs[0]), f32(c.inputs[1]), f32(c.output));
+        for (std::size_t i = 2; i < c.inputs.size(); ++i) c.backend.axpy(n, 1.0f, f32(c.inputs[i]), f32(c.output));
+    }
+    void backward(OpContext& c) const override
+    {
+        for (const Tensor& dx : c.gradInputs)
+            if (dx.defined()) c.backend.axpy(c.output.numel(), 1.0f, f32(c.gradOutput), f32(dx));
+    }
+};
+
+// Joins inputs along one axis. Each tensor is viewed as [outer, size_along_axis * inner],
+// so an input is a column block of the output and copy2d moves it both ways.
+class Concat final : public Op {
+public:
+    std::string type() const override { return "Concat"; }
+    std::vector<AttrSpec> attrSpecs() const override { return {{"axis", AttrType::Int, AttrValue(std::int64_t{1})}}; }
+    int minInputs() const override { return 2; }
+    int maxInputs() const override { return -1; }
+    TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
+    {
+        const Shape& first = in[0].shape;
+        const int axis = resolveAxis(a, first.rank());
+        Shape out = first;
+        out[axis] = 0;
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            requireFloat(in[i], "input " + str(std::int64_t(i)));
+            const Shape& s = in[i].shape;
+            bool fits = s.rank() == first.rank();
+            for (int d = 0; fits && d < s.rank(); ++d) fits = d == axis || s[d] == first[d];
+            if (!fits)
+                throw OpError("input " + str(std::int64_t(i)) + " has shape " + s.str() + ", input 0 has " +
+                                  first.str() + "; all dimensions but axis " + str(axis) + " must match",
+                              {"axis"});
+            out[axis] += s[axis];
+        }
+        return {out, DType::F32};
+    }
+    double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec&) const override { return 0; }
+    void forward(OpContext& c) const override
+    {
+        forEachBlock(c, [&](std::size_t i, std::int64_t offset, std::int64_t outer, std::int64_t cols,
+                            std::int64_t outCols) {
+            c.backend.copy2d(f32(c.inputs[i]), cols, f32(c.output) + offset, outCols, outer, cols, false);
+        });
+    }
+    void backward(OpContext& c) const override
+    {
+        forEachBlock(c, [&](std::size_t i, std::int64_t offset, std::int64_t outer, std::int64_t cols,
+                            std::int64_t outCols) {
+            const Tensor& dx = c.gradInputs[i];
+            if (dx.defined()) c.backend.copy2d(f32(c.gradOutput) + offset, outCols, f32(dx), cols, outer, cols, true);
+        });
+    }
+
+private:
+    static int resolveAxis(const Attrs& a, int rank)
+    {
+        const std::int64_t given = a.getInt("axis");
+        const std::int64_t axis = given < 0 ? given + rank : given;
+        if (axis < 0 || axis >= rank)
+            throw OpError("axis " + str(given) + " is outside the " + str(rank) + " dimensions of the inputs", {"axis"});
+        if (axis == 0) throw OpError("cannot concatenate along the batch dimension (axis 0)", {"axis"});
+        return static_cast<int>(axis);
+    }
+    // fn(input index, column offset in the output row, outer, input columns, output columns).
+    template <class Fn> static void forEachBlock(const OpContext& c, Fn&& fn)
+    {
+        const Shape& out = c.output.shape();
+        const int axis = resolveAxis(c.attrs, out.rank());
+        const std::int64_t outer = out.product(0, axis), inner = out.product(axis + 1, out.rank());
+        std::int64_t offset = 0;
+        for (std::size_t i = 0; i < c.inputs.size(); ++i) {
+            const std::int64_t cols = c.inputs[i].shape()[axis] * inner;
+            fn(i, offset, outer, cols, out[axis] * inner);
+            offset += cols;
+        }
+    }
+};
+
+// y[..., :] = weight[index, :] for i64 indices of any shape [N, ...].
+class Embedding final : public Op {
+public:
+    std::string type() const override { return "Embedding"; }
+    std::vector<AttrSpec> attrSpecs() const override
+    {
+        return {{"num_embeddings", AttrType::Int, std::nullopt, atLeast(1)},
+                {"embedding_dim", AttrType::Int, std::nullopt, atLeast(1)},
+                {"init", AttrType::String, AttrValue(std::string("normal")), {}, 0,
+                 {"normal", "xavier_normal", "xavier_uniform", "zeros"}}};
+    }
+    bool inputDifferentiable(int) const override { return false; }
+    TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
+    {
+        if (in[0].dtype != DType::I64)
+            throw OpError("input must be i64 indices, got " + std::string(dtypeName(in[0].dtype)));
+        if (in[0].shape.rank() < 1) throw OpError("input must have a batch dimension, got shape " + in[0].shape.str());
+        std::vector<std::int64_t> dims = in[0].shape.dims();
+        dims.push_back(a.getInt("embedding_dim"));
+        return {Shape(dims), DType::F32};
+    }
+    std::vector<ParamSpec> params(const Attrs& a, std::span<const TensorSpec>) const override
+    {
+        const std::int64_t rows = a.getInt("num_embeddings"), dim = a.getInt("embedding_dim");
+        InitSpec init;
+        if (a.getString("init") == "normal") {
+            init = {InitKind::KaimingNormal, 1.0, 1.0, 1.0, {}};  // stddev gain / sqrt(fanIn) = 1, as PyTorch
+        } else {
+            init = weightInit(a, double(dim), double(rows));  // PyTorch's fans for a [rows, dim] weight
+        }
+        return {{"weight", Shape{rows, dim}, init}};
+    }
+    double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec&) const override { return 0; }
+    void forward(OpContext& c) const override
+    {
+        c.backend.embeddingForward(c.inputs[0].data<std::int64_t>(), f32(c.params[0]), f32(c.output),
+                                   c.inputs[0].numel(), c.attrs.getInt("num_embeddings"),
+                                   c.attrs.getInt("embedding_dim"));
+    }
+    void backward(OpContext& c) const override
+    {
+        if (c.gradParams[0].defined())
+            c.backend.embeddingBackward(c.inputs[0].data<std::int64_t>(), f32(c.gradOutput), f32(c.gradParams[0]),
+                                        c.inputs[0].numel(), c.attrs.getInt("embedding_dim"));
+    }
+};
+
+}  // namespace
+
+void registerStructureOps(OpRegistry& r)
+{
+    r.add(std::make_unique<Flatten>());
+    r.add(std::make_unique<Reshape>());
+    r.add(std::make_unique<Add>());
+    r.add(std::make_unique<Concat>());
+    r.add(std::make_unique<Embedding>());
+}
+
 }  // namespace ts

@@ -199,7 +199,8 @@ std::string gradCheck(const GradCase& c)
 }
 
 Tensor runForward(const std::string& op, const Attrs& attrs, const std::vector<Tensor>& inputs,
-                  const std::vector<Tensor>& params, bool training, std::vector<Tensor>* savedOut)
+                  const std::vector<Tensor>& params, bool training, std::vector<Tensor>* savedOut,
+                  std::uint64_t seed)
 {
     std::vector<TensorSpec> specs;
     for (const auto& t : inputs) specs.push_back({t.shape(), t.dtype()});
@@ -208,7 +209,7 @@ Tensor runForward(const std::string& op, const Attrs& attrs, const std::vector<T
     in.params = params;
     if (params.size() != in.paramSpecs.size()) throw std::invalid_argument(op + ": wrong number of parameters");
     Tensor out = Tensor::zeros(in.out.shape, in.out.dtype);
-    OpContext ctx = context(in, out, training, 7);
+    OpContext ctx = context(in, out, training, seed);
     in.op->forward(ctx);
     if (savedOut) *savedOut = in.saved;
     return out;

@@ -45,9 +45,10 @@ Fill distinctValues(double spacing);  // a shuffled ramp: no ties in max pooling
 Fill integerFill(std::int64_t lo, std::int64_t hi);  // i64 values in [lo, hi)
 Fill uniformFill(double lo, double hi);
 
-// Runs an op's forward alone on the CPU backend (known-value tests). params in Op::params() order.
+// Runs an op's forward alone on the CPU backend (known-value tests). params in Op::params()
+// order; `seed` is the context's seed (dropout).
 Tensor runForward(const std::string& op, const Attrs& attrs, const std::vector<Tensor>& inputs,
                   const std::vector<Tensor>& params, bool training = true,
-                  std::vector<Tensor>* savedOut = nullptr);
+                  std::vector<Tensor>* savedOut = nullptr, std::uint64_t seed = 7);
 
 }  // namespace ts::test

@@ -6,6 +6,9 @@
 
 namespace ts {
 
+// Threads for both OpenMP loops and OpenBLAS (n <= 0: all hardware threads).
+void setCpuThreads(int n);
+
 class CpuBackend final : public Backend {
 public:
     std::string name() const override { return "cpu"; }

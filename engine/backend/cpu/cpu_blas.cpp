@@ -1,5 +1,7 @@
 #include <cblas.h>
 
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
@@ -9,6 +11,16 @@ namespace ts {
 
 namespace {
 constexpr std::int64_t kGrain = 1 << 14;  // elementwise work per thread worth the fork
+}
+
+void setCpuThreads(int n)
+{
+    if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
+    n = std::max(n, 1);
+#ifdef _OPENMP
+    omp_set_num_threads(n);
+#endif
+    openblas_set_num_threads(n);
 }
 
 void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,

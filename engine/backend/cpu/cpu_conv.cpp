@@ -1,11 +1,235 @@
-// PLACEHOLDER: to be written.
-#include <stdexcept>
+// 2-D convolution on the CPU: im2col + GEMM (OpenBLAS through this->gemm).
+//
+// A chunk of samples is unfolded side by side into one column matrix [c*r*s, chunk*P]
+// (P = outH*outW, column index = sample*P + pixel), so each group's GEMM is
+// [k/groups, chunk*P] wide even when the feature maps are small. Group g owns the rows
+// [g*cg*r*s, (g+1)*cg*r*s) of the column matrix and the rows [g*kg, (g+1)*kg) of the
+// output, so groups are strided sub-matrices of the same buffers.
+//
+// GEMM output for a chunk is [k, chunk*P] while y is [chunk, k, P]: a staging buffer
+// bridges the two layouts. With one sample per chunk the layouts coincide and y, dy are
+// used in place.
+//
+// Threads: the GEMMs use both cores (OpenBLAS's own pthreads); the data movement around
+// them (im2col, col2im, staging) runs on the calling thread. Forking OpenMP for it made the
+// whole primitive 2-5x slower on the 2-core VM: OpenMP workers spin after each region
+// while the next GEMM's OpenBLAS threads want the same cores. Serial movement also fixes the
+// order of col2im's sums, so results are deterministic.
+#include <algorithm>
+#include <utility>
+
 #include "backend/cpu/cpu_backend.h"
+
 namespace ts {
-std::size_t CpuBackend::conv2dWorkspaceBytes(const ConvGeometry& g) { throw std::logic_error("conv2dWorkspaceBytes: not written yet"); }
-void CpuBackend::conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace) { throw std::logic_error("conv2dForward: not written yet"); }
+
+namespace {
+
+using i64 = std::int64_t;
+
+constexpr i64 kTargetColumns = 1024;  // GEMM width past which batching samples gained nothing measurable
+constexpr std::size_t kWorkspaceBudget = 64u << 20;   // bytes; a chunk is at least one sample even above it
+
+struct ConvPlan {
+    i64 outH = 0, outW = 0, pixels = 0;  // pixels = outH * outW
+    i64 kg = 0;                          // output channels per group
+    i64 groupRows = 0;                   // (c/groups) * r * s: the inner dimension of each group's GEMM
+    i64 chunk = 1;                       // samples per GEMM
+    bool pointwise = false;              // 1x1, stride 1, no padding: x is its own column matrix
+    std::size_t colFloats = 0;           // column matrix [c*r*s, chunk*P]
+    std::size_t stageFloats = 0;         // staging [k, chunk*P]; only when chunk > 1
+
+    std::size_t bytes() const { return (colFloats + stageFloats) * sizeof(float); }
+};
+
+ConvPlan makePlan(const ConvGeometry& g)
+{
+    ConvPlan p;
+    p.outH = g.outH();
+    p.outW = g.outW();
+    p.pixels = p.outH * p.outW;
+    p.kg = g.k / g.groups;
+    p.groupRows = g.c / g.groups * g.r * g.s;
+    p.pointwise = g.r == 1 && g.s == 1 && g.strideH == 1 && g.strideW == 1 && g.padH == 0 && g.padW == 0;
+
+    const i64 colRows = g.c * g.r * g.s;
+    const std::size_t perSample = static_cast<std::size_t>((colRows + g.k) * p.pixels) * sizeof(float);
+    const i64 wanted = (kTargetColumns + p.pixels - 1) / std::max<i64>(p.pixels, 1);
+    const i64 affordable = static_cast<i64>(kWorkspaceBudget / std::max<std::size_t>(perSample, 1));
+    p.chunk = std::max<i64>(1, std::min({g.n, wanted, affordable}));
+
+    const bool needCol = !(p.pointwise && p.chunk == 1);
+    p.colFloats = needCol ? static_cast<std::size_t>(colRows * p.chunk * p.pixels) : 0;
+    p.stageFloats = p.chunk > 1 ? static_cast<std::size_t>(g.k * p.chunk * p.pixels) : 0;
+    return p;
+}
+
+// ceil(a / b) for b > 0 and any sign of a.
+i64 ceilDiv(i64 a, i64 b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+// The output positions [lo, hi) whose input coordinate o*stride + offset lies in [0, inSize).
+std::pair<i64, i64> validOutputs(i64 outSize, i64 stride, i64 offset, i64 inSize)
+{
+    const i64 lo = std::clamp<i64>(ceilDiv(-offset, stride), 0, outSize);
+    const i64 hi = std::clamp<i64>(ceilDiv(inSize - offset, stride), lo, outSize);
+    return {lo, hi};
+}
+
+// Visits, for one input channel, every kernel tap (kr, ks) and output row oy:
+// fn(row, oy, iy, xLo, xHi, offW) with row the column-matrix row of the tap, iy the input
+// row read (-1 in the padding), and output columns [xLo, xHi) reading input column
+// ox*strideW + offW (the rest read padding).
+template <class Fn> void forEachKernelRow(const ConvGeometry& g, const ConvPlan& p, i64 ci, Fn&& fn)
+{
+    for (i64 kr = 0; kr < g.r; ++kr) {
+        const i64 offH = kr * g.dilH - g.padH;
+        const auto [yLo, yHi] = validOutputs(p.outH, g.strideH, offH, g.h);
+        for (i64 ks = 0; ks < g.s; ++ks) {
+            const i64 offW = ks * g.dilW - g.padW;
+            const auto [xLo, xHi] = validOutputs(p.outW, g.strideW, offW, g.w);
+            const i64 row = (ci * g.r + kr) * g.s + ks;
+            for (i64 oy = 0; oy < p.outH; ++oy) {
+                const bool inside = oy >= yLo && oy < yHi;
+                fn(row, oy, inside ? (oy * g.strideH + offH) : -1, xLo, xHi, offW);
+            }
+        }
+    }
+}
+
+// col[row, b*P + pixel] = x[b, channel, iy, ix] (0 in the padding), for nb samples.
+void im2col(const ConvGeometry& g, const ConvPlan& p, const float* x, i64 nb, float* col)
+{
+    const i64 ld = nb * p.pixels, plane = g.h * g.w;
+    for (i64 u = 0; u < nb * g.c; ++u) {  // u = (sample, channel)
+        const i64 b = u / g.c;
+        const float* src = x + u * plane;
+        forEachKernelRow(g, p, u % g.c, [&](i64 row, i64 oy, i64 iy, i64 xLo, i64 xHi, i64 offW) {
+            float* d = col + row * ld + b * p.pixels + oy * p.outW;
+            if (iy < 0) {
+                std::fill_n(d, p.outW, 0.0f);
+                return;
+            }
+            const float* s = src + iy * g.w;
+            std::fill_n(d, xLo, 0.0f);
+            for (i64 ox = xLo; ox < xHi; ++ox) d[ox] = s[ox * g.strideW + offW];
+            std::fill_n(d + xHi, p.outW - xHi, 0.0f);
+        });
+    }
+}
+
+// dx[b, channel, iy, ix] += col[row, b*P + pixel]: the adjoint of im2col.
+void col2imAccumulate(const ConvGeometry& g, const ConvPlan& p, const float* col, i64 nb, float* dx)
+{
+    const i64 ld = nb * p.pixels, plane = g.h * g.w;
+    for (i64 u = 0; u < nb * g.c; ++u) {  // u = (sample, channel)
+        const i64 b = u / g.c;
+        float* dst = dx + u * plane;
+        forEachKernelRow(g, p, u % g.c, [&](i64 row, i64 oy, i64 iy, i64 xLo, i64 xHi, i64 offW) {
+            if (iy < 0) return;
+            const float* s = col + row * ld + b * p.pixels + oy * p.outW;
+            float* d = dst + iy * g.w;
+            for (i64 ox = xLo; ox < xHi; ++ox) d[ox * g.strideW + offW] += s[ox];
+        });
+    }
+}
+
+// y's layout [nb, k, P] against the GEMM's [k, nb*P]: fn(sampleOffset, gemmOffset) for each
+// of the nb*k rows of P floats.
+template <class Fn> void forEachStagedRow(const ConvGeometry& g, const ConvPlan& p, i64 nb, Fn&& fn)
+{
+    const i64 ld = nb * p.pixels;
+    for (i64 r = 0; r < nb * g.k; ++r) fn(r * p.pixels, (r % g.k) * ld + (r / g.k) * p.pixels);
+}
+void stageForGemm(const ConvGeometry& g, const ConvPlan& p, i64 nb, const float* samples, float* gemmLayout)
+{
+    forEachStagedRow(g, p, nb, [&](i64 a, i64 m) { std::copy_n(samples + a, p.pixels, gemmLayout + m); });
+}
+void unstageFromGemm(const ConvGeometry& g, const ConvPlan& p, i64 nb, const float* gemmLayout, float* samples)
+{
+    forEachStagedRow(g, p, nb, [&](i64 a, i64 m) { std::copy_n(gemmLayout + m, p.pixels, samples + a); });
+}
+
+// The chunk's column matrix: x itself for a pointwise single sample, else unfolded into col.
+const float* columnsOf(const ConvGeometry& g, const ConvPlan& p, const float* xChunk, i64 nb, float* col)
+{
+    if (p.pointwise && nb == 1) return xChunk;
+    im2col(g, p, xChunk, nb, col);
+    return col;
+}
+
+// The chunk's dy in the GEMM's layout [k, nb*P]: dy itself for a single sample, else staged.
+const float* gradOf(const ConvGeometry& g, const ConvPlan& p, const float* dyChunk, i64 nb, float* stage)
+{
+    if (nb == 1) return dyChunk;
+    stageForGemm(g, p, nb, dyChunk, stage);
+    return stage;
+}
+
+struct Workspace {
+    float* col;
+    float* stage;
+};
+Workspace carve(const ConvPlan& p, void* workspace)
+{
+    float* base = static_cast<float*>(workspace);
+    return {base, base + p.colFloats};
+}
+
+}  // namespace
+
+std::size_t CpuBackend::conv2dWorkspaceBytes(const ConvGeometry& g) { return makePlan(g).bytes(); }
+
+void CpuBackend::conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace)
+{
+    const ConvPlan p = makePlan(g);
+    const Workspace ws = carve(p, workspace);
+    const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
+    for (i64 b0 = 0; b0 < g.n; b0 += p.chunk) {
+        const i64 nb = std::min(p.chunk, g.n - b0), ld = nb * p.pixels;
+        const float* col = columnsOf(g, p, x + b0 * xSample, nb, ws.col);
+        float* out = nb == 1 ? y + b0 * ySample : ws.stage;
+        for (i64 grp = 0; grp < g.groups; ++grp)
+            gemm(false, false, p.kg, ld, p.groupRows, 1.0f, w + grp * p.kg * p.groupRows, p.groupRows,
+                 col + grp * p.groupRows * ld, ld, 0.0f, out + grp * p.kg * ld, ld);
+        if (nb > 1) unstageFromGemm(g, p, nb, ws.stage, y + b0 * ySample);
+    }
+}
+
 void CpuBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
-                            void* workspace) { throw std::logic_error("conv2dBackwardData: not written yet"); }
+                                    void* workspace)
+{
+    if (!dx) return;  // no gradient wanted
+    const ConvPlan p = makePlan(g);
+    const Workspace ws = carve(p, workspace);
+    const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
+    for (i64 b0 = 0; b0 < g.n; b0 += p.chunk) {
+        const i64 nb = std::min(p.chunk, g.n - b0), ld = nb * p.pixels;
+        const float* grad = gradOf(g, p, dy + b0 * ySample, nb, ws.stage);
+        // Pointwise single sample: dx is itself the column matrix, so the GEMM accumulates into it.
+        const bool direct = p.pointwise && nb == 1;
+        float* dcol = direct ? dx + b0 * xSample : ws.col;
+        for (i64 grp = 0; grp < g.groups; ++grp)
+            gemm(true, false, p.groupRows, ld, p.kg, 1.0f, w + grp * p.kg * p.groupRows, p.groupRows,
+                 grad + grp * p.kg * ld, ld, direct ? 1.0f : 0.0f, dcol + grp * p.groupRows * ld, ld);
+        if (!direct) col2imAccumulate(g, p, ws.col, nb, dx + b0 * xSample);
+    }
+}
+
 void CpuBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
-                              void* workspace) { throw std::logic_error("conv2dBackwardFilter: not written yet"); }
+                                      void* workspace)
+{
+    if (!dw) return;  // no gradient wanted
+    const ConvPlan p = makePlan(g);
+    const Workspace ws = carve(p, workspace);
+    const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
+    for (i64 b0 = 0; b0 < g.n; b0 += p.chunk) {
+        const i64 nb = std::min(p.chunk, g.n - b0), ld = nb * p.pixels;
+        const float* col = columnsOf(g, p, x + b0 * xSample, nb, ws.col);
+        const float* grad = gradOf(g, p, dy + b0 * ySample, nb, ws.stage);
+        // dW_g += dY_g col_g^T, summed over the chunk's columns (beta = 1 accumulates).
+        for (i64 grp = 0; grp < g.groups; ++grp)
+            gemm(false, true, p.kg, p.groupRows, ld, 1.0f, grad + grp * p.kg * ld, ld, col + grp * p.groupRows * ld,
+                 ld, 1.0f, dw + grp * p.kg * p.groupRows, p.groupRows);
+    }
+}
+
 }  // namespace ts

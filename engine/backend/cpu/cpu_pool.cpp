@@ -1,8 +1,123 @@
-// PLACEHOLDER: to be written.
-#include <stdexcept>
+// 2-D max and average pooling on the CPU, one (sample, channel) plane per work item.
+// A thread owns whole planes, so the backward's overlapping windows never race and the
+// order of accumulation is fixed (deterministic).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/parallel.h"
+
 namespace ts {
-void CpuBackend::pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax) { throw std::logic_error("pool2dForward: not written yet"); }
+
+namespace {
+
+using i64 = std::int64_t;
+
+constexpr i64 kGrain = 1 << 14;  // window reads per thread worth the fork
+
+// The part of output (oy, ox)'s window that lies inside the input.
+struct Window {
+    i64 y0, y1, x0, x1;
+    i64 count() const { return (y1 - y0) * (x1 - x0); }
+};
+Window windowAt(const PoolGeometry& g, i64 oy, i64 ox)
+{
+    const i64 top = oy * g.strideH - g.padH, left = ox * g.strideW - g.padW;
+    return {std::max<i64>(top, 0), std::min(top + g.kh, g.h), std::max<i64>(left, 0), std::min(left + g.kw, g.w)};
+}
+
+// Each window's first maximum in row-major order. Padding counts as -inf (it never wins);
+// a NaN wins, so a diverging network shows NaN instead of hiding it. argmax = -1 only for a
+// window entirely in the padding, which the ops' shape rules exclude.
+void maxPlane(const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax)
+{
+    const i64 outW = g.outW();
+    for (i64 oy = 0; oy < g.outH(); ++oy)
+        for (i64 ox = 0; ox < outW; ++ox) {
+            const Window win = windowAt(g, oy, ox);
+            float best = -std::numeric_limits<float>::infinity();
+            i64 where = -1;
+            for (i64 iy = win.y0; iy < win.y1; ++iy)
+                for (i64 ix = win.x0; ix < win.x1; ++ix) {
+                    const float v = x[iy * g.w + ix];
+                    if (where < 0 || v > best || (std::isnan(v) && !std::isnan(best))) {
+                        best = v;
+                        where = iy * g.w + ix;
+                    }
+                }
+            y[oy * outW + ox] = best;
+            if (argmax) argmax[oy * outW + ox] = static_cast<std::int32_t>(where);
+        }
+}
+
+// The divisor of output (oy, ox): the whole kernel when padding counts (floor-mode windows
+// never extend past the padded input), otherwise the input elements actually covered.
+float divisor(const PoolGeometry& g, const Window& win)
+{
+    return static_cast<float>(g.countIncludePad ? g.kh * g.kw : win.count());
+}
+
+void avgPlane(const PoolGeometry& g, const float* x, float* y)
+{
+    const i64 outW = g.outW();
+    for (i64 oy = 0; oy < g.outH(); ++oy)
+        for (i64 ox = 0; ox < outW; ++ox) {
+            const Window win = windowAt(g, oy, ox);
+            double sum = 0;
+            for (i64 iy = win.y0; iy < win.y1; ++iy)
+                for (i64 ix = win.x0; ix < win.x1; ++ix) sum += x[iy * g.w + ix];
+            const float d = divisor(g, win);
+            y[oy * outW + ox] = d > 0 ? static_cast<float>(sum / d) : 0.0f;
+        }
+}
+
+void avgPlaneBackward(const PoolGeometry& g, const float* dy, float* dx)
+{
+    const i64 outW = g.outW();
+    for (i64 oy = 0; oy < g.outH(); ++oy)
+        for (i64 ox = 0; ox < outW; ++ox) {
+            const Window win = windowAt(g, oy, ox);
+            const float d = divisor(g, win);
+            if (d <= 0) continue;
+            const float share = dy[oy * outW + ox] / d;
+            for (i64 iy = win.y0; iy < win.y1; ++iy)
+                for (i64 ix = win.x0; ix < win.x1; ++ix) dx[iy * g.w + ix] += share;
+        }
+}
+
+// fn(inputOffset, outputOffset) for each (sample, channel) plane, planes split over threads.
+template <class Fn> void forEachPlane(const PoolGeometry& g, Fn&& fn)
+{
+    const i64 work = std::max<i64>(1, g.outH() * g.outW() * g.kh * g.kw);
+    cpu::parallelFor(g.n * g.c, std::max<i64>(1, kGrain / work), [&](i64 p0, i64 p1) {
+        for (i64 p = p0; p < p1; ++p) fn(p * g.h * g.w, p * g.outH() * g.outW());
+    });
+}
+
+}  // namespace
+
+void CpuBackend::pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax)
+{
+    forEachPlane(g, [&](i64 in, i64 out) {
+        if (kind == PoolKind::Max) maxPlane(g, x + in, y + out, argmax ? argmax + out : nullptr);
+        else avgPlane(g, x + in, y + out);
+    });
+}
+
 void CpuBackend::pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax,
-                        float* dx) { throw std::logic_error("pool2dBackward: not written yet"); }
+                                float* dx)
+{
+    if (!dx) return;  // no gradient wanted
+    const i64 outPlane = g.outH() * g.outW();
+    forEachPlane(g, [&](i64 in, i64 out) {
+        if (kind == PoolKind::Avg) {
+            avgPlaneBackward(g, dy + out, dx + in);
+            return;
+        }
+        for (i64 i = 0; i < outPlane; ++i)
+            if (argmax[out + i] >= 0) dx[in + argmax[out + i]] += dy[out + i];
+    });
+}
+
 }  // namespace ts

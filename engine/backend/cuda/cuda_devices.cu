@@ -24,8 +24,11 @@ CudaRuntimeInfo queryCuda()
     info.runtimeVersion = std::to_string(runtime / 1000) + "." + std::to_string((runtime % 1000) / 10);
     const std::size_t cudnn = cudnnGetVersion();  // major*10000 + minor*100 + patch in cuDNN 9
     info.cudnnVersion = versionString(static_cast<int>(cudnn), 10000, 100);
-    info.cublasVersion = std::to_string(CUBLAS_VER_MAJOR) + "." + std::to_string(CUBLAS_VER_MINOR) + "." +
-                         std::to_string(CUBLAS_VER_PATCH);
+    int major = 0, minor = 0, patch = 0;  // the library loaded, not the header compiled against
+    cublasGetProperty(MAJOR_VERSION, &major);
+    cublasGetProperty(MINOR_VERSION, &minor);
+    cublasGetProperty(PATCH_LEVEL, &patch);
+    info.cublasVersion = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);

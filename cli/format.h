@@ -1,0 +1,78 @@
+// Small text formatting shared by the CLI's commands.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ts::cli {
+
+inline std::string formatBytes(double bytes)
+{
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+// 535818 -> "535,818"
+inline std::string formatCount(std::int64_t n)
+{
+    std::string digits = std::to_string(n < 0 ? -n : n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return (n < 0 ? "-" : "") + out;
+}
+
+// "--name VALUE" options and "--flag" switches of one command.
+struct Options {
+    std::map<std::string, std::string> values;
+    std::set<std::string> flags;
+    std::string get(const std::string& name, const std::string& fallback) const
+    {
+        auto it = values.find(name);
+        return it == values.end() ? fallback : it->second;
+    }
+    // The option as an integer >= minimum; throws std::invalid_argument with a clear message.
+    long long integer(const std::string& name, long long fallback, long long minimum) const
+    {
+        const std::string text = get(name, std::to_string(fallback));
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+            v = std::stoll(text, &used);
+        } catch (...) {
+            used = 0;
+        }
+        if (used != text.size() || v < minimum)
+            throw std::invalid_argument(name + " expects an integer >= " + std::to_string(minimum) + ", got '" + text + "'");
+        return v;
+    }
+};
+
+// Parses args against the known option names; throws std::invalid_argument on anything else.
+inline Options parseOptions(const std::vector<std::string>& args, const std::set<std::string>& valueNames,
+                            const std::set<std::string>& flagNames)
+{
+    Options o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (flagNames.count(args[i])) o.flags.insert(args[i]);
+        else if (valueNames.count(args[i])) {
+            if (i + 1 >= args.size()) throw std::invalid_argument(args[i] + " needs a value");
+            o.values[args[i]] = args[i + 1];
+            ++i;
+        } else {
+            throw std::invalid_argument("unknown option '" + args[i] + "'");
+        }
+    }
+    return o;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,244 @@
+// The executor: memory plan invariants, whole-graph gradients against finite differences,
+// accumulation semantics, seeded initialisation and a short training run.
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+#include "backend/backend.h"
+#include "exec/executor.h"
+#include "ops/init.h"
+
+using namespace ts;
+
+namespace {
+
+// A graph with branches: fc1 feeds two consumers, act feeds two, a residual Add and a Concat.
+Graph branchy()
+{
+    Graph g;
+    g.inputs = {{"x", Shape{6}}, {"label", Shape{}, DType::I64}};
+    g.add("fc1", "Linear", {"x"}, {{"out_features", std::int64_t(8)}});
+    g.add("act", "Tanh", {"fc1"});
+    g.add("fc2", "Linear", {"act"}, {{"out_features", std::int64_t(8)}});
+    g.add("res", "Add", {"fc2", "fc1"});
+    g.add("cat", "Concat", {"res", "act"});
+    g.add("fc3", "Linear", {"cat"}, {{"out_features", std::int64_t(3)}});
+    g.add("loss", "CrossEntropy", {"fc3", "label"});
+    return g;
+}
+
+Graph mlp(int depth, std::int64_t width)
+{
+    Graph g;
+    g.inputs = {{"x", Shape{width}}, {"label", Shape{}, DType::I64}};
+    std::string prev = "x";
+    for (int i = 0; i < depth; ++i) {
+        const std::string fc = "fc" + std::to_string(i), act = "relu" + std::to_string(i);
+        g.add(fc, "Linear", {prev}, {{"out_features", width}});
+        g.add(act, "ReLU", {fc});
+        prev = act;
+    }
+    g.add("head", "Linear", {prev}, {{"out_features", std::int64_t(3)}});
+    g.add("loss", "CrossEntropy", {"head", "label"});
+    return g;
+}
+
+// Three Gaussian blobs in `dim` dimensions: an easy, seeded classification problem.
+void blobs(std::int64_t n, std::int64_t dim, std::uint64_t seed, Tensor& x, Tensor& y)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<float> noise(0.0f, 0.3f);
+    x = Tensor::empty(Shape{n, dim});
+    y = Tensor::empty(Shape{n}, DType::I64);
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::int64_t label = i % 3;
+        y.data<std::int64_t>()[i] = label;
+        for (std::int64_t d = 0; d < dim; ++d)
+            x.data<float>()[i * dim + d] = (d % 3 == label ? 1.5f : 0.0f) + noise(rng);
+    }
+}
+
+bool overlaps(const BufferPlan& a, const BufferPlan& b)
+{
+    const bool inTime = a.start <= b.end && b.start <= a.end;
+    const bool inSpace = a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
+    return a.bytes && b.bytes && inTime && inSpace;
+}
+
+}  // namespace
+
+class TestExecutor : public QObject {
+    Q_OBJECT
+private slots:
+    void planNeverOverlapsLiveBuffers()
+    {
+        for (bool training : {true, false}) {
+            const MemoryPlan plan = planMemory(checkGraph(branchy(), 16), cpuBackend(), training);
+            std::vector<BufferPlan> all = plan.values;
+            all.insert(all.end(), plan.grads.begin(), plan.grads.end());
+            for (const auto& list : plan.saved) all.insert(all.end(), list.begin(), list.end());
+            for (std::size_t i = 0; i < all.size(); ++i) {
+                QVERIFY(all[i].offset % kBufferAlignment == 0);
+                QVERIFY(all[i].offset + all[i].bytes <= plan.activationBytes);
+                for (std::size_t j = i + 1; j < all.size(); ++j) QVERIFY2(!overlaps(all[i], all[j]), "two live buffers share bytes");
+            }
+        }
+    }
+
+    void planReusesMemoryAndReportsBreakdown()
+    {
+        const CheckedGraph cg = checkGraph(mlp(8, 64), 32);
+        const MemoryPlan train = planMemory(cg, cpuBackend(), true);
+        const MemoryPlan infer = planMemory(cg, cpuBackend(), false);
+        QVERIFY(train.activationBytes < train.unsharedBytes);  // gradients reuse dead buffers
+        QVERIFY(infer.activationBytes < train.activationBytes / 4);  // inference keeps ~2 layers alive
+        // Parameters: 8 x (64*64 + 64) + (64*3 + 3), each tensor aligned to 256 bytes.
+        auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
+        const std::size_t expected = 8 * (aligned(64 * 64 * 4) + aligned(64 * 4)) + aligned(64 * 3 * 4) + aligned(3 * 4);
+        QCOMPARE(train.parameterBytes, expected);
+        QCOMPARE(train.gradientBytes, expected);
+        QCOMPARE(infer.gradientBytes, size_t(0));
+        QCOMPARE(train.total(), train.parameterBytes + train.gradientBytes + train.activationBytes + train.workspaceBytes);
+        QVERIFY(!train.runsBackward.empty() && train.runsBackward.front());
+    }
+
+    void runningStatisticsHaveNoGradients()
+    {
+        Graph g;
+        g.inputs = {{"x", Shape{4}}};
+        g.add("bn", "BatchNorm1d", {"x"});
+        const MemoryPlan plan = planMemory(checkGraph(g, 8), cpuBackend(), true);
+        auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
+        QCOMPARE(plan.parameterBytes, 4 * aligned(16));  // weight, bias, running mean, running var
+        QCOMPARE(plan.gradientBytes, 2 * aligned(16));   // weight and bias only
+    }
+
+    void wholeGraphGradientsMatchFiniteDifferences()
+    {
+        // float32 forward, eps 1e-2, central differences: |analytic - numeric| <= 1e-3 + 1e-2 |numeric|.
+        Executor ex(checkGraph(branchy(), 5), cpuBackend());
+        ex.initParameters(3);
+        Tensor x, y;
+        blobs(5, 6, 11, x, y);
+        ex.setInput("x", x);
+        ex.setInput("label", y);
+        ex.forward();
+        ex.backward();
+        const double eps = 1e-2;
+        int checked = 0;
+        for (Parameter& p : ex.parameters()) {
+            QVERIFY(p.grad.defined());
+            const Tensor grad = p.grad.clone();
+            for (std::int64_t i = 0; i < p.value.numel(); i += 3) {
+                float* w = p.value.data<float>() + i;
+                const float keep = *w;
+                *w = float(keep + eps);
+                ex.forward();
+                const double plus = ex.loss();
+                *w = float(keep - eps);
+                ex.forward();
+                const double minus = ex.loss();
+                *w = keep;
+                const double numeric = (plus - minus) / (2 * eps), analytic = grad.data<float>()[i];
+                QVERIFY2(std::abs(analytic - numeric) <= 1e-3 + 1e-2 * std::abs(numeric),
+                         qPrintable(QString("%1[%2]: analytic %3, numeric %4").arg(p.name.c_str()).arg(i).arg(analytic).arg(numeric)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 50);
+    }
+
+    void backwardAccumulatesUntilZeroGrad()
+    {
+        Executor ex(checkGraph(branchy(), 4), cpuBackend());
+        Tensor x, y;
+        blobs(4, 6, 5, x, y);
+        ex.setInput("x", x);
+        ex.setInput("label", y);
+        ex.forward();
+        ex.backward();
+        const Tensor once = ex.flatGradients().clone();
+        ex.forward();
+        ex.backward();
+        const Tensor twice = ex.flatGradients().clone();
+        double maxAbs = 0;
+        for (std::int64_t i = 0; i < once.numel(); ++i) {
+            QVERIFY(std::abs(twice.data<float>()[i] - 2 * once.data<float>()[i]) <= 1e-5f + 1e-5f * std::abs(once.data<float>()[i]));
+            maxAbs = std::max(maxAbs, double(std::abs(once.data<float>()[i])));
+        }
+        QVERIFY(maxAbs > 0);
+        ex.zeroGrad();
+        for (std::int64_t i = 0; i < once.numel(); ++i) QCOMPARE(ex.flatGradients().data<float>()[i], 0.0f);
+    }
+
+    void initialisationFollowsTheSeed()
+    {
+        Executor a(checkGraph(mlp(2, 256), 1), cpuBackend()), b(checkGraph(mlp(2, 256), 1), cpuBackend());
+        a.initParameters(42);
+        b.initParameters(42);
+        const Tensor& wa = a.findParameter("fc0.weight")->value;
+        QCOMPARE(std::memcmp(wa.raw(), b.findParameter("fc0.weight")->value.raw(), wa.bytes()), 0);
+        b.initParameters(43);
+        QVERIFY(std::memcmp(wa.raw(), b.findParameter("fc0.weight")->value.raw(), wa.bytes()) != 0);
+        // Kaiming normal for ReLU: std = sqrt(2 / fan_in) = sqrt(2/256); 65536 samples -> within 2%.
+        double sum = 0, sq = 0;
+        for (std::int64_t i = 0; i < wa.numel(); ++i) sum += wa.data<float>()[i], sq += double(wa.data<float>()[i]) * wa.data<float>()[i];
+        const double mean = sum / wa.numel(), stddev = std::sqrt(sq / wa.numel() - mean * mean);
+        QVERIFY2(std::abs(stddev / std::sqrt(2.0 / 256) - 1) < 0.02, qPrintable(QString::number(stddev)));
+        QVERIFY(std::abs(mean) < 0.003);
+        const Tensor& bias = a.findParameter("fc0.bias")->value;
+        for (std::int64_t i = 0; i < bias.numel(); ++i) QCOMPARE(bias.data<float>()[i], 0.0f);
+    }
+
+    void xavierUniformBounds()
+    {
+        InitSpec s{InitKind::XavierUniform, 100, 300, 1.0};
+        std::vector<float> w(40000);
+        initialise(s, w.data(), std::int64_t(w.size()), 9);
+        const double bound = std::sqrt(6.0 / 400);
+        float lo = 0, hi = 0;
+        for (float v : w) lo = std::min(lo, v), hi = std::max(hi, v);
+        QVERIFY(lo >= -bound && hi <= bound);
+        QVERIFY(lo < -0.95 * bound && hi > 0.95 * bound);  // the range is actually used
+    }
+
+    void sgdTrainingLowersTheLossDeterministically()
+    {
+        auto run = [](std::vector<float>& losses) {
+            Executor ex(checkGraph(mlp(2, 32), 30), cpuBackend());
+            ex.initParameters(7);
+            Tensor x, y;
+            blobs(30, 32, 1, x, y);
+            ex.setInput("x", x);
+            ex.setInput("label", y);
+            for (int step = 0; step < 60; ++step) {
+                ex.zeroGrad();
+                ex.forward();
+                ex.backward();
+                losses.push_back(ex.loss());
+                cpuBackend().axpy(ex.flatParameters().numel(), -0.1f, ex.flatGradients().data<float>(),
+                                  ex.flatParameters().data<float>());
+            }
+        };
+        std::vector<float> first, second;
+        run(first);
+        run(second);
+        QVERIFY2(first.front() > 0.8f && first.back() < 0.1f,
+                 qPrintable(QString("loss %1 -> %2").arg(first.front()).arg(first.back())));
+        QCOMPARE(first, second);  // bit-identical on the CPU backend
+    }
+
+    void inputsAreCheckedForShapeAndType()
+    {
+        Executor ex(checkGraph(branchy(), 4), cpuBackend());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ex.setInput("x", Tensor::zeros(Shape{4, 7})));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ex.setInput("label", Tensor::zeros(Shape{4})));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ex.setInput("fc1", Tensor::zeros(Shape{4, 8})));
+        Executor inference(checkGraph(branchy(), 4), cpuBackend(), false);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, inference.backward());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecutor)
+#include "tst_executor.moc"

@@ -1,0 +1,436 @@
+// The studio shell: the five pages, navigation by sidebar, menu and shortcut, settings that
+// survive a restart, the Chinese translation, About, the device line and --screenshot.
+// Runs on the offscreen platform with a scratch HOME, so the user's settings are never touched.
+#include <QtTest>
+#include <QtWidgets>
+
+#include "backend/devices.h"
+#include "main_window.h"
+#include "pages.h"
+#include "screenshot.h"
+#include "system_info.h"
+#include "translations.h"
+#include "version.h"
+
+using namespace ts::ui;
+
+namespace {
+
+QString g_home;  // the scratch HOME made in main()
+
+const QStringList kEnglishTitles{"Datasets", "Model", "Hyperparameters", "Train", "Runs"};
+const QStringList kChineseTitles{"数据集", "模型", "超参数", "训练", "运行记录"};
+
+QListWidget* sidebarOf(MainWindow& w) { return w.findChild<QListWidget*>("sidebar"); }
+QStackedWidget* stackOf(MainWindow& w) { return w.findChild<QStackedWidget*>("pages"); }
+
+// Each row shows its icon and its whole title (a sidebar too narrow for the words is a bug).
+bool sidebarTitlesFit(MainWindow& w)
+{
+    QListWidget* sidebar = sidebarOf(w);
+    for (int i = 0; i < sidebar->count(); ++i) {
+        const int needed = sidebar->iconSize().width() + sidebar->fontMetrics().horizontalAdvance(sidebar->item(i)->text());
+        if (sidebar->visualItemRect(sidebar->item(i)).width() < needed || sidebar->viewport()->width() < needed)
+            return false;
+    }
+    return true;
+}
+
+QStringList sidebarTexts(MainWindow& w)
+{
+    QStringList texts;
+    for (int i = 0; i < sidebarOf(w)->count(); ++i) texts << sidebarOf(w)->item(i)->text();
+    return texts;
+}
+
+bool hasChinese(const QString& text)
+{
+    for (QChar c : text)
+        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
+    return false;
+}
+
+// Distinct colours in a sample of pixels: a blank or single-colour grab has very few.
+int colourCount(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+    return colours.size();
+}
+
+struct ProcessResult {
+    int exitCode = -1;
+    QString out, err;
+};
+
+ProcessResult runStudioExe(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    p.setProcessEnvironment(env);
+    p.start(TS_STUDIO_EXE, args);
+    ProcessResult r;
+    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit) {
+        p.kill();
+        r.err = "did not finish normally: " + p.errorString();
+        return r;
+    }
+    r.exitCode = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+ts::CudaRuntimeInfo fakeCuda(int devices)
+{
+    ts::CudaRuntimeInfo info;
+    info.compiledIn = true;
+    info.runtimeVersion = "13.0";
+    info.cublasVersion = "13.0.2";
+    info.cudnnVersion = "9.13.1";
+    for (int i = 0; i < devices; ++i)
+        info.devices.push_back({i, "NVIDIA H200", std::size_t(141) << 30, 9, 0, 132});
+    if (devices == 0) info.reason = "no CUDA device (the driver reports none)";
+    return info;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        // The guard every other test relies on: settings live in the scratch HOME.
+        const QString file = QSettings().fileName();
+        QVERIFY2(file.startsWith(g_home + "/"), qPrintable(file));
+    }
+
+    void init()
+    {
+        QSettings settings;
+        settings.clear();
+        settings.sync();
+    }
+
+    void fivePagesInOrder()
+    {
+        MainWindow w;
+        QListWidget* sidebar = sidebarOf(w);
+        QStackedWidget* stack = stackOf(w);
+        QVERIFY(sidebar && stack);
+        QCOMPARE(sidebarTexts(w), kEnglishTitles);
+        QCOMPARE(stack->count(), 5);
+        for (int i = 0; i < 5; ++i) {
+            QVERIFY(!sidebar->item(i)->icon().isNull());
+            auto* page = qobject_cast<PlaceholderPage*>(stack->widget(i));
+            QVERIFY(page);
+            QCOMPARE(page->page(), kAllPages[i]);
+            QCOMPARE(page->findChild<QLabel*>("title")->text(), kEnglishTitles[i]);
+            const QString summary = page->findChild<QLabel*>("summary")->text();
+            QVERIFY2(summary.endsWith('.') && summary.size() > 20, qPrintable(summary));
+        }
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(sidebarTitlesFit(w));
+        QCOMPARE(stack->widget(0)->findChild<QLabel*>("summary")->text(),
+                 QString("Browse datasets: samples, class balance and statistics."));
+        QCOMPARE(w.currentPage(), Page::Datasets);  // first start
+        QCOMPARE(sidebar->currentRow(), 0);
+    }
+
+    void pageKeysRoundTrip()
+    {
+        for (Page p : kAllPages) QCOMPARE(PageInfo::fromKey(PageInfo::key(p)), std::optional<Page>(p));
+        QVERIFY(!PageInfo::fromKey("nonsense"));
+    }
+
+    void sidebarClickSwitchesPage()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QListWidget* sidebar = sidebarOf(w);
+        QStackedWidget* stack = stackOf(w);
+        QSignalSpy spy(&w, &MainWindow::currentPageChanged);
+        for (int row : {3, 1, 4, 0}) {
+            const QRect rect = sidebar->visualItemRect(sidebar->item(row));
+            QTest::mouseClick(sidebar->viewport(), Qt::LeftButton, {}, rect.center());
+            QCOMPARE(stack->currentIndex(), row);
+            QCOMPARE(stack->currentWidget()->objectName(), "page_" + PageInfo::key(kAllPages[row]));
+            QCOMPARE(w.currentPage(), kAllPages[row]);
+        }
+        QCOMPARE(spy.count(), 4);
+
+        sidebar->setFocus();
+        QTest::keyClick(sidebar, Qt::Key_Down);  // the list is keyboard-navigable too
+        QCOMPARE(stack->currentIndex(), 1);
+    }
+
+    void viewMenuAndShortcutsSwitchPage()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        for (int i = 0; i < 5; ++i) {
+            auto* action = w.findChild<QAction*>("actionPage_" + PageInfo::key(kAllPages[i]));
+            QVERIFY(action);
+            QCOMPARE(action->text(), kEnglishTitles[i]);
+            QCOMPARE(action->shortcut(), QKeySequence(QString("Ctrl+%1").arg(i + 1)));
+        }
+
+        QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(w.currentPage(), Page::Hyperparameters);
+        QCOMPARE(stackOf(w)->currentIndex(), 2);
+        QCOMPARE(sidebarOf(w)->currentRow(), 2);
+        QVERIFY(w.findChild<QAction*>("actionPage_hyperparameters")->isChecked());
+
+        QTest::keyClick(&w, Qt::Key_5, Qt::ControlModifier);
+        QCOMPARE(w.currentPage(), Page::Runs);
+        QVERIFY(!w.findChild<QAction*>("actionPage_hyperparameters")->isChecked());
+
+        w.findChild<QAction*>("actionPage_model")->trigger();
+        QCOMPARE(stackOf(w)->currentIndex(), 1);
+
+        auto* quit = w.findChild<QAction*>("actionQuit");
+        QVERIFY(quit);
+        QCOMPARE(quit->shortcut(), QKeySequence(QKeySequence::Quit));
+    }
+
+    void quitClosesTheWindow()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setCurrentPage(Page::Runs);
+        w.findChild<QAction*>("actionQuit")->trigger();
+        QVERIFY(!w.isVisible());
+        QCOMPARE(QSettings().value("mainWindow/page").toString(), QString("runs"));  // saved on the way out
+    }
+
+    void firstStartUsesDefaultSize()
+    {
+        MainWindow w;
+        QCOMPARE(w.size(), MainWindow::defaultSize());
+        QVERIFY(MainWindow::defaultSize().width() >= 640);
+    }
+
+    void settingsRestoreGeometryAndPage()
+    {
+        const QSize size(700, 500);
+        {
+            MainWindow first;
+            first.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&first));
+            first.resize(size);
+            QTRY_COMPARE(first.size(), size);
+            first.setCurrentPage(Page::Train);
+            QVERIFY(first.close());
+        }
+        MainWindow second;
+        QCOMPARE(second.currentPage(), Page::Train);
+        QCOMPARE(sidebarOf(second)->currentRow(), 3);
+        QCOMPARE(stackOf(second)->currentIndex(), 3);
+        second.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&second));
+        QCOMPARE(second.size(), size);
+        QVERIFY(second.size() != MainWindow::defaultSize());  // else the check above proves nothing
+
+        // A page key from some other version falls back to the first page.
+        QSettings().setValue("mainWindow/page", "nonsense");
+        MainWindow third;
+        QCOMPARE(third.currentPage(), Page::Datasets);
+    }
+
+    void chineseTranslation()
+    {
+        const QLocale before;
+        const QList<QTranslator*> translators = Translations::install("zh_CN", this);
+        const auto restore = qScopeGuard([&] {
+            Translations::uninstall(translators);
+            QLocale::setDefault(before);
+        });
+        QVERIFY(!translators.isEmpty());
+        const QString qtbase = QLibraryInfo::path(QLibraryInfo::TranslationsPath) + "/qtbase_zh_CN.qm";
+        if (QFile::exists(qtbase)) QCOMPARE(translators.size(), 2);  // Qt's own strings too
+
+        MainWindow w;
+        QCOMPARE(sidebarTexts(w), kChineseTitles);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(sidebarTitlesFit(w));
+        QCOMPARE(stackOf(w)->widget(0)->findChild<QLabel*>("title")->text(), kChineseTitles[0]);
+        QCOMPARE(w.menuBar()->actions().at(0)->text(), QString("文件(&F)"));
+        QVERIFY(w.findChild<QLabel*>("deviceLabel")->text().startsWith("设备："));
+
+        // Nothing visible is left in English: every text holds Chinese or is a proper name.
+        QStringList texts;
+        for (QLabel* label : w.findChildren<QLabel*>()) texts << label->text();
+        for (QAction* action : w.findChildren<QAction*>())
+            if (!action->isSeparator() && !action->text().isEmpty()) texts << action->text();
+        texts << sidebarTexts(w);
+        QVERIFY(texts.size() >= 5 + 5 + 5 + 3);
+        for (const QString& text : texts) QVERIFY2(hasChinese(text), qPrintable("untranslated: " + text));
+
+        const QString about = SystemInfo::aboutHtml();
+        QVERIFY(about.contains(QString::fromLatin1(qVersion())));
+        QVERIFY(about.contains("许可证"));
+        QVERIFY(hasChinese(SystemInfo::deviceSummary(fakeCuda(0), 4)));
+        QVERIFY(Translations::available().contains("zh_CN"));
+    }
+
+    void resourcesAreCompiledIn()
+    {
+        // An uninstalled build must find its translations and icon inside the binary.
+        QVERIFY(QFile::exists(":/i18n/trainstudio_zh_CN.qm"));
+        const QIcon icon(":/icons/trainstudio.svg");
+        QVERIFY(!icon.pixmap(64, 64).isNull());  // needs the SVG icon engine at run time
+    }
+
+    void englishIsTheDefaultWithoutTranslators()
+    {
+        MainWindow w;
+        QCOMPARE(sidebarTexts(w), kEnglishTitles);
+        QCOMPARE(w.menuBar()->actions().at(0)->text(), QString("&File"));
+    }
+
+    void aboutBoxShowsVersions()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.findChild<QAction*>("actionAbout")->trigger();
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox*>("aboutBox")));
+        const QString text = box->text();
+        QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
+        QVERIFY(text.contains(QString::fromStdString(ts::engineVersion())));
+        QVERIFY(text.contains("CUDA runtime") && text.contains("cuBLAS") && text.contains("cuDNN"));
+        QVERIFY(text.contains("GPL-3.0-or-later"));
+        const ts::CudaRuntimeInfo& cuda = SystemInfo::cuda();
+        if (cuda.compiledIn)
+            QVERIFY(text.contains(QString::fromStdString(cuda.runtimeVersion)));
+        else
+            QVERIFY(text.contains("not built in"));
+        box->close();
+        QTRY_VERIFY(!w.findChild<QMessageBox*>("aboutBox"));  // deleted on close
+        QVERIFY(w.findChild<QAction*>("actionAboutQt"));
+    }
+
+    void aboutAndDeviceLineFromEngineInfo()
+    {
+        const QString about = SystemInfo::aboutHtml(fakeCuda(1));
+        for (const char* part : {"13.0", "13.0.2", "9.13.1", "NVIDIA H200", "141.0 GiB", "compute capability 9.0"})
+            QVERIFY2(about.contains(part), part);
+        QVERIFY(SystemInfo::aboutHtml(fakeCuda(0)).contains("the driver reports none"));
+
+        QCOMPARE(SystemInfo::deviceSummary(fakeCuda(0), 8), QString("CPU (8 threads)"));
+        QCOMPARE(SystemInfo::deviceSummary(fakeCuda(1), 8), QString("NVIDIA H200"));
+        QCOMPARE(SystemInfo::deviceSummary(fakeCuda(3), 8), QString("NVIDIA H200 and 2 more"));
+    }
+
+    void statusBarShowsDevice()
+    {
+        MainWindow w;
+        auto* label = w.findChild<QLabel*>("deviceLabel");
+        QVERIFY(label);
+        QCOMPARE(label->text(), "Device: " + SystemInfo::deviceSummary());
+        if (SystemInfo::cuda().devices.empty()) QVERIFY(label->text().contains("CPU ("));
+    }
+
+    void screenshotOfAWindow()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(640, 480);
+        const QString path = dir.filePath("shot.png");
+        QCOMPARE(Screenshot::save(&w, path), QString());
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(640, 480) * w.devicePixelRatio());
+        QVERIFY2(colourCount(image) > 8, "the grab looks blank");
+
+        // Already shown: it repaints, so the grab is fresh and an unwritable path fails at once.
+        QElapsedTimer clock;
+        clock.start();
+        const QString error = Screenshot::save(&w, dir.filePath("no/such/dir/shot.png"));
+        QVERIFY2(error.startsWith("Could not write the screenshot"), qPrintable(error));
+        QVERIFY(clock.elapsed() < 5000);
+    }
+
+    void screenshotFromTheCommandLine_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << "en";
+        QTest::newRow("zh_CN") << "zh_CN";
+    }
+    void screenshotFromTheCommandLine()
+    {
+        QFETCH(QString, language);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("studio.png");
+        const ProcessResult r = runStudioExe({"--screenshot", path, "--lang", language});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFileInfo(path).size() > 0);
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), MainWindow::defaultSize());  // no saved geometry in the scratch HOME
+        QVERIFY2(colourCount(image) > 8, "the screenshot looks blank");
+        // A headless check leaves no settings behind.
+        QVERIFY(!QFile::exists(g_home + "/config/TrainStudio/TrainStudio.conf"));
+    }
+
+    void commandLineOptions()
+    {
+        ProcessResult r = runStudioExe({"--version"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("TrainStudio " + QString::fromStdString(ts::engineVersion())), qPrintable(r.out));
+
+        r = runStudioExe({"--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("--screenshot <file>") && r.out.contains("--lang <language>"));
+        QVERIFY(r.out.contains("zh_CN"));
+
+        r = runStudioExe({"--lang", "zh_CN", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("截图"), qPrintable(r.out));
+
+        r = runStudioExe({"--lang", "xx", "--screenshot", QDir::temp().filePath("never.png")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("Unknown language \"xx\""), qPrintable(r.err));
+
+        r = runStudioExe({"--no-such-option"});
+        QVERIFY(r.exitCode != 0);
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // A scratch HOME and XDG dirs before Qt starts: QSettings, caches and the child
+    // `trainstudio` processes all land here. Test mode adds ~/.qttest on top for this process.
+    QTemporaryDir home;
+    if (!home.isValid()) return 1;
+    g_home = home.path();
+    qputenv("HOME", QFile::encodeName(g_home));
+    for (const char* var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"}) {
+        const QString dir = g_home + "/" + QString::fromLatin1(var).section('_', 1, 1).toLower();
+        QDir().mkpath(dir);
+        qputenv(var, QFile::encodeName(dir));
+    }
+    const QString runtime = g_home + "/runtime";  // private (0700), as Qt expects it
+    QDir().mkpath(runtime);
+    QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtime));
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);
+
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName("TrainStudio");
+    QCoreApplication::setApplicationName("TrainStudio");
+    TestMainWindow test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_main_window.moc"

@@ -1,0 +1,167 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScreen>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+#include "system_info.h"
+
+namespace ts::ui {
+
+namespace {
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kPageKey = QStringLiteral("mainWindow/page");
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(QStringLiteral("TrainStudio"));
+
+    m_sidebar = new QListWidget;
+    m_sidebar->setObjectName(QStringLiteral("sidebar"));
+    m_sidebar->setIconSize(QSize(24, 24));
+    m_sidebar->setSpacing(2);
+    m_sidebar->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_sidebar->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    m_stack = new QStackedWidget;
+    m_stack->setObjectName(QStringLiteral("pages"));
+
+    // Wide enough for the longest title in the current language (Chinese ones are short).
+    int textWidth = 0;
+    for (Page page : kAllPages)
+        textWidth = qMax(textWidth, m_sidebar->fontMetrics().horizontalAdvance(PageInfo::title(page)));
+    const int itemWidth = qMax(160, m_sidebar->iconSize().width() + textWidth + 32);
+    for (Page page : kAllPages) {
+        auto* item = new QListWidgetItem(PageInfo::icon(page, style()), PageInfo::title(page), m_sidebar);
+        item->setData(Qt::UserRole, PageInfo::key(page));
+        item->setSizeHint(QSize(itemWidth, 36));
+        m_stack->addWidget(new PlaceholderPage(page));
+    }
+    m_sidebar->setFixedWidth(itemWidth + 2 * m_sidebar->frameWidth() + 2 * m_sidebar->spacing());
+
+    auto* central = new QWidget;
+    auto* layout = new QHBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_sidebar);
+    layout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+
+    createMenus();
+
+    m_device = new QLabel(tr("Device: %1").arg(SystemInfo::deviceSummary()));
+    m_device->setObjectName(QStringLiteral("deviceLabel"));
+    statusBar()->addPermanentWidget(m_device);
+
+    connect(m_sidebar, &QListWidget::currentRowChanged, this, &MainWindow::onRowChanged);
+    restoreSettings();
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("fileMenu"));
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);  // close() saves the settings
+    quit->setObjectName(QStringLiteral("actionQuit"));
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    m_pageActions = new QActionGroup(this);
+    m_pageActions->setExclusive(true);
+    int index = 0;
+    for (Page page : kAllPages) {
+        QAction* action = view->addAction(PageInfo::icon(page, style()), PageInfo::title(page));
+        action->setObjectName(QStringLiteral("actionPage_") + PageInfo::key(page));
+        action->setCheckable(true);
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index++)));
+        m_pageActions->addAction(action);
+        connect(action, &QAction::triggered, this, [this, page] { setCurrentPage(page); });
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* about = help->addAction(tr("&About TrainStudio"), this, &MainWindow::showAbout);
+    about->setObjectName(QStringLiteral("actionAbout"));
+    about->setMenuRole(QAction::AboutRole);
+    QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    aboutQt->setObjectName(QStringLiteral("actionAboutQt"));
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+Page MainWindow::currentPage() const
+{
+    const int row = m_stack->currentIndex();
+    return row >= 0 && row < int(kAllPages.size()) ? kAllPages[row] : Page::Datasets;
+}
+
+void MainWindow::setCurrentPage(Page page) { m_sidebar->setCurrentRow(int(page)); }
+
+void MainWindow::onRowChanged(int row)
+{
+    if (row < 0) return;
+    m_stack->setCurrentIndex(row);
+    m_pageActions->actions().at(row)->setChecked(true);
+    emit currentPageChanged(kAllPages[row]);
+}
+
+QSize MainWindow::defaultSize()
+{
+    const QSize preferred(1100, 720);
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    if (!screen) return preferred;
+    const QSize room = screen->availableSize() * 0.9;
+    // Shrink as a whole: a window squeezed in one direction only looks broken.
+    return room.expandedTo(preferred) == room ? preferred : preferred.scaled(room, Qt::KeepAspectRatio);
+}
+
+void MainWindow::showAbout()
+{
+    // Window-modal and non-blocking: open(), not exec(), so nothing waits on a nested loop.
+    auto* box = new QMessageBox(this);
+    box->setObjectName(QStringLiteral("aboutBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowTitle(tr("About TrainStudio"));
+    box->setTextFormat(Qt::RichText);
+    box->setText(SystemInfo::aboutHtml());
+    if (!windowIcon().isNull()) box->setIconPixmap(windowIcon().pixmap(64, 64));
+    box->open();
+}
+
+void MainWindow::restoreSettings()
+{
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(defaultSize());
+    restoreState(settings.value(kStateKey).toByteArray());
+    setCurrentPage(PageInfo::fromKey(settings.value(kPageKey).toString()).value_or(Page::Datasets));
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    settings.setValue(kPageKey, PageInfo::key(currentPage()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+}  // namespace ts::ui

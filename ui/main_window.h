@@ -1,0 +1,48 @@
+// The studio's main window: a sidebar of the five pages driving a stack, the menus, a status
+// bar with the compute device, and window geometry + last page kept in QSettings.
+#pragma once
+
+#include <QMainWindow>
+
+#include "pages.h"
+
+class QActionGroup;
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+
+namespace ts::ui {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);  // restores geometry and page from QSettings
+
+    Page currentPage() const;
+    void setCurrentPage(Page page);
+
+    // First-start size: roomy, yet never larger than the screen it opens on.
+    static QSize defaultSize();
+
+public slots:
+    void showAbout();
+
+signals:
+    void currentPageChanged(ts::ui::Page page);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;  // the one place settings are written
+
+private:
+    void createMenus();
+    void restoreSettings();
+    void saveSettings() const;
+    void onRowChanged(int row);
+
+    QListWidget* m_sidebar = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QActionGroup* m_pageActions = nullptr;
+    QLabel* m_device = nullptr;
+};
+
+}  // namespace ts::ui

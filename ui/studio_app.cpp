@@ -1,0 +1,86 @@
+#include "studio_app.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+
+#include <cstdio>
+
+#include "main_window.h"
+#include "screenshot.h"
+#include "translations.h"
+#include "version.h"
+
+namespace ts::ui {
+
+class StudioOptions {
+    Q_DECLARE_TR_FUNCTIONS(StudioOptions)
+public:
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  tr("Show the window, save a picture of it to <file> and quit."), tr("file")};
+    QCommandLineOption language{QStringLiteral("lang"),
+                                tr("Use this language instead of the system's: %1.")
+                                    .arg(Translations::available().join(QStringLiteral(", "))),
+                                tr("language")};
+
+    void addTo(QCommandLineParser& parser)
+    {
+        parser.setApplicationDescription(tr("Design, train and compare neural networks."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(screenshot);
+        parser.addOption(language);
+    }
+
+    static QString unknownLanguage(const QString& language)
+    {
+        return tr("Unknown language \"%1\"; available: %2.")
+            .arg(language, Translations::available().join(QStringLiteral(", ")));
+    }
+};
+
+namespace {
+void printError(const QString& message) { std::fprintf(stderr, "trainstudio: %s\n", qPrintable(message)); }
+}  // namespace
+
+int runStudio(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    // Organisation and application name decide where QSettings live; keep them fixed.
+    QCoreApplication::setOrganizationName(QStringLiteral("TrainStudio"));
+    QCoreApplication::setApplicationName(QStringLiteral("TrainStudio"));
+    QCoreApplication::setApplicationVersion(QString::fromStdString(engineVersion()));
+    QGuiApplication::setDesktopFileName(QStringLiteral("trainstudio"));  // packaging/trainstudio.desktop
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/trainstudio.svg")));
+
+    // A first, silent pass only learns --lang, so the real pass (and --help) speaks that language.
+    QString language;
+    {
+        QCommandLineParser peek;
+        StudioOptions options;
+        options.addTo(peek);
+        peek.parse(QCoreApplication::arguments());
+        language = peek.value(options.language).replace(QLatin1Char('-'), QLatin1Char('_'));
+    }
+    if (!language.isEmpty() && !Translations::available().contains(language)) {
+        printError(StudioOptions::unknownLanguage(language));
+        return 2;
+    }
+    Translations::install(language, &app);
+
+    QCommandLineParser parser;
+    StudioOptions options;
+    options.addTo(parser);
+    parser.process(app);  // exits on --help, --version and unknown options
+
+    MainWindow window;
+    if (parser.isSet(options.screenshot)) {
+        const QString error = Screenshot::save(&window, parser.value(options.screenshot));
+        if (!error.isEmpty()) printError(error);
+        return error.isEmpty() ? 0 : 1;
+    }
+    window.show();
+    return app.exec();
+}
+
+}  // namespace ts::ui
