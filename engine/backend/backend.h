@@ -20,14 +20,17 @@ namespace ts {
 enum class Activation : std::uint8_t { ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh };
 enum class PoolKind : std::uint8_t { Max, Avg };
 
+constexpr std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
 // x: [n, c, h, w]; w: [k, c/groups, r, s]; y: [n, k, outH, outW].
 struct ConvGeometry {
     std::int64_t n = 1, c = 1, h = 1, w = 1;
     std::int64_t k = 1, r = 1, s = 1;
     std::int64_t strideH = 1, strideW = 1, padH = 0, padW = 0, dilH = 1, dilW = 1;
     std::int64_t groups = 1;
-    std::int64_t outH() const { return (h + 2 * padH - dilH * (r - 1) - 1) / strideH + 1; }
-    std::int64_t outW() const { return (w + 2 * padW - dilW * (s - 1) - 1) / strideW + 1; }
+    // Floor division: a kernel larger than the padded input gives <= 0, never a false 1.
+    std::int64_t outH() const { return floorDiv(h + 2 * padH - dilH * (r - 1) - 1, strideH) + 1; }
+    std::int64_t outW() const { return floorDiv(w + 2 * padW - dilW * (s - 1) - 1, strideW) + 1; }
 };
 
 // x: [n, c, h, w]; y: [n, c, outH, outW]. Padding counts as -inf for max, and for
@@ -36,8 +39,8 @@ struct PoolGeometry {
     std::int64_t n = 1, c = 1, h = 1, w = 1;
     std::int64_t kh = 1, kw = 1, strideH = 1, strideW = 1, padH = 0, padW = 0;
     bool countIncludePad = true;
-    std::int64_t outH() const { return (h + 2 * padH - kh) / strideH + 1; }
-    std::int64_t outW() const { return (w + 2 * padW - kw) / strideW + 1; }
+    std::int64_t outH() const { return floorDiv(h + 2 * padH - kh, strideH) + 1; }
+    std::int64_t outW() const { return floorDiv(w + 2 * padW - kw, strideW) + 1; }
 };
 
 class Backend {
