@@ -1,0 +1,111 @@
+// An experiment: everything needed to reproduce one training run, as loaded from and saved
+// to an experiment YAML file (engine/io/experiment_yaml.h). Plain data, no behaviour.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace ts {
+
+struct DatasetSpec {
+    // "idx" (MNIST/Fashion-MNIST: a directory holding train-images-idx3-ubyte[.gz] etc.),
+    // "cifar10" (a directory of data_batch_N.bin / test_batch.bin), "csv" (one file),
+    // "image_folder" (a directory with one sub-directory per class; train/ and test/ inside
+    // it when present).
+    std::string format = "idx";
+    std::string path;  // relative paths resolve against the experiment file's directory
+    // csv only
+    std::string labelColumn;
+    std::vector<std::string> featureColumns;  // empty: every numeric column but the label and group
+    std::string groupColumn;                  // rows sharing a group never straddle the split
+    // image_folder only: every image is resized/cropped to this [channels, height, width]
+    std::vector<std::int64_t> imageShape;
+
+    double validationFraction = 0.1;  // carved from the training split, seeded
+    std::uint64_t splitSeed = 0;
+
+    // Transforms, applied in this order: random crop with padding, horizontal flip, normalise.
+    std::vector<double> normalizeMean;  // per channel; empty: no normalisation
+    std::vector<double> normalizeStd;
+    bool normalizeFromStatistics = false;  // use the cached dataset statistics instead
+    std::int64_t randomCropPadding = 0;    // 0: off
+    bool horizontalFlip = false;
+
+    // Loader
+    std::string sampler = "random";  // sequential | random | weighted | class_balanced
+    std::vector<double> classWeights;  // weighted: relative weight per class
+    bool replacement = true;            // weighted: draw with replacement
+    int numWorkers = 2;
+    int prefetchBatches = 4;
+    bool cache = false;  // decode once into a memory-mapped file under the workspace cache
+};
+
+struct OptimizerSpec {
+    std::string type = "adam";  // sgd | adam | adamw | rmsprop
+    double lr = 1e-3;
+    double momentum = 0.0;  // sgd, rmsprop
+    bool nesterov = false;  // sgd
+    double weightDecay = 0.0;  // L2 added to the gradient (sgd, adam, rmsprop); decoupled for adamw
+    double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw (rmsprop uses eps)
+    double alpha = 0.99;  // rmsprop smoothing
+};
+
+struct ScheduleSpec {
+    // constant | step | multistep | exponential | cosine | cosine_restarts | onecycle | plateau
+    std::string type = "constant";
+    std::int64_t warmupSteps = 0;   // linear warm-up from warmupStartFactor*lr before any schedule
+    double warmupStartFactor = 0.0;
+    std::int64_t stepSize = 1;      // step: decay every stepSize epochs
+    std::vector<std::int64_t> milestones;  // multistep: epochs
+    double gamma = 0.1;             // step, multistep, exponential (per epoch)
+    double minLr = 0.0;             // cosine, cosine_restarts, plateau floor
+    std::int64_t restartEpochs = 10;  // cosine_restarts: first period, in epochs
+    double restartMultiplier = 1.0;   // cosine_restarts: period growth
+    double maxLr = 0.0;             // onecycle peak (0: 10 x lr)
+    double pctStart = 0.3;          // onecycle rise fraction
+    // plateau (driven by the validation metric after each epoch)
+    std::string metric = "val_loss";
+    double factor = 0.1;
+    std::int64_t patience = 2;
+    double threshold = 1e-4;
+};
+
+struct EarlyStoppingSpec {
+    bool enabled = false;
+    std::string metric = "val_loss";  // val_loss | val_acc | train_loss ...; min or max by name
+    std::int64_t patience = 5;
+    double minDelta = 0.0;
+};
+
+struct TrainingSpec {
+    std::int64_t epochs = 10;
+    std::int64_t batchSize = 128;
+    std::uint64_t seed = 0;
+    std::string device = "auto";  // auto | cpu | cuda | cuda:N
+    double clipGradNorm = 0.0;    // 0: off
+    double clipGradValue = 0.0;   // 0: off
+    std::int64_t accumulationSteps = 1;  // micro-batches per optimizer step (loss scaled by 1/N)
+    EarlyStoppingSpec earlyStopping;
+    std::int64_t overfitBatches = 0;  // >0: the sanity mode, train on this many fixed batches
+    bool deterministic = false;
+    bool skipNonFiniteLoss = false;   // otherwise a NaN/inf loss stops the run
+    std::int64_t logEverySteps = 1;
+    std::vector<int> topK = {1};      // extra accuracy metrics (top-k)
+};
+
+struct ExperimentSpec {
+    std::string name;
+    std::string description;
+    std::string sourceFile;  // where it was loaded from (not saved)
+    DatasetSpec dataset;
+    Graph model;  // inputs named "image" (or "features") and "label"
+    OptimizerSpec optimizer;
+    ScheduleSpec schedule;
+    TrainingSpec training;
+};
+
+}  // namespace ts

@@ -1,0 +1,51 @@
+// What the trainer tells the world: plain structs, copied to listeners (the store writer,
+// the UI bridge, the console). Listeners must return quickly; they never block training.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ts {
+
+struct StepEvent {
+    std::int64_t step = 0;  // optimizer steps so far
+    std::int64_t epoch = 0;
+    double loss = 0;
+    double lr = 0;
+    double gradNorm = 0;  // global, before clipping
+    std::vector<std::pair<std::string, double>> layerGradNorms;  // per parameter
+    double samplesPerSecond = 0;
+    double dataWaitSeconds = 0;  // this step's wait for the loader
+    double wallTime = 0;         // seconds since the run started
+};
+
+struct EpochEvent {
+    std::int64_t epoch = 0;
+    std::int64_t step = 0;
+    std::map<std::string, double> metrics;  // train_loss, train_acc, val_loss, val_acc, val_top5_acc, ...
+    double seconds = 0;
+    double dataWaitFraction = 0;  // share of the epoch spent waiting for data
+};
+
+struct LogEvent {
+    enum class Level { Info, Warning, Error } level = Level::Info;
+    std::string message;
+};
+
+struct FinishedEvent {
+    enum class Outcome { Finished, Stopped, EarlyStopped, Failed } outcome = Outcome::Finished;
+    std::string message;  // for Failed: what happened, where, and what to try
+    std::map<std::string, double> metrics;  // final: test_loss, test_acc when a test split exists
+};
+
+using TrainEvent = std::variant<StepEvent, EpochEvent, LogEvent, FinishedEvent>;
+
+class TrainListener {
+public:
+    virtual ~TrainListener() = default;
+    virtual void onEvent(const TrainEvent& event) = 0;
+};
+
+}  // namespace ts
