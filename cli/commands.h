@@ -8,5 +8,7 @@ namespace ts::cli {
 int infoCommand(const std::vector<std::string>& args);
 int planCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
+int trainCommand(const std::vector<std::string>& args);
+int validateCommand(const std::vector<std::string>& args);
 
 }  // namespace ts::cli

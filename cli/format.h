@@ -31,15 +31,22 @@ inline std::string formatCount(std::int64_t n)
     return (n < 0 ? "-" : "") + out;
 }
 
-// "--name VALUE" options and "--flag" switches of one command.
+// "--name VALUE" options (repeatable), "--flag" switches and positional arguments.
 struct Options {
-    std::map<std::string, std::string> values;
+    std::map<std::string, std::vector<std::string>> values;
     std::set<std::string> flags;
+    std::vector<std::string> positional;
     std::string get(const std::string& name, const std::string& fallback) const
     {
         auto it = values.find(name);
-        return it == values.end() ? fallback : it->second;
+        return it == values.end() ? fallback : it->second.back();
     }
+    std::vector<std::string> all(const std::string& name) const
+    {
+        auto it = values.find(name);
+        return it == values.end() ? std::vector<std::string>{} : it->second;
+    }
+    bool has(const std::string& name) const { return values.count(name) || flags.count(name); }
     // The option as an integer >= minimum; throws std::invalid_argument with a clear message.
     long long integer(const std::string& name, long long fallback, long long minimum) const
     {
@@ -66,10 +73,12 @@ inline Options parseOptions(const std::vector<std::string>& args, const std::set
         if (flagNames.count(args[i])) o.flags.insert(args[i]);
         else if (valueNames.count(args[i])) {
             if (i + 1 >= args.size()) throw std::invalid_argument(args[i] + " needs a value");
-            o.values[args[i]] = args[i + 1];
+            o.values[args[i]].push_back(args[i + 1]);
             ++i;
-        } else {
+        } else if (args[i].rfind("-", 0) == 0) {
             throw std::invalid_argument("unknown option '" + args[i] + "'");
+        } else {
+            o.positional.push_back(args[i]);
         }
     }
     return o;

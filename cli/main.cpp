@@ -18,6 +18,10 @@ void printHelp()
         "Design, train and compare neural networks from the command line.\n"
         "\n"
         "Commands:\n"
+        "  train       train an experiment: train EXPERIMENT.yaml [--device auto|cpu|cuda]\n"
+        "              [--epochs N] [--set key=value ...] [--json]\n"
+        "  validate    check an experiment and show its model and planned memory:\n"
+        "              validate EXPERIMENT.yaml [--set key=value ...] [--no-data]\n"
         "  info        the backends compiled in, CPU threads, CUDA devices, ops\n"
         "  plan        a model's shapes, cost per node and planned memory\n"
         "              [--model mlp|cnn] [--batch N] [--inference]\n"
@@ -45,6 +49,8 @@ int main(int argc, char** argv)
     const std::string command = args[0];
     args.erase(args.begin());
     try {
+        if (command == "train") return ts::cli::trainCommand(args);
+        if (command == "validate") return ts::cli::validateCommand(args);
         if (command == "info") return ts::cli::infoCommand(args);
         if (command == "plan") return ts::cli::planCommand(args);
         if (command == "bench") return ts::cli::benchCommand(args);

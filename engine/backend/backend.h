@@ -171,6 +171,32 @@ public:
     // dtable[indices[i], :] += dy[i, :]
     virtual void embeddingBackward(const std::int64_t* indices, const float* dy, float* dtable,
                                    std::int64_t count, std::int64_t dim) = 0;
+
+    // ---- optimizer updates -------------------------------------------------------------------
+    // One fused sweep each over n elements of the flat parameter/gradient buffers, with
+    // torch.optim's update formulas (so a run matches PyTorch step for step). State buffers
+    // start zeroed. Hyperparameters come in double so coefficients such as 1 - beta2 are
+    // formed exactly (as torch does on the host) before the f32 sweep; 0.999f would make
+    // 1 - beta2 off by 1.3e-5 relative. Weight decay wd is L2: g' = g + wd * p, unless said otherwise.
+    // SGD (dampening 0): buf = momentum * buf + g'; d = nesterov ? g' + momentum * buf : buf;
+    // p -= lr * d. With momentum 0, d = g' and momentumBuf may be null.
+    virtual void sgdUpdate(float* param, const float* grad, float* momentumBuf, std::int64_t n, double lr,
+                           double momentum, bool nesterov, double weightDecay) = 0;
+    // Adam / AdamW. decoupled (AdamW): p *= 1 - lr * wd first, and g is not decayed.
+    // m = b1 m + (1-b1) g'; v = b2 v + (1-b2) g'^2; p -= lr * m^ / (sqrt(v^) + eps) with the
+    // bias corrections m^ = m / (1 - b1^step), v^ = v / (1 - b2^step); step is 1-based.
+    virtual void adamUpdate(float* param, const float* grad, float* m, float* v, std::int64_t n, double lr,
+                            double beta1, double beta2, double eps, double weightDecay, bool decoupled,
+                            std::int64_t step) = 0;
+    // RMSprop (not centred): sa = alpha sa + (1-alpha) g'^2; d = g' / (sqrt(sa) + eps);
+    // momentum > 0: buf = momentum buf + d, p -= lr buf; else p -= lr d (momentumBuf may be null).
+    virtual void rmspropUpdate(float* param, const float* grad, float* squareAvg, float* momentumBuf,
+                               std::int64_t n, double lr, double alpha, double eps, double weightDecay,
+                               double momentum) = 0;
+    // x *= alpha (gradient-norm clipping).
+    virtual void scale(float* x, std::int64_t n, float alpha) = 0;
+    // x = min(max(x, lo), hi); NaN stays NaN (gradient-value clipping).
+    virtual void clampValues(float* x, std::int64_t n, float lo, float hi) = 0;
 };
 
 // The backends compiled into this build, e.g. "cpu" or "cpu, cuda".

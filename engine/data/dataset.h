@@ -50,7 +50,9 @@ struct DatasetStatistics {
 };
 
 struct DatasetSplits {
-    std::shared_ptr<Dataset> train, validation, test;  // test may be null
+    // validation is null when validationFraction is 0; test is null when the data has none
+    // (CSV, or no test files / test/ folder).
+    std::shared_ptr<Dataset> train, validation, test;
     DatasetStatistics trainStatistics;
 };
 

@@ -1,5 +1,9 @@
 // The loader: worker threads assemble batches (sample, transform, copy) into a bounded
 // prefetch queue; the trainer pops ready batches and the loader counts how long it waited.
+// Batches arrive in order whatever the worker count, and are bit-identical for the same
+// seed and epoch with 0, 1 or N workers (sampling and augmentation derive from
+// (seed, epoch, position), never from a worker's state). Implemented in loader.cpp with
+// sampler.h, transforms.h; the decoded-sample cache is sample_cache.h.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -11,6 +15,8 @@
 namespace ts {
 
 struct Batch {
+    // Views of one pooled buffer (from LoaderOptions::batchAllocator). The loader reuses a
+    // buffer only once every Tensor of its batch is gone, so a batch may be kept safely.
     Tensor inputs;  // [n, sampleShape...] f32, host memory
     Tensor labels;  // [n] i64
     std::int64_t size = 0;  // n (the last batch may be smaller unless dropLast)
@@ -23,13 +29,17 @@ struct LoaderOptions {
     bool shuffle = true;    // false: sequential (evaluation)
     std::uint64_t seed = 0;
     bool augment = true;    // false: skip random crop / flip (evaluation)
-    Allocator* batchAllocator = nullptr;  // pinned host memory on CUDA; null: CpuAllocator
+    Allocator* batchAllocator = nullptr;  // pinned host memory on CUDA; null: CpuAllocator.
+                                          // Must outlive the loader and its batches.
 };
 
 class Loader {
 public:
-    // spec supplies sampler, transforms, workers and prefetch depth; stats feed
-    // normalizeFromStatistics.
+    // spec supplies sampler, transforms, workers (0: batches are assembled inside next())
+    // and prefetch depth (at most max(prefetchBatches, numWorkers) batches are claimed ahead
+    // of the consumer); stats feed normalizeFromStatistics. Throws std::invalid_argument
+    // for a spec that does not fit the data (weights per class, normalisation per channel).
+    // The destructor cancels in-flight work and joins the workers (at most one get() each).
     Loader(std::shared_ptr<Dataset> dataset, const DatasetSpec& spec, const DatasetStatistics& stats,
            LoaderOptions options);
     ~Loader();
@@ -37,9 +47,13 @@ public:
     Loader& operator=(const Loader&) = delete;
 
     // Starts producing epoch `epoch` (its shuffle derives from seed and epoch, so any epoch
-    // can be reproduced, e.g. on resume). Resets the wait counter.
+    // can be reproduced, e.g. on resume). Resets the wait counter. Abandons any unfinished
+    // epoch: its in-flight batches are dropped, never delivered.
     void startEpoch(std::int64_t epoch);
     // The next batch of the epoch, or false at its end. Blocks while the queue is empty.
+    // An exception from the dataset (DataError) is rethrown here, at the batch it belongs
+    // to, and again on every later call until startEpoch(). std::logic_error before the
+    // first startEpoch().
     bool next(Batch& batch);
     std::int64_t batchesPerEpoch() const;
     // Seconds next() spent blocked since startEpoch().

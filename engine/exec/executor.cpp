@@ -17,6 +17,7 @@ Executor::Executor(CheckedGraph graph, Backend& backend, bool training)
     workspace_ = std::make_shared<Storage>(alloc, std::max<std::size_t>(plan_.workspaceBytes, 1));
     paramStorage_ = std::make_shared<Storage>(alloc, std::max<std::size_t>(plan_.parameterBytes, 1));
     gradStorage_ = std::make_shared<Storage>(alloc, std::max<std::size_t>(plan_.gradientBytes, 1));
+    backend_.zeroBytes(paramStorage_->data(), paramStorage_->bytes());  // alignment padding included
 
     // Trainable parameters first, so the flat views cover exactly them.
     std::size_t valueOffset = 0, gradOffset = 0;
@@ -173,6 +174,8 @@ template <class Fn> void Executor::timed(std::size_t node, double NodeTiming::*f
     timings_[node].*field += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (field == &NodeTiming::forwardSeconds) ++timings_[node].calls;
 }
+
+void Executor::setLossScale(float scale) { backend_.copyFromHost(lossSeed_.raw(), &scale, sizeof scale); }
 
 void Executor::zeroGrad()
 {

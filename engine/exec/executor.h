@@ -60,8 +60,11 @@ public:
     void setSeed(std::uint64_t seed) { seed_ = seed; }
 
     void forward();
-    // Requires a loss node and a training executor. Starts from d(loss) = 1.
+    // Requires a loss node and a training executor. Starts from d(loss) = the loss scale.
     void backward();
+    // The backward seed d(loss) (default 1): 1/N averages gradients accumulated over N
+    // micro-batches; a large value is the loss scale of fp16 training.
+    void setLossScale(float scale);
     void zeroGrad();
 
     void setProfiling(bool on);

@@ -20,6 +20,7 @@ struct GraphInput {
     std::string name;
     Shape shape;
     DType dtype = DType::F32;
+    bool operator==(const GraphInput&) const = default;
 };
 
 struct Node {
@@ -27,6 +28,7 @@ struct Node {
     std::string op;
     Attrs attrs;
     std::vector<std::string> inputs;  // names of graph inputs or other nodes
+    bool operator==(const Node&) const = default;
 };
 
 struct Graph {
@@ -36,6 +38,7 @@ struct Graph {
     std::string loss;    // the node backward starts from (defaults to the last loss node, if any)
 
     Node& add(std::string name, std::string op, std::vector<std::string> inputs, Attrs attrs = {});
+    bool operator==(const Graph&) const = default;
 };
 
 class GraphError : public std::runtime_error {

@@ -1,5 +1,6 @@
 // An experiment: everything needed to reproduce one training run, as loaded from and saved
-// to an experiment YAML file (engine/io/experiment_yaml.h). Plain data, no behaviour.
+// to an experiment YAML file (engine/io/experiment_yaml.h). Plain data, no behaviour;
+// == compares every field (a round trip through a file must give the same spec).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -42,6 +43,8 @@ struct DatasetSpec {
     int numWorkers = 2;
     int prefetchBatches = 4;
     bool cache = false;  // decode once into a memory-mapped file under the workspace cache
+
+    bool operator==(const DatasetSpec&) const = default;
 };
 
 struct OptimizerSpec {
@@ -52,6 +55,8 @@ struct OptimizerSpec {
     double weightDecay = 0.0;  // L2 added to the gradient (sgd, adam, rmsprop); decoupled for adamw
     double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw (rmsprop uses eps)
     double alpha = 0.99;  // rmsprop smoothing
+
+    bool operator==(const OptimizerSpec&) const = default;
 };
 
 struct ScheduleSpec {
@@ -72,6 +77,8 @@ struct ScheduleSpec {
     double factor = 0.1;
     std::int64_t patience = 2;
     double threshold = 1e-4;
+
+    bool operator==(const ScheduleSpec&) const = default;
 };
 
 struct EarlyStoppingSpec {
@@ -79,6 +86,8 @@ struct EarlyStoppingSpec {
     std::string metric = "val_loss";  // val_loss | val_acc | train_loss ...; min or max by name
     std::int64_t patience = 5;
     double minDelta = 0.0;
+
+    bool operator==(const EarlyStoppingSpec&) const = default;
 };
 
 struct TrainingSpec {
@@ -95,6 +104,8 @@ struct TrainingSpec {
     bool skipNonFiniteLoss = false;   // otherwise a NaN/inf loss stops the run
     std::int64_t logEverySteps = 1;
     std::vector<int> topK = {1};      // extra accuracy metrics (top-k)
+
+    bool operator==(const TrainingSpec&) const = default;
 };
 
 struct ExperimentSpec {
@@ -106,6 +117,8 @@ struct ExperimentSpec {
     OptimizerSpec optimizer;
     ScheduleSpec schedule;
     TrainingSpec training;
+
+    bool operator==(const ExperimentSpec&) const = default;
 };
 
 }  // namespace ts

@@ -26,14 +26,25 @@ public:
     virtual std::size_t stateBytes() const = 0;
 };
 
-// Throws std::invalid_argument for an unknown type.
+// Throws std::invalid_argument for an unknown type or an out-of-range hyperparameter
+// (torch.optim's checks, plus momentum < 1). Updates cover flatGradients().numel() elements:
+// the trainable prefix of flatParameters(). State buffers are zeroed, on the executor's backend.
+// state() names: "step" (i64 [1]) and the flat f32 buffers: sgd "momentum_buffer" (momentum > 0),
+// adam/adamw "exp_avg", "exp_avg_sq", rmsprop "square_avg" (+ "momentum_buffer").
+// loadState() throws std::invalid_argument, changing nothing, unless the names, dtypes and
+// sizes are exactly those.
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerSpec& spec, Executor& executor);
 
 // Global L2 norm of all gradients (accumulated in double).
 double gradientNorm(Executor& executor);
-// Scales gradients so their global norm is at most maxNorm; returns the norm before clipping.
+// Scales gradients by maxNorm / (norm + 1e-6) when norm > maxNorm (torch's clip_grad_norm_);
+// returns the norm before clipping. A non-finite norm is returned with the gradients left
+// as they are. maxNorm must be > 0 (std::invalid_argument otherwise).
 double clipGradientNorm(Executor& executor, double maxNorm);
-// Clamps every gradient element to [-maxValue, maxValue].
+// Clamps every gradient element to [-maxValue, maxValue]; maxValue must be > 0.
 void clipGradientValue(Executor& executor, double maxValue);
+// L2 norm of each trainable parameter's gradient, in parameter order ("fc1.weight", ...):
+// the trainer sums squares per layer prefix for per-layer gradient-norm charts.
+std::vector<std::pair<std::string, double>> parameterGradientNorms(Executor& executor);
 
 }  // namespace ts

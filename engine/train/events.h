@@ -10,19 +10,19 @@
 namespace ts {
 
 struct StepEvent {
-    std::int64_t step = 0;  // optimizer steps so far
-    std::int64_t epoch = 0;
-    double loss = 0;
+    std::int64_t step = 0;  // optimizer steps so far (1 for the first step)
+    std::int64_t epoch = 0;  // 1-based: the epoch this step belongs to
+    double loss = 0;  // mean over the step's samples (all micro-batches when accumulating)
     double lr = 0;
     double gradNorm = 0;  // global, before clipping
     std::vector<std::pair<std::string, double>> layerGradNorms;  // per parameter
     double samplesPerSecond = 0;
-    double dataWaitSeconds = 0;  // this step's wait for the loader
+    double dataWaitSeconds = 0;  // wait for the loader since the previous StepEvent
     double wallTime = 0;         // seconds since the run started
 };
 
 struct EpochEvent {
-    std::int64_t epoch = 0;
+    std::int64_t epoch = 0;  // 1-based: the epoch just finished
     std::int64_t step = 0;
     std::map<std::string, double> metrics;  // train_loss, train_acc, val_loss, val_acc, val_top5_acc, ...
     double seconds = 0;

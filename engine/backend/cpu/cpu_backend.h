@@ -93,6 +93,16 @@ public:
                           std::int64_t rows, std::int64_t dim) override;
     void embeddingBackward(const std::int64_t* indices, const float* dy, float* dtable, std::int64_t count,
                            std::int64_t dim) override;
+
+    // cpu_optim.cpp
+    void sgdUpdate(float* param, const float* grad, float* momentumBuf, std::int64_t n, double lr, double momentum,
+                   bool nesterov, double weightDecay) override;
+    void adamUpdate(float* param, const float* grad, float* m, float* v, std::int64_t n, double lr, double beta1,
+                    double beta2, double eps, double weightDecay, bool decoupled, std::int64_t step) override;
+    void rmspropUpdate(float* param, const float* grad, float* squareAvg, float* momentumBuf, std::int64_t n,
+                       double lr, double alpha, double eps, double weightDecay, double momentum) override;
+    void scale(float* x, std::int64_t n, float alpha) override;
+    void clampValues(float* x, std::int64_t n, float lo, float hi) override;
 };
 
 }  // namespace ts

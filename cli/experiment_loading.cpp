@@ -1,0 +1,64 @@
+#include "experiment_loading.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/experiment_yaml.h"
+
+namespace ts::cli {
+
+namespace fs = std::filesystem;
+
+ExperimentSpec loadExperimentWithOverrides(const std::string& path, const std::vector<std::string>& overrides)
+{
+    if (overrides.empty()) return loadExperiment(path);
+    // Overrides edit the parsed YAML tree, so they are validated exactly like the file's own values.
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(path);
+    } catch (const YAML::Exception&) {
+        return loadExperiment(path);  // reports the file's own error with its position
+    }
+    for (const std::string& item : overrides) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument("--set expects key=value (e.g. training.epochs=3), got '" + item + "'");
+        std::vector<std::string> keys;
+        std::stringstream path(item.substr(0, eq));
+        for (std::string k; std::getline(path, k, '.');) keys.push_back(k);
+        // Walk down by reassigning a handle: yaml-cpp nodes are references into the tree.
+        std::vector<YAML::Node> chain{root};
+        for (std::size_t i = 0; i + 1 < keys.size(); ++i) chain.push_back(chain.back()[keys[i]]);
+        chain.back()[keys.back()] = YAML::Load(item.substr(eq + 1));
+    }
+    YAML::Emitter out;
+    out << root;
+    ExperimentSpec spec = parseExperiment(out.c_str(), path + " (with --set)");
+    spec.sourceFile = path;
+    return spec;
+}
+
+std::string cacheDirectory()
+{
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    const fs::path dir = xdg && *xdg ? fs::path(xdg) / "trainstudio"
+                       : home && *home ? fs::path(home) / ".cache" / "trainstudio"
+                                       : fs::temp_directory_path() / "trainstudio-cache";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    return dir.string();
+}
+
+DatasetSplits openExperimentDataset(const ExperimentSpec& spec)
+{
+    const std::string baseDir = spec.sourceFile.empty() ? "." : fs::path(spec.sourceFile).parent_path().string();
+    return openDataset(spec.dataset, baseDir.empty() ? "." : baseDir, cacheDirectory());
+}
+
+}  // namespace ts::cli

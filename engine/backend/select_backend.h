@@ -1,0 +1,14 @@
+// Chooses the backend a run asks for: "cpu", "cuda", "cuda:N" or "auto".
+#pragma once
+#include <string>
+
+namespace ts {
+
+class Backend;
+
+// "auto" picks a CUDA device when the CUDA backend can run one, else the CPU, and says so in
+// `notice`. "cuda" without a usable GPU throws std::runtime_error naming why and the way out.
+// An unknown name throws std::invalid_argument.
+Backend& selectBackend(const std::string& device, std::string* notice = nullptr);
+
+}  // namespace ts

@@ -1,0 +1,49 @@
+// CSV tables: a header row, one sample per row. The label column is named; the features are
+// the named columns, or (none named) every column but the label and group whose first data
+// row holds a number. Labels become class indices in the order of their sorted distinct
+// values (numerically when they are all integers, so 0..9 stay 0..9; else as strings).
+// Quoted fields ("a, b", "say ""hi""", line breaks inside quotes) are read per RFC 4180.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+
+namespace ts {
+
+class CsvDataset : public Dataset {
+public:
+    // Throws DataError "file:line: ..." for a missing column (listing those that exist), a
+    // feature that is not a number, a row with the wrong number of fields.
+    CsvDataset(const std::string& path, const std::string& labelColumn, const std::vector<std::string>& featureColumns,
+               const std::string& groupColumn);
+
+    std::int64_t size() const override { return static_cast<std::int64_t>(labels_.size()); }
+    Shape sampleShape() const override { return Shape{static_cast<std::int64_t>(featureNames_.size())}; }
+    std::int64_t numClasses() const override { return static_cast<std::int64_t>(classNames_.size()); }
+    std::vector<std::string> classNames() const override { return classNames_; }
+    std::int64_t get(std::int64_t index, float* out) const override;
+    const std::vector<std::int64_t>& labels() const override { return labels_; }
+    std::string description() const override;
+
+    const std::vector<std::string>& featureNames() const { return featureNames_; }
+    // Group id per row (index into the sorted distinct group values); empty without a group column.
+    const std::vector<std::int64_t>& groups() const { return groups_; }
+
+private:
+    std::string path_;
+    std::vector<float> features_;  // rows x features, row-major
+    std::vector<std::int64_t> labels_, groups_;
+    std::vector<std::string> classNames_, featureNames_;
+};
+
+// One CSV record and the line it starts on (1-based; the header is line 1).
+struct CsvRecord {
+    std::vector<std::string> fields;
+    std::int64_t line = 0;
+};
+// Splits CSV text into records; throws DataError for an unterminated quote.
+std::vector<CsvRecord> parseCsv(const std::string& text, const std::string& path);
+
+}  // namespace ts

@@ -1,0 +1,41 @@
+// Experiment files: YAML <-> ExperimentSpec. The layout is documented by the shipped files in
+// experiments/ (fashion_mnist_mlp.yaml is the short tour). Loading validates everything the
+// file can get wrong, including the model (checkGraph at the training batch size), and
+// reports it as `file:line:column: what is wrong`. Saving writes the same layout back, omitting
+// values that equal their defaults, so load(save(spec)) == spec. Comments are not kept.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "io/experiment_spec.h"
+
+namespace ts {
+
+// A problem with an experiment file. line and column are 1-based; 0 when the problem has
+// no position (the file cannot be read or written), and what() is then `file: message`.
+class ExperimentError : public std::runtime_error {
+public:
+    ExperimentError(std::string file, int line, int column, std::string message);
+    const std::string& file() const { return file_; }
+    int line() const { return line_; }
+    int column() const { return column_; }
+    const std::string& message() const { return message_; }  // without the position
+
+private:
+    std::string file_;
+    int line_, column_;
+    std::string message_;
+};
+
+// Reads and validates an experiment; sourceFile is set to `path`. Throws ExperimentError.
+ExperimentSpec loadExperiment(const std::string& path);
+// The same from text; `sourceName` names it in errors and becomes sourceFile.
+ExperimentSpec parseExperiment(const std::string& yamlText, const std::string& sourceName);
+
+// The file text for `spec` (its model is written as given, not checked).
+std::string experimentToYaml(const ExperimentSpec& spec);
+// Writes atomically: a temporary file beside `path`, flushed to disk, then renamed over it,
+// so readers see the old file or the new one, never half of one. Throws ExperimentError.
+void saveExperiment(const ExperimentSpec& spec, const std::string& path);
+
+}  // namespace ts

@@ -1,0 +1,276 @@
+// Reads the `model:` section into a Graph, checking each op and attribute where it is written.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "io/model_yaml.h"
+#include "ops/registry.h"
+#include "tensor/dtype.h"
+
+namespace ts::yamlio {
+
+std::optional<std::vector<GraphInput>> defaultInputs(const DatasetSpec& d)
+{
+    const GraphInput label{"label", Shape{}, DType::I64};
+    if (d.format == "idx") return std::vector<GraphInput>{{"image", Shape{1, 28, 28}}, label};
+    if (d.format == "cifar10") return std::vector<GraphInput>{{"image", Shape{3, 32, 32}}, label};
+    if (d.format == "image_folder" && d.imageShape.size() == 3) return std::vector<GraphInput>{{"image", Shape(d.imageShape)}, label};
+    if (d.format == "csv" && !d.featureColumns.empty())
+        return std::vector<GraphInput>{{"features", Shape{static_cast<std::int64_t>(d.featureColumns.size())}}, label};
+    return std::nullopt;
+}
+
+std::string nameBase(const std::string& op)
+{
+    std::string base;
+    for (char c : op) base += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // Conv2d -> conv, BatchNorm1d -> batchnorm: the suffix only adds noise to a name.
+    if (base.size() > 2 && base.back() == 'd' && std::isdigit(static_cast<unsigned char>(base[base.size() - 2]))) {
+        std::size_t end = base.size() - 1;
+        while (end > 0 && std::isdigit(static_cast<unsigned char>(base[end - 1]))) --end;
+        if (end > 0) base.erase(end);
+    }
+    return base;
+}
+
+std::string generatedName(const std::string& op, int count) { return nameBase(op) + std::to_string(count); }
+
+namespace {
+
+const std::vector<std::string> kModelKeys = {"inputs", "layers", "nodes", "output", "loss"};
+
+std::vector<GraphInput> readInputs(const Reader& r, const Field& f)
+{
+    std::vector<GraphInput> inputs;
+    if (!f.value.IsMap()) r.fail(f.pos, "inputs: expected a mapping of input names to shapes, got " + describe(f.value));
+    for (auto it = f.value.begin(); it != f.value.end(); ++it) {
+        for (const auto& prior : inputs)
+            if (prior.name == it->first.Scalar()) r.fail(positionOf(it->first), "inputs: '" + prior.name + "' is given twice");
+        const Field in{it->first.Scalar(), it->second, positionOf(it->second), positionOf(it->first)};
+        GraphInput gi;
+        gi.name = in.key;
+        if (in.value.IsSequence()) {
+            gi.shape = Shape(r.integers(in));
+        } else {
+            const MapView spec = r.map(in.value, "input '" + in.key + "'", {"shape", "dtype"}, in.pos);
+            const Field* shape = spec.find("shape");
+            if (!shape) r.fail(in.pos, "input '" + in.key + "': needs a shape, e.g. [1, 28, 28]");
+            gi.shape = Shape(r.integers(*shape));
+            if (const Field* dt = spec.find("dtype")) {
+                auto parsed = parseDType(r.text(*dt));
+                if (!parsed) r.fail(dt->pos, "dtype: unknown type " + describe(dt->value) + "; valid: f32, f16, bf16, i32, i64, u8");
+                gi.dtype = *parsed;
+            }
+        }
+        for (std::int64_t d : gi.shape.dims())
+            if (d < 1) r.fail(in.pos, "input '" + in.key + "': dimensions must be >= 1, got " + gi.shape.str());
+        inputs.push_back(std::move(gi));
+    }
+    return inputs;
+}
+
+// A YAML value as an attribute, typed by what it looks like: 3, 0.5, true, relu, [3, 3].
+AttrValue attrValue(const Reader& r, const Field& f, const std::string& label)
+{
+    if (f.value.IsScalar()) {
+        const std::string& s = f.value.Scalar();
+        if (isPlainScalar(f.value)) {
+            if (auto i = parseInteger(s)) return *i;
+            if (auto d = parseNumber(s)) return *d;
+            if (s == "true" || s == "false") return s == "true";
+        }
+        return s;
+    }
+    if (f.value.IsSequence()) {
+        std::vector<std::int64_t> ints;
+        std::vector<double> doubles;
+        bool allInts = true;
+        for (std::size_t i = 0; i < f.value.size(); ++i) {
+            const YAML::Node e = f.value[i];
+            const Pos p = positionOf(e);
+            std::optional<double> d = isPlainScalar(e) ? parseNumber(e.Scalar()) : std::nullopt;
+            if (!d) r.fail(p.line ? p : f.pos, label + ": attribute '" + f.key + "' lists numbers only, got " + describe(e));
+            const auto asInt = parseInteger(e.Scalar());
+            allInts = allInts && asInt.has_value();
+            if (asInt) ints.push_back(*asInt);
+            doubles.push_back(*d);
+        }
+        if (allInts) return ints;  // an empty list too: it coerces to either list type
+        return doubles;
+    }
+    r.fail(f.pos, label + ": attribute '" + f.key + "' must be a number, boolean, string or list, got " + describe(f.value));
+}
+
+struct Pending {
+    std::string name;  // empty: generate
+    Pos namePos;
+    std::string op;
+    Pos opPos;   // errors about the op
+    Pos pos;     // the node's own position (mapped GraphErrors)
+    std::vector<Field> attrFields;
+    std::optional<std::vector<std::string>> inputs;
+    std::vector<Pos> inputPos;
+};
+
+// Checks the op exists and each attribute against its spec, at the attribute's own position.
+Node resolve(const Reader& r, const Pending& p, const std::string& name)
+{
+    const OpRegistry& registry = OpRegistry::builtin();
+    const Op* op = registry.find(p.op);
+    if (!op) {
+        const auto types = registry.types();
+        r.fail(p.opPos, "unknown op '" + p.op + "'" + didYouMean(p.op, types) + "; known ops: " + joinList(types));
+    }
+    const std::string label = "node '" + name + "' (" + p.op + ")";
+    const std::vector<AttrSpec> specs = op->attrSpecs();
+    std::vector<std::string> names;
+    for (const auto& s : specs) names.push_back(s.name);
+    Node node{name, p.op, {}, {}};
+    for (const Field& f : p.attrFields) {
+        auto spec = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == f.key; });
+        if (spec == specs.end()) {
+            const std::string hint = didYouMean(f.key, names);
+            r.fail(f.keyPos, label + ": unknown attribute '" + f.key + "'" +
+                                 (!hint.empty() ? hint : names.empty() ? " (" + p.op + " takes none)" : " (" + p.op + " takes: " + joinList(names) + ")"));
+        }
+        AttrValue v = attrValue(r, f, label);
+        Attrs normalised;
+        if (std::string err = normaliseAttrs({*spec}, Attrs{{f.key, v}}, normalised); !err.empty()) r.fail(f.pos, label + ": " + err);
+        node.attrs.set(f.key, std::move(v));
+    }
+    for (const auto& s : specs)
+        if (!s.defaultValue && !node.attrs.has(s.name)) r.fail(p.pos, label + ": missing required attribute '" + s.name + "'");
+    return node;
+}
+
+// `- ReLU` or `- Linear: {out_features: 512, name: fc1}`.
+Pending readLayer(const Reader& r, const YAML::Node& item)
+{
+    Pending p;
+    p.pos = positionOf(item);
+    if (item.IsScalar()) {
+        p.op = item.Scalar();
+        p.opPos = p.pos;
+        return p;
+    }
+    if (!item.IsMap() || item.size() != 1)
+        r.fail(p.pos, "a layer is an op name (- ReLU) or one op with its attributes (- Linear: {out_features: 512}), got " +
+                          describe(item));
+    const auto it = item.begin();
+    p.op = it->first.Scalar();
+    p.opPos = positionOf(it->first);
+    p.pos = p.opPos;
+    const YAML::Node attrs = it->second;
+    if (attrs.IsNull()) return p;
+    if (!attrs.IsMap()) r.fail(positionOf(attrs), "layer " + p.op + ": attributes must be a mapping, got " + describe(attrs));
+    std::set<std::string> seen;
+    for (auto a = attrs.begin(); a != attrs.end(); ++a) {
+        const Pos keyPos = positionOf(a->first);
+        const bool empty = a->second.IsNull();
+        Field f{a->first.Scalar(), a->second, empty ? keyPos : positionOf(a->second), keyPos};
+        if (!seen.insert(f.key).second) r.fail(keyPos, "layer " + p.op + ": '" + f.key + "' is given twice");
+        if (f.key == "name") p.name = r.text(f), p.namePos = f.pos;
+        else p.attrFields.push_back(f);
+    }
+    return p;
+}
+
+// `- {name: conv1, op: Conv2d, inputs: [image], out_channels: 16}`.
+Pending readNodeItem(const Reader& r, const YAML::Node& item)
+{
+    Pending p;
+    p.pos = positionOf(item);
+    if (!item.IsMap()) r.fail(p.pos, "a node is a mapping such as {name: fc1, op: Linear, inputs: [flatten], out_features: 10}, got " + describe(item));
+    std::set<std::string> seen;
+    bool hasOp = false;
+    for (auto a = item.begin(); a != item.end(); ++a) {
+        const Pos keyPos = positionOf(a->first);
+        const bool empty = a->second.IsNull();
+        Field f{a->first.Scalar(), a->second, empty ? keyPos : positionOf(a->second), keyPos};
+        if (!seen.insert(f.key).second) r.fail(keyPos, "node: '" + f.key + "' is given twice");
+        if (f.key == "name") p.name = r.text(f), p.namePos = f.pos;
+        else if (f.key == "op") p.op = r.text(f), p.opPos = f.pos, hasOp = true;
+        else if (f.key == "inputs") {
+            if (f.value.IsScalar()) p.inputs = std::vector<std::string>{r.text(f)}, p.inputPos = {f.pos};
+            else {
+                p.inputs = r.texts(f);
+                for (std::size_t i = 0; i < f.value.size(); ++i) p.inputPos.push_back(positionOf(f.value[i]));
+            }
+        } else p.attrFields.push_back(f);
+    }
+    if (!hasOp) r.fail(p.pos, "node" + (p.name.empty() ? std::string() : " '" + p.name + "'") + ": needs an op, e.g. op: Linear");
+    return p;
+}
+
+}  // namespace
+
+Graph readModel(const Reader& r, const Field& field, const DatasetSpec& dataset, ModelMarks& marks)
+{
+    const MapView m = r.map(field.value, "model", kModelKeys, field.pos);
+    marks.model = field.keyPos;
+    Graph g;
+    if (const Field* in = m.find("inputs")) g.inputs = readInputs(r, *in);
+    else if (auto d = defaultInputs(dataset)) g.inputs = *d;
+    else r.fail(field.keyPos, "model: list its inputs (e.g. inputs: {features: [6], label: {shape: [], dtype: i64}}); the "
+                              "dataset does not imply them");
+    if (g.inputs.empty()) r.fail(field.keyPos, "model: needs at least one input");
+
+    const Field* layers = m.find("layers");
+    const Field* nodes = m.find("nodes");
+    if (layers && nodes) r.fail(nodes->keyPos, "model: give either layers (a chain) or nodes (a graph), not both");
+    if (!layers && !nodes) r.fail(field.keyPos, "model: needs layers (a chain of layers) or nodes (a graph of named nodes)");
+    const Field& list = layers ? *layers : *nodes;
+    if (!list.value.IsSequence() || list.value.size() == 0)
+        r.fail(list.pos, list.key + ": expected a list of " + (layers ? "layers" : "nodes") + ", got " + describe(list.value));
+
+    std::vector<Pending> pending;
+    for (std::size_t i = 0; i < list.value.size(); ++i)
+        pending.push_back(layers ? readLayer(r, list.value[i]) : readNodeItem(r, list.value[i]));
+
+    const bool hasLabel = std::any_of(g.inputs.begin(), g.inputs.end(), [](const GraphInput& in) { return in.name == "label"; });
+    std::map<std::string, int> counts;
+    std::string prev = g.inputs.front().name;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+        Pending& p = pending[i];
+        const int count = ++counts[nameBase(p.op)];
+        const std::string name = p.name.empty() ? generatedName(p.op, count) : p.name;
+        Node node = resolve(r, p, name);
+        const bool loss = OpRegistry::builtin().find(p.op)->isLoss();
+        if (p.inputs) node.inputs = *p.inputs;
+        else {
+            if (loss && !hasLabel)
+                r.fail(p.pos, "node '" + name + "' (" + p.op + "): a loss takes the previous output and the input 'label', "
+                              "but the model has no input 'label'");
+            node.inputs = loss ? std::vector<std::string>{prev, "label"} : std::vector<std::string>{prev};
+        }
+        if (layers && loss && i + 1 != pending.size())
+            r.fail(p.pos, "node '" + name + "' (" + p.op + "): only the last layer may be a loss; use nodes: for other graphs");
+        const Pos namePos = p.name.empty() ? p.pos : p.namePos;
+        if (std::any_of(g.inputs.begin(), g.inputs.end(), [&](const GraphInput& in) { return in.name == name; }))
+            r.fail(namePos, "the name '" + name + "' is already a model input");
+        if (auto [it, fresh] = marks.nodes.emplace(name, p.pos); !fresh)
+            r.fail(namePos, "the name '" + name + "' is already used (line " + std::to_string(it->second.line) +
+                                "); unnamed layers are named " + nameBase(p.op) + "1, " + nameBase(p.op) + "2, ...");
+        prev = name;
+        g.nodes.push_back(std::move(node));
+    }
+
+    // Every input reference names something, checked here to point at the reference itself.
+    std::vector<std::string> known;
+    for (const auto& in : g.inputs) known.push_back(in.name);
+    for (const auto& n : g.nodes) known.push_back(n.name);
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        for (std::size_t k = 0; k < g.nodes[i].inputs.size(); ++k) {
+            const std::string& in = g.nodes[i].inputs[k];
+            if (std::find(known.begin(), known.end(), in) != known.end()) continue;
+            const Pos at = k < pending[i].inputPos.size() && pending[i].inputPos[k].line ? pending[i].inputPos[k] : pending[i].pos;
+            r.fail(at, "node '" + g.nodes[i].name + "' (" + g.nodes[i].op + "): input '" + in + "' is neither a model input nor a node" +
+                           didYouMean(in, known));
+        }
+
+    if (const Field* out = m.find("output")) g.output = r.text(*out), marks.output = out->pos;
+    if (const Field* loss = m.find("loss")) g.loss = r.text(*loss), marks.loss = loss->pos;
+    return g;
+}
+
+}  // namespace ts::yamlio

@@ -1,0 +1,255 @@
+#include "io/yaml_read.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "io/experiment_yaml.h"
+
+namespace ts::yamlio {
+
+Pos positionOf(const YAML::Node& node)
+{
+    if (!node.IsDefined()) return {};
+    const YAML::Mark m = node.Mark();
+    if (m.line < 0 || m.column < 0) return {};
+    return {m.line + 1, m.column + 1};
+}
+
+std::size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string didYouMean(const std::string& given, const std::vector<std::string>& candidates)
+{
+    // Near misses only: a third of the word may be wrong, at least one letter or a swap.
+    std::size_t best = std::max<std::size_t>(2, given.size() / 3) + 1;
+    std::string closest;
+    for (const auto& c : candidates)
+        if (const std::size_t d = editDistance(given, c); d < best) best = d, closest = c;
+    return closest.empty() ? "" : " (did you mean '" + closest + "'?)";
+}
+
+std::string joinList(const std::vector<std::string>& items)
+{
+    std::string s;
+    for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
+    return s;
+}
+
+bool isPlainScalar(const YAML::Node& node) { return node.IsScalar() && node.Tag() == "?"; }
+
+std::optional<std::int64_t> parseInteger(const std::string& text)
+{
+    const char* b = text.data();
+    const char* e = b + text.size();
+    if (b != e && *b == '+') ++b;
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || ptr != e || b == e) return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseNumber(const std::string& text)
+{
+    if (text == ".inf" || text == "+.inf") return HUGE_VAL;
+    if (text == "-.inf") return -HUGE_VAL;
+    if (text == ".nan") return std::nan("");
+    const char* b = text.data();
+    const char* e = b + text.size();
+    if (b != e && *b == '+') ++b;
+    // Words such as "inf" or "nan" are strings in YAML; a number starts with a digit or a point.
+    const char* first = (b != e && *b == '-') ? b + 1 : b;
+    if (first == e || !(std::isdigit(static_cast<unsigned char>(*first)) || *first == '.')) return std::nullopt;
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || ptr != e) return std::nullopt;
+    return v;
+}
+
+std::string describe(const YAML::Node& node)
+{
+    if (!node.IsDefined() || node.IsNull()) return "nothing";
+    if (node.IsSequence()) return "a list";
+    if (node.IsMap()) return "a mapping";
+    return "'" + node.Scalar() + "'";
+}
+
+const Field* MapView::find(const std::string& key) const
+{
+    for (const auto& f : fields)
+        if (f.key == key) return &f;
+    return nullptr;
+}
+
+void Reader::fail(Pos at, const std::string& message) const
+{
+    throw ExperimentError(source_, at.line, at.column, message);
+}
+
+MapView Reader::map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed, Pos at) const
+{
+    MapView view;
+    view.node = node;
+    view.pos = positionOf(node).line ? positionOf(node) : at;
+    if (!node.IsDefined() || node.IsNull()) return view;
+    if (!node.IsMap()) fail(at, what + ": expected a mapping (key: value lines or {key: value}), got " + describe(node));
+    std::set<std::string> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        const Pos keyPos = positionOf(it->first);
+        if (!it->first.IsScalar()) fail(keyPos, what + ": keys must be names");
+        const std::string key = it->first.Scalar();
+        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+            const std::string hint = didYouMean(key, allowed);
+            fail(keyPos, "unknown key '" + key + "' in " + what +
+                             (hint.empty() ? " (valid keys: " + joinList(allowed) + ")" : hint));
+        }
+        if (!seen.insert(key).second) fail(keyPos, what + ": key '" + key + "' is given twice");
+        const bool empty = !it->second.IsDefined() || it->second.IsNull();
+        view.fields.push_back(Field{key, it->second, empty ? keyPos : positionOf(it->second), keyPos});
+    }
+    return view;
+}
+
+namespace {
+std::string expected(const Field& f, const std::string& kind) { return f.key + ": expected " + kind + ", got " + describe(f.value); }
+}  // namespace
+
+std::int64_t Reader::integer(const Field& f) const
+{
+    if (isPlainScalar(f.value))
+        if (auto v = parseInteger(f.value.Scalar())) return *v;
+    fail(f.pos, expected(f, "an integer"));
+}
+
+std::uint64_t Reader::unsignedInteger(const Field& f) const
+{
+    if (isPlainScalar(f.value)) {
+        const std::string& s = f.value.Scalar();
+        std::uint64_t v = 0;
+        auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec == std::errc() && ptr == s.data() + s.size() && !s.empty()) return v;
+    }
+    fail(f.pos, expected(f, "a non-negative integer"));
+}
+
+double Reader::number(const Field& f) const
+{
+    if (isPlainScalar(f.value))
+        if (auto v = parseNumber(f.value.Scalar())) return *v;
+    fail(f.pos, expected(f, "a number"));
+}
+
+bool Reader::boolean(const Field& f) const
+{
+    if (isPlainScalar(f.value)) {
+        if (f.value.Scalar() == "true") return true;
+        if (f.value.Scalar() == "false") return false;
+    }
+    fail(f.pos, expected(f, "true or false"));
+}
+
+std::string Reader::text(const Field& f) const
+{
+    if (f.value.IsScalar()) return f.value.Scalar();
+    fail(f.pos, expected(f, "a string"));
+}
+
+namespace {
+// The elements of a list, each as a field of its own (so errors point at the element).
+std::vector<Field> elements(const Reader& r, const Field& f, const std::string& kind)
+{
+    if (!f.value.IsSequence()) r.fail(f.pos, expected(f, "a list of " + kind));
+    std::vector<Field> out;
+    for (std::size_t i = 0; i < f.value.size(); ++i) {
+        const YAML::Node e = f.value[i];
+        const Pos p = positionOf(e);
+        out.push_back(Field{f.key + "[" + std::to_string(i) + "]", e, p.line ? p : f.pos, f.keyPos});
+    }
+    return out;
+}
+}  // namespace
+
+std::vector<std::int64_t> Reader::integers(const Field& f) const
+{
+    std::vector<std::int64_t> v;
+    for (const auto& e : elements(*this, f, "integers")) v.push_back(integer(e));
+    return v;
+}
+
+std::vector<double> Reader::numbers(const Field& f) const
+{
+    std::vector<double> v;
+    for (const auto& e : elements(*this, f, "numbers")) v.push_back(number(e));
+    return v;
+}
+
+std::vector<std::string> Reader::texts(const Field& f) const
+{
+    std::vector<std::string> v;
+    for (const auto& e : elements(*this, f, "strings")) v.push_back(text(e));
+    return v;
+}
+
+bool Reader::choice(const MapView& m, const std::string& key, std::string& out, const std::vector<std::string>& valid,
+                    const std::string& noun) const
+{
+    const Field* f = m.find(key);
+    if (!f) return false;
+    std::string v = text(*f);
+    if (std::find(valid.begin(), valid.end(), v) == valid.end())
+        fail(f->pos, key + ": unknown " + noun + " '" + v + "'" + didYouMean(v, valid) + "; valid: " + joinList(valid));
+    out = std::move(v);
+    return true;
+}
+
+namespace {
+std::string num(double x)
+{
+    std::ostringstream s;
+    s << x;
+    return s.str();
+}
+}  // namespace
+
+std::function<std::string(const double&)> greaterThan(double lo)
+{
+    return [lo](const double& v) { return v > lo ? std::string() : "must be > " + num(lo); };
+}
+
+std::function<std::string(const double&)> between(double lo, double hi, bool hiInclusive)
+{
+    return [=](const double& v) {
+        const bool ok = v >= lo && (hiInclusive ? v <= hi : v < hi);
+        return ok ? std::string() : "must be in [" + num(lo) + ", " + num(hi) + (hiInclusive ? "]" : ")");
+    };
+}
+
+std::function<std::string(const double&)> notNegative()
+{
+    return [](const double& v) { return v >= 0 ? std::string() : std::string("must be >= 0"); };
+}
+
+std::function<std::string(const std::int64_t&)> atLeastInt(std::int64_t lo)
+{
+    return [lo](const std::int64_t& v) { return v >= lo ? std::string() : "must be >= " + std::to_string(lo); };
+}
+
+}  // namespace ts::yamlio

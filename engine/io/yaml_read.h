@@ -1,0 +1,104 @@
+// Internal to engine/io: typed, validated reads from yaml-cpp nodes, each failure an
+// ExperimentError at the offending value's line:column.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace ts::yamlio {
+
+struct Pos {
+    int line = 0, column = 0;  // 1-based; 0: unknown
+};
+Pos positionOf(const YAML::Node& node);
+
+// Case-insensitive Levenshtein distance, and " (did you mean 'x'?)" for a near miss or "".
+std::size_t editDistance(const std::string& a, const std::string& b);
+std::string didYouMean(const std::string& given, const std::vector<std::string>& candidates);
+std::string joinList(const std::vector<std::string>& items);  // "a, b, c"
+
+// Plain (unquoted) scalars only are numbers and booleans: `seed: "7"` stays a string.
+bool isPlainScalar(const YAML::Node& node);
+std::optional<std::int64_t> parseInteger(const std::string& text);
+std::optional<double> parseNumber(const std::string& text);
+// "'ten'", "a list", "a mapping", "nothing": what a value was, for error messages.
+std::string describe(const YAML::Node& node);
+
+// A value found under a key: the key's name and both positions (a null value has none of its own).
+struct Field {
+    std::string key;
+    YAML::Node value;
+    Pos pos;     // the value's, or the key's when the value is empty
+    Pos keyPos;
+};
+
+// A mapping whose keys were all checked against the allowed ones.
+struct MapView {
+    YAML::Node node;
+    Pos pos;
+    std::vector<Field> fields;  // file order
+    const Field* find(const std::string& key) const;
+};
+
+class Reader {
+public:
+    explicit Reader(std::string source) : source_(std::move(source)) {}
+    const std::string& source() const { return source_; }
+    [[noreturn]] void fail(Pos at, const std::string& message) const;
+
+    // `node` must be a mapping (an empty value counts as an empty one) with unique keys, each in
+    // `allowed`; `what` names it in messages ("training"), `at` places errors about the whole.
+    MapView map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed, Pos at) const;
+
+    // Conversions of one field; failures read `key: expected an integer, got 'ten'`.
+    std::int64_t integer(const Field& f) const;
+    std::uint64_t unsignedInteger(const Field& f) const;
+    double number(const Field& f) const;
+    bool boolean(const Field& f) const;
+    std::string text(const Field& f) const;
+    std::vector<std::int64_t> integers(const Field& f) const;
+    std::vector<double> numbers(const Field& f) const;
+    std::vector<std::string> texts(const Field& f) const;
+
+    // Reads `key` into `out` when present; `check` returns an error text ("" when fine).
+    template <class T>
+    bool read(const MapView& m, const std::string& key, T& out,
+              std::type_identity_t<std::function<std::string(const T&)>> check = {}) const
+    {
+        const Field* f = m.find(key);
+        if (!f) return false;
+        T v = convert(*f, static_cast<T*>(nullptr));
+        if (check)
+            if (std::string err = check(v); !err.empty()) fail(f->pos, key + ": " + err + ", got " + describe(f->value));
+        out = std::move(v);
+        return true;
+    }
+    // A string from a fixed set; "optimizer: unknown type 'adamm' (did you mean 'adam'?); valid: ...".
+    bool choice(const MapView& m, const std::string& key, std::string& out, const std::vector<std::string>& valid,
+                const std::string& noun) const;
+
+private:
+    std::int64_t convert(const Field& f, std::int64_t*) const { return integer(f); }
+    std::uint64_t convert(const Field& f, std::uint64_t*) const { return unsignedInteger(f); }
+    double convert(const Field& f, double*) const { return number(f); }
+    bool convert(const Field& f, bool*) const { return boolean(f); }
+    std::string convert(const Field& f, std::string*) const { return text(f); }
+    std::vector<std::int64_t> convert(const Field& f, std::vector<std::int64_t>*) const { return integers(f); }
+    std::vector<double> convert(const Field& f, std::vector<double>*) const { return numbers(f); }
+    std::vector<std::string> convert(const Field& f, std::vector<std::string>*) const { return texts(f); }
+
+    std::string source_;
+};
+
+// Checks for Reader::read: every number (or every element of a list) must pass.
+std::function<std::string(const double&)> greaterThan(double lo);
+std::function<std::string(const double&)> between(double lo, double hi, bool hiInclusive);  // [lo, hi) or [lo, hi]
+std::function<std::string(const double&)> notNegative();
+std::function<std::string(const std::int64_t&)> atLeastInt(std::int64_t lo);
+
+}  // namespace ts::yamlio

@@ -1,0 +1,93 @@
+#include "train/evaluation.h"
+
+#include <stdexcept>
+
+#include "backend/backend.h"
+#include "train/run_control.h"
+
+namespace ts {
+
+GraphBinding GraphBinding::of(const CheckedGraph& graph)
+{
+    GraphBinding b;
+    b.label = "label";
+    for (const ValueInfo& v : graph.values)
+        if (v.producer < 0 && v.name != b.label) {
+            b.input = v.name;
+            break;
+        }
+    if (b.input.empty()) throw std::invalid_argument("the model has no data input (an input other than \"label\")");
+    if (graph.findValue(b.label) < 0) throw std::invalid_argument("the model has no \"label\" input");
+    if (graph.lossValue < 0) throw std::invalid_argument("the model has no loss node to train");
+    if (graph.outputValue < 0) throw std::invalid_argument("the model has no output");
+    b.logits = graph.values[static_cast<std::size_t>(graph.outputValue)].name;
+    return b;
+}
+
+void feedBatch(Executor& executor, const GraphBinding& binding, const Batch& batch)
+{
+    const Tensor target = executor.value(binding.input);
+    Tensor inputs = batch.inputs;
+    if (inputs.shape() != target.shape() && inputs.numel() == target.numel()) inputs = inputs.reshaped(target.shape());
+    executor.setInput(binding.input, inputs);
+    executor.setInput(binding.label, batch.labels);
+}
+
+std::vector<float> hostLogits(const Executor& executor, const GraphBinding& binding)
+{
+    const Tensor logits = executor.value(binding.logits);
+    std::vector<float> host(static_cast<std::size_t>(logits.numel()));
+    executor.backend().copyToHost(host.data(), logits.raw(), logits.bytes());
+    return host;
+}
+
+Evaluator::Evaluator(const Graph& graph, Backend& backend, std::int64_t numClasses, std::vector<int> topK)
+    : graph_(graph), backend_(backend), classes_(numClasses), topK_(std::move(topK))
+{
+}
+
+Evaluator::~Evaluator() = default;
+
+Executor& Evaluator::executorFor(std::int64_t batch)
+{
+    auto& slot = executors_[batch];
+    if (!slot) slot = std::make_unique<Executor>(checkGraph(graph_, batch), backend_, /*training=*/false);
+    return *slot;
+}
+
+bool Evaluator::evaluate(Executor& source, Loader& loader, ClassificationMetrics& metrics, const RunControl* control)
+{
+    // Executors whose parameters are current for this pass (copied lazily, once each).
+    std::map<std::int64_t, bool> synced;
+    auto sync = [&](Executor& target) {
+        auto& src = source.parameters();
+        auto& dst = target.parameters();
+        if (src.size() != dst.size()) throw std::logic_error("evaluation executor has other parameters");
+        for (std::size_t i = 0; i < src.size(); ++i) {
+            if (dst[i].name != src[i].name) throw std::logic_error("evaluation executor orders parameters differently");
+            backend_.copyBytes(dst[i].value.raw(), src[i].value.raw(), src[i].value.bytes());
+        }
+    };
+    const GraphBinding binding = GraphBinding::of(source.graph());
+    loader.startEpoch(0);
+    Batch batch;
+    while (loader.next(batch)) {
+        if (control && control->stopRequested()) return false;
+        Executor& exec = executorFor(batch.size);
+        if (!synced[batch.size]) {
+            sync(exec);
+            synced[batch.size] = true;
+        }
+        feedBatch(exec, binding, batch);
+        exec.forward();
+        const std::vector<float> logits = hostLogits(exec, binding);
+        if (static_cast<std::int64_t>(logits.size()) != batch.size * classes_)
+            throw std::invalid_argument("the model output '" + binding.logits + "' has " +
+                                        exec.value(binding.logits).shape().str() + " values, expected [" +
+                                        std::to_string(batch.size) + ", " + std::to_string(classes_) + "] logits");
+        metrics.add(logits.data(), batch.labels.data<std::int64_t>(), batch.size, exec.loss());
+    }
+    return true;
+}
+
+}  // namespace ts

@@ -1,0 +1,167 @@
+// One training epoch: micro-batches, gradient accumulation, non-finite checks, clipping,
+// the optimizer step and step events; pause and stop are honoured between batches.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "backend/backend.h"
+#include "train/trainer.h"
+
+namespace ts {
+
+double Trainer::currentLr() const
+{
+    // Plateau moves the rate after evaluations; warm-up still applies on top of it.
+    if (plateau_) return plateau_->lr() * warmupFactor(spec_.schedule, step_);
+    return scheduledLr(spec_.schedule, spec_.optimizer.lr, step_, stepsPerEpoch_, totalSteps_);
+}
+
+bool Trainer::checkPause()
+{
+    if (control_.stopRequested()) return false;
+    if (!control_.pauseRequested()) return true;
+    log(LogEvent::Level::Info, "paused at step " + std::to_string(step_));
+    if (!control_.waitWhilePaused()) return false;
+    log(LogEvent::Level::Info, "resumed at step " + std::to_string(step_));
+    return true;
+}
+
+bool Trainer::nextBatch(Batch& batch, std::size_t& fixedIndex)
+{
+    if (fixedBatches_.empty()) return trainLoader_->next(batch);
+    if (fixedIndex >= fixedBatches_.size()) return false;
+    batch = fixedBatches_[fixedIndex++];
+    return true;
+}
+
+// The seeds' not-converging checklist, with this run's numbers in it. Returns true when the
+// run continues (skipNonFiniteLoss), after a warning.
+bool Trainer::handleNonFinite(const std::string& what, std::int64_t epoch, std::int64_t batch)
+{
+    const std::int64_t step = step_ + 1;  // the step being attempted, as StepEvent would number it
+    std::ostringstream where;
+    where << what << " at step " << step << " (epoch " << epoch << ", batch " << batch + 1 << ")";
+    if (spec_.training.skipNonFiniteLoss) {
+        log(LogEvent::Level::Warning, where.str() + ": step skipped, parameters unchanged (training.skip_non_finite_loss)");
+        return true;
+    }
+    std::ostringstream msg;
+    const double lr = currentLr();
+    msg << "Training diverged: " << where.str() << ". Things to try:\n"
+        << "  - lower the learning rate (it is " << lr << "; try " << lr / 10 << ", 10x lower, or add warm-up);\n"
+        << "  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);\n"
+        << "  - check the labels (integers in [0, " << classes_ << "));\n"
+        << "  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);\n"
+        << "  - check the initialisation (Kaiming for ReLU layers).\n"
+        << "Or set training.skip_non_finite_loss to skip such steps.";
+    failure_ = msg.str();
+    return false;
+}
+
+Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals)
+{
+    const TrainingSpec& t = spec_.training;
+    const auto epochStart = std::chrono::steady_clock::now();
+    if (fixedBatches_.empty()) trainLoader_->startEpoch(epoch - 1);
+    exec_->setTraining(true);
+
+    std::size_t fixedIndex = 0;
+    std::int64_t micro = 0, groupSize = 1, groupSamples = 0;
+    double groupLoss = 0, lastWait = 0;
+    bool groupBad = false;
+    std::string badWhat;
+    double stepWait = 0, intervalSeconds = 0;
+    std::int64_t intervalSamples = 0;
+    auto intervalStart = std::chrono::steady_clock::now();
+    Batch batch;
+    for (std::int64_t b = 0; nextBatch(batch, fixedIndex); ++b) {
+        if (!checkPause()) return EpochResult::Stopped;
+        if (micro == 0) {
+            // The graph's loss is a batch mean; seeding backward with 1/groupSize makes the
+            // gradients accumulated over the group the mean over it, as one big batch would.
+            // The epoch's last group may be shorter, and is averaged over what it holds.
+            groupSize = std::min<std::int64_t>(t.accumulationSteps, batchesPerEpoch_ - b);
+            exec_->setLossScale(1.0f / static_cast<float>(groupSize));
+            exec_->zeroGrad();
+        }
+        const double wait = fixedBatches_.empty() ? trainLoader_->waitSeconds() : 0.0;
+        stepWait += wait - lastWait;
+        lastWait = wait;
+
+        feedBatch(*exec_, binding_, batch);
+        exec_->setStep(microStep_++);
+        exec_->forward();
+        const double loss = exec_->loss();
+        if (!std::isfinite(loss)) {
+            groupBad = true;
+            badWhat = std::string("the loss became ") + (std::isnan(loss) ? "NaN" : "infinite");
+        } else if (!groupBad) {
+            exec_->backward();  // accumulates into the gradients of this group
+            const std::vector<float> logits = hostLogits(*exec_, binding_);
+            totals.running.add(logits.data(), batch.labels.data<std::int64_t>(), batch.size, loss);
+            groupLoss += loss * static_cast<double>(batch.size);
+        }
+        groupSamples += batch.size;
+        ++micro;
+        if (micro < groupSize) continue;
+
+        // An optimizer step boundary.
+        micro = 0;
+        double gradNorm = 0;
+        std::vector<std::pair<std::string, double>> layerNorms;
+        const bool logStep = t.logEverySteps > 0 && (step_ + 1) % t.logEverySteps == 0;
+        if (!groupBad) {
+            if (logStep) {  // per parameter, before clipping; the global norm falls out of it
+                layerNorms = parameterGradientNorms(*exec_);
+                double total = 0;
+                for (const auto& [name, norm] : layerNorms) total += norm * norm;
+                gradNorm = std::sqrt(total);
+            } else {
+                gradNorm = gradientNorm(*exec_);
+            }
+            if (!std::isfinite(gradNorm)) {
+                groupBad = true;
+                badWhat = "the gradient norm became non-finite";
+            }
+        }
+        if (groupBad) {
+            groupBad = false;
+            groupLoss = 0;
+            groupSamples = 0;
+            if (!handleNonFinite(badWhat, epoch, b)) return EpochResult::Failed;
+            continue;  // no update: the next group starts from zeroed gradients
+        }
+        if (t.clipGradNorm > 0) clipGradientNorm(*exec_, t.clipGradNorm);
+        if (t.clipGradValue > 0) clipGradientValue(*exec_, t.clipGradValue);
+        const double lr = currentLr();
+        optimizer_->step(static_cast<float>(lr));
+        ++step_;
+
+        intervalSamples += groupSamples;
+        if (logStep) {
+            const auto now = std::chrono::steady_clock::now();
+            intervalSeconds = std::chrono::duration<double>(now - intervalStart).count();
+            StepEvent s;
+            s.step = step_;
+            s.epoch = epoch;
+            s.loss = groupLoss / static_cast<double>(groupSamples);
+            s.lr = lr;
+            s.gradNorm = gradNorm;
+            s.layerGradNorms = std::move(layerNorms);
+            s.samplesPerSecond = intervalSeconds > 0 ? static_cast<double>(intervalSamples) / intervalSeconds : 0;
+            s.dataWaitSeconds = stepWait;
+            s.wallTime = elapsed();
+            publish(s);
+            intervalStart = now;
+            intervalSamples = 0;
+            stepWait = 0;
+        }
+        groupLoss = 0;
+        groupSamples = 0;
+    }
+    totals.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epochStart).count();
+    totals.waitSeconds = lastWait;
+    return EpochResult::Completed;
+}
+
+}  // namespace ts

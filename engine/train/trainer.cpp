@@ -1,0 +1,206 @@
+// The run as a whole: set-up, the epoch loop with evaluation, plateau schedule and early
+// stopping, the overfit verdict, the test split and the final event. The per-batch work is
+// in train_epoch.cpp.
+#include "train/trainer.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "backend/backend.h"
+
+namespace ts {
+
+Trainer::Trainer(ExperimentSpec spec, DatasetSplits splits, Backend& backend, TrainerOptions options)
+    : spec_(std::move(spec)), splits_(std::move(splits)), backend_(backend), options_(std::move(options))
+{
+}
+
+Trainer::~Trainer() = default;
+
+void Trainer::publish(const TrainEvent& event)
+{
+    for (TrainListener* l : listeners_) l->onEvent(event);
+}
+
+void Trainer::log(LogEvent::Level level, std::string message) { publish(LogEvent{level, std::move(message)}); }
+
+double Trainer::elapsed() const
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Trainer::setup()
+{
+    const TrainingSpec& t = spec_.training;
+    if (!splits_.train) throw std::invalid_argument("the dataset has no training split");
+    if (t.batchSize < 1) throw std::invalid_argument("training.batch_size must be at least 1");
+    if (t.accumulationSteps < 1) throw std::invalid_argument("training.accumulation_steps must be at least 1");
+    classes_ = splits_.train->numClasses();
+
+    // Graph errors surface here, with the batch size the run uses, before any data moves.
+    exec_ = std::make_unique<Executor>(checkGraph(spec_.model, t.batchSize), backend_, /*training=*/true);
+    binding_ = GraphBinding::of(exec_->graph());
+    exec_->initParameters(t.seed);
+    exec_->setSeed(t.seed);
+    optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
+    evaluator_ = std::make_unique<Evaluator>(spec_.model, backend_, classes_, t.topK);
+    if (spec_.schedule.type == "plateau") plateau_.emplace(spec_.schedule, spec_.optimizer.lr);
+
+    LoaderOptions train;
+    train.batchSize = t.batchSize;
+    train.seed = t.seed;
+    LoaderOptions eval = train;
+    eval.dropLast = false;
+    eval.shuffle = false;
+    eval.augment = false;
+    if (t.overfitBatches > 0) {
+        LoaderOptions fixed = eval;
+        fixed.dropLast = true;  // every fixed batch fits the training executor
+        trainLoader_ = std::make_unique<Loader>(splits_.train, spec_.dataset, splits_.trainStatistics, fixed);
+        loadFixedBatches();
+        batchesPerEpoch_ = static_cast<std::int64_t>(fixedBatches_.size());
+    } else {
+        trainLoader_ = std::make_unique<Loader>(splits_.train, spec_.dataset, splits_.trainStatistics, train);
+        batchesPerEpoch_ = trainLoader_->batchesPerEpoch();
+        if (splits_.validation && splits_.validation->size() > 0)
+            valLoader_ = std::make_unique<Loader>(splits_.validation, spec_.dataset, splits_.trainStatistics, eval);
+        if (splits_.test && splits_.test->size() > 0)
+            testLoader_ = std::make_unique<Loader>(splits_.test, spec_.dataset, splits_.trainStatistics, eval);
+    }
+    if (batchesPerEpoch_ == 0)
+        throw std::invalid_argument("the training split has " + std::to_string(splits_.train->size()) +
+                                    " samples, fewer than one batch of " + std::to_string(t.batchSize) +
+                                    ": lower training.batch_size");
+    stepsPerEpoch_ = (batchesPerEpoch_ + t.accumulationSteps - 1) / t.accumulationSteps;
+    totalSteps_ = stepsPerEpoch_ * t.epochs;
+}
+
+void Trainer::loadFixedBatches()
+{
+    const std::int64_t wanted = spec_.training.overfitBatches;
+    trainLoader_->startEpoch(0);
+    Batch batch;
+    while (static_cast<std::int64_t>(fixedBatches_.size()) < wanted && trainLoader_->next(batch)) {
+        Batch copy = batch;  // the loader may recycle its buffers: keep private copies
+        copy.inputs = batch.inputs.clone();
+        copy.labels = batch.labels.clone();
+        fixedBatches_.push_back(std::move(copy));
+    }
+    trainLoader_.reset();  // the rest of the epoch is never needed: stop the workers
+    std::ostringstream msg;
+    msg << "Overfit sanity mode: training on the same " << fixedBatches_.size() << " batch(es) of "
+        << spec_.training.batchSize << " every epoch; the loss should go to almost 0.";
+    if (static_cast<std::int64_t>(fixedBatches_.size()) < wanted) msg << " (" << wanted << " requested; the split holds fewer.)";
+    log(LogEvent::Level::Info, msg.str());
+}
+
+std::map<std::string, double> Trainer::evaluateValidation(bool& stopped)
+{
+    ClassificationMetrics m(classes_, spec_.training.topK);
+    stopped = !evaluator_->evaluate(*exec_, *valLoader_, m, &control_);
+    return m.summary("val");
+}
+
+FinishedEvent Trainer::run()
+{
+    start_ = std::chrono::steady_clock::now();
+    FinishedEvent finished;
+    std::map<std::string, double> last;
+    std::optional<double> firstTrainLoss;
+    try {
+        setup();
+        const TrainingSpec& t = spec_.training;
+        const bool overfit = t.overfitBatches > 0;
+        std::optional<EarlyStopping> early;
+        if (t.earlyStopping.enabled) early.emplace(t.earlyStopping);
+        bool warnedMissing = false;
+        auto metricOrWarn = [&](const std::string& name) -> std::optional<double> {
+            if (auto it = last.find(name); it != last.end()) return it->second;
+            if (!warnedMissing)
+                log(LogEvent::Level::Warning, "metric '" + name + "' is not computed in this run (" +
+                                                  (overfit ? "overfit mode has no validation" : "no validation split") +
+                                                  "): early stopping / plateau schedule ignore it");
+            warnedMissing = true;
+            return std::nullopt;
+        };
+
+        for (std::int64_t epoch = 1; epoch <= t.epochs; ++epoch) {
+            EpochTotals totals{ClassificationMetrics(classes_, t.topK)};
+            const EpochResult r = trainEpoch(epoch, totals);
+            if (r == EpochResult::Failed) {
+                finished.outcome = FinishedEvent::Outcome::Failed;
+                finished.message = failure_;
+                break;
+            }
+            if (r == EpochResult::Stopped) {
+                finished.outcome = FinishedEvent::Outcome::Stopped;
+                finished.message = "stopped by request at step " + std::to_string(step_) + " (epoch " +
+                                   std::to_string(epoch) + ")";
+                break;
+            }
+            EpochEvent e;
+            e.epoch = epoch;
+            e.step = step_;
+            e.metrics = totals.running.summary("train");
+            if (valLoader_) {
+                bool stopped = false;
+                auto val = evaluateValidation(stopped);
+                if (stopped) {
+                    finished.outcome = FinishedEvent::Outcome::Stopped;
+                    finished.message = "stopped by request during evaluation (epoch " + std::to_string(epoch) + ")";
+                    break;
+                }
+                e.metrics.insert(val.begin(), val.end());
+            }
+            e.seconds = totals.seconds;
+            e.dataWaitFraction = totals.seconds > 0 ? totals.waitSeconds / totals.seconds : 0;
+            last = e.metrics;
+            if (!firstTrainLoss) firstTrainLoss = e.metrics["train_loss"];
+            publish(e);
+
+            if (plateau_)
+                if (auto v = metricOrWarn(spec_.schedule.metric)) plateau_->update(*v, lowerIsBetter(spec_.schedule.metric));
+            if (early)
+                if (auto v = metricOrWarn(t.earlyStopping.metric); v && early->update(*v)) {
+                    finished.outcome = FinishedEvent::Outcome::EarlyStopped;
+                    std::ostringstream msg;
+                    msg << "early stop after epoch " << epoch << ": " << t.earlyStopping.metric << " did not improve by more than "
+                        << t.earlyStopping.minDelta << " for " << early->epochsWithoutImprovement()
+                        << " epoch(s); best " << early->best() << " at epoch " << early->bestEpoch() + 1;
+                    finished.message = msg.str();
+                    break;
+                }
+        }
+
+        if (overfit && firstTrainLoss && last.count("train_loss")) {
+            const double a = *firstTrainLoss, b = last["train_loss"];
+            std::ostringstream msg;
+            msg << "Overfit check: training loss " << a << " -> " << b << " on " << fixedBatches_.size() << " fixed batch(es). ";
+            if (b < 0.05 || b < 0.1 * a) {
+                msg << "It goes toward 0: the model, loss and optimiser can learn; train on the full data.";
+                log(LogEvent::Level::Info, msg.str());
+            } else {
+                msg << "It does not go toward 0: check the labels, the learning rate, the input normalisation "
+                       "and that the loss matches the model output; or train for more epochs.";
+                log(LogEvent::Level::Warning, msg.str());
+            }
+        }
+        finished.metrics = last;
+        const auto outcome = finished.outcome;
+        if (testLoader_ && (outcome == FinishedEvent::Outcome::Finished || outcome == FinishedEvent::Outcome::EarlyStopped)) {
+            ClassificationMetrics m(classes_, t.topK);
+            if (evaluator_->evaluate(*exec_, *testLoader_, m, &control_))
+                for (const auto& [k, v] : m.summary("test")) finished.metrics[k] = v;
+        }
+        if (outcome == FinishedEvent::Outcome::Finished && finished.message.empty())
+            finished.message = "finished " + std::to_string(t.epochs) + " epoch(s), " + std::to_string(step_) + " steps";
+    } catch (const std::exception& e) {
+        finished.outcome = FinishedEvent::Outcome::Failed;
+        finished.message = e.what();
+        finished.metrics = last;
+    }
+    publish(finished);
+    return finished;
+}
+
+}  // namespace ts

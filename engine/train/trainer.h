@@ -1,0 +1,106 @@
+// The Trainer: runs one experiment on one backend, start to finish, and tells listeners what
+// happens (step, epoch, log and finished events). It runs on the caller's thread, which in
+// the studio and CLI is the one long-lived trainer thread (ARCHITECTURE.md, Threads): the
+// executor, optimizer and loaders belong to that thread for the whole run.
+//
+// Listeners are called synchronously from that thread and must be cheap and must not throw:
+// the store writer and the UI bridge copy the event into their own queue and return (rule 4).
+// Other threads steer the run only through control() (pause, resume, stop).
+//
+// Determinism: one seed drives parameter initialisation, shuffling (the loader derives each
+// epoch's order from seed and epoch, and its worker count never changes the result),
+// augmentation and dropout (hashed from seed, step and node). On the CPU backend runs are
+// therefore repeatable bit for bit; training.deterministic is recorded for backends with
+// non-deterministic algorithms (cuDNN), which must pick deterministic ones when it is set.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "data/loader.h"
+#include "io/experiment_spec.h"
+#include "optim/optimizer.h"
+#include "optim/schedule.h"
+#include "train/early_stopping.h"
+#include "train/evaluation.h"
+#include "train/events.h"
+#include "train/metrics.h"
+#include "train/run_control.h"
+
+namespace ts {
+
+class Backend;
+
+struct TrainerOptions {
+    std::string cacheDir;  // the workspace cache (checkpoints, decoded data); empty: none
+};
+
+class Trainer {
+public:
+    Trainer(ExperimentSpec spec, DatasetSplits splits, Backend& backend, TrainerOptions options = {});
+    ~Trainer();
+    Trainer(const Trainer&) = delete;
+    Trainer& operator=(const Trainer&) = delete;
+
+    // Not owned; must outlive run().
+    void addListener(TrainListener* listener) { listeners_.push_back(listener); }
+    // Safe to use from any thread, before or during run().
+    RunControl& control() { return control_; }
+
+    // One run per Trainer. Trains until the last epoch, an early stop, a stop request or a failure. Never throws:
+    // errors (a bad graph, unreadable data, a NaN loss) end in a Failed event. The returned
+    // event is the one the listeners received last. Its metrics hold the last epoch's
+    // metrics plus test_* when a test split exists and the run was not stopped or failed.
+    FinishedEvent run();
+
+    // The training executor (valid after run() has started; for checkpoints and tests).
+    Executor* executor() { return exec_.get(); }
+
+private:
+    enum class EpochResult { Completed, Stopped, Failed };
+    struct EpochTotals {
+        ClassificationMetrics running;
+        double seconds = 0, waitSeconds = 0;
+    };
+
+    void setup();
+    void loadFixedBatches();
+    EpochResult trainEpoch(std::int64_t epoch, EpochTotals& totals);
+    bool nextBatch(Batch& batch, std::size_t& fixedIndex);
+    std::map<std::string, double> evaluateValidation(bool& stopped);
+    bool handleNonFinite(const std::string& what, std::int64_t epoch, std::int64_t batch);
+    double currentLr() const;
+    bool checkPause();
+
+    // (Not "emit": Qt defines that as a macro for code that includes this header.)
+    void publish(const TrainEvent& event);
+    void log(LogEvent::Level level, std::string message);
+    double elapsed() const;
+
+    ExperimentSpec spec_;
+    DatasetSplits splits_;
+    Backend& backend_;
+    TrainerOptions options_;
+    std::vector<TrainListener*> listeners_;
+    RunControl control_;
+
+    std::unique_ptr<Executor> exec_;
+    std::unique_ptr<Optimizer> optimizer_;
+    std::unique_ptr<Evaluator> evaluator_;
+    std::unique_ptr<Loader> trainLoader_, valLoader_, testLoader_;
+    std::optional<PlateauScheduler> plateau_;
+    std::vector<Batch> fixedBatches_;  // overfit mode: the same batches every epoch
+    GraphBinding binding_;
+    std::int64_t classes_ = 0;
+    std::int64_t step_ = 0;            // optimizer steps taken
+    std::uint64_t microStep_ = 0;      // forwards run (dropout stream)
+    std::int64_t batchesPerEpoch_ = 0, stepsPerEpoch_ = 0, totalSteps_ = 0;
+    std::string failure_;              // set when an epoch ends Failed
+    std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace ts

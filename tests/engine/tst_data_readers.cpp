@@ -1,0 +1,664 @@
+// Dataset readers (IDX, CIFAR-10, CSV, image folders), splits and cached statistics, on small
+// generated files, damaged ones, and the installed Fashion-MNIST.
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <png.h>
+#include <zlib.h>
+#include <cstdio>
+#include <jpeglib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "data/cifar_dataset.h"
+#include "data/csv_dataset.h"
+#include "data/dataset_statistics.h"
+#include "data/idx_dataset.h"
+#include "data/image_folder_dataset.h"
+#include "data/subset_dataset.h"
+
+using namespace ts;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+void writeFile(const std::string& path, const Bytes& bytes, bool gzip = false)
+{
+    fs::create_directories(fs::path(path).parent_path());
+    if (gzip) {
+        gzFile f = gzopen(path.c_str(), "wb");
+        QVERIFY(f);
+        QCOMPARE(gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size())), int(bytes.size()));
+        gzclose(f);
+        return;
+    }
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+void writeText(const std::string& path, const std::string& text)
+{
+    writeFile(path, Bytes(text.begin(), text.end()));
+}
+
+void put32(Bytes& b, std::uint32_t v)
+{
+    for (int s = 24; s >= 0; s -= 8)
+        b.push_back(static_cast<std::uint8_t>(v >> s));
+}
+
+// An idx3 file of n images, rows x cols, pixel (i, j) = (i * 7 + j) % 256.
+Bytes idxImages(std::uint32_t n, std::uint32_t rows, std::uint32_t cols, std::uint32_t magic = 0x803)
+{
+    Bytes b;
+    put32(b, magic);
+    put32(b, n);
+    put32(b, rows);
+    put32(b, cols);
+    for (std::uint32_t i = 0; i < n; ++i)
+        for (std::uint32_t j = 0; j < rows * cols; ++j)
+            b.push_back(static_cast<std::uint8_t>((i * 7 + j) % 256));
+    return b;
+}
+
+Bytes idxLabels(std::uint32_t n)
+{
+    Bytes b;
+    put32(b, 0x801);
+    put32(b, n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        b.push_back(static_cast<std::uint8_t>(i % 10));
+    return b;
+}
+
+// Writes the four IDX files (train: n images, test: 5) into dir.
+void writeIdxDir(const std::string& dir, std::uint32_t n, bool gzip)
+{
+    const std::string ext = gzip ? ".gz" : "";
+    writeFile(dir + "/train-images-idx3-ubyte" + ext, idxImages(n, 4, 5), gzip);
+    writeFile(dir + "/train-labels-idx1-ubyte" + ext, idxLabels(n), gzip);
+    writeFile(dir + "/t10k-images-idx3-ubyte" + ext, idxImages(5, 4, 5), gzip);
+    writeFile(dir + "/t10k-labels-idx1-ubyte" + ext, idxLabels(5), gzip);
+}
+
+// Runs f, which must throw DataError; returns it.
+template <class F>
+DataError expectDataError(F f)
+{
+    try {
+        f();
+    } catch (const DataError& e) {
+        return e;
+    }
+    return DataError("(nothing thrown)", -2, "(nothing thrown)");
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+    if (text.find(part) != std::string::npos)
+        return true;
+    qWarning("'%s' does not contain '%s'", text.c_str(), part.c_str());
+    return false;
+}
+
+void writePng(const std::string& path, int w, int h, int channels, const Bytes& pixels)
+{
+    fs::create_directories(fs::path(path).parent_path());
+    png_image image{};
+    image.version = PNG_IMAGE_VERSION;
+    image.width = static_cast<png_uint_32>(w);
+    image.height = static_cast<png_uint_32>(h);
+    image.format = channels == 1 ? PNG_FORMAT_GRAY : PNG_FORMAT_RGB;
+    QVERIFY(png_image_write_to_file(&image, path.c_str(), 0, pixels.data(), 0, nullptr));
+}
+
+void writeJpeg(const std::string& path, int w, int h, const Bytes& rgb)
+{
+    fs::create_directories(fs::path(path).parent_path());
+    FILE* f = std::fopen(path.c_str(), "wb");
+    QVERIFY(f);
+    jpeg_compress_struct c;
+    jpeg_error_mgr err;
+    c.err = jpeg_std_error(&err);
+    jpeg_create_compress(&c);
+    jpeg_stdio_dest(&c, f);
+    c.image_width = static_cast<JDIMENSION>(w);
+    c.image_height = static_cast<JDIMENSION>(h);
+    c.input_components = 3;
+    c.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&c);
+    jpeg_set_quality(&c, 100, TRUE);
+    jpeg_start_compress(&c, TRUE);
+    while (c.next_scanline < c.image_height) {
+        JSAMPROW row = const_cast<JSAMPLE*>(rgb.data() + static_cast<std::size_t>(c.next_scanline) * w * 3);
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    std::fclose(f);
+}
+
+std::vector<float> sample(const Dataset& d, std::int64_t i, std::int64_t* label = nullptr)
+{
+    std::vector<float> out(static_cast<std::size_t>(d.sampleShape().numel()));
+    const std::int64_t l = d.get(i, out.data());
+    if (label)
+        *label = l;
+    return out;
+}
+
+}  // namespace
+
+class TestDataReaders : public QObject {
+    Q_OBJECT
+private slots:
+    // --- IDX -------------------------------------------------------------------------------
+    void idxPlainAndGzip()
+    {
+        QTemporaryDir tmp;
+        for (bool gzip : {false, true}) {
+            const std::string dir = tmp.path().toStdString() + (gzip ? "/fashion-gz" : "/mnist-plain");
+            writeIdxDir(dir, 12, gzip);
+            const std::string ext = gzip ? ".gz" : "";
+            IdxDataset d(dir + "/train-images-idx3-ubyte" + ext, dir + "/train-labels-idx1-ubyte" + ext,
+                         idxClassNames(dir), "t");
+            QCOMPARE(d.size(), std::int64_t(12));
+            QCOMPARE(d.sampleShape(), (Shape{1, 4, 5}));
+            std::int64_t label = -1;
+            const auto px = sample(d, 11, &label);
+            QCOMPARE(label, std::int64_t(1));
+            QCOMPARE(d.labels()[3], std::int64_t(3));
+            QCOMPARE(px[0], float((11 * 7) % 256) / 255.0f);
+            QCOMPARE(px[19], float((11 * 7 + 19) % 256) / 255.0f);
+            QCOMPARE(d.classNames()[0], std::string(gzip ? "T-shirt/top" : "0"));
+            QCOMPARE(d.classNames()[9], std::string(gzip ? "Ankle boot" : "9"));
+        }
+    }
+
+    void idxWrongMagic()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        writeIdxDir(dir, 10, true);
+        const std::string images = dir + "/train-images-idx3-ubyte.gz";
+        writeFile(images, idxImages(10, 4, 5, 0x802), true);
+        const DataError e = expectDataError([&] { IdxDataset(images, dir + "/train-labels-idx1-ubyte.gz", idxClassNames(dir), "t"); });
+        QCOMPARE(e.file(), images);
+        QCOMPARE(e.position(), std::int64_t(0));
+        QVERIFY(contains(e.what(), images + ": byte 0: magic 0x00000802 is not an IDX image file (expected 0x00000803)"));
+    }
+
+    void idxTruncatedPixels()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        writeIdxDir(dir, 10, false);
+        Bytes images = idxImages(10, 4, 5);
+        images.resize(16 + 50);
+        writeFile(dir + "/train-images-idx3-ubyte", images);
+        const DataError e = expectDataError([&] {
+            IdxDataset(dir + "/train-images-idx3-ubyte", dir + "/train-labels-idx1-ubyte", idxClassNames(dir), "t");
+        });
+        QCOMPARE(e.file(), dir + "/train-images-idx3-ubyte");
+        QCOMPARE(e.position(), std::int64_t(16));
+        QVERIFY(contains(e.what(), "byte 16: expected 200 bytes of pixels, the file ends after 50"));
+    }
+
+    void idxCountMismatchAndBadLabel()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        writeIdxDir(dir, 10, false);
+        const std::string images = dir + "/train-images-idx3-ubyte", labels = dir + "/train-labels-idx1-ubyte";
+        writeFile(labels, idxLabels(9));
+        DataError e = expectDataError([&] { IdxDataset(images, labels, idxClassNames(dir), "t"); });
+        QCOMPARE(e.file(), labels);
+        QCOMPARE(e.position(), std::int64_t(4));
+        QVERIFY(contains(e.what(), "9 labels, but " + images + " holds 10 images"));
+
+        Bytes bad = idxLabels(10);
+        bad[8 + 3] = 12;
+        writeFile(labels, bad);
+        e = expectDataError([&] { IdxDataset(images, labels, idxClassNames(dir), "t"); });
+        QCOMPARE(e.file(), labels);
+        QCOMPARE(e.position(), std::int64_t(11));
+        QVERIFY(contains(e.what(), "byte 11: label 12 of image 3 is outside [0, 10)"));
+    }
+
+    void idxCorruptGzip()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        writeIdxDir(dir, 2000, true);
+        const std::string images = dir + "/train-images-idx3-ubyte.gz";
+        Bytes gz;
+        {
+            std::ifstream in(images, std::ios::binary);
+            gz.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        // Damage the middle of the deflate stream, then separately cut the file short.
+        for (int variant = 0; variant < 2; ++variant) {
+            Bytes damaged = gz;
+            if (variant == 0)
+                for (std::size_t i = damaged.size() / 2; i < damaged.size() / 2 + 16; ++i)
+                    damaged[i] ^= 0x5a;
+            else
+                damaged.resize(damaged.size() / 2);
+            writeFile(images, damaged);
+            const DataError e = expectDataError([&] { IdxDataset(images, dir + "/train-labels-idx1-ubyte.gz", idxClassNames(dir), "t"); });
+            QCOMPARE(e.file(), images);
+            QVERIFY(e.position() >= 0);
+            QVERIFY(contains(e.what(), images + ": byte "));
+            QVERIFY(contains(e.what(), "corrupt gzip stream"));
+        }
+    }
+
+    void idxMissingFilesNameThePackage()
+    {
+        QTemporaryDir tmp;
+        DatasetSpec spec;
+        spec.format = "idx";
+        spec.path = "nothing-here";
+        const DataError e = expectDataError([&] { openDataset(spec, tmp.path().toStdString(), ""); });
+        QVERIFY(contains(e.file(), tmp.path().toStdString() + "/nothing-here/train-images-idx3-ubyte"));
+        QVERIFY(contains(e.what(), "dataset-fashion-mnist"));
+    }
+
+    // --- CIFAR-10 --------------------------------------------------------------------------
+    void cifarBatches()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString() + "/cifar";
+        auto batch = [](int records, int firstLabel) {
+            Bytes b;
+            for (int r = 0; r < records; ++r) {
+                b.push_back(static_cast<std::uint8_t>((firstLabel + r) % 10));
+                for (int i = 0; i < 3072; ++i)
+                    b.push_back(static_cast<std::uint8_t>((r + i) % 256));
+            }
+            return b;
+        };
+        writeFile(dir + "/data_batch_1.bin", batch(3, 0));
+        writeFile(dir + "/data_batch_2.bin", batch(4, 3));
+        writeFile(dir + "/test_batch.bin", batch(2, 5));
+        writeText(dir + "/batches.meta.txt", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n\n");
+        DatasetSpec spec;
+        spec.format = "cifar10";
+        spec.path = dir;
+        spec.validationFraction = 0;
+        const DatasetSplits s = openDataset(spec, "", "");
+        QCOMPARE(s.train->size(), std::int64_t(7));
+        QCOMPARE(s.test->size(), std::int64_t(2));
+        QVERIFY(!s.validation);
+        QCOMPARE(s.train->classNames()[9], std::string("j"));
+        std::int64_t label = -1;
+        const auto px = sample(*s.train, 4, &label);  // batch 2, record 1
+        QCOMPARE(label, std::int64_t(4));
+        QCOMPARE(px[0], 1.0f / 255.0f);            // red plane, first pixel
+        QCOMPARE(px[1024], float(1025 % 256) / 255.0f);  // green plane
+
+        Bytes cut = batch(3, 0);
+        cut.resize(3 * 3073 - 10);
+        writeFile(dir + "/data_batch_2.bin", cut);
+        DataError e = expectDataError([&] { openDataset(spec, "", ""); });
+        QCOMPARE(e.file(), dir + "/data_batch_2.bin");
+        QCOMPARE(e.position(), std::int64_t(2 * 3073));
+        QVERIFY(contains(e.what(), "not a whole number of 3073-byte CIFAR-10 records"));
+
+        Bytes badLabel = batch(3, 0);
+        badLabel[2 * 3073] = 10;
+        writeFile(dir + "/data_batch_2.bin", badLabel);
+        e = expectDataError([&] { openDataset(spec, "", ""); });
+        QCOMPARE(e.position(), std::int64_t(2 * 3073));
+        QVERIFY(contains(e.what(), "byte 6146: label 10 of record 2 is outside [0, 10)"));
+    }
+
+    // --- CSV -------------------------------------------------------------------------------
+    void csvTable()
+    {
+        QTemporaryDir tmp;
+        const std::string path = tmp.path().toStdString() + "/data.csv";
+        writeText(path, "name,age,height,species,patient\r\n"
+                        "\"Smith, J\",30,1.5,dog,p1\r\n"
+                        "\"say \"\"hi\"\"\",40,1.75,cat,p2\r\n"
+                        "\r\n"
+                        "x,50,2,bird,p1\r\n");
+        CsvDataset d(path, "species", {}, "patient");
+        QCOMPARE(d.size(), std::int64_t(3));
+        QCOMPARE(d.featureNames(), (std::vector<std::string>{"age", "height"}));
+        QCOMPARE(d.classNames(), (std::vector<std::string>{"bird", "cat", "dog"}));  // sorted
+        QCOMPARE(d.labels(), (std::vector<std::int64_t>{2, 1, 0}));
+        QCOMPARE(d.groups(), (std::vector<std::int64_t>{0, 1, 0}));
+        QCOMPARE(sample(d, 1), (std::vector<float>{40.0f, 1.75f}));
+
+        CsvDataset named(path, "age", {"height"}, "");
+        QCOMPARE(named.classNames(), (std::vector<std::string>{"30", "40", "50"}));
+        QCOMPARE(named.sampleShape(), (Shape{1}));
+
+        const std::vector<CsvRecord> records = parseCsv("a,b\n\"1,\n2\",3\n4,5\n", "f");
+        QCOMPARE(records.size(), std::size_t(3));
+        QCOMPARE(records[1].fields[0], std::string("1,\n2"));
+        QCOMPARE(records[2].line, std::int64_t(4));  // lines count physical lines
+    }
+
+    void csvIntegerLabelsSortNumerically()
+    {
+        QTemporaryDir tmp;
+        const std::string path = tmp.path().toStdString() + "/d.csv";
+        writeText(path, "x,y\n1,10\n2,9\n3,2\n4,10\n");
+        CsvDataset d(path, "y", {}, "");
+        QCOMPARE(d.classNames(), (std::vector<std::string>{"2", "9", "10"}));
+        QCOMPARE(d.labels(), (std::vector<std::int64_t>{2, 1, 0, 2}));
+    }
+
+    void csvErrors()
+    {
+        QTemporaryDir tmp;
+        const std::string path = tmp.path().toStdString() + "/data.csv";
+        std::string text = "age,weight,label\n";
+        for (int i = 2; i <= 20; ++i)
+            text += (i == 17 ? std::string("abc") : std::to_string(i)) + ",1.5,0\n";
+        writeText(path, text);
+        DataError e = expectDataError([&] { CsvDataset(path, "label", {}, ""); });
+        QCOMPARE(e.file(), path);
+        QCOMPARE(e.position(), std::int64_t(17));
+        QVERIFY(contains(e.what(), path + ":17: column 'age' is 'abc', not a (finite) number"));
+
+        writeText(path, "a,b\n1,0\nnan,1\n");
+        e = expectDataError([&] { CsvDataset(path, "b", {}, ""); });
+        QVERIFY(contains(e.what(), ":3: column 'a' is 'nan', not a (finite) number"));
+        writeText(path, text);
+
+        e = expectDataError([&] { CsvDataset(path, "label", {"weight", "size"}, ""); });
+        QCOMPARE(e.position(), std::int64_t(1));
+        QVERIFY(contains(e.what(), "no feature column 'size'; the columns are 'age', 'weight', 'label'"));
+        e = expectDataError([&] { CsvDataset(path, "class", {}, ""); });
+        QVERIFY(contains(e.what(), "no label column 'class'"));
+
+        writeText(path, "a,b\n1,2\n3\n");
+        e = expectDataError([&] { CsvDataset(path, "b", {}, ""); });
+        QCOMPARE(e.position(), std::int64_t(3));
+        QVERIFY(contains(e.what(), ":3: 1 fields, but the header has 2"));
+
+        writeText(path, "a,b\n1,\"2\n");
+        e = expectDataError([&] { CsvDataset(path, "b", {}, ""); });
+        QCOMPARE(e.position(), std::int64_t(2));
+        QVERIFY(contains(e.what(), "quoted field is never closed"));
+    }
+
+    // --- Image folders ---------------------------------------------------------------------
+    void imageFolderPngAndJpeg()
+    {
+        QTemporaryDir tmp;
+        const std::string root = tmp.path().toStdString() + "/shapes";
+        // 4x2 grey PNG with a horizontal ramp; 4x2 RGB PNG; flat RGB JPEG.
+        writePng(root + "/train/b_square/g.png", 4, 2, 1, {0, 60, 120, 180, 0, 60, 120, 180});
+        Bytes rgb;
+        for (int i = 0; i < 8; ++i)
+            rgb.insert(rgb.end(), {255, 0, static_cast<std::uint8_t>(i * 30)});
+        writePng(root + "/train/a_circle/c.png", 4, 2, 3, rgb);
+        writeJpeg(root + "/train/a_circle/j.JPG", 8, 8, Bytes(8 * 8 * 3, 200));
+        writeText(root + "/train/a_circle/notes.txt", "ignored");
+        writePng(root + "/test/b_square/t.png", 2, 2, 1, {10, 20, 30, 40});
+
+        DatasetSpec spec;
+        spec.format = "image_folder";
+        spec.path = root;
+        spec.imageShape = {3, 2, 2};
+        spec.validationFraction = 0;
+        DatasetSplits s = openDataset(spec, "", "");
+        QCOMPARE(s.train->size(), std::int64_t(3));
+        QCOMPARE(s.test->size(), std::int64_t(1));
+        QCOMPARE(s.train->classNames(), (std::vector<std::string>{"a_circle", "b_square"}));
+        QCOMPARE(s.train->labels(), (std::vector<std::int64_t>{0, 0, 1}));
+        QCOMPARE(s.test->labels(), (std::vector<std::int64_t>{1}));
+        const auto jpeg = sample(*s.train, 1);  // j.JPG, flat 200
+        for (float v : jpeg)
+            QVERIFY(std::abs(v - 200.0f / 255.0f) < 3.0f / 255.0f);
+        const auto grey = sample(*s.train, 2);  // grey replicated to 3 channels
+        QCOMPARE(grey.size(), std::size_t(12));
+        QCOMPARE(grey[0], grey[4]);
+        QCOMPARE(grey[0], grey[8]);
+
+        // Nearest: 4x2 -> 2x2 takes columns 0 and 2; bilinear averages neighbours.
+        ImageFolderDataset nearest(root + "/train", {1, 2, 2}, "n", {}, ResizeMode::Nearest);
+        QCOMPARE(sample(nearest, 2), (std::vector<float>{0.0f, 120 / 255.0f, 0.0f, 120 / 255.0f}));
+        ImageFolderDataset bilinear(root + "/train", {1, 2, 2}, "b");
+        QVERIFY(std::abs(sample(bilinear, 2)[0] - 30 / 255.0f) < 1e-6f);
+        const auto red = sample(nearest, 0);  // RGB (255, 0, b) to grey: luminance, about 0.3
+        QVERIFY(red[0] > 0.2f && red[0] < 0.4f);
+    }
+
+    void imageFolderCorruptImage()
+    {
+        QTemporaryDir tmp;
+        const std::string root = tmp.path().toStdString() + "/imgs";
+        writePng(root + "/cat/ok.png", 2, 2, 1, {1, 2, 3, 4});
+        writePng(root + "/dog/bad.png", 16, 16, 1, Bytes(256, 7));
+        Bytes png;
+        {
+            std::ifstream in(root + "/dog/bad.png", std::ios::binary);
+            png.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        png.resize(png.size() - 30);  // the image data is cut short
+        for (std::size_t i = 40; i < png.size(); ++i)
+            png[i] ^= 0x33;
+        writeFile(root + "/dog/bad.png", png);
+        writeText(root + "/dog/fake.jpg", "not an image at all");
+        writeJpeg(root + "/dog/short.jpg", 32, 32, Bytes(32 * 32 * 3, 90));
+        Bytes jpeg;
+        {
+            std::ifstream in(root + "/dog/short.jpg", std::ios::binary);
+            jpeg.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        jpeg.resize(jpeg.size() * 2 / 3);
+        writeFile(root + "/dog/short.jpg", jpeg);
+
+        ImageFolderDataset d(root, {1, 2, 2}, "x");
+        QCOMPARE(d.size(), std::int64_t(4));  // cat/ok.png, dog/bad.png, dog/fake.jpg, dog/short.jpg
+        DataError e = expectDataError([&] { sample(d, 1); });
+        QCOMPARE(e.file(), root + "/dog/bad.png");
+        QVERIFY(contains(e.what(), root + "/dog/bad.png: damaged PNG image"));
+        e = expectDataError([&] { sample(d, 2); });
+        QCOMPARE(e.file(), root + "/dog/fake.jpg");
+        QVERIFY(contains(e.what(), "neither a PNG nor a JPEG image"));
+        e = expectDataError([&] { sample(d, 3); });
+        QCOMPARE(e.file(), root + "/dog/short.jpg");
+        QVERIFY(contains(e.what(), root + "/dog/short.jpg: damaged JPEG image"));
+        // Opening computes the training statistics, which decodes every image: the error surfaces there.
+        DatasetSpec spec;
+        spec.format = "image_folder";
+        spec.path = root;
+        spec.imageShape = {1, 2, 2};
+        spec.validationFraction = 0;
+        e = expectDataError([&] { openDataset(spec, "", ""); });
+        QVERIFY(e.file() == root + "/dog/bad.png" || e.file() == root + "/dog/fake.jpg" || e.file() == root + "/dog/short.jpg");
+    }
+
+    // --- Splits ----------------------------------------------------------------------------
+    void splitSizesAndDeterminism()
+    {
+        const SplitIndices a = splitIndices(1000, 0.1, 7);
+        QCOMPARE(a.validation.size(), std::size_t(100));
+        QCOMPARE(a.train.size(), std::size_t(900));
+        std::set<std::int64_t> all(a.train.begin(), a.train.end());
+        all.insert(a.validation.begin(), a.validation.end());
+        QCOMPARE(all.size(), std::size_t(1000));  // disjoint and complete
+        QCOMPARE(splitIndices(1000, 0.1, 7).validation, a.validation);
+        QVERIFY(splitIndices(1000, 0.1, 8).validation != a.validation);
+        // Not simply the tail: the draw is shuffled.
+        QVERIFY(a.validation.front() < 900);
+        QVERIFY(splitIndices(10, 0.0, 1).validation.empty());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, splitIndices(10, 1.0, 1));
+    }
+
+    void groupedSplitKeepsGroupsTogether()
+    {
+        std::vector<std::int64_t> groups;
+        for (int i = 0; i < 1000; ++i)
+            groups.push_back((i * 37) % 50);  // 50 groups of 20, interleaved
+        for (std::uint64_t seed = 0; seed < 5; ++seed) {
+            const SplitIndices s = splitGroups(groups, 0.2, seed);
+            std::set<std::int64_t> trainGroups, valGroups;
+            for (auto i : s.train)
+                trainGroups.insert(groups[static_cast<std::size_t>(i)]);
+            for (auto i : s.validation)
+                valGroups.insert(groups[static_cast<std::size_t>(i)]);
+            for (auto g : valGroups)
+                QVERIFY2(!trainGroups.count(g), "a group on both sides");
+            QCOMPARE(s.validation.size(), std::size_t(200));
+            QCOMPARE(s.train.size() + s.validation.size(), std::size_t(1000));
+        }
+        QVERIFY(splitGroups(groups, 0.2, 0).validation != splitGroups(groups, 0.2, 1).validation);
+
+        // Through openDataset on a CSV with a group column.
+        QTemporaryDir tmp;
+        std::string text = "f,label,patient\n";
+        for (int i = 0; i < 300; ++i)
+            text += std::to_string(i) + "," + std::to_string(i % 3) + ",p" + std::to_string(i % 17) + "\n";
+        writeText(tmp.path().toStdString() + "/t.csv", text);
+        DatasetSpec spec;
+        spec.format = "csv";
+        spec.path = "t.csv";
+        spec.labelColumn = "label";
+        spec.groupColumn = "patient";
+        spec.validationFraction = 0.25;
+        const DatasetSplits splits = openDataset(spec, tmp.path().toStdString(), "");
+        QCOMPARE(splits.train->sampleShape(), (Shape{1}));  // the group column is no feature
+        std::set<int> trainPatients, valPatients;
+        for (std::int64_t i = 0; i < splits.train->size(); ++i)
+            trainPatients.insert(int(sample(*splits.train, i)[0]) % 17);
+        for (std::int64_t i = 0; i < splits.validation->size(); ++i)
+            valPatients.insert(int(sample(*splits.validation, i)[0]) % 17);
+        for (int p : valPatients)
+            QVERIFY(!trainPatients.count(p));
+        QVERIFY(splits.validation->size() > 50 && splits.validation->size() < 100);
+    }
+
+    // --- Statistics and their cache --------------------------------------------------------
+    void statisticsAreExact()
+    {
+        QTemporaryDir tmp;
+        const std::string path = tmp.path().toStdString() + "/s.csv";
+        writeText(path, "a,b,y\n1000001,2,0\n1000003,4,1\n1000005,9,1\n");
+        CsvDataset d(path, "y", {}, "");
+        const DatasetStatistics s = computeStatistics(d);
+        QCOMPARE(s.mean.size(), std::size_t(2));
+        QCOMPARE(s.mean[0], 1000003.0);
+        QVERIFY(std::abs(s.stddev[0] - std::sqrt(8.0 / 3.0)) < 1e-9);
+        QVERIFY(std::abs(s.mean[1] - 5.0) < 1e-12);
+        QVERIFY(std::abs(s.stddev[1] - std::sqrt(26.0 / 3.0)) < 1e-12);
+        QCOMPARE(s.classCounts, (std::vector<std::int64_t>{1, 2}));
+    }
+
+    void statisticsAreCached()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString(), cache = dir + "/cache";
+        writeText(dir + "/c.csv", "x,y\n1,0\n3,1\n");
+        DatasetSpec spec;
+        spec.format = "csv";
+        spec.path = "c.csv";
+        spec.labelColumn = "y";
+        spec.validationFraction = 0;
+        DatasetSplits s = openDataset(spec, dir, cache);
+        QCOMPARE(s.trainStatistics.mean, std::vector<double>{2.0});
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::directory_iterator(cache))
+            files.push_back(entry.path());
+        QCOMPARE(files.size(), std::size_t(1));
+        const std::string cacheFile = files[0].string();
+
+        // The second open reads the file: doctor its mean and see it come back.
+        std::ifstream in(cacheFile);
+        std::string text((std::istreambuf_iterator<char>(in)), {});
+        in.close();
+        const auto at = text.find("mean 2");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, 6, "mean 42");
+        writeText(cacheFile, text);
+        s = openDataset(spec, dir, cache);
+        QCOMPARE(s.trainStatistics.mean, std::vector<double>{42.0});
+        QCOMPARE(s.trainStatistics.classCounts, (std::vector<std::int64_t>{1, 1}));
+
+        // Other split settings are another cache entry.
+        spec.splitSeed = 3;
+        QCOMPARE(openDataset(spec, dir, cache).trainStatistics.mean, std::vector<double>{2.0});
+        spec.splitSeed = 0;
+
+        // A changed dataset file makes the entry stale: recomputed (and rewritten).
+        writeText(dir + "/c.csv", "x,y\n1,0\n5,1\n");
+        fs::last_write_time(dir + "/c.csv", fs::last_write_time(dir + "/c.csv") + std::chrono::seconds(5));
+        s = openDataset(spec, dir, cache);
+        QCOMPARE(s.trainStatistics.mean, std::vector<double>{3.0});
+        QCOMPARE(loadCachedStatistics(cacheFile, "wrong key").has_value(), false);
+        std::ifstream again(cacheFile);
+        const std::string rewritten((std::istreambuf_iterator<char>(again)), {});
+        QVERIFY(contains(rewritten, "mean 3\n"));
+    }
+
+    void openDatasetRejectsBadSpecs()
+    {
+        DatasetSpec spec;
+        spec.format = "parquet";
+        spec.path = "/tmp";
+        QVERIFY(contains(expectDataError([&] { openDataset(spec, "", ""); }).what(), "unknown dataset format 'parquet'"));
+        QTemporaryDir tmp;
+        writeIdxDir(tmp.path().toStdString(), 10, false);
+        spec.format = "idx";
+        spec.path = tmp.path().toStdString();
+        spec.validationFraction = 1.5;
+        QVERIFY(contains(expectDataError([&] { openDataset(spec, "", ""); }).what(), "validation_fraction"));
+        spec.validationFraction = 0.2;
+        const DatasetSplits s = openDataset(spec, "", "");
+        QCOMPARE(s.train->size(), std::int64_t(8));
+        QCOMPARE(s.validation->size(), std::int64_t(2));
+        QCOMPARE(s.test->size(), std::int64_t(5));
+        QVERIFY(contains(s.validation->description(), "MNIST validation (2 x [1, 4, 5])"));
+    }
+
+    // --- The real Fashion-MNIST ------------------------------------------------------------
+    void realFashionMnist()
+    {
+        const std::string dir = "/usr/share/datasets/fashion-mnist";
+        if (!fs::exists(dir + "/train-images-idx3-ubyte.gz") && !fs::exists(dir + "/train-images-idx3-ubyte"))
+            QSKIP("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)");
+        QTemporaryDir tmp;
+        DatasetSpec spec;
+        spec.format = "idx";
+        spec.path = dir;
+        spec.validationFraction = 0;  // the statistics of all 60000 training images
+        QElapsedTimer timer;
+        timer.start();
+        DatasetSplits s = openDataset(spec, "", tmp.path().toStdString());
+        const qint64 firstMs = timer.restart();
+        DatasetSplits cached = openDataset(spec, "", tmp.path().toStdString());
+        const qint64 cachedMs = timer.elapsed();
+        qInfo("Fashion-MNIST: first open %lld ms, cached %lld ms; mean %.6f std %.6f", firstMs, cachedMs,
+              s.trainStatistics.mean[0], s.trainStatistics.stddev[0]);
+        QCOMPARE(s.train->size(), std::int64_t(60000));
+        QCOMPARE(s.test->size(), std::int64_t(10000));
+        QCOMPARE(s.train->sampleShape(), (Shape{1, 28, 28}));
+        QCOMPARE(s.train->classNames()[9], std::string("Ankle boot"));
+        for (auto l : s.train->labels())
+            QVERIFY(l >= 0 && l < 10);
+        for (auto c : s.trainStatistics.classCounts)
+            QCOMPARE(c, std::int64_t(6000));
+        QVERIFY(std::abs(s.trainStatistics.mean[0] - 0.2860) < 0.0005);
+        QVERIFY(std::abs(s.trainStatistics.stddev[0] - 0.3530) < 0.0005);
+        spec.validationFraction = 0.1;  // the default: statistics of the 54000 left for training
+        const DatasetSplits split = openDataset(spec, "", "");
+        qInfo("with a 0.1 validation split: mean %.6f std %.6f", split.trainStatistics.mean[0], split.trainStatistics.stddev[0]);
+        QCOMPARE(split.train->size() + split.validation->size(), std::int64_t(60000));
+        QCOMPARE(cached.trainStatistics.mean, s.trainStatistics.mean);
+        QCOMPARE(cached.trainStatistics.stddev, s.trainStatistics.stddev);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDataReaders)
+#include "tst_data_readers.moc"

@@ -1,0 +1,399 @@
+// The Trainer end to end on an in-memory dataset (three Gaussian blobs as [1, 4, 4] images):
+// learning, event order, early stopping, the overfit mode, NaN handling, stop and pause from
+// another thread, determinism and gradient accumulation. No dataset readers are involved.
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "backend/backend.h"
+#include "train/trainer.h"
+
+using namespace ts;
+
+namespace {
+
+class BlobDataset : public Dataset {
+public:
+    // poisonEvery > 0: every poisonEvery-th sample carries one +inf pixel.
+    BlobDataset(std::int64_t n, std::uint64_t seed, bool randomLabels = false, std::int64_t poisonEvery = 0)
+    {
+        std::mt19937_64 rng(seed);
+        std::normal_distribution<float> noise(0.0f, 0.3f);
+        std::uniform_int_distribution<std::int64_t> anyClass(0, 2);
+        for (std::int64_t i = 0; i < n; ++i) {
+            const std::int64_t label = i % 3;
+            for (std::int64_t d = 0; d < 16; ++d) data_.push_back((d % 3 == label ? 1.5f : 0.0f) + noise(rng));
+            if (poisonEvery > 0 && i % poisonEvery == poisonEvery - 1) data_[static_cast<std::size_t>(i * 16 + 5)] = INFINITY;
+            labels_.push_back(randomLabels ? anyClass(rng) : label);
+        }
+    }
+    std::int64_t size() const override { return static_cast<std::int64_t>(labels_.size()); }
+    Shape sampleShape() const override { return Shape{1, 4, 4}; }
+    std::int64_t numClasses() const override { return 3; }
+    std::vector<std::string> classNames() const override { return {"a", "b", "c"}; }
+    std::int64_t get(std::int64_t index, float* out) const override
+    {
+        std::copy_n(data_.begin() + index * 16, 16, out);
+        return labels_[static_cast<std::size_t>(index)];
+    }
+    const std::vector<std::int64_t>& labels() const override { return labels_; }
+    std::string description() const override { return "blobs (" + std::to_string(size()) + " x [1, 4, 4])"; }
+
+private:
+    std::vector<float> data_;
+    std::vector<std::int64_t> labels_;
+};
+
+DatasetSplits blobSplits(bool randomLabels = false, std::int64_t poisonEvery = 0)
+{
+    DatasetSplits s;
+    s.train = std::make_shared<BlobDataset>(240, 1, randomLabels, poisonEvery);
+    s.validation = std::make_shared<BlobDataset>(60, 2);  // 60 = 3 x 16 + a ragged 12
+    s.test = std::make_shared<BlobDataset>(60, 3);
+    s.trainStatistics.mean = {0.5};
+    s.trainStatistics.stddev = {0.8};
+    s.trainStatistics.classCounts = {80, 80, 80};
+    return s;
+}
+
+ExperimentSpec blobSpec(std::int64_t hidden = 16)
+{
+    ExperimentSpec spec;
+    spec.name = "blobs";
+    Graph& g = spec.model;
+    g.inputs = {{"image", Shape{1, 4, 4}}, {"label", Shape{}, DType::I64}};
+    g.add("flatten", "Flatten", {"image"});
+    g.add("fc1", "Linear", {"flatten"}, {{"out_features", hidden}});
+    g.add("relu", "ReLU", {"fc1"});
+    g.add("fc2", "Linear", {"relu"}, {{"out_features", std::int64_t(3)}});
+    g.add("loss", "CrossEntropy", {"fc2", "label"});
+    spec.optimizer.type = "sgd";
+    spec.optimizer.lr = 0.1;
+    spec.optimizer.momentum = 0.9;
+    spec.training.epochs = 5;
+    spec.training.batchSize = 16;  // 15 batches per epoch
+    spec.training.seed = 42;
+    spec.training.topK = {1, 2};
+    spec.dataset.numWorkers = 2;
+    return spec;
+}
+
+struct Recorder : TrainListener {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<TrainEvent> events;
+    void onEvent(const TrainEvent& e) override
+    {
+        {
+            std::lock_guard lock(mutex);
+            events.push_back(e);
+        }
+        changed.notify_all();
+    }
+    template <class T> std::vector<T> all()
+    {
+        std::lock_guard lock(mutex);
+        std::vector<T> out;
+        for (const auto& e : events)
+            if (auto* p = std::get_if<T>(&e)) out.push_back(*p);
+        return out;
+    }
+    template <class Pred> void waitFor(Pred pred)
+    {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return pred(events); });
+    }
+    bool hasLog(LogEvent::Level level, const std::string& text)
+    {
+        for (const auto& l : all<LogEvent>())
+            if (l.level == level && l.message.find(text) != std::string::npos) return true;
+        return false;
+    }
+};
+
+FinishedEvent train(const ExperimentSpec& spec, DatasetSplits splits, Recorder& rec)
+{
+    Trainer trainer(spec, std::move(splits), cpuBackend());
+    trainer.addListener(&rec);
+    return trainer.run();
+}
+
+std::vector<double> stepLosses(Recorder& rec)
+{
+    std::vector<double> out;
+    for (const auto& s : rec.all<StepEvent>()) out.push_back(s.loss);
+    return out;
+}
+
+}  // namespace
+
+class TestTrainer : public QObject {
+    Q_OBJECT
+private slots:
+    void learnsBlobs()
+    {
+        Recorder rec;
+        const FinishedEvent f = train(blobSpec(), blobSplits(), rec);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Finished));
+        const auto epochs = rec.all<EpochEvent>();
+        QCOMPARE(epochs.size(), std::size_t(5));
+        QVERIFY(epochs.back().metrics.at("train_loss") < 0.5 * epochs.front().metrics.at("train_loss"));
+        QVERIFY2(epochs.back().metrics.at("val_acc") > 0.9, std::to_string(epochs.back().metrics.at("val_acc")).c_str());
+        QVERIFY(epochs.back().metrics.at("val_top2_acc") >= epochs.back().metrics.at("val_acc"));
+        QVERIFY(epochs.back().metrics.at("train_acc") > 0.9);
+        QVERIFY(f.metrics.at("test_acc") > 0.9);
+        QVERIFY(std::isfinite(f.metrics.at("test_loss")) && f.metrics.at("test_loss") < 0.5);
+    }
+
+    void eventsArriveInOrder()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.training.epochs = 3;
+        train(spec, blobSplits(), rec);
+        std::int64_t expectedStep = 1, epoch = 1;
+        double lastWall = 0;
+        for (std::size_t i = 0; i < rec.events.size(); ++i) {
+            const TrainEvent& e = rec.events[i];
+            if (auto* s = std::get_if<StepEvent>(&e)) {
+                QCOMPARE(s->step, expectedStep++);
+                QCOMPARE(s->epoch, epoch);
+                QVERIFY(std::isfinite(s->loss) && s->loss > 0);
+                QCOMPARE(s->lr, 0.1);
+                QVERIFY(std::isfinite(s->gradNorm) && s->gradNorm > 0);
+                QCOMPARE(s->layerGradNorms.size(), std::size_t(4));  // fc1/fc2 weight and bias
+                QCOMPARE(s->layerGradNorms.front().first, std::string("fc1.weight"));
+                double sq = 0;
+                for (const auto& [name, n] : s->layerGradNorms) sq += n * n;
+                QVERIFY(std::abs(std::sqrt(sq) - s->gradNorm) < 1e-6 * s->gradNorm);
+                QVERIFY(s->samplesPerSecond > 0 && s->dataWaitSeconds >= 0);
+                QVERIFY(s->wallTime >= lastWall);
+                lastWall = s->wallTime;
+            } else if (auto* ep = std::get_if<EpochEvent>(&e)) {
+                QCOMPARE(ep->epoch, epoch);
+                QCOMPARE(ep->step, epoch * 15);  // the epoch's 15 steps came first
+                for (const char* key : {"train_loss", "train_acc", "val_loss", "val_acc", "val_top2_acc"})
+                    QVERIFY2(ep->metrics.count(key), key);
+                QVERIFY(ep->dataWaitFraction >= 0 && ep->dataWaitFraction <= 1);
+                ++epoch;
+            } else if (std::holds_alternative<FinishedEvent>(e)) {
+                QCOMPARE(i, rec.events.size() - 1);
+            }
+        }
+        QCOMPARE(expectedStep, std::int64_t(46));
+        QCOMPARE(epoch, std::int64_t(4));
+        QVERIFY(std::holds_alternative<FinishedEvent>(rec.events.back()));
+    }
+
+    void earlyStoppingDirection()
+    {
+        QVERIFY(lowerIsBetter("val_loss") && lowerIsBetter("train_loss") && !lowerIsBetter("val_acc"));
+        EarlyStoppingSpec s;
+        s.enabled = true;
+        s.metric = "val_acc";
+        s.patience = 2;
+        s.minDelta = 0.01;
+        EarlyStopping es(s);
+        QVERIFY(!es.update(0.5));
+        QVERIFY(!es.update(0.505));  // not by more than minDelta: one bad epoch
+        QVERIFY(!es.update(0.6));    // improves: the count restarts
+        QVERIFY(!es.update(0.6));
+        QVERIFY(es.update(NAN));      // second bad epoch in a row
+        QCOMPARE(es.best(), 0.6);
+        QCOMPARE(es.bestEpoch(), std::int64_t(2));
+    }
+
+    void earlyStoppingFires()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.optimizer.lr = 1e-9;  // val_loss cannot improve by minDelta
+        spec.training.epochs = 10;
+        spec.training.earlyStopping = {true, "val_loss", 1, 1e-3};
+        const FinishedEvent f = train(spec, blobSplits(), rec);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::EarlyStopped));
+        QCOMPARE(rec.all<EpochEvent>().size(), std::size_t(2));  // the first sets the best
+        QVERIFY(f.metrics.count("test_acc"));
+        QVERIFY(f.message.find("val_loss") != std::string::npos);
+    }
+
+    void overfitModeDrivesLossToZero()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec(128);
+        spec.optimizer = OptimizerSpec{};  // adam
+        spec.optimizer.lr = 0.01;
+        spec.training.epochs = 150;
+        spec.training.overfitBatches = 2;
+        const FinishedEvent f = train(spec, blobSplits(/*randomLabels=*/true), rec);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Finished));
+        const auto epochs = rec.all<EpochEvent>();
+        QCOMPARE(epochs.size(), std::size_t(150));
+        QCOMPARE(epochs.back().step, std::int64_t(300));  // two fixed batches per epoch
+        QVERIFY(epochs.front().metrics.count("val_loss") == 0);
+        QVERIFY2(epochs.back().metrics.at("train_loss") < 0.05, std::to_string(epochs.back().metrics.at("train_loss")).c_str());
+        QVERIFY(rec.hasLog(LogEvent::Level::Info, "goes toward 0"));
+    }
+
+    void hugeLearningRateFails()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.optimizer.lr = 1e6;
+        spec.training.epochs = 20;
+        const FinishedEvent f = train(spec, blobSplits(), rec);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Failed));
+        const std::string where = "at step " + std::to_string(rec.all<StepEvent>().size() + 1) + " (epoch ";
+        QVERIFY2(f.message.find(where) != std::string::npos, f.message.c_str());
+        QVERIFY(f.message.find("learning rate (it is 1e+06; try 100000") != std::string::npos);
+        QVERIFY(f.message.find("gradient clipping") != std::string::npos);
+        QVERIFY(f.metrics.count("test_acc") == 0);
+    }
+
+    void infiniteInputFailsOrIsSkipped()
+    {
+        {
+            Recorder rec;
+            const FinishedEvent f = train(blobSpec(), blobSplits(false, /*poisonEvery=*/100), rec);
+            QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Failed));
+            QVERIFY2(f.message.find("the loss became") != std::string::npos, f.message.c_str());
+            QVERIFY(f.message.find("learning rate") != std::string::npos);
+        }
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.training.skipNonFiniteLoss = true;
+        const FinishedEvent f = train(spec, blobSplits(false, 100), rec);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Finished));
+        // Samples 99 and 199 are poisoned: each epoch skips the one or two batches holding them.
+        const auto skipped = static_cast<std::int64_t>(std::count_if(rec.events.begin(), rec.events.end(), [](const TrainEvent& e) {
+            auto* l = std::get_if<LogEvent>(&e);
+            return l && l->level == LogEvent::Level::Warning && l->message.find("step skipped") != std::string::npos;
+        }));
+        QVERIFY(skipped >= 5 && skipped <= 10);
+        QCOMPARE(std::int64_t(rec.all<StepEvent>().size()), 5 * 15 - skipped);
+        for (double loss : stepLosses(rec)) QVERIFY(std::isfinite(loss));
+        QVERIFY(rec.all<EpochEvent>().back().metrics.at("val_acc") > 0.9);
+    }
+
+    void stopAndPauseFromAnotherThread()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.training.epochs = 100000;  // would take hours: only stop() ends it
+        Trainer trainer(spec, blobSplits(), cpuBackend());
+        trainer.addListener(&rec);
+        auto steps = [](std::size_t n) {
+            return [n](const std::vector<TrainEvent>& ev) {
+                return std::count_if(ev.begin(), ev.end(), [](auto& e) { return std::holds_alternative<StepEvent>(e); }) >= long(n);
+            };
+        };
+        std::atomic<bool> heldStill{false};  // checked on this thread: QTest is not thread-safe
+        std::thread ui([&] {
+            rec.waitFor(steps(3));
+            trainer.control().pause();
+            rec.waitFor([](const std::vector<TrainEvent>& ev) {
+                for (auto& e : ev)
+                    if (auto* l = std::get_if<LogEvent>(&e); l && l->message.rfind("paused", 0) == 0) return true;
+                return false;
+            });
+            const std::size_t whilePaused = rec.all<StepEvent>().size();
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            heldStill = rec.all<StepEvent>().size() == whilePaused;  // blocked, not stepping
+            trainer.control().resume();
+            rec.waitFor(steps(whilePaused + 5));
+            trainer.control().stop();
+        });
+        const FinishedEvent f = trainer.run();
+        ui.join();
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Stopped));
+        QVERIFY(heldStill);
+        QVERIFY(rec.hasLog(LogEvent::Level::Info, "resumed at step"));
+        QVERIFY(std::holds_alternative<FinishedEvent>(rec.events.back()));
+    }
+
+    void sameSeedSameLosses()
+    {
+        Recorder a, b, c;
+        ExperimentSpec spec = blobSpec();
+        spec.training.epochs = 2;
+        spec.training.deterministic = true;
+        train(spec, blobSplits(), a);
+        train(spec, blobSplits(), b);
+        QCOMPARE(stepLosses(a).size(), std::size_t(30));
+        QVERIFY(stepLosses(a) == stepLosses(b));  // bit for bit
+        spec.training.seed = 43;
+        train(spec, blobSplits(), c);
+        QVERIFY(stepLosses(a) != stepLosses(c));
+    }
+
+    void accumulationMatchesOneBigBatch()
+    {
+        // Sequential order: two micro-batches of 8 see exactly the samples of one batch of 16.
+        ExperimentSpec big = blobSpec();
+        big.dataset.sampler = "sequential";
+        big.optimizer.momentum = 0;
+        big.training.epochs = 2;
+        ExperimentSpec small = big;
+        small.training.batchSize = 8;
+        small.training.accumulationSteps = 2;
+        Recorder a, b;
+        train(big, blobSplits(), a);
+        train(small, blobSplits(), b);
+        const auto la = stepLosses(a), lb = stepLosses(b);
+        QCOMPARE(la.size(), std::size_t(30));
+        QCOMPARE(lb.size(), la.size());
+        for (std::size_t i = 0; i < la.size(); ++i) QVERIFY2(std::abs(la[i] - lb[i]) < 1e-4, std::to_string(i).c_str());
+    }
+
+    void raggedLastBatchIsEvaluatedWithTrainedParameters()
+    {
+        // 60 validation samples in batches of 16 (3 + a ragged 12) and of 20 (no remainder)
+        // must give the same metrics: the ragged batch's own executor carries the trained
+        // parameters, and every sample counts once.
+        ExperimentSpec spec = blobSpec();
+        spec.training.epochs = 2;
+        DatasetSplits splits = blobSplits();
+        Recorder rec;
+        Trainer trainer(spec, splits, cpuBackend());
+        trainer.addListener(&rec);
+        trainer.run();
+        auto evaluate = [&](std::int64_t batch) {
+            LoaderOptions o;
+            o.batchSize = batch;
+            o.dropLast = false;
+            o.shuffle = false;
+            o.augment = false;
+            Loader loader(splits.validation, spec.dataset, splits.trainStatistics, o);
+            Evaluator evaluator(spec.model, cpuBackend(), 3, {1});
+            ClassificationMetrics m(3);
+            evaluator.evaluate(*trainer.executor(), loader, m, nullptr);
+            return m;
+        };
+        const ClassificationMetrics a = evaluate(16), b = evaluate(20);
+        QCOMPARE(a.count(), std::int64_t(60));
+        QCOMPARE(b.count(), std::int64_t(60));
+        QCOMPARE(a.confusion(), b.confusion());
+        QVERIFY(std::abs(a.loss() - b.loss()) < 1e-6);
+        QCOMPARE(a.accuracy(), rec.all<EpochEvent>().back().metrics.at("val_acc"));
+        QVERIFY(a.accuracy() > 0.9);
+    }
+
+    void badModelFailsWithMessage()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.model.nodes[1].inputs = {"nope"};
+        const FinishedEvent f = train(spec, blobSplits(), rec);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Failed));
+        QVERIFY(f.message.find("nope") != std::string::npos);
+        QCOMPARE(rec.events.size(), std::size_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrainer)
+#include "tst_trainer.moc"
