@@ -62,9 +62,13 @@ double gemmGflops(long long n)
 
 }  // namespace
 
+int benchExperiment(const std::string& path, const Options& o);  // bench_experiment.cpp
+
 int benchCommand(const std::vector<std::string>& args)
 {
-    const Options o = parseOptions(args, {"--model", "--batch", "--steps", "--gemm"}, {});
+    const Options o = parseOptions(args, {"--model", "--batch", "--steps", "--gemm", "--device", "--set"}, {"--json"});
+    if (o.positional.size() == 1) return benchExperiment(o.positional[0], o);
+    if (!o.positional.empty()) throw std::invalid_argument("bench takes at most one experiment file");
     const std::string model = o.get("--model", "mlp");
     const auto batch = o.integer("--batch", 128, 1);
     const auto steps = o.integer("--steps", 20, 1);

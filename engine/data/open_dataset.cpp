@@ -1,5 +1,6 @@
 // openDataset: picks the reader for spec.format, carves validation out of the training data
 // and attaches the (cached) training statistics.
+#include <cstdio>
 #include <filesystem>
 #include <future>
 #include <sstream>
@@ -10,7 +11,9 @@
 #include "data/dataset_statistics.h"
 #include "data/idx_dataset.h"
 #include "data/image_folder_dataset.h"
+#include "data/sample_cache.h"
 #include "data/subset_dataset.h"
+#include "ops/init.h"
 
 namespace fs = std::filesystem;
 
@@ -168,6 +171,18 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
         splits.trainStatistics = computeStatistics(*splits.train);
         if (!cachePath.empty())
             saveCachedStatistics(cachePath, key, splits.trainStatistics);
+    }
+    if (spec.cache && !cacheDir.empty()) {
+        // Decoded once into memory-mapped files named by the data's fingerprint, so a changed
+        // dataset gets a new cache instead of a stale one.
+        char tag[17];
+        std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(stableHash(key)));
+        auto cacheFile = [&](const char* part) { return joinPath(cacheDir, std::string("samples-") + tag + "-" + part + ".bin"); };
+        splits.train = cachedDataset(splits.train, cacheFile("train"));
+        if (splits.validation)
+            splits.validation = cachedDataset(splits.validation, cacheFile("validation"));
+        if (splits.test)
+            splits.test = cachedDataset(splits.test, cacheFile("test"));
     }
     return splits;
 }

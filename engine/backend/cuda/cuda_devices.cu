@@ -33,7 +33,10 @@ CudaRuntimeInfo queryCuda()
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        info.reason = std::string("no CUDA device (") + cudaGetErrorString(err) + ")";
+        // Without any NVIDIA driver the runtime reports an "insufficient" driver: say what it means.
+        const bool noDriver = err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice;
+        info.reason = std::string("no CUDA device (") + (noDriver ? "no NVIDIA driver or GPU on this machine: " : "") +
+                      cudaGetErrorString(err) + ")";
         cudaGetLastError();  // clear the sticky error
         return info;
     }
