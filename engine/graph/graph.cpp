@@ -1,10 +1,10 @@
 #include "graph/graph.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
+#include "graph/suggest.h"
 #include "ops/registry.h"
 
 namespace ts {
@@ -35,24 +35,6 @@ std::string nodeLabel(const Node& n, const Attrs& attrs, const std::vector<std::
     for (const auto& a : shown)
         if (attrs.has(a)) s += ", " + a + "=" + attrValueString(attrs.get(a));
     return s + ")";
-}
-
-// Levenshtein distance, for "did you mean" on misspelt op names.
-std::size_t editDistance(const std::string& a, const std::string& b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
 }
 
 // Orders nodes so every input comes before its consumer, keeping the listed order where
@@ -142,15 +124,11 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
         const Node& node = g.nodes[i];
         ops[i] = registry.find(node.op);
         if (!ops[i]) {
-            std::string known, closest;
-            std::size_t best = 3;  // suggest only near misses
-            for (const auto& t : registry.types()) {
-                known += (known.empty() ? "" : ", ") + t;
-                if (const std::size_t d = editDistance(node.op, t); d < best) best = d, closest = t;
-            }
+            std::string known;
+            for (const auto& t : registry.types()) known += (known.empty() ? "" : ", ") + t;
             throw GraphError(Kind::UnknownOp, node.name,
-                             "node '" + node.name + "': unknown op '" + node.op + "'" +
-                                 (closest.empty() ? "" : " (did you mean '" + closest + "'?)") + "; known ops: " + known);
+                             "node '" + node.name + "': unknown op '" + node.op + "'" + didYouMean(node.op, registry.types()) +
+                                 "; known ops: " + known);
         }
         for (const auto& in : node.inputs)
             if (!nodeIndex.count(in) && !inputNames.count(in))

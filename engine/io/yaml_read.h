@@ -10,6 +10,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "graph/suggest.h"
+
 namespace ts::yamlio {
 
 struct Pos {
@@ -17,9 +19,7 @@ struct Pos {
 };
 Pos positionOf(const YAML::Node& node);
 
-// Case-insensitive Levenshtein distance, and " (did you mean 'x'?)" for a near miss or "".
-std::size_t editDistance(const std::string& a, const std::string& b);
-std::string didYouMean(const std::string& given, const std::vector<std::string>& candidates);
+using ts::didYouMean;  // graph/suggest.h: one "did you mean" rule for graphs and files
 std::string joinList(const std::vector<std::string>& items);  // "a, b, c"
 
 // Plain (unquoted) scalars only are numbers and booleans: `seed: "7"` stays a string.
