@@ -198,6 +198,20 @@ std::string gradCheck(const GradCase& c)
     return report.str();
 }
 
+namespace {
+template <class T> Tensor filled(const Shape& shape, DType dtype, const std::vector<T>& values)
+{
+    Tensor t = Tensor::empty(shape, dtype);
+    if (static_cast<std::int64_t>(values.size()) != t.numel())
+        throw std::invalid_argument(std::to_string(values.size()) + " values for a tensor of shape " + shape.str());
+    std::copy(values.begin(), values.end(), t.data<T>());
+    return t;
+}
+}  // namespace
+
+Tensor floats(const Shape& shape, const std::vector<float>& values) { return filled(shape, DType::F32, values); }
+Tensor indices(const Shape& shape, const std::vector<std::int64_t>& values) { return filled(shape, DType::I64, values); }
+
 Tensor runForward(const std::string& op, const Attrs& attrs, const std::vector<Tensor>& inputs,
                   const std::vector<Tensor>& params, bool training, std::vector<Tensor>* savedOut,
                   std::uint64_t seed)

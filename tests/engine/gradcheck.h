@@ -45,6 +45,10 @@ Fill distinctValues(double spacing);  // a shuffled ramp: no ties in max pooling
 Fill integerFill(std::int64_t lo, std::int64_t hi);  // i64 values in [lo, hi)
 Fill uniformFill(double lo, double hi);
 
+// Host tensors from literal values (known-value tests); the count must match the shape.
+Tensor floats(const Shape& shape, const std::vector<float>& values);
+Tensor indices(const Shape& shape, const std::vector<std::int64_t>& values);
+
 // Runs an op's forward alone on the CPU backend (known-value tests). params in Op::params()
 // order; `seed` is the context's seed (dropout).
 Tensor runForward(const std::string& op, const Attrs& attrs, const std::vector<Tensor>& inputs,

@@ -53,13 +53,6 @@ struct PoolCase {
     }
 };
 
-Tensor tensorOf(Shape shape, std::vector<float> values)
-{
-    Tensor t = Tensor::empty(shape);
-    if (static_cast<i64>(values.size()) != t.numel()) qFatal("tensorOf: %zu values for %s", values.size(), shape.str().c_str());
-    std::copy(values.begin(), values.end(), t.data<float>());
-    return t;
-}
 
 Tensor randomTensor(Shape shape, std::mt19937_64& rng)
 {
@@ -275,9 +268,9 @@ private slots:
         //   y01 = 2*1 + 3*2 + 5*3 + 6*4 - 1 = 2+6+15+24-1 = 46
         //   y10 = 4*1 + 5*2 + 7*3 + 8*4 - 1 = 4+10+21+32-1 = 66
         //   y11 = 5*1 + 6*2 + 8*3 + 9*4 - 1 = 5+12+24+36-1 = 76
-        const Tensor x = tensorOf({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-        const Tensor w = tensorOf({1, 1, 2, 2}, {1, 2, 3, 4});
-        const Tensor b = tensorOf({1}, {-1});
+        const Tensor x = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        const Tensor w = floats({1, 1, 2, 2}, {1, 2, 3, 4});
+        const Tensor b = floats({1}, {-1});
         const Tensor y = runForward("Conv2d", {{"out_channels", i64(1)}, {"kernel_size", i64(2)}}, {x}, {w, b});
         QCOMPARE(y.shape(), Shape({1, 1, 2, 2}));
         compareValues(y, {36, 46, 66, 76});
@@ -290,8 +283,8 @@ private slots:
         //   y01 = x01*w10 + x02*w11               = 2*3 + 3*4           = 18
         //   y10 = x10*w01 + x20*w11               = 4*2 + 7*4           = 36
         //   y11 = x11*w00 + x12*w01 + x21*w10 + x22*w11 = 5+12+24+36    = 77
-        const Tensor x = tensorOf({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
-        const Tensor w = tensorOf({1, 1, 2, 2}, {1, 2, 3, 4});
+        const Tensor x = floats({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        const Tensor w = floats({1, 1, 2, 2}, {1, 2, 3, 4});
         const Attrs attrs{{"out_channels", i64(1)}, {"kernel_size", i64(2)}, {"stride", i64(2)}, {"padding", i64(1)}, {"bias", false}};
         const Tensor y = runForward("Conv2d", attrs, {x}, {w});
         QCOMPARE(y.shape(), Shape({1, 1, 2, 2}));
@@ -312,9 +305,9 @@ private slots:
         //   k2 (group 1) = [[1,1],[1,1]]  -> 5+6+7+8 = 26
         //   k3 (group 1) = [[1,-1],[0,0]] -> 5-6 = -1
         // plus bias [10, 20, 30, 40] -> 11, 24, 56, 39.
-        const Tensor x = tensorOf({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
-        const Tensor w = tensorOf({4, 1, 2, 2}, {1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, -1, 0, 0});
-        const Tensor b = tensorOf({4}, {10, 20, 30, 40});
+        const Tensor x = floats({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+        const Tensor w = floats({4, 1, 2, 2}, {1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, -1, 0, 0});
+        const Tensor b = floats({4}, {10, 20, 30, 40});
         const Tensor y = runForward("Conv2d", {{"out_channels", i64(4)}, {"kernel_size", i64(2)}, {"groups", i64(2)}}, {x}, {w, b});
         QCOMPARE(y.shape(), Shape({1, 4, 1, 1}));
         compareValues(y, {11, 24, 56, 39});
@@ -323,7 +316,7 @@ private slots:
     // x, 4x4, negative entries in two corners so that padding counted as 0 would show.
     static Tensor pool4x4()
     {
-        return tensorOf({1, 1, 4, 4}, {1, 5, 2, -2,  //
+        return floats({1, 1, 4, 4}, {1, 5, 2, -2,  //
                                        3, 4, 8, 6,   //
                                        7, 2, 9, 1,   //
                                        -3, 6, 3, 5});
@@ -353,7 +346,7 @@ private slots:
     void maxPoolTiesAndNaN()
     {
         // Ties go to the first maximum in row-major order; a NaN wins its window (divergence shows).
-        const Tensor x = tensorOf({1, 1, 2, 4}, {2, 2, 1, NAN,  //
+        const Tensor x = floats({1, 1, 2, 4}, {2, 2, 1, NAN,  //
                                                  0, 2, 3, 1});
         std::vector<Tensor> saved;
         const Tensor y = runForward("MaxPool2d", {{"kernel_size", i64(2)}}, {x}, {}, true, &saved);
@@ -382,7 +375,7 @@ private slots:
     void globalAvgPoolKnownValues()
     {
         // [1, 2, 2, 2]: channel means (1+2+3+4)/4 = 2.5 and (5+6+7+9)/4 = 6.75, shape [N, C].
-        const Tensor x = tensorOf({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 9});
+        const Tensor x = floats({1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 9});
         const Tensor y = runForward("GlobalAvgPool", {}, {x}, {});
         QCOMPARE(y.shape(), Shape({1, 2}));
         compareValues(y, {2.5f, 6.75f});

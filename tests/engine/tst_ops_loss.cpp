@@ -25,21 +25,7 @@ namespace {
 
 constexpr double kTol = 1e-6;
 
-Tensor floats(const Shape& shape, const std::vector<float>& values)
-{
-    Tensor t = Tensor::empty(shape);
-    if (static_cast<std::int64_t>(values.size()) != t.numel()) throw std::invalid_argument("wrong value count");
-    std::copy(values.begin(), values.end(), t.data<float>());
-    return t;
-}
 
-Tensor indices(const Shape& shape, const std::vector<std::int64_t>& values)
-{
-    Tensor t = Tensor::empty(shape, DType::I64);
-    if (static_cast<std::int64_t>(values.size()) != t.numel()) throw std::invalid_argument("wrong value count");
-    std::copy(values.begin(), values.end(), t.data<std::int64_t>());
-    return t;
-}
 
 // "" when |actual - expected| <= kTol, else a message for QVERIFY2.
 std::string mismatch(double actual, double expected)

@@ -18,13 +18,6 @@ using namespace ts::test;
 
 namespace {
 
-Tensor tensorOf(Shape shape, std::vector<float> values)
-{
-    Tensor t = Tensor::empty(shape);
-    if (static_cast<std::int64_t>(values.size()) != t.numel()) throw std::invalid_argument("tensorOf: wrong count");
-    std::copy(values.begin(), values.end(), t.data<float>());
-    return t;
-}
 
 // "" when t matches `expected` within tol * (1 + |expected|); otherwise the first mismatch.
 std::string mismatch(const Tensor& t, const std::vector<float>& expected, double tol = 1e-5)
@@ -154,9 +147,9 @@ private slots:
         // gamma = [2, -1], beta = [0.5, 1]:
         //   channel 0: y = 2 * 0.5 * (x - 3) + 0.5 = x - 2.5  -> {-1.5, -0.5, 1.5, 2.5}
         //   channel 1: y = -1 * 0.5 * x + 1 = 1 - x / 2       -> {1.5, 0, 2, 0.5}
-        const Tensor x = tensorOf(Shape{2, 2, 1, 2}, {1, 2, -1, 2, 4, 5, -2, 1});
-        const Tensor gamma = tensorOf(Shape{2}, {2, -1}), beta = tensorOf(Shape{2}, {0.5f, 1});
-        Tensor runningMean = tensorOf(Shape{2}, {1, -1}), runningVar = tensorOf(Shape{2}, {2, 0.5f});
+        const Tensor x = floats(Shape{2, 2, 1, 2}, {1, 2, -1, 2, 4, 5, -2, 1});
+        const Tensor gamma = floats(Shape{2}, {2, -1}), beta = floats(Shape{2}, {0.5f, 1});
+        Tensor runningMean = floats(Shape{2}, {1, -1}), runningVar = floats(Shape{2}, {2, 0.5f});
         std::vector<Tensor> saved;
         const Tensor y = runForward("BatchNorm2d", {{"eps", 1.5}}, {x}, {gamma, beta, runningMean, runningVar}, true,
                                     &saved);
@@ -178,8 +171,8 @@ private slots:
     void batchNormTrainingWithoutAffine()
     {
         // x [4, 1] = {1, 2, 4, 5}: mean 3, var 2.5, eps 1.5 -> invstd 0.5, y = (x - 3) / 2.
-        const Tensor x = tensorOf(Shape{4, 1}, {1, 2, 4, 5});
-        Tensor runningMean = tensorOf(Shape{1}, {0}), runningVar = tensorOf(Shape{1}, {1});
+        const Tensor x = floats(Shape{4, 1}, {1, 2, 4, 5});
+        Tensor runningMean = floats(Shape{1}, {0}), runningVar = floats(Shape{1}, {1});
         const Tensor y =
             runForward("BatchNorm1d", {{"eps", 1.5}, {"affine", false}}, {x}, {runningMean, runningVar}, true);
         const std::string r = mismatch(y, {-1, -0.5f, 0.5f, 1});
@@ -192,9 +185,9 @@ private slots:
         //   channel 0: y = 2 * (x - 1) / 2 = x - 1
         //   channel 1: y = 3 * (x + 2) / 3 - 1 = x + 1
         // The batch's own statistics play no part, and the running statistics stay put.
-        const Tensor x = tensorOf(Shape{3, 2}, {1, 1, 3, -2, -1, 4});
-        const Tensor gamma = tensorOf(Shape{2}, {2, 3}), beta = tensorOf(Shape{2}, {0, -1});
-        Tensor runningMean = tensorOf(Shape{2}, {1, -2}), runningVar = tensorOf(Shape{2}, {3, 8});
+        const Tensor x = floats(Shape{3, 2}, {1, 1, 3, -2, -1, 4});
+        const Tensor gamma = floats(Shape{2}, {2, 3}), beta = floats(Shape{2}, {0, -1});
+        Tensor runningMean = floats(Shape{2}, {1, -2}), runningVar = floats(Shape{2}, {3, 8});
         const Tensor y =
             runForward("BatchNorm1d", {{"eps", 1.0}}, {x}, {gamma, beta, runningMean, runningVar}, false);
         std::string r = mismatch(y, {0, 2, 2, -1, -2, 5});
@@ -240,8 +233,8 @@ private slots:
         //   row 1: {7, 9, 10, 6} mean 8, var 2.5, xhat = {-0.5, 0.5, 1, -1}
         // weight = [1, 2, -1, 0.5], bias = [0, 0, 1, 1]; y = weight * xhat + bias:
         //   row 0: {-1, -1, 0.5, 1.5}; row 1: {-0.5, 1, 0, 0.5}
-        const Tensor x = tensorOf(Shape{2, 4}, {1, 2, 4, 5, 7, 9, 10, 6});
-        const Tensor w = tensorOf(Shape{4}, {1, 2, -1, 0.5f}), b = tensorOf(Shape{4}, {0, 0, 1, 1});
+        const Tensor x = floats(Shape{2, 4}, {1, 2, 4, 5, 7, 9, 10, 6});
+        const Tensor w = floats(Shape{4}, {1, 2, -1, 0.5f}), b = floats(Shape{4}, {0, 0, 1, 1});
         std::vector<Tensor> saved;
         const Tensor y = runForward("LayerNorm", {{"eps", 1.5}}, {x}, {w, b}, true, &saved);
         std::string r = mismatch(y, {-1, -1, 0.5f, 1.5f, -0.5f, 1, 0, 0.5f});
@@ -260,8 +253,8 @@ private slots:
         // weight = [1, 2, -1, 0.5], bias = [0, 0, 1, 1] per channel:
         //   sample 0: {-1, -0.5}, {1, 2}, {1.5, 0.5}, {1.5, 0.5}
         //   sample 1: {1, 0.5}, {-1, -2}, {0.5, 1.5}, {0.5, 1.5}
-        const Tensor x = tensorOf(Shape{2, 4, 2}, {1, 2, 4, 5, 7, 9, 10, 6, -1, -2, -4, -5, -7, -9, -10, -6});
-        const Tensor w = tensorOf(Shape{4}, {1, 2, -1, 0.5f}), b = tensorOf(Shape{4}, {0, 0, 1, 1});
+        const Tensor x = floats(Shape{2, 4, 2}, {1, 2, 4, 5, 7, 9, 10, 6, -1, -2, -4, -5, -7, -9, -10, -6});
+        const Tensor w = floats(Shape{4}, {1, 2, -1, 0.5f}), b = floats(Shape{4}, {0, 0, 1, 1});
         std::vector<Tensor> saved;
         const Tensor y =
             runForward("GroupNorm", {{"num_groups", std::int64_t(2)}, {"eps", 1.5}}, {x}, {w, b}, true, &saved);
@@ -276,7 +269,7 @@ private slots:
     {
         // {1000, 1001, 1003, 1004}: mean 1002, var 2.5; eps 1.5 -> y = (x - 1002) / 2. A naive
         // E[x^2] - E[x]^2 in float32 would lose the variance to cancellation.
-        const Tensor x = tensorOf(Shape{1, 4}, {1000, 1001, 1003, 1004});
+        const Tensor x = floats(Shape{1, 4}, {1000, 1001, 1003, 1004});
         const Tensor y = runForward("LayerNorm", {{"eps", 1.5}, {"elementwise_affine", false}}, {x}, {}, true);
         const std::string r = mismatch(y, {-1, -0.5f, 0.5f, 1});
         QVERIFY2(r.empty(), r.c_str());
@@ -350,7 +343,7 @@ private slots:
         std::mt19937_64 rng(11);
         normalFill()(x, rng);
         normalFill()(dy, rng);
-        const Tensor gamma = tensorOf(Shape{c}, {0.5f, 1, 1.5f, -1, 2, 0.25f}), beta = Tensor::zeros(Shape{c});
+        const Tensor gamma = floats(Shape{c}, {0.5f, 1, 1.5f, -1, 2, 0.25f}), beta = Tensor::zeros(Shape{c});
         struct Result {
             std::vector<float> y, dx, dgamma, dbeta, stats;
         };

@@ -19,21 +19,7 @@ using namespace ts::test;
 
 namespace {
 
-Tensor floats(const Shape& shape, const std::vector<float>& values)
-{
-    Tensor t = Tensor::empty(shape);
-    if (static_cast<std::int64_t>(values.size()) != t.numel()) throw std::invalid_argument("wrong value count");
-    std::copy(values.begin(), values.end(), t.data<float>());
-    return t;
-}
 
-Tensor indices(const Shape& shape, const std::vector<std::int64_t>& values)
-{
-    Tensor t = Tensor::empty(shape, DType::I64);
-    if (static_cast<std::int64_t>(values.size()) != t.numel()) throw std::invalid_argument("wrong value count");
-    std::copy(values.begin(), values.end(), t.data<std::int64_t>());
-    return t;
-}
 
 std::vector<float> values(const Tensor& t) { return {t.data<float>(), t.data<float>() + t.numel()}; }
 
