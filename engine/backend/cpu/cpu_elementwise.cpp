@@ -26,12 +26,27 @@ template <class F> void mapUnary(std::int64_t n, std::int64_t grain, const float
 }
 
 // dx[i] += dy[i] * derivative(x[i], y[i])
+// dx[i] += dy[i] * derivative(x[i], y[i])
 template <class D>
 void accumulateGrad(std::int64_t n, std::int64_t grain, const float* x, const float* y, const float* dy, float* dx,
                     D derivative)
 {
     cpu::parallelFor(n, grain, [&](std::int64_t i0, std::int64_t i1) {
         for (std::int64_t i = i0; i < i1; ++i) dx[i] += dy[i] * derivative(x[i], y[i]);
+    });
+}
+
+// ReLU's backward as a select on loaded values (PyTorch's threshold_backward: where(x > 0, dy, 0)).
+// Written as dy * (x > 0 ? 1 : 0), GCC emitted a scalar loop branching on the sign of x, which
+// on real activations (random signs) mispredicts half the time: 9 ms instead of 2 for the CNN's
+// first block.
+void reluBackward(std::int64_t n, const float* x, const float* dy, float* dx)
+{
+    cpu::parallelFor(n, 1 << 14, [&](std::int64_t i0, std::int64_t i1) {
+        for (std::int64_t i = i0; i < i1; ++i) {
+            const float g = dy[i];
+            dx[i] += x[i] > 0.0f ? g : 0.0f;
+        }
     });
 }
 
@@ -73,7 +88,7 @@ void CpuBackend::activationBackward(Activation act, float alpha, const float* x,
 {
     switch (act) {
     case Activation::ReLU:
-        return accumulateGrad(n, kCheapGrain, x, y, dy, dx, [](float v, float) { return v > 0.0f ? 1.0f : 0.0f; });
+        return reluBackward(n, x, dy, dx);
     case Activation::LeakyReLU:
         return accumulateGrad(n, kCheapGrain, x, y, dy, dx,
                               [alpha](float v, float) { return v > 0.0f ? 1.0f : alpha; });
