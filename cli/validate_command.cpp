@@ -5,7 +5,9 @@
 #include "commands.h"
 #include "experiment_loading.h"
 #include "format.h"
+#include "graph/cost_model.h"
 #include "model_summary.h"
+#include "optim/optimizer.h"
 
 namespace ts::cli {
 
@@ -21,18 +23,12 @@ int validateCommand(const std::vector<std::string>& args)
                     static_cast<long long>(splits.validation ? splits.validation->size() : 0),
                     static_cast<long long>(splits.test ? splits.test->size() : 0));
     }
-    const std::size_t paramFloats = [&] {
-        std::size_t n = 0;
-        for (const auto& node : checkGraph(spec.model, 1).nodes)
-            for (const auto& p : node.params)
-                if (p.trainable) n += static_cast<std::size_t>(p.shape.numel());
-        return n;
-    }();
-    const std::string& opt = spec.optimizer.type;
-    const int copies = opt == "adam" || opt == "adamw" ? 2 : opt == "rmsprop" ? (spec.optimizer.momentum > 0 ? 2 : 1)
-                     : spec.optimizer.momentum > 0 ? 1 : 0;
-    std::printf("model (%s, batch %lld):\n\n", opt.c_str(), static_cast<long long>(spec.training.batchSize));
-    printModelSummary(checkGraph(spec.model, spec.training.batchSize), true, copies * paramFloats * sizeof(float));
+    // Optimizer state: one copy of the trainable parameters per buffer the optimizer keeps.
+    const CheckedGraph graph = checkGraph(spec.model, spec.training.batchSize);
+    const std::size_t stateBytes = optimizerStateNames(spec.optimizer).size() *
+                                   static_cast<std::size_t>(estimateCost(graph).parameters) * sizeof(float);
+    std::printf("model (%s, batch %lld):\n\n", spec.optimizer.type.c_str(), static_cast<long long>(spec.training.batchSize));
+    printModelSummary(graph, true, stateBytes);
     return 0;
 }
 

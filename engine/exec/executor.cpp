@@ -58,6 +58,10 @@ Executor::Executor(CheckedGraph graph, Backend& backend, bool training)
         values_.push_back(bufferView(plan_.values[v], graph_.values[v].spec));
         grads_.push_back(plan_.grads[v].bytes ? bufferView(plan_.grads[v], graph_.values[v].spec) : Tensor());
     }
+    gradsBornAt_.resize(graph_.nodes.size());
+    const int slots = 2 * static_cast<int>(graph_.nodes.size());
+    for (std::size_t v = 0; v < graph_.values.size(); ++v)
+        if (plan_.grads[v].bytes) gradsBornAt_[static_cast<std::size_t>(slots - 1 - plan_.grads[v].start)].push_back(static_cast<int>(v));
     saved_.resize(graph_.nodes.size());
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         for (std::size_t k = 0; k < graph_.nodes[i].saved.size(); ++k)
@@ -128,16 +132,12 @@ void Executor::backward()
     if (!trainingPlan_) throw std::logic_error("backward() on an executor planned for inference");
     if (graph_.lossValue < 0) throw std::logic_error("backward() on a graph without a loss node");
     const int n = static_cast<int>(graph_.nodes.size());
-    // Each gradient buffer is zeroed when it comes alive, i.e. just before the first backward
-    // that writes it; backward primitives then accumulate.
-    auto zeroGradsStartingAt = [&](int slot) {
-        for (std::size_t v = 0; v < grads_.size(); ++v)
-            if (plan_.grads[v].bytes && plan_.grads[v].start == slot) backend_.zeroBytes(grads_[v].raw(), grads_[v].bytes());
-    };
     for (int i = n - 1; i >= 0; --i) {
         if (!plan_.runsBackward[i]) continue;
         const CheckedNode& node = graph_.nodes[i];
-        zeroGradsStartingAt(2 * n - 1 - i);
+        // Each gradient buffer is zeroed when it comes alive, just before the first backward
+        // that writes it; backward primitives then accumulate.
+        for (int v : gradsBornAt_[i]) backend_.zeroBytes(grads_[v].raw(), grads_[v].bytes());
         if (node.output == graph_.lossValue) backend_.copyBytes(grads_[node.output].raw(), lossSeed_.raw(), sizeof(float));
         OpContext ctx{backend_, node.attrs};
         for (int v : node.inputs) {

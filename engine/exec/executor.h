@@ -92,6 +92,7 @@ private:
     std::vector<std::vector<int>> nodeParams_;  // per node: indices into params_
     std::vector<Tensor> values_, grads_;
     std::vector<std::vector<Tensor>> saved_;
+    std::vector<std::vector<int>> gradsBornAt_;  // per node: gradient buffers its backward starts
     bool profiling_ = false;
     std::vector<NodeTiming> timings_;
 };

@@ -104,8 +104,7 @@ private:
 class Sgd final : public FlatOptimizer {
 public:
     Sgd(const OptimizerSpec& s, Executor& ex)
-        : FlatOptimizer(ex, s.momentum != 0 ? std::vector<std::string>{"momentum_buffer"} : std::vector<std::string>{}),
-          spec_(s)
+        : FlatOptimizer(ex, optimizerStateNames(s)), spec_(s)
     {
     }
 
@@ -121,7 +120,7 @@ private:
 class Adam final : public FlatOptimizer {
 public:
     Adam(const OptimizerSpec& s, Executor& ex, bool decoupled)
-        : FlatOptimizer(ex, {"exp_avg", "exp_avg_sq"}), spec_(s), decoupled_(decoupled)
+        : FlatOptimizer(ex, optimizerStateNames(s)), spec_(s), decoupled_(decoupled)
     {
     }
 
@@ -138,9 +137,7 @@ private:
 class RmsProp final : public FlatOptimizer {
 public:
     RmsProp(const OptimizerSpec& s, Executor& ex)
-        : FlatOptimizer(ex, s.momentum > 0 ? std::vector<std::string>{"square_avg", "momentum_buffer"}
-                                           : std::vector<std::string>{"square_avg"}),
-          spec_(s)
+        : FlatOptimizer(ex, optimizerStateNames(s)), spec_(s)
     {
     }
 
@@ -169,6 +166,15 @@ void validate(const OptimizerSpec& s)
 }
 
 }  // namespace
+
+std::vector<std::string> optimizerStateNames(const OptimizerSpec& spec)
+{
+    if (spec.type == "adam" || spec.type == "adamw") return {"exp_avg", "exp_avg_sq"};
+    if (spec.type == "rmsprop")
+        return spec.momentum > 0 ? std::vector<std::string>{"square_avg", "momentum_buffer"}
+                                 : std::vector<std::string>{"square_avg"};
+    return spec.momentum != 0 ? std::vector<std::string>{"momentum_buffer"} : std::vector<std::string>{};
+}
 
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerSpec& spec, Executor& executor)
 {

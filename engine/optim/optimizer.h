@@ -34,6 +34,9 @@ public:
 // loadState() throws std::invalid_argument, changing nothing, unless the names, dtypes and
 // sizes are exactly those.
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerSpec& spec, Executor& executor);
+// The per-parameter buffers `spec`'s optimizer keeps (the state names above): each is one more
+// copy of the trainable parameters, so a run's memory is known before it starts.
+std::vector<std::string> optimizerStateNames(const OptimizerSpec& spec);
 
 // Global L2 norm of all gradients (accumulated in double).
 double gradientNorm(Executor& executor);
