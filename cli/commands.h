@@ -8,7 +8,9 @@ namespace ts::cli {
 int infoCommand(const std::vector<std::string>& args);
 int planCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
+int benchStoreCommand(const std::vector<std::string>& args);  // bench_store.cpp
 int trainCommand(const std::vector<std::string>& args);
 int validateCommand(const std::vector<std::string>& args);
+int runsCommand(const std::vector<std::string>& args);
 
 }  // namespace ts::cli

@@ -1,4 +1,5 @@
 #include "console_listener.h"
+#include "format.h"
 
 #include <unistd.h>
 
@@ -9,27 +10,6 @@
 namespace ts::cli {
 
 namespace {
-
-// JSON numbers: NaN and infinities are not JSON, so they become null.
-std::string number(double v)
-{
-    if (!std::isfinite(v)) return "null";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
-
-std::string jsonString(const std::string& s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (c == '\n') out += "\\n";
-        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-        else out += c;
-    }
-    return out + "\"";
-}
 
 std::string clock(double seconds)
 {
@@ -90,9 +70,9 @@ void ConsoleListener::onEpoch(const EpochEvent& e)
     const double rate = e.seconds > 0 ? double(samplesPerEpoch_) / e.seconds : 0;
     if (json_) {
         std::printf("{\"event\":\"epoch\",\"epoch\":%lld", static_cast<long long>(e.epoch));
-        for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), number(v).c_str());
-        std::printf(",\"samples_per_s\":%s,\"seconds\":%s,\"data_wait_fraction\":%s}\n", number(rate).c_str(),
-                    number(e.seconds).c_str(), number(e.dataWaitFraction).c_str());
+        for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), jsonNumber(v).c_str());
+        std::printf(",\"samples_per_s\":%s,\"seconds\":%s,\"data_wait_fraction\":%s}\n", jsonNumber(rate).c_str(),
+                    jsonNumber(e.seconds).c_str(), jsonNumber(e.dataWaitFraction).c_str());
         return;
     }
     std::printf("%sepoch %lld/%lld  train_loss %.4f  train_acc %.4f  val_loss %.4f  val_acc %.4f  %.1f s  %.0f samples/s  data wait %.0f%%\n",
@@ -107,7 +87,7 @@ void ConsoleListener::onFinished(const FinishedEvent& e)
     const char* outcome = names[static_cast<int>(e.outcome)];
     if (json_) {
         std::printf("{\"event\":\"done\",\"outcome\":\"%s\"", outcome);
-        for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), number(v).c_str());
+        for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), jsonNumber(v).c_str());
         if (!e.message.empty()) std::printf(",\"message\":%s", jsonString(e.message).c_str());
         std::printf("}\n");
         return;

@@ -17,13 +17,27 @@ namespace fs = std::filesystem;
 ExperimentSpec loadExperimentWithOverrides(const std::string& path, const std::vector<std::string>& overrides)
 {
     if (overrides.empty()) return loadExperiment(path);
-    // Overrides edit the parsed YAML tree, so they are validated exactly like the file's own values.
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return loadExperiment(path);  // reports the missing file as the loader does
+    std::stringstream text;
+    text << file.rdbuf();
     YAML::Node root;
     try {
-        root = YAML::LoadFile(path);
+        root = YAML::Load(text.str());
     } catch (const YAML::Exception&) {
         return loadExperiment(path);  // reports the file's own error with its position
     }
+    ExperimentSpec spec = parseExperimentWithOverrides(text.str(), path, overrides);
+    spec.sourceFile = path;
+    return spec;
+}
+
+ExperimentSpec parseExperimentWithOverrides(const std::string& yamlText, const std::string& sourceName,
+                                            const std::vector<std::string>& overrides)
+{
+    if (overrides.empty()) return parseExperiment(yamlText, sourceName);
+    // Overrides edit the parsed YAML tree, so they are validated exactly like the file's own values.
+    YAML::Node root = YAML::Load(yamlText);
     for (const std::string& item : overrides) {
         const auto eq = item.find('=');
         if (eq == std::string::npos || eq == 0)
@@ -38,9 +52,7 @@ ExperimentSpec loadExperimentWithOverrides(const std::string& path, const std::v
     }
     YAML::Emitter out;
     out << root;
-    ExperimentSpec spec = parseExperiment(out.c_str(), path + " (with --set)");
-    spec.sourceFile = path;
-    return spec;
+    return parseExperiment(out.c_str(), sourceName + " (with --set)");
 }
 
 std::string cacheDirectory()

@@ -12,6 +12,9 @@ namespace ts::cli {
 // Applies overrides such as "training.batch_size=64" or "optimizer.lr=3e-4" (YAML values:
 // lists and numbers as written) and validates the result like the file itself.
 ExperimentSpec loadExperimentWithOverrides(const std::string& path, const std::vector<std::string>& overrides);
+// The same for experiment text (a checkpoint's copy of its experiment).
+ExperimentSpec parseExperimentWithOverrides(const std::string& yamlText, const std::string& sourceName,
+                                            const std::vector<std::string>& overrides);
 
 // $XDG_CACHE_HOME/trainstudio or ~/.cache/trainstudio (created).
 std::string cacheDirectory();

@@ -1,5 +1,6 @@
 // Small text formatting shared by the CLI's commands.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -29,6 +30,27 @@ inline std::string formatCount(std::int64_t n)
         out += digits[i];
     }
     return (n < 0 ? "-" : "") + out;
+}
+
+// JSON numbers: NaN and infinities are not JSON, so they become null.
+inline std::string jsonNumber(double v)
+{
+    if (!std::isfinite(v)) return "null";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+inline std::string jsonString(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\', out += c;
+        else if (c == '\n') out += "\\n";
+        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+        else out += c;
+    }
+    return out + "\"";
 }
 
 // "--name VALUE" options (repeatable), "--flag" switches and positional arguments.

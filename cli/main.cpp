@@ -19,7 +19,12 @@ void printHelp()
         "\n"
         "Commands:\n"
         "  train       train an experiment: train EXPERIMENT.yaml [--device auto|cpu|cuda]\n"
-        "              [--epochs N] [--set key=value ...] [--json]\n"
+        "              [--epochs N] [--set key=value ...] [--json] [--workspace DIR]\n"
+        "              [--name NAME] [--tag TAG ...]; the run lands in the workspace\n"
+        "              (default ~/.local/share/trainstudio/workspace) with its checkpoints;\n"
+        "              train --resume RUN_OR_CHECKPOINT continues a stopped or crashed run;\n"
+        "              train --fork RUN_OR_CHECKPOINT [EXPERIMENT.yaml] --set k=v starts a new\n"
+        "              run from a checkpoint with changed settings\n"
         "  validate    check an experiment and show its model and planned memory:\n"
         "              validate EXPERIMENT.yaml [--set key=value ...] [--no-data]\n"
         "  info        the backends compiled in, CPU threads, CUDA devices, ops\n"
@@ -30,6 +35,9 @@ void printHelp()
         "              optimizer; or, without a file, a built-in model at 1 and all CPU\n"
         "              threads with the time of every layer:\n"
         "              bench [--model mlp|cnn] [--batch N] [--steps N] [--gemm N (0: skip)]\n"
+        "  bench-store the run store: points/s written, ms to read a metric and to list runs,\n"
+        "              step slowdown while logging: [--points N] [--runs N] [--workspace DIR]\n"
+        "  runs        list, show, compare, metrics, export or delete stored runs (runs --help)\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -57,6 +65,8 @@ int main(int argc, char** argv)
         if (command == "info") return ts::cli::infoCommand(args);
         if (command == "plan") return ts::cli::planCommand(args);
         if (command == "bench") return ts::cli::benchCommand(args);
+        if (command == "bench-store") return ts::cli::benchStoreCommand(args);
+        if (command == "runs") return ts::cli::runsCommand(args);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "trainstudio-cli %s: %s\n", command.c_str(), e.what());
         return 1;

@@ -196,7 +196,7 @@ Loader::~Loader()
     for (auto& t : impl_->workers) t.join();
 }
 
-void Loader::startEpoch(std::int64_t epoch)
+void Loader::startEpoch(std::int64_t epoch, std::int64_t firstBatch)
 {
     Impl& d = *impl_;
     auto order = std::make_shared<const std::vector<std::int64_t>>(d.sampler->epochOrder(epoch));
@@ -207,7 +207,7 @@ void Loader::startEpoch(std::int64_t epoch)
         d.epoch = epoch;
         d.order = std::move(order);
         d.numBatches = d.batchCount();
-        d.nextClaim = d.nextDeliver = 0;
+        d.nextClaim = d.nextDeliver = std::clamp<std::int64_t>(firstBatch, 0, d.numBatches);
         stale.swap(d.ready);
         d.failed = false;
         d.started = true;

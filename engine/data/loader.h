@@ -48,8 +48,9 @@ public:
 
     // Starts producing epoch `epoch` (its shuffle derives from seed and epoch, so any epoch
     // can be reproduced, e.g. on resume). Resets the wait counter. Abandons any unfinished
-    // epoch: its in-flight batches are dropped, never delivered.
-    void startEpoch(std::int64_t epoch);
+    // epoch: its in-flight batches are dropped, never delivered. firstBatch skips the
+    // epoch's first batches (a run resumed mid-epoch continues where it stopped).
+    void startEpoch(std::int64_t epoch, std::int64_t firstBatch = 0);
     // The next batch of the epoch, or false at its end. Blocks while the queue is empty.
     // An exception from the dataset (DataError) is rethrown here, at the batch it belongs
     // to, and again on every later call until startEpoch(). std::logic_error before the

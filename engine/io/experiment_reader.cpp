@@ -124,7 +124,8 @@ void readTraining(const Reader& r, const Field& f, TrainingSpec& t)
 {
     const MapView m = r.map(f.value, "training",
                             {"epochs", "batch_size", "seed", "device", "clip_grad_norm", "clip_grad_value", "accumulation_steps",
-                             "early_stopping", "overfit_batches", "deterministic", "skip_non_finite_loss", "log_every_steps", "top_k"},
+                             "early_stopping", "checkpoint", "overfit_batches", "deterministic", "skip_non_finite_loss",
+                             "log_every_steps", "top_k"},
                             f.pos);
     r.read<std::int64_t>(m, "epochs", t.epochs, atLeastInt(1));
     r.read<std::int64_t>(m, "batch_size", t.batchSize, atLeastInt(1));
@@ -141,6 +142,13 @@ void readTraining(const Reader& r, const Field& f, TrainingSpec& t)
         r.read(em, "metric", t.earlyStopping.metric);
         r.read<std::int64_t>(em, "patience", t.earlyStopping.patience, atLeastInt(1));
         r.read<double>(em, "min_delta", t.earlyStopping.minDelta, notNegative());
+    }
+    if (const Field* c = m.find("checkpoint")) {
+        const MapView cm = r.map(c->value, "checkpoint", {"every_epochs", "keep_last", "metric"}, c->pos);
+        r.read<std::int64_t>(cm, "every_epochs", t.checkpoint.everyEpochs, atLeastInt(0));  // 0: only the final one
+        r.read<std::int64_t>(cm, "keep_last", t.checkpoint.keepLast, atLeastInt(1));
+        r.read<std::string>(cm, "metric", t.checkpoint.metric,
+                            [](const std::string& v) { return v.empty() ? std::string("must name a metric") : std::string(); });
     }
     r.read<std::int64_t>(m, "overfit_batches", t.overfitBatches, atLeastInt(0));
     r.read(m, "deterministic", t.deterministic);

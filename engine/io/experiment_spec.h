@@ -90,6 +90,16 @@ struct EarlyStoppingSpec {
     bool operator==(const EarlyStoppingSpec&) const = default;
 };
 
+// Checkpoints (train/checkpoint_policy.h): YAML `training.checkpoint: {every_epochs: 1,
+// keep_last: 3, metric: val_acc}`. A final checkpoint is also written when a run stops or
+// ends between scheduled ones, so it can be resumed.
+struct CheckpointSpec {
+    std::int64_t everyEpochs = 1;  // 0: only the final checkpoint
+    std::int64_t keepLast = 3;     // plus the best by `metric`
+    std::string metric = "val_acc";  // min or max by name (lowerIsBetter)
+    bool operator==(const CheckpointSpec&) const = default;
+};
+
 struct TrainingSpec {
     std::int64_t epochs = 10;
     std::int64_t batchSize = 128;
@@ -104,6 +114,7 @@ struct TrainingSpec {
     bool skipNonFiniteLoss = false;   // otherwise a NaN/inf loss stops the run
     std::int64_t logEverySteps = 1;
     std::vector<int> topK = {1};      // extra accuracy metrics (top-k)
+    CheckpointSpec checkpoint;
 
     bool operator==(const TrainingSpec&) const = default;
 };

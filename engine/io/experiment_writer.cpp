@@ -125,6 +125,11 @@ Out trainingOut(const TrainingSpec& t)
         putNumber(es, "min_delta", e.minDelta, def.earlyStopping.minDelta);
         m.add("early_stopping", std::move(es));
     }
+    Out cs = Out::map();  // only the keys that differ: `checkpoint: {keep_last: 5}`
+    putInt(cs, "every_epochs", t.checkpoint.everyEpochs, def.checkpoint.everyEpochs);
+    putInt(cs, "keep_last", t.checkpoint.keepLast, def.checkpoint.keepLast);
+    putString(cs, "metric", t.checkpoint.metric, def.checkpoint.metric);
+    putSection(m, "checkpoint", std::move(cs));
     putInt(m, "overfit_batches", t.overfitBatches, def.overfitBatches);
     putBool(m, "deterministic", t.deterministic, def.deterministic);
     putBool(m, "skip_non_finite_loss", t.skipNonFiniteLoss, def.skipNonFiniteLoss);

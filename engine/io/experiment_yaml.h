@@ -38,4 +38,13 @@ std::string experimentToYaml(const ExperimentSpec& spec);
 // so readers see the old file or the new one, never half of one. Throws ExperimentError.
 void saveExperiment(const ExperimentSpec& spec, const std::string& path);
 
+// The experiment as flat parameters for the run store, walking experimentToYaml(spec):
+// ("optimizer.lr", "0.001"), ("model.layers.3.Conv2d.out_channels", "64"); list items by
+// index. Values equal to their defaults are left out, as in the file. (experiment_flatten.cpp)
+std::vector<std::pair<std::string, std::string>> flattenExperiment(const ExperimentSpec& spec);
+
+// The spec with a relative dataset.path resolved against its sourceFile's folder, so the
+// copy kept with a run or a checkpoint still finds its data from anywhere.
+ExperimentSpec withAbsolutePaths(const ExperimentSpec& spec);
+
 }  // namespace ts

@@ -7,11 +7,20 @@
 
 namespace ts {
 
-// attribute `init`: how weights start. Kaiming (He) with gain sqrt(2) is the default for ReLU networks.
+// attribute `init`: how weights start. Kaiming (He) with gain sqrt(2) is the default for ReLU
+// networks. "pytorch" is torch.nn's default for Linear and Conv (kaiming_uniform with a = sqrt(5):
+// weights and biases uniform in +-1/sqrt(fan_in)), so a PyTorch recipe can be reproduced.
 inline AttrSpec weightInitAttr()
 {
     return AttrSpec{"init", AttrType::String, AttrValue(std::string("kaiming_normal")), {}, 0,
-                    {"kaiming_normal", "kaiming_uniform", "xavier_normal", "xavier_uniform", "zeros"}};
+                    {"kaiming_normal", "kaiming_uniform", "xavier_normal", "xavier_uniform", "pytorch", "zeros"}};
+}
+
+// The bias follows the weights' `init`: zeros, except PyTorch's uniform +-1/sqrt(fan_in).
+inline InitSpec biasInit(const Attrs& attrs, double fanIn)
+{
+    if (attrs.getString("init") != "pytorch") return {InitKind::Zeros};
+    return {InitKind::KaimingUniform, fanIn, 1.0, 1.0 / std::sqrt(3.0), {}};
 }
 
 inline InitSpec weightInit(const Attrs& attrs, double fanIn, double fanOut)
@@ -20,9 +29,10 @@ inline InitSpec weightInit(const Attrs& attrs, double fanIn, double fanOut)
     InitSpec s;
     s.fanIn = fanIn;
     s.fanOut = fanOut;
-    s.gain = kind.rfind("kaiming", 0) == 0 ? std::sqrt(2.0) : 1.0;
+    // KaimingUniform's bound is gain * sqrt(3 / fanIn): gain 1/sqrt(3) gives PyTorch's 1/sqrt(fanIn).
+    s.gain = kind == "pytorch" ? 1.0 / std::sqrt(3.0) : kind.rfind("kaiming", 0) == 0 ? std::sqrt(2.0) : 1.0;
     s.kind = kind == "kaiming_normal"    ? InitKind::KaimingNormal
-           : kind == "kaiming_uniform"   ? InitKind::KaimingUniform
+           : kind == "kaiming_uniform" || kind == "pytorch" ? InitKind::KaimingUniform
            : kind == "xavier_normal"     ? InitKind::XavierNormal
            : kind == "xavier_uniform"    ? InitKind::XavierUniform
                                          : InitKind::Zeros;

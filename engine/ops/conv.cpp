@@ -53,7 +53,7 @@ public:
         const double taps = double(g.r * g.s);
         std::vector<ParamSpec> p{{"weight", Shape{g.k, g.c / g.groups, g.r, g.s},
                                   weightInit(a, double(g.c / g.groups) * taps, double(g.k) * taps / double(g.groups))}};
-        if (a.getBool("bias")) p.push_back({"bias", Shape{g.k}, {InitKind::Zeros}});
+        if (a.getBool("bias")) p.push_back({"bias", Shape{g.k}, {biasInit(a, double(g.c / g.groups) * taps)}});
         return p;
     }
     std::size_t workspaceBytes(Backend& backend, const Attrs& a, std::span<const TensorSpec> in,

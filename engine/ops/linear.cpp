@@ -31,7 +31,7 @@ public:
     {
         const std::int64_t inF = in[0].shape[-1], outF = a.getInt("out_features");
         std::vector<ParamSpec> p{{"weight", Shape{outF, inF}, weightInit(a, double(inF), double(outF))}};
-        if (a.getBool("bias")) p.push_back({"bias", Shape{outF}, {InitKind::Zeros}});
+        if (a.getBool("bias")) p.push_back({"bias", Shape{outF}, {biasInit(a, double(inF))}});
         return p;
     }
     double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec& out) const override

@@ -21,6 +21,13 @@ public:
     double best() const { return best_; }
     std::int64_t bestEpoch() const { return bestEpoch_; }  // 0-based count of updates
     std::int64_t epochsWithoutImprovement() const { return bad_; }
+    bool hasBest() const { return hasBest_; }
+    std::int64_t updates() const { return updates_; }
+    // Resume: continue with the counts a checkpoint recorded.
+    void restore(bool hasBest, double best, std::int64_t bestEpoch, std::int64_t bad, std::int64_t updates)
+    {
+        hasBest_ = hasBest, best_ = best, bestEpoch_ = bestEpoch, bad_ = bad, updates_ = updates;
+    }
 
 private:
     EarlyStoppingSpec spec_;

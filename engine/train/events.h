@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "store/store_types.h"
+
 namespace ts {
 
 struct StepEvent {
@@ -40,7 +42,21 @@ struct FinishedEvent {
     std::map<std::string, double> metrics;  // final: test_loss, test_acc when a test split exists
 };
 
-using TrainEvent = std::variant<StepEvent, EpochEvent, LogEvent, FinishedEvent>;
+// A checkpoint was written (record: files, step, epoch, metric, sizes, checksums; paths are
+// absolute) and the policy deleted `removed` (weights paths) to keep the last K plus the best.
+struct CheckpointEvent {
+    CheckpointRecord record;
+    std::vector<std::string> removed;
+};
+
+// Machine load, published from the trainer thread at most every `sampleSeconds` with the
+// monitor's latest reading (the monitor samples on its own thread; the loop never waits).
+struct SystemEvent {
+    std::int64_t step = 0;
+    SystemSample sample;
+};
+
+using TrainEvent = std::variant<StepEvent, EpochEvent, LogEvent, FinishedEvent, CheckpointEvent, SystemEvent>;
 
 class TrainListener {
 public:

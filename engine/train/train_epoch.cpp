@@ -58,14 +58,14 @@ bool Trainer::handleNonFinite(const std::string& what, std::int64_t epoch, std::
     return false;
 }
 
-Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals)
+Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals, std::int64_t firstBatch)
 {
     const TrainingSpec& t = spec_.training;
     const auto epochStart = std::chrono::steady_clock::now();
-    if (fixedBatches_.empty()) trainLoader_->startEpoch(epoch - 1);
+    if (fixedBatches_.empty()) trainLoader_->startEpoch(epoch - 1, firstBatch);
     exec_->setTraining(true);
 
-    std::size_t fixedIndex = 0;
+    std::size_t fixedIndex = static_cast<std::size_t>(firstBatch);
     std::int64_t micro = 0, groupSize = 1, groupSamples = 0;
     double groupLoss = 0, lastWait = 0;
     bool groupBad = false;
@@ -74,9 +74,13 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     std::int64_t intervalSamples = 0;
     auto intervalStart = std::chrono::steady_clock::now();
     Batch batch;
-    for (std::int64_t b = 0; nextBatch(batch, fixedIndex); ++b) {
-        if (!checkPause()) return EpochResult::Stopped;
+    for (std::int64_t b = firstBatch; nextBatch(batch, fixedIndex); ++b) {
         if (micro == 0) {
+            // Stop only between optimizer steps, so a checkpoint never splits a group.
+            if (!checkPause()) {
+                stopBatch_ = b;
+                return EpochResult::Stopped;
+            }
             // The graph's loss is a batch mean; seeding backward with 1/groupSize makes the
             // gradients accumulated over the group the mean over it, as one big batch would.
             // The epoch's last group may be shorter, and is averaged over what it holds.
@@ -156,6 +160,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             intervalSamples = 0;
             stepWait = 0;
         }
+        maybePublishSystem();
         groupLoss = 0;
         groupSamples = 0;
     }

@@ -73,6 +73,11 @@ void Trainer::setup()
                                     ": lower training.batch_size");
     stepsPerEpoch_ = (batchesPerEpoch_ + t.accumulationSteps - 1) / t.accumulationSteps;
     totalSteps_ = stepsPerEpoch_ * t.epochs;
+
+    if (t.earlyStopping.enabled) early_.emplace(t.earlyStopping);
+    if (!options_.checkpointDir.empty()) policy_.emplace(t.checkpoint, options_.checkpointDir);
+    if (options_.systemSampleSeconds > 0) monitor_ = std::make_unique<SystemMonitor>(0.5);
+    if (options_.resume) restoreFrom(*options_.resume);
 }
 
 void Trainer::loadFixedBatches()
@@ -105,14 +110,12 @@ FinishedEvent Trainer::run()
 {
     start_ = std::chrono::steady_clock::now();
     FinishedEvent finished;
-    std::map<std::string, double> last;
+    std::map<std::string, double>& last = lastMetrics_;
     std::optional<double> firstTrainLoss;
     try {
         setup();
         const TrainingSpec& t = spec_.training;
         const bool overfit = t.overfitBatches > 0;
-        std::optional<EarlyStopping> early;
-        if (t.earlyStopping.enabled) early.emplace(t.earlyStopping);
         bool warnedMissing = false;
         auto metricOrWarn = [&](const std::string& name) -> std::optional<double> {
             if (auto it = last.find(name); it != last.end()) return it->second;
@@ -124,9 +127,9 @@ FinishedEvent Trainer::run()
             return std::nullopt;
         };
 
-        for (std::int64_t epoch = 1; epoch <= t.epochs; ++epoch) {
+        for (std::int64_t epoch = firstEpoch_; epoch <= t.epochs; ++epoch) {
             EpochTotals totals{ClassificationMetrics(classes_, t.topK)};
-            const EpochResult r = trainEpoch(epoch, totals);
+            const EpochResult r = trainEpoch(epoch, totals, epoch == firstEpoch_ ? firstBatch_ : 0);
             if (r == EpochResult::Failed) {
                 finished.outcome = FinishedEvent::Outcome::Failed;
                 finished.message = failure_;
@@ -136,6 +139,7 @@ FinishedEvent Trainer::run()
                 finished.outcome = FinishedEvent::Outcome::Stopped;
                 finished.message = "stopped by request at step " + std::to_string(step_) + " (epoch " +
                                    std::to_string(epoch) + ")";
+                writeCheckpoint(epoch, stopBatch_);  // resumable from exactly here
                 break;
             }
             EpochEvent e;
@@ -148,6 +152,7 @@ FinishedEvent Trainer::run()
                 if (stopped) {
                     finished.outcome = FinishedEvent::Outcome::Stopped;
                     finished.message = "stopped by request during evaluation (epoch " + std::to_string(epoch) + ")";
+                    writeCheckpoint(epoch, batchesPerEpoch_);  // resuming re-runs this evaluation
                     break;
                 }
                 e.metrics.insert(val.begin(), val.end());
@@ -160,16 +165,19 @@ FinishedEvent Trainer::run()
 
             if (plateau_)
                 if (auto v = metricOrWarn(spec_.schedule.metric)) plateau_->update(*v, lowerIsBetter(spec_.schedule.metric));
-            if (early)
-                if (auto v = metricOrWarn(t.earlyStopping.metric); v && early->update(*v)) {
+            bool stopEarly = false;
+            if (early_)
+                if (auto v = metricOrWarn(t.earlyStopping.metric); v && early_->update(*v)) {
+                    stopEarly = true;
                     finished.outcome = FinishedEvent::Outcome::EarlyStopped;
                     std::ostringstream msg;
                     msg << "early stop after epoch " << epoch << ": " << t.earlyStopping.metric << " did not improve by more than "
-                        << t.earlyStopping.minDelta << " for " << early->epochsWithoutImprovement()
-                        << " epoch(s); best " << early->best() << " at epoch " << early->bestEpoch() + 1;
+                        << t.earlyStopping.minDelta << " for " << early_->epochsWithoutImprovement()
+                        << " epoch(s); best " << early_->best() << " at epoch " << early_->bestEpoch() + 1;
                     finished.message = msg.str();
-                    break;
                 }
+            if (policy_ && (stopEarly || epoch == t.epochs || policy_->due(epoch, t.epochs))) writeCheckpoint(epoch + 1, 0);
+            if (stopEarly) break;
         }
 
         if (overfit && firstTrainLoss && last.count("train_loss")) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "io/checkpoint.h"
 #include "data/loader.h"
 #include "io/experiment_spec.h"
 #include "optim/optimizer.h"
@@ -29,14 +30,29 @@
 #include "train/evaluation.h"
 #include "train/events.h"
 #include "train/metrics.h"
+#include "train/checkpoint_policy.h"
 #include "train/run_control.h"
+#include "train/system_monitor.h"
 
 namespace ts {
 
 class Backend;
 
 struct TrainerOptions {
-    std::string cacheDir;  // the workspace cache (checkpoints, decoded data); empty: none
+    std::string cacheDir;  // the workspace cache (decoded data); empty: none
+    // Where this run's checkpoints go (Workspace::runCheckpointsPath); empty: none are
+    // written. The policy is spec.training.checkpoint; a run that stops, early-stops or
+    // finishes between scheduled checkpoints also writes a final one, so it can be resumed.
+    std::string checkpointDir;
+    // Continue from a checkpoint: weights, optimizer state, schedule, early stopping, and the
+    // position (epoch, batch, step, dropout stream). With the same spec (resume) the per-step
+    // losses continue bit for bit on the CPU; a fork may change settings: optimizer state of
+    // another optimizer type is dropped, and a changed batch size starts at the next epoch.
+    std::optional<Checkpoint> resume;
+    std::string resumeSource;  // the checkpoint file, for messages
+    bool fork = false;
+    // Publish a SystemEvent (CPU, RAM; GPU with the CUDA backend) at most this often; 0: never.
+    double systemSampleSeconds = 1.0;
 };
 
 class Trainer {
@@ -69,7 +85,13 @@ private:
 
     void setup();
     void loadFixedBatches();
-    EpochResult trainEpoch(std::int64_t epoch, EpochTotals& totals);
+    void restoreFrom(const Checkpoint& checkpoint);
+    EpochResult trainEpoch(std::int64_t epoch, EpochTotals& totals, std::int64_t firstBatch);
+    // Writes a checkpoint whose training resumes at (nextEpoch, batchInEpoch) and applies the
+    // keep-last-K-plus-best policy. Throws std::runtime_error with what to do when it fails.
+    void writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch);
+    TrainingState captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch) const;
+    void maybePublishSystem();
     bool nextBatch(Batch& batch, std::size_t& fixedIndex);
     std::map<std::string, double> evaluateValidation(bool& stopped);
     bool handleNonFinite(const std::string& what, std::int64_t epoch, std::int64_t batch);
@@ -93,6 +115,13 @@ private:
     std::unique_ptr<Evaluator> evaluator_;
     std::unique_ptr<Loader> trainLoader_, valLoader_, testLoader_;
     std::optional<PlateauScheduler> plateau_;
+    std::optional<EarlyStopping> early_;
+    std::optional<CheckpointPolicy> policy_;
+    std::unique_ptr<SystemMonitor> monitor_;
+    std::chrono::steady_clock::time_point lastSystemEvent_{};
+    std::map<std::string, double> lastMetrics_;  // the last epoch's metrics
+    std::int64_t firstEpoch_ = 1, firstBatch_ = 0;  // where this run starts (resume)
+    std::int64_t stopBatch_ = 0;  // batches of the current epoch consumed when a stop arrived
     std::vector<Batch> fixedBatches_;  // overfit mode: the same batches every epoch
     GraphBinding binding_;
     std::int64_t classes_ = 0;

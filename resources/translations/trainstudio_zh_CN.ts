@@ -164,4 +164,99 @@
         <translation>关于 TrainStudio</translation>
     </message>
 </context>
+<context>
+    <name>ts::widgets::LiveChart</name>
+    <message>
+        <source>Follow</source>
+        <translation>跟随</translation>
+    </message>
+    <message>
+        <source>Keep the newest data in view. Zooming or panning turns this off.</source>
+        <translation>始终显示最新数据。缩放或平移会关闭此项。</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Weight of the exponential moving average (0 = raw values).</source>
+        <translation>指数移动平均的权重（0 = 原始值）。</translation>
+    </message>
+    <message>
+        <source>Chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Export chart as PNG</source>
+        <translation>将图表导出为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Export chart as SVG</source>
+        <translation>将图表导出为 SVG</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export chart data as CSV</source>
+        <translation>将图表数据导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>chart</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not write %1. Check that the folder exists and is writable.</source>
+        <translation>无法写入 %1。请检查文件夹是否存在且可写。</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Export SVG…</source>
+        <translation>导出 SVG…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Reset zoom</source>
+        <translation>重置缩放</translation>
+    </message>
+    <message>
+        <source>X axis</source>
+        <translation>X 轴</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>运行时间</translation>
+    </message>
+</context>
 </TS>

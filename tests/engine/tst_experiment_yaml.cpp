@@ -207,6 +207,7 @@ private slots:
         t.epochs = 3, t.batchSize = 7, t.seed = 99, t.device = "cuda:1", t.clipGradNorm = 1, t.clipGradValue = 0.5;
         t.accumulationSteps = 4, t.earlyStopping = {false, "val_acc", 2, 0.001}, t.overfitBatches = 2, t.deterministic = true;
         t.skipNonFiniteLoss = true, t.logEverySteps = 10, t.topK = {1, 5};
+        t.checkpoint = {0, 5, "val_loss"};
         s.model.nodes[1].name = "fc 1", s.model.nodes[2].inputs = {"fc 1"};
         s.model.output = "linear3";
         // Whole numbers stored as floats must stay floats (an int attribute is another value).
@@ -288,6 +289,38 @@ private slots:
         QCOMPARE(std::string(e.what()), std::string("x.yaml:2:10: dataset: a csv dataset needs label_column (the column holding the class)"));
         e = expectError(withLine(13, "  batch_size: 8\n  device: gpu"));
         QCOMPARE(std::string(e.what()), std::string("x.yaml:14:11: device: expected auto, cpu, cuda or cuda:N, got 'gpu'"));
+    }
+
+    void checkpointKeys()
+    {
+        // Read, written back only where they differ from the defaults, and validated.
+        ExperimentSpec s = parseExperiment(withLine(13, "  batch_size: 8\n  checkpoint: {every_epochs: 2, keep_last: 4, metric: val_loss}"), "x.yaml");
+        QCOMPARE(s.training.checkpoint, (CheckpointSpec{2, 4, "val_loss"}));
+        s = parseExperiment(withLine(13, "  batch_size: 8\n  checkpoint: {keep_last: 1}"), "x.yaml");
+        QCOMPARE(s.training.checkpoint, (CheckpointSpec{1, 1, "val_acc"}));
+        std::string text = experimentToYaml(s);
+        QVERIFY2(text.find("  checkpoint: {keep_last: 1}\n") != std::string::npos, text.c_str());
+        QVERIFY(parseExperiment(text, "x.yaml") == s);
+        s.training.checkpoint = {};
+        text = experimentToYaml(s);
+        QVERIFY2(text.find("checkpoint") == std::string::npos, text.c_str());
+        s.training.checkpoint.everyEpochs = 0;
+        QCOMPARE(parseExperiment(experimentToYaml(s), "x.yaml").training.checkpoint.everyEpochs, std::int64_t(0));
+
+        ExperimentError e = expectError(withLine(13, "  batch_size: 8\n  checkpoint: {every_epochs: -1}"));
+        QCOMPARE(std::string(e.what()), std::string("x.yaml:14:30: every_epochs: must be >= 0, got '-1'"));
+        e = expectError(withLine(13, "  batch_size: 8\n  checkpoint: {keep_last: 0}"));
+        QCOMPARE(std::string(e.what()), std::string("x.yaml:14:27: keep_last: must be >= 1, got '0'"));
+        e = expectError(withLine(13, "  batch_size: 8\n  checkpoint: {metric: \"\"}"));
+        QCOMPARE(e.line(), 14);
+        QCOMPARE(e.column(), 24);
+        QVERIFY2(e.message().find("metric: must name a metric") == 0, e.what());
+        e = expectError(withLine(13, "  batch_size: 8\n  checkpoint:\n    keep_lats: 2"));
+        QCOMPARE(e.line(), 15);
+        QVERIFY2(e.message().find("did you mean 'keep_last'?") != std::string::npos, e.what());
+        e = expectError(withLine(13, "  batch_size: 8\n  checkpoint: 3"));
+        QCOMPARE(e.line(), 14);
+        QCOMPARE(e.column(), 15);
     }
 
     void unknownOp()

@@ -1,0 +1,185 @@
+// `trainstudio-cli runs show RUN`: everything the store knows about one run.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include "runs_common.h"
+#include "runs_output.h"
+#include "store/resume_source.h"
+
+namespace ts::cli {
+
+namespace {
+
+struct ShownRun {
+    RunInfo run;
+    std::vector<MetricSummary> summaries;  // by name
+    std::vector<CheckpointRecord> checkpoints;
+    std::vector<LogLine> logs;  // the last ones asked for
+    std::size_t logCount = 0;   // all of them
+    std::vector<std::pair<std::string, std::string>> parameters;
+};
+
+// Multi-line text (notes, messages) indented under its label.
+std::string indented(const std::string& text, int indent)
+{
+    std::string out;
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out.append(static_cast<std::size_t>(indent), ' ');
+    }
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+    return out;
+}
+
+bool checkpointExists(const Workspace& workspace, const CheckpointRecord& c)
+{
+    std::error_code ec;
+    return std::filesystem::exists(absoluteCheckpointPath(workspace, c.path), ec);
+}
+
+void printJson(const ShownRun& s, const Workspace& workspace)
+{
+    const RunInfo& run = s.run;
+    JsonWriter json;
+    json.beginObject()
+        .field("id", run.id)
+        .field("name", run.name)
+        .field("experiment_id", run.experimentId)
+        .field("experiment", run.experimentName)
+        .field("status", runStatusName(run.status))
+        .field("message", run.message)
+        .field("start_time", run.startTime)
+        .field("started", isoLocalTime(run.startTime))
+        .field("end_time", run.endTime)
+        .field("ended", isoLocalTime(run.endTime))
+        .field("duration_s", runDuration(run))
+        .field("heartbeat", run.heartbeat)
+        .field("host", run.host)
+        .field("device", run.device)
+        .field("seed", run.seed);
+    json.key("parent");
+    if (run.parentRunId) json.beginObject().field("id", *run.parentRunId).field("relation", run.parentRelation).endObject();
+    else json.null();
+    json.field("notes", run.notes).key("tags").beginArray();
+    for (const auto& t : run.tags) json.value(t);
+    json.endArray().field("checkpoints_dir", workspace.runCheckpointsPath(run.id));
+
+    json.key("metrics").beginArray();
+    for (const auto& m : s.summaries)
+        json.beginObject()
+            .field("name", m.name)
+            .field("count", m.count)
+            .field("last", m.last)
+            .field("last_step", m.lastStep)
+            .field("min", m.min)
+            .field("max", m.max)
+            .field("best", m.best)
+            .field("best_step", m.bestStep)
+            .endObject();
+    json.endArray().key("checkpoints").beginArray();
+    for (const auto& c : s.checkpoints)
+        json.beginObject()
+            .field("id", c.id)
+            .field("path", c.path)
+            .field("absolute_path", absoluteCheckpointPath(workspace, c.path))
+            .field("exists", checkpointExists(workspace, c))
+            .field("state_path", c.statePath)
+            .field("epoch", c.epoch)
+            .field("step", c.step)
+            .field("metric", c.metricName)
+            .field("metric_value", c.metricValue)
+            .field("best", c.best)
+            .field("size_bytes", c.sizeBytes)
+            .field("sha256", c.sha256)
+            .field("created", c.createdTime)
+            .endObject();
+    json.endArray().field("log_lines", s.logCount).key("logs").beginArray();
+    for (const auto& l : s.logs)
+        json.beginObject().field("time", l.time).field("level", l.level).field("message", l.message).endObject();
+    json.endArray().key("parameters").beginObject();
+    for (const auto& [k, v] : s.parameters) json.field(k, v);
+    json.endObject().field("experiment_yaml", run.experimentYaml).endObject().print();
+}
+
+void printText(const ShownRun& s, const Workspace& workspace)
+{
+    const RunInfo& run = s.run;
+    std::printf("run %lld: %s\n", static_cast<long long>(run.id), run.name.c_str());
+    auto row = [](const char* label, const std::string& value) {
+        if (!value.empty()) std::printf("  %-12s %s\n", label, indented(value, 15).c_str());
+    };
+    row("experiment", run.experimentName);
+    row("status", runStatusName(run.status));
+    row("message", run.message);
+    row("started", localTime(run.startTime));
+    if (run.endTime > 0) row("ended", localTime(run.endTime));
+    row("duration", formatDuration(runDuration(run)) + (run.status == RunStatus::Running ? " so far" : ""));
+    if (run.status == RunStatus::Running || run.status == RunStatus::Crashed) row("heartbeat", localTime(run.heartbeat));
+    row("device", run.device + (run.host.empty() ? "" : " on " + run.host));
+    row("seed", std::to_string(run.seed));
+    if (run.parentRunId)
+        row("parent", "run " + std::to_string(*run.parentRunId) + (run.parentRelation.empty() ? "" : " (" + run.parentRelation + ")"));
+    row("tags", joined(run.tags));
+    row("notes", run.notes);
+    row("parameters", std::to_string(s.parameters.size()) + " (runs compare RUN RUN shows those that differ; --json lists all)");
+    row("checkpoints", workspace.runCheckpointsPath(run.id));
+
+    std::printf("\nmetrics (%zu)\n", s.summaries.size());
+    Table metrics({"name", "count", "last", "at step", "min", "max", "best", "at step"}, "lrrrrrrr");
+    for (const auto& m : s.summaries)
+        metrics.add({m.name, std::to_string(m.count), displayNumber(m.last), std::to_string(m.lastStep), displayNumber(m.min),
+                     displayNumber(m.max), displayNumber(m.best), std::to_string(m.bestStep)});
+    if (!metrics.empty()) metrics.print(stdout, 2);
+
+    std::printf("\ncheckpoints (%zu)\n", s.checkpoints.size());
+    Table checkpoints({"file", "epoch", "step", "metric", "best", "size"}, "lrrllr");
+    for (const auto& c : s.checkpoints)
+        checkpoints.add({c.path + (checkpointExists(workspace, c) ? "" : " (missing)"), std::to_string(c.epoch),
+                         std::to_string(c.step), c.metricName.empty() ? "-" : c.metricName + " " + displayNumber(c.metricValue),
+                         c.best ? "best" : "", formatBytes(double(c.sizeBytes))});
+    if (!checkpoints.empty()) checkpoints.print(stdout, 2);
+
+    std::printf("\nlog (%s%zu line%s)\n", s.logs.size() < s.logCount ? ("last " + std::to_string(s.logs.size()) + " of ").c_str() : "",
+                s.logCount, s.logCount == 1 ? "" : "s");
+    for (const auto& l : s.logs) {
+        const std::string time = localTime(l.time);
+        std::printf("  %s  %-7s  %s\n", time.size() > 11 ? time.substr(11).c_str() : time.c_str(), l.level.c_str(),
+                    indented(l.message, 21).c_str());
+    }
+}
+
+}  // namespace
+
+int runsShow(const std::vector<std::string>& args)
+{
+    const Options o = parseOptions(args, {"--workspace", "--log"}, {"--json"});
+    if (o.positional.size() != 1) throw std::invalid_argument("runs show expects one run id (see `trainstudio-cli runs list`)");
+    const auto logLines = static_cast<std::size_t>(o.integer("--log", 10, 0));
+    const Workspace workspace = runsWorkspace(o);
+    const auto reader = openRunReader(workspace);
+    const std::int64_t id = resolveRun(*reader, workspace, o.positional[0]);
+
+    ShownRun s;
+    s.run = *reader->run(id);
+    s.summaries = reader->summaries(id);
+    std::sort(s.summaries.begin(), s.summaries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    s.checkpoints = reader->checkpoints(id);
+    s.logs = reader->logs(id);
+    s.logCount = s.logs.size();
+    if (s.logs.size() > logLines) s.logs.erase(s.logs.begin(), s.logs.end() - static_cast<std::ptrdiff_t>(logLines));
+    s.parameters = reader->parameters(id);
+
+    if (o.flags.count("--json")) printJson(s, workspace);
+    else printText(s, workspace);
+    return 0;
+}
+
+}  // namespace ts::cli

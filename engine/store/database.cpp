@@ -1,0 +1,184 @@
+#include "store/database.h"
+
+#include <chrono>
+#include <cmath>
+
+#include <sqlite3.h>
+
+#include "store/run_writer.h"
+
+namespace ts::store {
+
+Database::Database(const std::string& path, Mode mode) : path_(path)
+{
+    int flags = SQLITE_OPEN_NOMUTEX;  // each connection is used by one thread at a time
+    flags |= mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
+             : mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE
+                                       : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw StoreError(path + ": cannot open the database: " + message);
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    // The CLI and the studio may write at once: wait for the other's batch, not fail.
+    sqlite3_busy_timeout(db_, 5000);
+}
+
+Database::~Database()
+{
+    sqlite3_close_v2(db_);  // _v2: tolerates statements still alive during unwinding
+}
+
+void Database::fail(const std::string& what) const
+{
+    throw StoreError(path_ + ": " + what + ": " + (db_ ? sqlite3_errmsg(db_) : "no connection"));
+}
+
+void Database::exec(const std::string& sql)
+{
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string message = error ? error : sqlite3_errmsg(db_);
+        sqlite3_free(error);
+        throw StoreError(path_ + ": " + message + " (in: " + sql.substr(0, 80) + ")");
+    }
+}
+
+std::int64_t Database::scalar(const std::string& sql)
+{
+    Statement s(*this, sql);
+    return s.step() ? s.integer(0) : 0;
+}
+
+std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+int Database::changes() const { return sqlite3_changes(db_); }
+bool Database::inTransaction() const { return !sqlite3_get_autocommit(db_); }
+
+Statement::Statement(Database& db, const std::string& sql) : db_(&db)
+{
+    if (sqlite3_prepare_v3(db.handle(), sql.c_str(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK)
+        db.fail("cannot prepare '" + sql.substr(0, 80) + "'");
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(other.stmt_) { other.stmt_ = nullptr; }
+
+Statement& Statement::operator=(Statement&& other) noexcept
+{
+    if (this != &other) {
+        sqlite3_finalize(stmt_);
+        db_ = other.db_;
+        stmt_ = other.stmt_;
+        other.stmt_ = nullptr;
+    }
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::int64_t value)
+{
+    if (sqlite3_bind_int64(stmt_, index, value) != SQLITE_OK) db_->fail("bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, double value)
+{
+    const int rc = std::isfinite(value) ? sqlite3_bind_double(stmt_, index, value) : sqlite3_bind_null(stmt_, index);
+    if (rc != SQLITE_OK) db_->fail("bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, const std::string& value)
+{
+    if (sqlite3_bind_text(stmt_, index, value.data(), int(value.size()), SQLITE_TRANSIENT) != SQLITE_OK) db_->fail("bind");
+    return *this;
+}
+
+Statement& Statement::bindBlob(int index, const void* data, std::size_t bytes)
+{
+    if (sqlite3_bind_blob64(stmt_, index, data, bytes, SQLITE_STATIC) != SQLITE_OK) db_->fail("bind");
+    return *this;
+}
+
+Statement& Statement::bindNull(int index)
+{
+    if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) db_->fail("bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::optional<std::int64_t> value)
+{
+    return value ? bind(index, *value) : bindNull(index);
+}
+
+bool Statement::step()
+{
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    const std::string sql = sqlite3_sql(stmt_);
+    sqlite3_reset(stmt_);  // leaves the statement usable for the next batch
+    db_->fail("cannot run '" + sql.substr(0, 60) + "'");
+}
+
+void Statement::run()
+{
+    while (step()) {
+    }
+    reset();
+}
+
+void Statement::reset()
+{
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+bool Statement::isNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+std::string Statement::text(int column) const
+{
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    return p ? std::string(p, std::size_t(sqlite3_column_bytes(stmt_, column))) : std::string();
+}
+
+Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction()
+{
+    if (!done_ && db_.inTransaction()) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit()
+{
+    db_.exec("COMMIT");
+    done_ = true;
+}
+
+double unixNow()
+{
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double fromNonfiniteCode(std::int64_t code)
+{
+    return code == 2 ? HUGE_VAL : code == 3 ? -HUGE_VAL : std::nan("");
+}
+
+void bindValue(Statement& s, int valueIndex, double v)
+{
+    s.bind(valueIndex, v);  // NULL when not finite
+    s.bind(valueIndex + 1, nonfiniteCode(v));
+}
+
+double columnValue(const Statement& s, int column)
+{
+    if (!s.isNull(column)) return s.real(column);
+    return s.isNull(column + 1) ? std::nan("") : fromNonfiniteCode(s.integer(column + 1));
+}
+
+}  // namespace ts::store

@@ -1,0 +1,32 @@
+// Records a training run in the store: a TrainListener that turns the trainer's events into
+// queued rows of a RunWriter (it never blocks the trainer).
+//   StepEvent   -> metrics loss, lr, grad_norm, samples_per_s, data_wait_s and
+//                  grad_norm/<parameter> at the step
+//   EpochEvent  -> every metric of the epoch at its last step, plus "epoch" (value: epoch)
+//                  and data_wait_fraction
+//   LogEvent    -> a log line; FinishedEvent -> the test split's metrics (test_*), a log line and the
+//                  run's status (finished / stopped / failed; an early stop is finished)
+//   CheckpointEvent -> a checkpoint row (paths made relative to checkpoints/), removals
+//   SystemEvent -> a system sample
+// Epoch and final metrics are stamped with the wall time of the latest StepEvent.
+#pragma once
+#include <cstdint>
+
+#include "store/run_writer.h"
+#include "train/events.h"
+
+namespace ts {
+
+class RunRecorder final : public TrainListener {
+public:
+    RunRecorder(RunWriter& writer, std::int64_t runId) : writer_(writer), runId_(runId) {}
+    void onEvent(const TrainEvent& event) override;
+
+private:
+    RunWriter& writer_;
+    std::int64_t runId_;
+    std::int64_t lastStep_ = 0;
+    double lastWallTime_ = 0;  // epoch and final metrics carry no time of their own
+};
+
+}  // namespace ts

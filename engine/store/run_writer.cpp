@@ -1,0 +1,342 @@
+// RunWriter: the queue and the writer thread. The SQL is in writer_db.cpp.
+#include "store/run_writer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <sqlite3.h>
+#include <thread>
+#include <unordered_set>
+#include <variant>
+
+#include "store/writer_db.h"
+
+namespace ts {
+
+using namespace store;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr auto kCommitInterval = std::chrono::milliseconds(200);
+constexpr std::size_t kBatchRows = 8192;  // commit early when this many rows are waiting
+
+struct MetricRow {
+    std::int64_t run;
+    std::string name;
+    std::int64_t step;
+    double value, wallTime;
+};
+struct LogRow {
+    std::int64_t run;
+    LogLine line;
+};
+struct SystemRow {
+    std::int64_t run;
+    SystemSample sample;
+};
+struct CheckpointRow {
+    std::unique_ptr<CheckpointRecord> record;  // boxed: keeps every queued row small
+};
+struct RemoveCheckpointRow {
+    std::int64_t run;
+    std::string path;
+};
+struct FinishRow {
+    std::int64_t run;
+    RunStatus status;
+    std::string message;
+};
+// A synchronous request: runs on the writer thread, in order with the rows queued before it;
+// `done` is fulfilled after the batch commits (or with the reason it did not).
+struct TaskRow {
+    std::function<void(WriterDb&)> work;
+    std::shared_ptr<std::promise<void>> done;
+};
+using Row = std::variant<MetricRow, LogRow, SystemRow, CheckpointRow, RemoveCheckpointRow, FinishRow, TaskRow>;
+
+bool isConstraint(const WriterDb& w) { return (sqlite3_errcode(const_cast<WriterDb&>(w).db().handle()) & 0xff) == SQLITE_CONSTRAINT; }
+
+}  // namespace
+
+struct RunWriter::Impl {
+    Workspace workspace;
+    WriterDb sql;
+
+    mutable std::mutex mutex;
+    std::condition_variable wake, committed;
+    std::vector<Row> queue, spare;
+    std::uint64_t pushed = 0, done = 0;  // rows ever queued / ever handled (committed or dropped)
+    bool urgent = false, stopping = false;
+    std::string error;                   // the first failure not yet reported by flush()
+    std::int64_t droppedRows = 0;
+    Stats stats;
+
+    std::unordered_set<std::int64_t> openRuns;  // writer thread only: runs to keep alive
+    Clock::time_point nextHeartbeat = Clock::now();
+    std::thread thread;
+
+    Impl(const Workspace& w) : workspace(w), sql(w.databasePath()) {}
+
+    void push(Row row, bool now = false)
+    {
+        std::lock_guard lock(mutex);
+        queue.push_back(std::move(row));
+        ++pushed;
+        stats.maxQueued = std::max<std::int64_t>(stats.maxQueued, std::int64_t(queue.size()));
+        urgent = urgent || now;
+        if (now || queue.size() == 1 || queue.size() == kBatchRows) wake.notify_one();
+    }
+
+    // Queues `work` and waits for its batch to commit; rethrows its failure.
+    void runTask(std::function<void(WriterDb&)> work)
+    {
+        auto promise = std::make_shared<std::promise<void>>();
+        auto future = promise->get_future();
+        push(TaskRow{std::move(work), promise}, true);
+        future.get();
+    }
+
+    void noteError(const std::string& message, std::int64_t rows)
+    {
+        std::lock_guard lock(mutex);
+        if (error.empty()) error = message;
+        droppedRows += rows;
+    }
+
+    void loop()
+    {
+        Clock::time_point lastCommit = Clock::now() - kCommitInterval;
+        std::unique_lock lock(mutex);
+        for (;;) {
+            const auto now = Clock::now();
+            const bool heartbeatDue = !openRuns.empty() && now >= nextHeartbeat;
+            const bool commitDue = !queue.empty() && (urgent || stopping || queue.size() >= kBatchRows ||
+                                                      now >= lastCommit + kCommitInterval);
+            if (!commitDue && !heartbeatDue) {
+                if (urgent || stopping) {  // a flush with nothing queued, or the end
+                    done = pushed;
+                    urgent = false;
+                    committed.notify_all();
+                    if (stopping) break;
+                    continue;
+                }
+                // Sleep until the batch is due (a first push wakes us) or the next heartbeat.
+                auto deadline = openRuns.empty() ? now + std::chrono::hours(1) : nextHeartbeat;
+                if (!queue.empty()) deadline = std::min(deadline, lastCommit + kCommitInterval);
+                wake.wait_until(lock, deadline);
+                continue;
+            }
+            std::vector<Row> batch;
+            batch.swap(queue);
+            queue.swap(spare);  // the last batch's storage: pushes do not regrow the queue
+            const std::uint64_t batchEnd = pushed;
+            urgent = false;
+            lock.unlock();
+            process(batch);
+            batch.clear();  // destroy the rows outside the lock
+            lastCommit = Clock::now();
+            lock.lock();
+            spare.swap(batch);
+            done = batchEnd;
+            committed.notify_all();
+        }
+    }
+
+    // One transaction for the whole batch. A row that breaks a constraint (a run deleted
+    // meanwhile) is dropped alone; any other failure (disk full, I/O error) drops the batch.
+    void process(std::vector<Row>& batch)
+    {
+        std::vector<std::pair<std::shared_ptr<std::promise<void>>, std::exception_ptr>> replies;
+        std::unordered_set<std::int64_t> finished;
+        std::int64_t rows = 0, dropped = 0;
+        std::string rowError;
+        const bool beat = Clock::now() >= nextHeartbeat;  // set before trying: a failure retries in 5 s, not at once
+        if (beat) nextHeartbeat = Clock::now() + std::chrono::seconds(int(kHeartbeatSeconds));
+        try {
+            Transaction tx(sql.db());
+            for (Row& row : batch) {
+                if (auto* task = std::get_if<TaskRow>(&row)) {
+                    replies.emplace_back(task->done, runQueuedTask(*task));
+                    continue;
+                }
+                try {
+                    apply(row, finished);
+                    ++rows;
+                } catch (const StoreError& e) {
+                    if (!isConstraint(sql)) throw;
+                    if (rowError.empty()) rowError = e.what();
+                    ++dropped;
+                }
+            }
+            if (beat) sql.heartbeat(openRuns);
+            std::string seriesError;
+            if (const auto lostPoints = sql.writeSeries(seriesError)) {
+                dropped += lostPoints;
+                rows -= lostPoints;
+                if (rowError.empty()) rowError = seriesError;
+            }
+            tx.commit();
+            for (std::int64_t id : finished) openRuns.erase(id);
+            std::lock_guard lock(mutex);
+            stats.rowsWritten += rows;
+            ++stats.commits;
+        } catch (const std::exception& e) {
+            sql.forgetCaches();  // ids and summaries may name rows that were rolled back
+            const auto failure = std::make_exception_ptr(StoreError(e.what()));
+            for (auto& reply : replies) reply.second = failure;
+            std::int64_t lost = 0;
+            for (const Row& row : batch) lost += !std::holds_alternative<TaskRow>(row);
+            // A failed heartbeat alone loses nothing: only lost rows are worth a report.
+            if (lost) noteError(std::string(e.what()) + " (" + std::to_string(lost) + " queued rows were not written)", lost);
+            dropped = 0;
+        }
+        if (dropped) noteError(rowError + " (" + std::to_string(dropped) + " rows dropped)", dropped);
+        for (auto& [promise, failure] : replies) {
+            if (failure) promise->set_exception(failure);
+            else promise->set_value();
+        }
+    }
+
+    // A task in a savepoint: its own failure undoes only its own changes.
+    std::exception_ptr runQueuedTask(TaskRow& task)
+    {
+        sql.db().exec("SAVEPOINT task");
+        try {
+            task.work(sql);
+            sql.db().exec("RELEASE task");
+            return nullptr;
+        } catch (...) {
+            auto failure = std::current_exception();
+            sql.db().exec("ROLLBACK TO task; RELEASE task");
+            return failure;
+        }
+    }
+
+    void apply(Row& row, std::unordered_set<std::int64_t>& finished)
+    {
+        std::visit(
+            [&](auto& r) {
+                using T = std::decay_t<decltype(r)>;
+                if constexpr (std::is_same_v<T, MetricRow>) sql.addMetric(r.run, r.name, r.step, r.value, r.wallTime);
+                else if constexpr (std::is_same_v<T, LogRow>) sql.addLog(r.run, r.line);
+                else if constexpr (std::is_same_v<T, SystemRow>) sql.addSystemSample(r.run, r.sample);
+                else if constexpr (std::is_same_v<T, CheckpointRow>) sql.addCheckpoint(*r.record);
+                else if constexpr (std::is_same_v<T, RemoveCheckpointRow>) sql.removeCheckpoint(r.run, r.path);
+                else if constexpr (std::is_same_v<T, FinishRow>) {
+                    sql.finishRun(r.run, r.status, r.message);
+                    finished.insert(r.run);
+                }
+            },
+            row);
+    }
+};
+
+RunWriter::RunWriter(const Workspace& workspace) : impl_(std::make_unique<Impl>(workspace))
+{
+    impl_->thread = std::thread([this] { impl_->loop(); });
+}
+
+RunWriter::~RunWriter()
+{
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->stopping = true;
+        impl_->wake.notify_one();
+    }
+    impl_->thread.join();
+}
+
+std::int64_t RunWriter::createRun(const NewRun& run)
+{
+    std::int64_t id = 0;
+    impl_->runTask([&](WriterDb& sql) {
+        id = sql.createRun(run);
+        impl_->openRuns.insert(id);  // writer thread: the heartbeat keeps it alive from now on
+    });
+    return id;
+}
+
+void RunWriter::addMetric(std::int64_t runId, const std::string& name, std::int64_t step, double value, double wallTime)
+{
+    impl_->push(MetricRow{runId, name, step, value, wallTime});
+}
+
+void RunWriter::addLog(std::int64_t runId, const LogLine& line) { impl_->push(LogRow{runId, line}); }
+
+void RunWriter::addSystemSample(std::int64_t runId, const SystemSample& sample) { impl_->push(SystemRow{runId, sample}); }
+
+void RunWriter::addCheckpoint(const CheckpointRecord& record)
+{
+    impl_->push(CheckpointRow{std::make_unique<CheckpointRecord>(record)});
+}
+
+void RunWriter::removeCheckpoint(std::int64_t runId, const std::string& path)
+{
+    impl_->push(RemoveCheckpointRow{runId, path});
+}
+
+void RunWriter::finishRun(std::int64_t runId, RunStatus status, const std::string& message)
+{
+    impl_->push(FinishRow{runId, status, message});
+}
+
+void RunWriter::renameRun(std::int64_t runId, const std::string& name)
+{
+    impl_->runTask([&](WriterDb& sql) { sql.setText(runId, "name", name); });
+}
+
+void RunWriter::setNotes(std::int64_t runId, const std::string& notes)
+{
+    impl_->runTask([&](WriterDb& sql) { sql.setText(runId, "notes", notes); });
+}
+
+void RunWriter::setTags(std::int64_t runId, const std::vector<std::string>& tags)
+{
+    std::string joined;
+    for (const auto& t : tags) {
+        std::string tag = t;
+        std::replace(tag.begin(), tag.end(), '\n', ' ');  // tags are stored one per line
+        joined += (joined.empty() ? "" : "\n") + tag;
+    }
+    impl_->runTask([&](WriterDb& sql) { sql.setText(runId, "tags", joined); });
+}
+
+void RunWriter::deleteRun(std::int64_t runId)
+{
+    impl_->runTask([&](WriterDb& sql) { sql.deleteRun(runId, impl_->openRuns); });
+    std::error_code ec;  // rows first: a folder without rows is harmless, rows without files are not
+    std::filesystem::remove_all(impl_->workspace.runCheckpointsPath(runId), ec);
+    if (ec)
+        throw StoreError(impl_->workspace.runCheckpointsPath(runId) + ": the run was deleted but its checkpoint folder "
+                         "could not be removed: " + ec.message());
+}
+
+void RunWriter::flush()
+{
+    std::unique_lock lock(impl_->mutex);
+    const std::uint64_t target = impl_->pushed;
+    impl_->urgent = true;
+    impl_->wake.notify_one();
+    impl_->committed.wait(lock, [&] { return impl_->done >= target; });
+    if (!impl_->error.empty()) {
+        const std::string message = impl_->error;
+        impl_->error.clear();
+        throw StoreError(message);
+    }
+}
+
+RunWriter::Stats RunWriter::stats() const
+{
+    std::lock_guard lock(impl_->mutex);
+    return impl_->stats;
+}
+
+const Workspace& RunWriter::workspace() const { return impl_->workspace; }
+
+}  // namespace ts

@@ -1,0 +1,100 @@
+// The one writer of a workspace's studio.db. Training threads push rows into a queue and
+// return at once (a push is a mutex and a vector append); the writer thread owns the only
+// write connection and commits in batches, every ~200 ms or every few thousand rows, so
+// logging never slows a training step (ARCHITECTURE.md, Threads).
+//
+// Opening creates or upgrades the schema (store/schema.h) and marks runs whose process is
+// gone as crashed (same host and a dead pid, or no heartbeat for 30 s). The writer thread
+// refreshes the heartbeat of the runs it has open every 5 s.
+//
+// Another process may write the same database (the CLI while the studio is open): SQLite's
+// locks serialise the batches, with a busy timeout, and readers are never blocked (WAL).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/store_types.h"
+#include "store/workspace.h"
+
+namespace ts {
+
+// Any failure of the store: the message names the database file and says what failed
+// ("not a TrainStudio database", "written by a newer TrainStudio (schema 7, this reads up
+// to 3)", "disk full"), and what to do.
+class StoreError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct NewRun {
+    std::string experimentName;
+    std::string experimentYaml;  // experimentToYaml(spec): stored with the run
+    // flattenExperiment(spec): "optimizer.lr" -> "0.001", ...; numeric values are also
+    // stored as numbers so runs sort by them.
+    std::vector<std::pair<std::string, std::string>> parameters;
+    std::string name;     // empty: "<experiment> #<n>"
+    std::string device;
+    std::uint64_t seed = 0;
+    std::optional<std::int64_t> parentRunId;
+    std::string parentRelation;  // "resume" | "fork"
+    std::vector<std::string> tags;
+};
+
+class RunWriter {
+public:
+    // Throws StoreError (not a TrainStudio database, a newer schema, unwritable file).
+    explicit RunWriter(const Workspace& workspace);
+    // Commits everything queued, then joins the writer thread.
+    ~RunWriter();
+    RunWriter(const RunWriter&) = delete;
+    RunWriter& operator=(const RunWriter&) = delete;
+
+    // Synchronous (the id is needed at once): inserts the run as running, with start time,
+    // host, pid and heartbeat now. Throws StoreError. Like the edits below, it runs on the
+    // writer thread in order with the rows queued before it.
+    std::int64_t createRun(const NewRun& run);
+
+    // Queued: never block on the disk. Rows of one run are committed in push order. A metric
+    // logged twice at one step keeps the later value (a resumed run re-logging steps).
+    void addMetric(std::int64_t runId, const std::string& name, std::int64_t step, double value, double wallTime);
+    void addLog(std::int64_t runId, const LogLine& line);
+    void addSystemSample(std::int64_t runId, const SystemSample& sample);
+    void addCheckpoint(const CheckpointRecord& record);
+    void removeCheckpoint(std::int64_t runId, const std::string& path);
+    void finishRun(std::int64_t runId, RunStatus status, const std::string& message);
+
+    // Edits from the CLI and the studio. Synchronous: they flush the queue first.
+    void renameRun(std::int64_t runId, const std::string& name);
+    void setNotes(std::int64_t runId, const std::string& notes);
+    void setTags(std::int64_t runId, const std::vector<std::string>& tags);
+    // Deletes the run's rows and its checkpoint folder. Refuses (StoreError) a running run
+    // of a live process (this one included) and a run that does not exist.
+    void deleteRun(std::int64_t runId);
+
+    // Blocks until every row queued before the call is committed. Rethrows (StoreError) a
+    // failure of the writer thread (disk full, the database locked past the busy timeout),
+    // once: the rows of a failed batch are dropped (counted in the message), the writer keeps
+    // going and later rows are written when the disk allows. A row that no longer fits (its
+    // run was deleted) is dropped alone and reported the same way.
+    void flush();
+
+    struct Stats {
+        std::int64_t rowsWritten = 0, commits = 0;
+        std::int64_t maxQueued = 0;  // the queue's high-water mark
+    };
+    Stats stats() const;
+
+    const Workspace& workspace() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ts

@@ -1,0 +1,170 @@
+#include "store/schema.h"
+
+#include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
+
+#include "store/database.h"
+#include "store/run_writer.h"
+
+namespace ts::store {
+
+namespace {
+
+// Version 1: the base schema. Points and summaries are WITHOUT ROWID tables keyed by what
+// they are looked up by, so one metric of one run is a single contiguous range of the B-tree.
+const char* const kMigration1 = R"sql(
+CREATE TABLE experiments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL,
+    runs_started INTEGER NOT NULL DEFAULT 0   -- numbers default run names, never reused
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    experiment_id INTEGER NOT NULL REFERENCES experiments(id),
+    name TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued','running','finished','failed','stopped','crashed')),
+    start_time REAL NOT NULL DEFAULT 0,
+    end_time REAL NOT NULL DEFAULT 0,
+    heartbeat REAL NOT NULL DEFAULT 0,
+    host TEXT NOT NULL DEFAULT '',
+    device TEXT NOT NULL DEFAULT '',
+    seed INTEGER NOT NULL DEFAULT 0,
+    parent_run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    parent_relation TEXT NOT NULL DEFAULT '',
+    notes TEXT NOT NULL DEFAULT '',
+    tags TEXT NOT NULL DEFAULT '',              -- one tag per line
+    message TEXT NOT NULL DEFAULT '',
+    experiment_yaml TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE parameters (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    number REAL,                                -- NULL when the value is not a number
+    PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE TABLE metric_names (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+-- Points in chunks (store/point_chunk.h): `data` holds `count` records (step, value,
+-- wall time) in arrival order; chunk numbers count up per (run, metric). min_step/max_step
+-- let an incremental read skip chunks it has seen.
+CREATE TABLE points (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    metric_id INTEGER NOT NULL REFERENCES metric_names(id),
+    chunk INTEGER NOT NULL,
+    min_step INTEGER NOT NULL,
+    max_step INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (run_id, metric_id, chunk)
+) WITHOUT ROWID;
+-- value columns that may hold NaN/inf keep a flag beside them (SQLite stores a bound NaN as
+-- NULL): the REAL is NULL and *_nonfinite says 1 NaN, 2 +inf, 3 -inf.
+-- Maintained by the writer as points arrive; min/max/best are NULL until a non-NaN value.
+CREATE TABLE summaries (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    metric_id INTEGER NOT NULL REFERENCES metric_names(id),
+    count INTEGER NOT NULL,
+    last REAL, last_nonfinite INTEGER, last_step INTEGER NOT NULL,
+    min REAL, min_nonfinite INTEGER,
+    max REAL, max_nonfinite INTEGER,
+    best REAL, best_nonfinite INTEGER, best_step INTEGER NOT NULL,
+    PRIMARY KEY (run_id, metric_id)
+) WITHOUT ROWID;
+CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    state_path TEXT NOT NULL DEFAULT '',
+    step INTEGER NOT NULL,
+    epoch INTEGER NOT NULL,
+    metric_name TEXT NOT NULL DEFAULT '',
+    metric_value REAL,
+    best INTEGER NOT NULL DEFAULT 0,
+    size_bytes INTEGER NOT NULL DEFAULT 0,
+    sha256 TEXT NOT NULL DEFAULT '',
+    state_sha256 TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL
+);
+CREATE TABLE system_samples (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    wall_time REAL NOT NULL,
+    cpu_percent REAL, ram_bytes REAL,
+    gpu_percent REAL, gpu_memory_used REAL, gpu_memory_total REAL,
+    gpu_temperature REAL, gpu_power_watts REAL
+);
+CREATE INDEX system_samples_by_run ON system_samples(run_id, id);
+CREATE TABLE logs (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    time REAL NOT NULL,
+    level TEXT NOT NULL,
+    message TEXT NOT NULL
+);
+CREATE INDEX logs_by_run ON logs(run_id, id);
+)sql";
+
+// Version 2: the writer's pid, so a run whose process died on this host is marked crashed at
+// the next open without waiting for its heartbeat to age; an index for the runs that such a
+// check (and the studio's "running" filter) looks at; checkpoints found by run in step order
+// (deleting a run's rows and listing its checkpoints no longer scan the table).
+const char* const kMigration2 = R"sql(
+ALTER TABLE runs ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX runs_by_status ON runs(status);
+CREATE INDEX checkpoints_by_run ON checkpoints(run_id, step);
+)sql";
+
+const char* const kMigrations[] = {kMigration1, kMigration2};
+static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion);
+
+}  // namespace
+
+FileState inspectDatabase(const std::string& path)
+{
+    FileState state;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || st.st_size == 0) return state;
+    state.exists = true;
+    // Check the magic ourselves: SQLite would only say "file is not a database" later.
+    char header[16] = {};
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw StoreError(path + ": cannot read the file: " + std::strerror(errno));
+    const std::size_t got = std::fread(header, 1, sizeof header, f);
+    std::fclose(f);
+    if (got != sizeof header || std::memcmp(header, "SQLite format 3", 16) != 0)
+        throw StoreError(path + ": not a TrainStudio database (not a SQLite file); choose another workspace folder "
+                                "or move the file away");
+
+    Database db(path, Database::Mode::ReadOnly);  // read-only: refusing must never modify
+    const auto appId = db.scalar("PRAGMA application_id");
+    const auto version = db.scalar("PRAGMA user_version");
+    const auto objects = db.scalar("SELECT count(*) FROM sqlite_master");
+    if (appId != kApplicationId && !(appId == 0 && objects == 0 && version == 0))
+        throw StoreError(path + ": not a TrainStudio database (a SQLite database of another application, id " +
+                         std::to_string(appId) + "); choose another workspace folder");
+    if (version > kSchemaVersion)
+        throw StoreError(path + ": written by a newer TrainStudio (schema " + std::to_string(version) +
+                         ", this version reads up to " + std::to_string(kSchemaVersion) +
+                         "); update TrainStudio to open it");
+    state.version = int(version);
+    return state;
+}
+
+void migrate(Database& db, int targetVersion)
+{
+    // Checked again under the write lock: another process may have migrated meanwhile.
+    Transaction tx(db);
+    const int from = int(db.scalar("PRAGMA user_version"));
+    if (from >= targetVersion) return;
+    for (int v = from + 1; v <= targetVersion; ++v) db.exec(kMigrations[v - 1]);
+    db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+    db.exec("PRAGMA user_version = " + std::to_string(targetVersion));
+    tx.commit();
+}
+
+}  // namespace ts::store

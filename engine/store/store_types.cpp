@@ -1,0 +1,18 @@
+#include "store/store_types.h"
+
+namespace ts {
+
+namespace {
+const char* const kNames[] = {"queued", "running", "finished", "failed", "stopped", "crashed"};
+}
+
+const char* runStatusName(RunStatus status) { return kNames[static_cast<int>(status)]; }
+
+std::optional<RunStatus> parseRunStatus(const std::string& name)
+{
+    for (int i = 0; i < 6; ++i)
+        if (name == kNames[i]) return static_cast<RunStatus>(i);
+    return std::nullopt;
+}
+
+}  // namespace ts

@@ -1,0 +1,93 @@
+// Plain records of the run store (engine/store): what the writer takes and the reader
+// returns. No behaviour, no SQLite types, so the CLI and the studio can pass them around.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// Stored as lower-case text ("queued", "running", ...), so the database stays readable.
+enum class RunStatus { Queued, Running, Finished, Failed, Stopped, Crashed };
+const char* runStatusName(RunStatus status);
+std::optional<RunStatus> parseRunStatus(const std::string& name);
+
+struct RunInfo {
+    std::int64_t id = 0;
+    std::int64_t experimentId = 0;
+    std::string experimentName;  // the experiment's `name:`
+    std::string name;            // user-visible run name ("fashion_mnist_cnn #4"); editable
+    RunStatus status = RunStatus::Queued;
+    double startTime = 0;        // Unix seconds (UTC); 0 while queued
+    double endTime = 0;          // 0 while running
+    double heartbeat = 0;        // Unix seconds of the last sign of life
+    std::string host;
+    std::string device;          // "cpu", "cuda:0"
+    std::uint64_t seed = 0;
+    std::optional<std::int64_t> parentRunId;  // resumed or forked from
+    std::string parentRelation;               // "resume" | "fork" | ""
+    std::string notes;
+    std::vector<std::string> tags;
+    std::string message;         // the finished/failed message
+    std::string experimentYaml;  // the full experiment as run (experimentToYaml)
+};
+
+// Faithful for NaN and +/-infinity (the store keeps a flag beside the REAL column).
+struct MetricPoint {
+    std::int64_t step = 0;
+    double value = 0;
+    double wallTime = 0;  // seconds since the run started
+};
+
+struct MetricSeries {
+    std::string name;
+    std::vector<std::int64_t> steps;
+    std::vector<double> values;
+    std::vector<double> wallTimes;
+};
+
+// Maintained as points arrive: listing runs never scans points. min/max/best ignore NaN.
+// "Best" is the min for names ending in "loss" and the max otherwise (lowerIsBetter in
+// train/early_stopping.h, the rule early stopping and the checkpoint policy use).
+struct MetricSummary {
+    std::string name;
+    std::int64_t count = 0;
+    double last = 0;
+    std::int64_t lastStep = 0;
+    double min = 0, max = 0;
+    double best = 0;
+    std::int64_t bestStep = 0;
+};
+
+struct CheckpointRecord {
+    std::int64_t id = 0;
+    std::int64_t runId = 0;
+    std::string path;        // weights file, relative to the workspace's checkpoints/ when inside it
+    std::string statePath;   // the training-state file beside it
+    std::int64_t step = 0;
+    std::int64_t epoch = 0;
+    std::string metricName;  // "val_acc"; empty when the policy tracks none
+    double metricValue = 0;
+    bool best = false;
+    std::int64_t sizeBytes = 0;  // both files together
+    std::string sha256;          // of the weights file, hex
+    std::string stateSha256;     // of the state file, hex
+    double createdTime = 0;      // Unix seconds
+};
+
+struct SystemSample {
+    double wallTime = 0;  // seconds since the run started
+    double cpuPercent = -1, ramBytes = -1;             // -1: unknown
+    double gpuPercent = -1, gpuMemoryUsed = -1, gpuMemoryTotal = -1;
+    double gpuTemperature = -1, gpuPowerWatts = -1;
+};
+
+struct LogLine {
+    double time = 0;       // Unix seconds
+    std::string level;     // "info" | "warning" | "error"
+    std::string message;
+};
+
+}  // namespace ts

@@ -1,0 +1,44 @@
+#include "store/workspace.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+namespace ts {
+
+namespace fs = std::filesystem;
+
+std::string Workspace::databasePath() const { return directory + "/studio.db"; }
+std::string Workspace::checkpointsPath() const { return directory + "/checkpoints"; }
+std::string Workspace::runCheckpointsPath(std::int64_t runId) const
+{
+    return checkpointsPath() + "/run_" + std::to_string(runId);
+}
+
+std::string Workspace::defaultDirectory()
+{
+    // XDG base directories: an empty or relative XDG_DATA_HOME is to be ignored.
+    const char* xdg = std::getenv("XDG_DATA_HOME");
+    if (xdg && xdg[0] == '/') return std::string(xdg) + "/trainstudio/workspace";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.local/share/trainstudio/workspace";
+}
+
+Workspace Workspace::open(const std::string& directory)
+{
+    std::error_code ec;
+    const fs::path dir = fs::absolute(directory, ec);
+    if (ec) throw std::runtime_error(directory + ": " + ec.message());
+    Workspace w{dir.lexically_normal().string()};
+    if (w.directory.size() > 1 && w.directory.back() == '/') w.directory.pop_back();
+    for (const std::string& path : {w.directory, w.checkpointsPath()}) {
+        fs::create_directories(path, ec);
+        if (ec || !fs::is_directory(path))
+            throw std::runtime_error(path + ": cannot create the workspace folder: " +
+                                     (ec ? ec.message() : std::string("not a directory")));
+    }
+    return w;
+}
+
+}  // namespace ts

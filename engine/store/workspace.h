@@ -1,0 +1,24 @@
+// A workspace is one folder: studio.db (the run store) plus checkpoints/ (rule 5 of
+// ARCHITECTURE.md: no other state). The default one lives under the user's data directory.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace ts {
+
+struct Workspace {
+    std::string directory;  // absolute
+
+    std::string databasePath() const;     // directory + "/studio.db"
+    std::string checkpointsPath() const;  // directory + "/checkpoints"
+    // checkpoints/run_<id>: one folder per run, so deleting a run deletes one folder.
+    std::string runCheckpointsPath(std::int64_t runId) const;
+
+    // $XDG_DATA_HOME/trainstudio/workspace, else $HOME/.local/share/trainstudio/workspace.
+    static std::string defaultDirectory();
+    // Makes the directory and checkpoints/ (std::runtime_error naming the path and the
+    // system's reason when that fails). Does not touch the database: RunWriter/RunReader do.
+    static Workspace open(const std::string& directory);
+};
+
+}  // namespace ts

@@ -1,0 +1,131 @@
+// The trainer's checkpoints: what a checkpoint holds (captureState), resuming from one
+// (restoreFrom), writing one under the keep-last-K-plus-best policy, and the system samples
+// published between steps.
+#include <filesystem>
+#include <sstream>
+
+#include "io/experiment_yaml.h"
+#include "train/trainer.h"
+
+namespace ts {
+
+TrainingState Trainer::captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch) const
+{
+    TrainingState s;
+    s.epoch = nextEpoch;
+    s.batchInEpoch = batchInEpoch;
+    s.step = step_;
+    s.microStep = microStep_;
+    s.seed = spec_.training.seed;
+    s.optimizerState = optimizer_->state();
+    if (plateau_) s.plateau = plateau_->state();
+    if (early_) {
+        s.earlyHasBest = early_->hasBest();
+        s.earlyBest = early_->best();
+        s.earlyBestEpoch = early_->bestEpoch();
+        s.earlyBad = early_->epochsWithoutImprovement();
+        s.earlyUpdates = early_->updates();
+    }
+    s.bestMetricName = spec_.training.checkpoint.metric;
+    if (policy_)
+        if (auto best = policy_->best(); best && best->metric) {
+            s.bestMetricValue = best->metric;
+            s.bestEpoch = best->epoch;
+        }
+    s.lastEpochMetrics = lastMetrics_;
+    s.experimentYaml = experimentToYaml(withAbsolutePaths(spec_));
+    return s;
+}
+
+void Trainer::restoreFrom(const Checkpoint& checkpoint)
+{
+    const TrainingState& s = checkpoint.state;
+    restoreWeights(*exec_, checkpoint.weights, options_.resumeSource);
+    try {
+        optimizer_->loadState(s.optimizerState);
+    } catch (const std::invalid_argument& e) {
+        if (!options_.fork) throw;
+        log(LogEvent::Level::Warning, std::string("the checkpoint's optimizer state does not fit this optimizer (") +
+                                          e.what() + "): it starts fresh");
+    }
+    step_ = s.step;
+    microStep_ = s.microStep;
+    firstEpoch_ = s.epoch;
+    firstBatch_ = s.batchInEpoch;
+    if (options_.fork && firstBatch_ > 0) {
+        // A fork may change the batch size, which moves every batch boundary: start clean.
+        const ExperimentSpec parent = parseExperiment(s.experimentYaml, options_.resumeSource);
+        if (parent.training.batchSize != spec_.training.batchSize) {
+            ++firstEpoch_;
+            firstBatch_ = 0;
+            log(LogEvent::Level::Info, "the batch size changed: the fork starts at the next epoch");
+        }
+    }
+    if (plateau_ && s.plateau) plateau_->restore(*s.plateau);
+    if (early_) early_->restore(s.earlyHasBest, s.earlyBest, s.earlyBestEpoch, s.earlyBad, s.earlyUpdates);
+    lastMetrics_ = s.lastEpochMetrics;
+    std::ostringstream msg;
+    msg << (options_.fork ? "forked from " : "resumed from ") << options_.resumeSource << " at epoch " << firstEpoch_
+        << ", batch " << firstBatch_ << ", step " << step_;
+    log(LogEvent::Level::Info, msg.str());
+}
+
+void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch)
+{
+    if (!policy_) return;
+    const bool midEpoch = batchInEpoch > 0;
+    const std::int64_t epoch = midEpoch ? nextEpoch : nextEpoch - 1;  // the epoch it belongs to
+    std::optional<double> metric;
+    if (auto it = lastMetrics_.find(spec_.training.checkpoint.metric); it != lastMetrics_.end() && !midEpoch)
+        metric = it->second;
+    const std::string path = policy_->pathFor(epoch, metric, midEpoch ? std::optional(step_) : std::nullopt);
+    SavedCheckpoint saved;
+    try {
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        saved = saveCheckpoint(path, captureWeights(*exec_), captureState(nextEpoch, batchInEpoch));
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("could not save the checkpoint at step ") + std::to_string(step_) + ": " +
+                                 e.what() +
+                                 "\nThe run stopped; the earlier checkpoints are intact. Free disk space or choose "
+                                 "another workspace, then resume from the last checkpoint.");
+    }
+    bool best = false;
+    CheckpointEvent event;
+    event.removed = policy_->add({path, epoch, step_, metric}, best);
+    for (const std::string& old : event.removed) {
+        std::error_code ignored;  // a file already gone is what we wanted
+        std::filesystem::remove(old, ignored);
+        std::filesystem::remove(checkpointStatePath(old), ignored);
+    }
+    CheckpointRecord& r = event.record;
+    r.path = saved.weightsPath;
+    r.statePath = saved.statePath;
+    r.step = step_;
+    r.epoch = epoch;
+    r.metricName = metric ? spec_.training.checkpoint.metric : std::string();
+    r.metricValue = metric.value_or(0.0);
+    r.best = best;
+    r.sizeBytes = saved.sizeBytes;
+    r.sha256 = saved.sha256;
+    r.stateSha256 = saved.stateSha256;
+    r.createdTime = static_cast<double>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count()) /
+                    1000.0;
+    publish(event);
+}
+
+void Trainer::maybePublishSystem()
+{
+    if (!monitor_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - lastSystemEvent_).count() < options_.systemSampleSeconds) return;
+    lastSystemEvent_ = now;
+    SystemEvent e;
+    e.step = step_;
+    e.sample = monitor_->latest();
+    e.sample.wallTime = elapsed();
+    publish(e);
+}
+
+}  // namespace ts

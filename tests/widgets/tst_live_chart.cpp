@@ -1,0 +1,531 @@
+// LiveChart and its numeric core. Runs under QT_QPA_PLATFORM=offscreen.
+#include "chart_series.h"
+#include "decimation.h"
+#include "live_chart.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <ctime>
+#include <random>
+
+using namespace ts::widgets;
+
+namespace {
+
+// Sorted x with gaps and repeated keys, y noise with rare large spikes, a few NaNs.
+void makeNoisy(std::size_t n, std::vector<double>& x, std::vector<double>& y, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> step(0.0, 2.0), noise(-1.0, 1.0), unit(0.0, 1.0);
+    x.resize(n);
+    y.resize(n);
+    double xv = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (unit(rng) > 0.05) xv += step(rng);  // 5% repeat the previous key
+        x[i] = xv;
+        y[i] = noise(rng);
+        const double r = unit(rng);
+        if (r < 0.001) y[i] = 50 * noise(rng);  // spikes
+        else if (r < 0.0015) y[i] = std::nan("");
+    }
+}
+
+// CPU time of this thread: unlike wall time it does not count waiting for a core, so it stays
+// meaningful on a loaded build machine.
+double threadCpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+long columnOf(double x, double lo, double hi, int columns) {
+    return std::min<long>(static_cast<long>((x - lo) / (hi - lo) * columns), columns - 1);
+}
+
+ChartSamples ramp(std::size_t n, double stepsPerEpoch, double first = 1) {
+    ChartSamples s;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double step = first + static_cast<double>(i);
+        s.step.push_back(step);
+        s.epoch.push_back(step / stepsPerEpoch);
+        s.time.push_back(step * 0.05);
+        s.value.push_back(2.0 * std::exp(-step / 300.0) + 0.05);
+    }
+    return s;
+}
+
+}  // namespace
+
+class TestLiveChart : public QObject {
+    Q_OBJECT
+private slots:
+    void decimationKeepsEveryColumnExtreme_data();
+    void decimationKeepsEveryColumnExtreme();
+    void decimationPassesSmallRangesThrough();
+    void emaMatchesHandComputedValues();
+    void seriesSortsLateAppendsAndTracksModes();
+    void chartReceivesDecimatedPoints();
+    void appendsCoalesceIntoFewReplots();
+    void userZoomTurnsFollowOff();
+    void logScale();
+    void xAxisModes();
+    void markersBestAndThreshold();
+    void csvExport();
+    void pngAndSvgExport();
+    void contextMenu();
+    void paletteDrivesColours();
+    void replotMillionPoints_data();
+    void replotMillionPoints();
+    void demoImage();
+};
+
+void TestLiveChart::decimationKeepsEveryColumnExtreme_data() {
+    QTest::addColumn<int>("columns");
+    QTest::addColumn<double>("loFrac");
+    QTest::addColumn<double>("hiFrac");
+    QTest::newRow("whole, 800 px") << 800 << 0.0 << 1.0;
+    QTest::newRow("middle, 333 px") << 333 << 0.3 << 0.55;
+    QTest::newRow("narrow, 1 px") << 1 << 0.1 << 0.9;
+}
+
+void TestLiveChart::decimationKeepsEveryColumnExtreme() {
+    QFETCH(int, columns);
+    QFETCH(double, loFrac);
+    QFETCH(double, hiFrac);
+    std::vector<double> x, y;
+    makeNoisy(200000, x, y, 1234 + columns);
+    const double lo = x.back() * loFrac, hi = x.back() * hiFrac;
+    std::vector<double> ox, oy;
+    decimateMinMax(x, y, lo, hi, columns, ox, oy);
+
+    QVERIFY(!ox.empty());
+    QCOMPARE(ox.size(), oy.size());
+    QVERIFY(ox.size() <= 4 * static_cast<std::size_t>(columns) + 2);  // +2: one neighbour per side
+    QVERIFY(std::is_sorted(ox.begin(), ox.end()));
+
+    // Per column, the true min and max (ignoring NaN) must be among the output points.
+    std::vector<double> mn(columns, INFINITY), mx(columns, -INFINITY);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (x[i] < lo || x[i] > hi || !std::isfinite(y[i])) continue;
+        const long c = columnOf(x[i], lo, hi, columns);
+        mn[c] = std::min(mn[c], y[i]);
+        mx[c] = std::max(mx[c], y[i]);
+    }
+    std::vector<char> hasMin(columns, 0), hasMax(columns, 0);
+    for (std::size_t i = 0; i < ox.size(); ++i) {
+        QVERIFY(std::isfinite(oy[i]));
+        if (ox[i] < lo || ox[i] > hi) continue;
+        const long c = columnOf(ox[i], lo, hi, columns);
+        hasMin[c] |= oy[i] == mn[c];
+        hasMax[c] |= oy[i] == mx[c];
+    }
+    for (int c = 0; c < columns; ++c) {
+        if (!std::isfinite(mn[c])) continue;  // an empty column
+        QVERIFY2(hasMin[c] && hasMax[c], qPrintable(QString("column %1 lost an extreme").arg(c)));
+    }
+    // The block-summary path gives exactly the same points.
+    BlockExtremes blocks;
+    blocks.update(std::span(y).first(1000));  // built incrementally, as a live series grows
+    blocks.update(y);
+    std::vector<double> bx, by;
+    decimateMinMax(x, y, lo, hi, columns, bx, by, &blocks);
+    QCOMPARE(bx, ox);
+    QCOMPARE(by, oy);
+    // Both neighbours outside the view are kept so the line reaches the edges.
+    if (lo > x.front()) QVERIFY(ox.front() < lo);
+    if (hi < x.back()) QVERIFY(ox.back() > hi);
+}
+
+void TestLiveChart::decimationPassesSmallRangesThrough() {
+    const std::vector<double> x{0, 1, 2, 3, 4, 5}, y{1, 2, std::nan(""), 4, 5, 6};
+    std::vector<double> ox, oy;
+    decimateMinMax(x, y, 1.5, 3.5, 10, ox, oy);
+    QCOMPARE(ox, (std::vector<double>{1, 3, 4}));  // neighbours 1 and 4; NaN at 2 skipped
+    QCOMPARE(oy, (std::vector<double>{2, 4, 5}));
+    decimateMinMax({}, {}, 0, 1, 10, ox, oy);
+    QVERIFY(ox.empty());
+}
+
+void TestLiveChart::emaMatchesHandComputedValues() {
+    // w = 0.5: last 0.5, 1.25, 2.125; debias 0.5, 0.75, 0.875.
+    const std::vector<double> y{1, 2, 3};
+    const auto s = debiasedEma(y, 0.5);
+    QCOMPARE(s.size(), std::size_t{3});
+    QCOMPARE(s[0], 1.0);
+    QVERIFY(std::abs(s[1] - 1.25 / 0.75) < 1e-12);
+    QVERIFY(std::abs(s[2] - 2.125 / 0.875) < 1e-12);
+    // w = 0.9 on a constant: the debias makes it exact from the first point.
+    for (double v : debiasedEma(std::vector<double>(20, 3.5), 0.9)) QVERIFY(std::abs(v - 3.5) < 1e-12);
+    // w = 0 is the raw series; NaN passes through without disturbing the average.
+    QCOMPARE(debiasedEma(y, 0.0), y);
+    const auto n = debiasedEma(std::vector<double>{1, std::nan(""), 3}, 0.5);
+    QVERIFY(std::isnan(n[1]));
+    QVERIFY(std::abs(n[2] - 1.75 / 0.75) < 1e-12);
+}
+
+void TestLiveChart::seriesSortsLateAppendsAndTracksModes() {
+    SeriesData d;
+    d.setSmoothing(0.5);
+    QVERIFY(d.append(ramp(5, 10, 6)));  // steps 6..10
+    QVERIFY(d.append(ramp(5, 10, 1)));  // steps 1..5, late
+    const auto steps = d.x(XAxisMode::Step);
+    QVERIFY(std::is_sorted(steps.begin(), steps.end()));
+    QCOMPARE(d.smoothed().front(), d.values().front());  // re-smoothed from the true first point
+    QVERIFY(d.hasX(XAxisMode::Epoch));
+    ChartSamples stepOnly;
+    stepOnly.step = {11};
+    stepOnly.value = {1};
+    QVERIFY(d.append(stepOnly));
+    QVERIFY(!d.hasX(XAxisMode::Epoch));
+    stepOnly.value.push_back(2);  // sizes disagree
+    QVERIFY(!d.append(stepOnly));
+    QCOMPARE(d.size(), std::size_t{11});
+}
+
+void TestLiveChart::chartReceivesDecimatedPoints() {
+    LiveChart chart;
+    chart.resize(800, 400);
+    QVERIFY(chart.addSeries("loss", "loss", Qt::blue));
+    QVERIFY(!chart.addSeries("loss", "again", Qt::red));
+    QVERIFY(chart.append("loss", ramp(1000, 100)));
+    QVERIFY(!chart.append("nope", ramp(3, 1)));
+    chart.replotNow();
+    QCOMPARE(chart.rawGraph("loss")->dataCount(), 1000);  // few points: passed through
+
+    QVERIFY(chart.append("loss", ramp(199000, 100, 1001)));
+    chart.setSmoothing("loss", 0.9);
+    chart.replotNow();
+    const int columns = std::max(chart.width(), chart.plot()->width());
+    QCOMPARE(chart.pointCount("loss"), std::size_t{200000});
+    QVERIFY(chart.rawGraph("loss")->dataCount() > 0);
+    QVERIFY(chart.rawGraph("loss")->dataCount() <= 4 * columns + 2);
+    QVERIFY(chart.smoothedGraph("loss"));
+    QVERIFY(chart.smoothedGraph("loss")->dataCount() <= 4 * columns + 2);
+    // Following: the whole data range is in view.
+    QVERIFY(chart.plot()->xAxis->range().lower <= 1.0);
+    QVERIFY(chart.plot()->xAxis->range().upper >= 200000.0);
+
+    chart.setSmoothing("loss", 0);
+    QVERIFY(!chart.smoothedGraph("loss"));
+    chart.clear();
+    chart.replotNow();
+    QCOMPARE(chart.pointCount("loss"), std::size_t{0});
+    QCOMPARE(chart.rawGraph("loss")->dataCount(), 0);
+}
+
+void TestLiveChart::appendsCoalesceIntoFewReplots() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.addSeries("loss", "loss", Qt::blue);
+    QTest::qWait(100);
+    int replots = 0;
+    connect(chart.plot(), &QCustomPlot::afterReplot, this, [&] { ++replots; });
+    for (int i = 0; i < 200; ++i) chart.append("loss", ramp(10, 100, 1 + 10.0 * i));
+    QCOMPARE(replots, 0);  // appending never replots by itself
+    QTRY_VERIFY(replots >= 1);
+    QTest::qWait(100);
+    QVERIFY2(replots <= 2, qPrintable(QString::number(replots)));
+    QCOMPARE(chart.rawGraph("loss")->dataCount(), 2000);
+}
+
+void TestLiveChart::userZoomTurnsFollowOff() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.addSeries("loss", "loss", Qt::blue);
+    chart.append("loss", ramp(1000, 100));
+    chart.replotNow();
+    QVERIFY(chart.follow());
+    QSignalSpy spy(&chart, &LiveChart::followChanged);
+
+    QCustomPlot* plot = chart.plot();
+    const QPointF pos = plot->axisRect()->rect().center();
+    QWheelEvent wheel(pos, plot->mapToGlobal(pos), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(plot, &wheel);
+    QVERIFY(!chart.follow());
+    QCOMPARE(spy.count(), 1);
+    const QCPRange zoomed = plot->xAxis->range();
+    QVERIFY(zoomed.size() < 1000);
+
+    // New data does not move a view the user chose.
+    chart.append("loss", ramp(1000, 100, 1001));
+    chart.replotNow();
+    QCOMPARE(plot->xAxis->range().lower, zoomed.lower);
+    QCOMPARE(plot->xAxis->range().upper, zoomed.upper);
+
+    chart.setFollow(true);
+    chart.replotNow();
+    QVERIFY(plot->xAxis->range().upper >= 2000);
+    QVERIFY(chart.follow());
+}
+
+void TestLiveChart::logScale() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.addSeries("loss", "loss", Qt::blue);
+    chart.append("loss", ramp(500, 100));
+    QSignalSpy spy(&chart, &LiveChart::logYChanged);
+    chart.setLogY(true);
+    chart.replotNow();
+    QVERIFY(chart.logY());
+    QCOMPARE(chart.plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(chart.plot()->yAxis->range().lower > 0);
+    QVERIFY(chart.follow());  // the chart's own rescale is not a user zoom
+    QCOMPARE(spy.count(), 1);
+    chart.setLogY(false);
+    QCOMPARE(chart.plot()->yAxis->scaleType(), QCPAxis::stLinear);
+}
+
+void TestLiveChart::xAxisModes() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.addSeries("loss", "loss", Qt::blue);
+    chart.addSeries("steponly", "step only", Qt::red);
+    chart.append("loss", ramp(1000, 100));
+    const std::vector<double> steps{1, 2, 3}, values{1, 2, 3};
+    chart.append("steponly", steps, values);
+    chart.setXAxisMode(XAxisMode::Epoch);
+    chart.replotNow();
+    QCOMPARE(chart.plot()->xAxis->label(), QStringLiteral("Epoch"));
+    QVERIFY(chart.plot()->xAxis->range().upper >= 10.0);
+    QVERIFY(chart.plot()->xAxis->range().upper < 11.0);
+    QCOMPARE(chart.rawGraph("steponly")->dataCount(), 0);  // no epochs given: not drawn
+    chart.setXAxisMode(XAxisMode::WallTime);
+    chart.replotNow();
+    QVERIFY(chart.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerTime>());
+    QVERIFY(std::abs(chart.plot()->xAxis->range().lower - 0.05) < 1e-9);
+}
+
+void TestLiveChart::markersBestAndThreshold() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.addSeries("gn", "grad norm", Qt::darkGreen);
+    chart.append("gn", ramp(300, 100));
+    const int itemsBefore = chart.plot()->itemCount();
+    chart.addMarker(100, "ckpt 1");
+    ChartX x;
+    x.step = 200;
+    x.epoch = 2;
+    chart.addMarker(x, "ckpt 2");
+    QCOMPARE(chart.markerCount(), 2);
+    QCOMPARE(chart.plot()->itemCount(), itemsBefore + 4);  // a line and a label each
+
+    chart.setThreshold(5.0, "clip 5.0");
+    chart.replotNow();
+    QVERIFY(chart.plot()->yAxis->range().upper >= 5.0);  // following keeps the threshold in view
+    chart.setThreshold(NAN, QString());
+    QCOMPARE(chart.plot()->itemCount(), itemsBefore + 4);
+
+    chart.markBest(x, 0.3, "best 0.300");
+    chart.replotNow();
+    bool foundBest = false;
+    for (int i = 0; i < chart.plot()->graphCount(); ++i) {
+        QCPGraph* g = chart.plot()->graph(i);
+        if (g->dataCount() == 1 && g->data()->constBegin()->key == 200 && g->data()->constBegin()->value == 0.3)
+            foundBest = true;
+    }
+    QVERIFY(foundBest);
+
+    // In epoch mode the step-only marker hides; the other moves to its epoch.
+    chart.setXAxisMode(XAxisMode::Epoch);
+    int visibleLines = 0;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i)
+        if (auto* line = qobject_cast<QCPItemStraightLine*>(chart.plot()->item(i)); line && line->visible()) {
+            ++visibleLines;
+            QCOMPARE(line->point1->coords().x(), 2.0);
+        }
+    QCOMPARE(visibleLines, 1);
+    chart.clear();
+    QCOMPARE(chart.markerCount(), 0);
+}
+
+void TestLiveChart::csvExport() {
+    QTemporaryDir dir;
+    LiveChart chart;
+    chart.addSeries("loss", "train, loss", Qt::blue);
+    chart.addSeries("val", "val \"loss\"", Qt::red, LiveChart::Style::Points);
+    ChartSamples s;
+    s.step = {1, 2};
+    s.epoch = {0.5, 1};
+    s.time = {0.25, 0.5};
+    s.value = {0.1, std::nan("")};
+    chart.append("loss", s);
+    const std::vector<double> steps{2}, values{0.3};
+    chart.append("val", steps, values);
+    const QString path = dir.filePath("chart.csv");
+    QVERIFY(chart.exportCsv(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(f.readAll()), QStringLiteral("series,label,step,epoch,wall_time_s,value\n"
+                                                            "loss,\"train, loss\",1,0.5,0.25,0.1\n"
+                                                            "loss,\"train, loss\",2,1,0.5,nan\n"
+                                                            "val,\"val \"\"loss\"\"\",2,,,0.3\n"));
+    QVERIFY(!chart.exportCsv(dir.filePath("missing/dir/chart.csv")));
+}
+
+void TestLiveChart::pngAndSvgExport() {
+    QTemporaryDir dir;
+    LiveChart chart;
+    chart.resize(700, 420);
+    chart.addSeries("loss", "loss", Qt::blue);
+    chart.append("loss", ramp(5000, 100));
+    const QString png = dir.filePath("chart.png");
+    QVERIFY(chart.exportPng(png, 640, 400));
+    QCOMPARE(QImage(png).size(), QSize(640, 400));
+    QVERIFY(chart.exportPng(png));
+    QCOMPARE(QImage(png).size(), chart.plot()->size());
+    if (!LiveChart::svgAvailable()) QSKIP("built without Qt SVG");
+    const QString svg = dir.filePath("chart.svg");
+    QVERIFY(chart.exportSvg(svg, 640, 400));
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY(text.contains("<svg"));
+    QVERIFY(text.contains("<path") || text.contains("<polyline"));
+}
+
+void TestLiveChart::contextMenu() {
+    LiveChart chart;
+    std::unique_ptr<QMenu> menu(chart.createContextMenu(nullptr));
+    QStringList texts;
+    QAction* log = nullptr;
+    QAction* follow = nullptr;
+    for (QAction* a : menu->actions()) {
+        texts << a->text();
+        if (a->text() == "Log scale") log = a;
+        if (a->text() == "Follow") follow = a;
+    }
+    for (const char* t : {"Export PNG…", "Export SVG…", "Export CSV…", "Reset zoom", "X axis"})
+        QVERIFY2(texts.contains(QString::fromUtf8(t)), t);
+    QVERIFY(log && follow);
+    QVERIFY(follow->isChecked());
+    log->trigger();
+    QVERIFY(chart.logY());
+    follow->trigger();
+    QVERIFY(!chart.follow());
+}
+
+void TestLiveChart::paletteDrivesColours() {
+    LiveChart chart;
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(30, 30, 34));
+    dark.setColor(QPalette::Text, QColor(220, 220, 220));
+    chart.setPalette(dark);
+    QCOMPARE(chart.plot()->axisRect()->backgroundBrush().color(), QColor(30, 30, 34));
+    QCOMPARE(chart.plot()->xAxis->tickLabelColor(), QColor(220, 220, 220));
+    QPalette light;
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
+    chart.setPalette(light);
+    QCOMPARE(chart.plot()->axisRect()->backgroundBrush().color(), QColor(Qt::white));
+}
+
+void TestLiveChart::replotMillionPoints_data() {
+    QTest::addColumn<bool>("whiteNoise");
+    QTest::newRow("loss curve") << false;  // decaying loss with step noise and spikes: the real case
+    QTest::newRow("white noise") << true;  // worst case: every pixel column spans the full height
+}
+
+void TestLiveChart::replotMillionPoints() {
+    QFETCH(bool, whiteNoise);
+    LiveChart chart;
+    chart.resize(1200, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.addSeries("loss", "loss", QColor(31, 119, 180));
+    std::vector<double> x, y;
+    makeNoisy(1000000, x, y, 7);
+    if (!whiteNoise)
+        for (std::size_t i = 0; i < y.size(); ++i)
+            y[i] = 2.0 * std::exp(-static_cast<double>(i) / 150000.0) + 0.2 + 0.08 * y[i];
+    ChartSamples s;
+    s.step = x;
+    s.value = y;
+    QVERIFY(chart.append("loss", s));
+    chart.setSmoothing("loss", 0.9);  // two decimated 1M-point curves per frame
+    chart.replotNow();                // warm-up: first layout, label caches
+
+    std::vector<double> ox, oy;
+    BlockExtremes blocks;
+    blocks.update(y);
+    double cpu0 = threadCpuMs();
+    for (int i = 0; i < 10; ++i) decimateMinMax(x, y, x.front(), x.back(), 1200, ox, oy);
+    const double plainMs = (threadCpuMs() - cpu0) / 10;
+    cpu0 = threadCpuMs();
+    for (int i = 0; i < 10; ++i) decimateMinMax(x, y, x.front(), x.back(), 1200, ox, oy, &blocks);
+    qInfo("decimating 1,000,000 points to 1200 columns (CPU time): %.2f ms point by point, %.2f ms with block "
+          "extremes", plainMs, (threadCpuMs() - cpu0) / 10);
+
+    constexpr int kFrames = 20;
+    double total = 0, worst = 0;
+    cpu0 = threadCpuMs();
+    for (int i = 0; i < kFrames; ++i) {
+        const double ms = chart.replotNow();  // forces re-decimation of both curves
+        total += ms;
+        worst = std::max(worst, ms);
+    }
+    const double cpuMs = (threadCpuMs() - cpu0) / kFrames;
+    qInfo("replot of 1,000,000 points (raw + smoothed, decimated every frame): CPU %.2f ms per frame; wall mean "
+          "%.2f ms, worst %.2f ms; %d + %d points drawn",
+          cpuMs, total / kFrames, worst, chart.rawGraph("loss")->dataCount(), chart.smoothedGraph("loss")->dataCount());
+    QVERIFY2(total / kFrames < 200, "replot of 1M points is far too slow");  // disasters only
+}
+
+void TestLiveChart::demoImage() {
+    LiveChart chart;
+    chart.resize(900, 540);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.setTitle("Loss");
+    chart.setYLabel("loss");
+    chart.addSeries("train", "train loss", QColor(31, 119, 180), LiveChart::Style::Faint);
+    chart.addSeries("val", "validation loss", QColor(214, 39, 40), LiveChart::Style::Points);
+    chart.addSeries("lr", "learning rate ×10", QColor(44, 160, 44), LiveChart::Style::Line);
+    std::mt19937 rng(3);
+    std::normal_distribution<double> noise(0.0, 1.0);
+    ChartSamples train, val, lr;
+    for (int step = 1; step <= 3000; ++step) {
+        const double clean = 1.8 * std::exp(-step / 700.0) + 0.25;
+        train.step.push_back(step);
+        train.value.push_back(clean * (1 + 0.25 * noise(rng)) + (step == 1700 ? 1.5 : 0));
+        lr.step.push_back(step);
+        lr.value.push_back(0.05 + 0.95 * 0.5 * (1 + std::cos(M_PI * step / 3000.0)));
+        if (step % 300 == 0) {
+            val.step.push_back(step);
+            val.value.push_back(clean + 0.05 + (step > 2100 ? (step - 2100) / 3000.0 : 0));
+        }
+    }
+    chart.append("train", train);
+    chart.append("val", val);
+    chart.append("lr", lr);
+    chart.setSmoothing("train", 0.9);
+    for (int step = 600; step <= 3000; step += 600) chart.addMarker(step, QString("ckpt %1").arg(step / 600));
+    chart.markBest(ChartX{2100, 7, 105}, 0.4117 + 0.05, "best val 0.462");
+    chart.setThreshold(1.8, "threshold 1.8");
+    QVERIFY(chart.exportPng("/tmp/live_chart_demo.png", 900, 500));
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(32, 33, 36));
+    dark.setColor(QPalette::Text, QColor(225, 225, 225));
+    dark.setColor(QPalette::Mid, QColor(90, 90, 90));
+    chart.setPalette(dark);
+    chart.setLogY(true);
+    QVERIFY(chart.exportPng("/tmp/live_chart_demo_dark.png", 900, 500));
+}
+
+QTEST_MAIN(TestLiveChart)
+#include "tst_live_chart.moc"

@@ -1,0 +1,170 @@
+// A live training chart: a QCustomPlot fed with plain numbers (no engine types), which stays
+// smooth at a million points and repaints at most ~30 times a second however fast data comes.
+//
+// Data path: append() only stores points and marks the chart dirty; one single-shot 33 ms timer
+// asks for a queued replot; just before each replot the chart hands QCustomPlot the visible
+// range decimated per pixel column (decimation.h), recomputed only when data, range or size
+// changed. User zoom/pan turns "follow" off; the Follow box (or menu) turns it back on.
+#pragma once
+
+#include "chart_series.h"
+
+#include <QColor>
+#include <QString>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+#include <span>
+#include <vector>
+
+class QCheckBox;
+class QCustomPlot;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPTextElement;
+class QDoubleSpinBox;
+class QLabel;
+class QMenu;
+
+namespace ts::widgets {
+
+class LiveChart : public QWidget {
+    Q_OBJECT
+public:
+    enum class Style {
+        Line,    // a normal line
+        Faint,   // a thin translucent line (raw values under a smoothed line)
+        Points,  // markers only: per-epoch values such as validation accuracy
+    };
+
+    explicit LiveChart(QWidget* parent = nullptr);
+    ~LiveChart() override;
+
+    void setTitle(const QString& title);
+    void setYLabel(const QString& label);
+
+    // Series. `id` is the caller's stable key; `label` is what the legend shows.
+    bool addSeries(const QString& id, const QString& label, const QColor& color, Style style = Style::Line);
+    bool hasSeries(const QString& id) const { return find(id) != nullptr; }
+    void removeSeries(const QString& id);
+    // Bulk append; false when the id is unknown or the vector sizes disagree.
+    bool append(const QString& id, const ChartSamples& samples);
+    // Step-only data: the series is then drawn against steps only.
+    bool append(const QString& id, std::span<const double> steps, std::span<const double> values);
+    // TensorBoard-style smoothing (0 = off, typical 0.6-0.99). The raw points stay, drawn faint.
+    void setSmoothing(const QString& id, double weight);
+    double smoothing(const QString& id) const;
+    std::size_t pointCount(const QString& id) const;  // raw points stored
+    // Drops all points and marks; keeps the series definitions.
+    void clear();
+
+    // Axes and view.
+    void setLogY(bool on);
+    bool logY() const { return m_logY; }
+    void setXAxisMode(XAxisMode mode);
+    XAxisMode xAxisMode() const { return m_xMode; }
+    void setFollow(bool on);  // on: x (and y) track all data as it arrives
+    bool follow() const { return m_follow; }
+    void resetZoom();  // fit all data once, without touching follow
+
+    // Marks. Checkpoints: a dashed vertical line with a label at the top.
+    void addMarker(const ChartX& x, const QString& label);
+    void addMarker(double step, const QString& label);
+    // The best point (e.g. lowest validation loss): a ring with a label; replaces the previous one.
+    void markBest(const ChartX& x, double y, const QString& label);
+    // A horizontal line (e.g. the gradient clipping threshold); NaN removes it.
+    void setThreshold(double y, const QString& label);
+    int markerCount() const { return static_cast<int>(m_markers.size()); }
+
+    // Exports (the context menu calls these after a file dialog; tests call them directly).
+    // Width/height 0 mean the plot's current size.
+    bool exportPng(const QString& path, int width = 0, int height = 0);
+    bool exportSvg(const QString& path, int width = 0, int height = 0);
+    bool exportCsv(const QString& path) const;  // every series' raw points, long format
+    static bool svgAvailable();
+
+    // The context menu, built on demand (public so tests can inspect and trigger it).
+    QMenu* createContextMenu(QWidget* parent);
+
+    // For tests and embedding pages: the plot and the graphs drawn for a series.
+    QCustomPlot* plot() const { return m_plot; }
+    QCPGraph* rawGraph(const QString& id) const;
+    QCPGraph* smoothedGraph(const QString& id) const;  // nullptr while smoothing is off
+    // Decimates and replots now, bypassing the timer; returns the milliseconds it took.
+    double replotNow();
+
+signals:
+    void followChanged(bool on);
+    void logYChanged(bool on);
+    void xAxisModeChanged(ts::widgets::XAxisMode mode);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Series {
+        QString id;
+        QString label;
+        QColor color;
+        Style style = Style::Line;
+        SeriesData data;
+        QCPGraph* raw = nullptr;
+        QCPGraph* smooth = nullptr;
+        std::size_t drawnVersion = static_cast<std::size_t>(-1);  // data version last decimated
+        bool dense = false;  // over a point per 4 pixel columns in view: drawn with fast pens
+    };
+    struct Marker {
+        ChartX x;
+        QCPItemStraightLine* line = nullptr;
+        QCPItemText* text = nullptr;
+    };
+
+    Series* find(const QString& id) const;
+    void scheduleReplot();
+    void onBeforeReplot();
+    void onUserRange();
+    void updateGraphs(int columns);
+    void applyFollowRange();
+    void fitY();
+    void updateXAxisLabel();
+    void updateSeriesPens(Series& s);
+    void updateMarks();
+    void placeMarkerLabels();
+    void rebuildLegend();
+    void applyPalette();
+    void retranslate();
+    void updateSmoothingBox();
+    int plotColumns() const;
+    void refreshForExport(int width);
+    void exportWithDialog(int kind);
+
+    QCustomPlot* m_plot = nullptr;
+    QCPTextElement* m_title = nullptr;
+    QCheckBox* m_followBox = nullptr;
+    QCheckBox* m_logBox = nullptr;
+    QLabel* m_smoothingLabel = nullptr;
+    QDoubleSpinBox* m_smoothingBox = nullptr;
+    QTimer m_replotTimer;
+
+    std::vector<std::unique_ptr<Series>> m_series;  // in insertion order: legend and CSV follow it
+    std::vector<Marker> m_markers;
+    ChartX m_bestX;
+    double m_bestY = ChartX::kNone;
+    QCPGraph* m_bestGraph = nullptr;
+    QCPItemText* m_bestText = nullptr;
+    QCPItemStraightLine* m_thresholdLine = nullptr;
+    QCPItemText* m_thresholdText = nullptr;
+
+    XAxisMode m_xMode = XAxisMode::Step;
+    bool m_logY = false;
+    bool m_follow = true;
+    bool m_viewDirty = true;  // range or size changed since the last decimation
+    int m_programmaticRange = 0;  // >0 while the chart itself moves the axes
+    double m_lastLower = 0, m_lastUpper = 0;
+    int m_lastColumns = 0;
+    std::vector<double> m_scratchX, m_scratchY;
+};
+
+}  // namespace ts::widgets
