@@ -14,7 +14,11 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 
+#include "runs_page.h"
+#include "studio_workspace.h"
 #include "system_info.h"
+#include "train_page.h"
+#include "training_session.h"
 
 namespace ts::ui {
 
@@ -48,7 +52,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         auto* item = new QListWidgetItem(PageInfo::icon(page, style()), PageInfo::title(page), m_sidebar);
         item->setData(Qt::UserRole, PageInfo::key(page));
         item->setSizeHint(QSize(itemWidth, 36));
-        m_stack->addWidget(new PlaceholderPage(page));
+        if (page == Page::Train)  // the window owns the session: it outlives the page's runs
+            m_stack->addWidget(new TrainPage(new TrainingSession(this)));
+        else if (page == Page::Runs)
+            m_stack->addWidget(new RunsPage(studioWorkspace()));
+        else
+            m_stack->addWidget(new PlaceholderPage(page));
     }
     m_sidebar->setFixedWidth(itemWidth + 2 * m_sidebar->frameWidth() + 2 * m_sidebar->spacing());
 
@@ -91,6 +100,14 @@ void MainWindow::createMenus()
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + index++)));
         m_pageActions->addAction(action);
         connect(action, &QAction::triggered, this, [this, page] { setCurrentPage(page); });
+    }
+
+    if (auto* trainPage = qobject_cast<TrainPage*>(m_stack->widget(int(Page::Train)))) {
+        QMenu* train = menuBar()->addMenu(tr("&Training"));
+        train->setObjectName(QStringLiteral("trainMenu"));
+        train->addActions(trainPage->trainActions());
+        // Ctrl+R works from any page; show the run it starts.
+        connect(trainPage->trainActions().constFirst(), &QAction::triggered, this, [this] { setCurrentPage(Page::Train); });
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -156,6 +173,7 @@ void MainWindow::saveSettings() const
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
     settings.setValue(kPageKey, PageInfo::key(currentPage()));
+    if (auto* runs = qobject_cast<RunsPage*>(m_stack->widget(int(Page::Runs)))) runs->saveViewState();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -163,6 +163,663 @@
         <source>About TrainStudio</source>
         <translation>关于 TrainStudio</translation>
     </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::RunCharts</name>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>train (per step)</source>
+        <translation>训练（每步）</translation>
+    </message>
+    <message>
+        <source>train (epoch)</source>
+        <translation>训练（每轮）</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>global norm</source>
+        <translation>全局范数</translation>
+    </message>
+    <message>
+        <source>before clipping</source>
+        <translation>裁剪前</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::RunDetails</name>
+    <message>
+        <source>Status:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>Started:</source>
+        <translation>开始时间：</translation>
+    </message>
+    <message>
+        <source>Ended:</source>
+        <translation>结束时间：</translation>
+    </message>
+    <message>
+        <source>Duration:</source>
+        <translation>时长：</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Parent:</source>
+        <translation>父运行：</translation>
+    </message>
+    <message>
+        <source>Message:</source>
+        <translation>消息：</translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>What was tried in this run, and what came of it</source>
+        <translation>这次运行尝试了什么，结果如何</translation>
+    </message>
+    <message>
+        <source>Save Notes</source>
+        <translation>保存备注</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>No run selected</source>
+        <translation>未选择运行</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>resumed from run %1</source>
+        <translation>从运行 %1 恢复</translation>
+    </message>
+    <message>
+        <source>forked from run %1</source>
+        <translation>从运行 %1 分叉</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>%1 (best)</source>
+        <translation>%1（最佳）</translation>
+    </message>
+    <message>
+        <source>%1
+SHA-256: %2</source>
+        <translation>%1
+SHA-256：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::RunsModel</name>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Crashed</source>
+        <translation>已崩溃</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>acc %1 %</source>
+        <translation>准确率 %1 %</translation>
+    </message>
+    <message>
+        <source>loss %1</source>
+        <translation>损失 %1</translation>
+    </message>
+    <message>
+        <source>%1: best %2 at step %3</source>
+        <translation>%1：最佳值 %2，位于第 %3 步</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Best validation</source>
+        <translation>最佳验证结果</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::RunsPage</name>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>重命名(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;sume from Last Checkpoint</source>
+        <translation>从最后一个检查点恢复(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Continue this run from its last checkpoint, on the Train page</source>
+        <translation>在训练页面中从最后一个检查点继续这次运行</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Cannot read the runs: %1</source>
+        <translation>无法读取运行记录：%1</translation>
+    </message>
+    <message>
+        <source>No runs yet. Runs appear here as soon as one starts, from the Train page or from trainstudio-cli, in %1.</source>
+        <translation>还没有运行记录。无论从训练页面还是 trainstudio-cli 开始运行，它都会立即出现在这里（工作区：%1）。</translation>
+    </message>
+    <message>
+        <source>Delete Run</source>
+        <translation>删除运行</translation>
+    </message>
+    <message>
+        <source>Delete the run “%1”?</source>
+        <translation>删除运行“%1”？</translation>
+    </message>
+    <message>
+        <source>Its metrics, log and notes are deleted, and so are its checkpoints (%1 on record) and their folder %2. This cannot be undone.</source>
+        <translation>它的指标、日志和备注都会被删除，检查点（记录中共 %1 个）及其文件夹 %2 也会一并删除。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Delete Run and Checkpoints</source>
+        <translation>删除运行和检查点</translation>
+    </message>
+    <message>
+        <source>Cannot resume run %1: %2</source>
+        <translation>无法恢复运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot change the runs: %1</source>
+        <translation>无法修改运行记录：%1</translation>
+    </message>
+    <message>
+        <source>A run needs a name.</source>
+        <translation>运行必须有名称。</translation>
+    </message>
+    <message>
+        <source>Cannot rename run %1: %2</source>
+        <translation>无法重命名运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot save the notes of run %1: %2</source>
+        <translation>无法保存运行 %1 的备注：%2</translation>
+    </message>
+    <message>
+        <source>Cannot delete run %1: %2</source>
+        <translation>无法删除运行 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TrainCharts</name>
+    <message>
+        <source>No data yet</source>
+        <translation>暂无数据</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>train (per step)</source>
+        <translation>训练（每步）</translation>
+    </message>
+    <message>
+        <source>train (epoch)</source>
+        <translation>训练（每轮）</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>global norm</source>
+        <translation>全局范数</translation>
+    </message>
+    <message>
+        <source>before clipping</source>
+        <translation>裁剪前</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Waiting for data</source>
+        <translation>等待数据</translation>
+    </message>
+    <message>
+        <source>% of step time</source>
+        <translation>占每步时间的 %</translation>
+    </message>
+    <message>
+        <source>data wait</source>
+        <translation>数据等待</translation>
+    </message>
+    <message>
+        <source>CPU / GPU load</source>
+        <translation>CPU / GPU 负载</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>RAM (process)</source>
+        <translation>内存（本进程）</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>clip</source>
+        <translation>裁剪阈值</translation>
+    </message>
+    <message>
+        <source>best (epoch %1)</source>
+        <translation>最佳（第 %1 轮）</translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TrainPage</name>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Checkpoint saved: %1</source>
+        <translation>已保存检查点：%1</translation>
+    </message>
+    <message>
+        <source>Starting %1 on %2</source>
+        <translation>正在 %2 上启动 %1</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Starting: loading the dataset…</source>
+        <translation>正在启动：加载数据集…</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 · step %3/%4 · ETA %5 · %6 · memory %7</source>
+        <translation>第 %1/%2 轮 · 第 %3/%4 步 · 预计剩余 %5 · %6 · 内存 %7</translation>
+    </message>
+    <message>
+        <source>Paused · %1</source>
+        <translation>已暂停 · %1</translation>
+    </message>
+    <message>
+        <source>Stopping · %1</source>
+        <translation>正在停止 · %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 on %2: %3, %n step(s)</source>
+        <translation>
+            <numerusform>运行 %1，设备 %2：%3，共 %n 步</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Training on %1: %2, %n step(s)</source>
+        <translation>
+            <numerusform>在 %1 上训练：%2，共 %n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Epoch %1 done in %2 s: %3</source>
+        <translation>第 %1 轮完成，用时 %2 秒：%3</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>Finished: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
+        <source>Stopped early: %1</source>
+        <translation>已提前停止：%1</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>已停止：%1</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>训练失败：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Start training the chosen experiment (Ctrl+R)</source>
+        <translation>开始训练所选实验（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>Pause or resume after the current step (Ctrl+P)</source>
+        <translation>在当前步之后暂停或继续（Ctrl+P）</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop after the current step; the run is kept (Ctrl+. or Shift+F5)</source>
+        <translation>在当前步之后停止；运行记录会保留（Ctrl+. 或 Shift+F5）</translation>
+    </message>
+    <message>
+        <source>Constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>Step decay</source>
+        <translation>阶梯衰减</translation>
+    </message>
+    <message>
+        <source>Multi-step decay</source>
+        <translation>多阶梯衰减</translation>
+    </message>
+    <message>
+        <source>Exponential decay</source>
+        <translation>指数衰减</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>Cosine with restarts</source>
+        <translation>带重启的余弦</translation>
+    </message>
+    <message>
+        <source>One-cycle</source>
+        <translation>单周期（One-cycle）</translation>
+    </message>
+    <message>
+        <source>Reduce on plateau</source>
+        <translation>平台期降低</translation>
+    </message>
+    <message>
+        <source>Mixed precision</source>
+        <translation>混合精度</translation>
+    </message>
+    <message>
+        <source>Mixed precision (fp16/bf16) needs the CUDA backend.</source>
+        <translation>混合精度（fp16/bf16）需要 CUDA 后端。</translation>
+    </message>
+    <message>
+        <source>Experiment:</source>
+        <translation>实验：</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation>学习率调度：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2 (%3)</source>
+        <translation>GPU %1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>Automatic uses the first GPU when the CUDA backend can run it, else the CPU.</source>
+        <translation>自动：CUDA 后端可用时使用第一块 GPU，否则使用 CPU。</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Cannot load the experiment: %1</source>
+        <translation>无法加载实验：%1</translation>
+    </message>
+    <message>
+        <source>Open Experiment</source>
+        <translation>打开实验</translation>
+    </message>
+    <message>
+        <source>Experiments (*.yaml *.yml);;All files (*)</source>
+        <translation>实验文件 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TrainingSession</name>
+    <message numerus="yes">
+        <source>The display fell behind: %n step(s) were not charted.</source>
+        <translation>
+            <numerusform>显示跟不上：有 %n 步未绘制到图表中。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ts::widgets::LiveChart</name>

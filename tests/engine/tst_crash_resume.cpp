@@ -44,10 +44,10 @@ model:
 optimizer: {type: adam, lr: 0.003}
 schedule: {type: cosine}
 training:
-  epochs: 300
+  epochs: 6000
   batch_size: 32
   seed: 7
-  checkpoint: {every_epochs: 10, keep_last: 3, metric: val_loss}
+  checkpoint: {every_epochs: 100, keep_last: 3, metric: val_loss}
 )")
                 .arg(TS_SOURCE_DIR)
                 .toUtf8());

@@ -1,0 +1,488 @@
+// The Runs page against real SQLite stores: runs written by a real RunWriter (as the trainer
+// and the CLI write them) are listed newest first with status and best result, appear while
+// the page is open, chart incrementally, and can be renamed, annotated, deleted and resumed.
+// Offscreen platform, a scratch HOME and one temporary workspace per test.
+#include <QtTest>
+#include <QtWidgets>
+#include <QAbstractItemModelTester>
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "main_window.h"
+#include "run_charts.h"
+#include "run_details.h"
+#include "runs_model.h"
+#include "runs_page.h"
+#include "store/run_reader.h"
+#include "store/run_writer.h"
+
+using namespace ts;
+using namespace ts::ui;
+
+namespace {
+
+struct RunSpec {
+    std::string name;
+    int steps = 40;
+    int epochs = 4;
+    double finalValAcc = 0.91;
+    bool withValAcc = true;
+    std::optional<RunStatus> finish = RunStatus::Finished;
+    int checkpoints = 1;
+};
+
+// One run as the trainer records it: per-step loss/lr/grad_norm, per-epoch train and
+// validation metrics, checkpoint files with their rows, a log line, and its end.
+qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
+{
+    NewRun run;
+    run.experimentName = "fashion_mnist_mlp";
+    run.experimentYaml = "name: fashion_mnist_mlp\n";
+    run.name = spec.name;
+    run.device = "cpu";
+    run.seed = 7;
+    const qint64 id = writer.createRun(run);
+    for (int step = 1; step <= spec.steps; ++step) {
+        writer.addMetric(id, "loss", step, 2.0 / step, step * 0.01);
+        writer.addMetric(id, "lr", step, 0.001, step * 0.01);
+        writer.addMetric(id, "grad_norm", step, 1.0 + step % 3, step * 0.01);
+    }
+    for (int epoch = 1; epoch <= spec.epochs; ++epoch) {
+        const int step = epoch * spec.steps / spec.epochs;
+        writer.addMetric(id, "val_loss", step, 1.0 / epoch, step * 0.01);
+        writer.addMetric(id, "train_loss", step, 1.1 / epoch, step * 0.01);
+        if (spec.withValAcc) writer.addMetric(id, "val_acc", step, spec.finalValAcc - 0.05 * (spec.epochs - epoch), step * 0.01);
+    }
+    const std::filesystem::path folder = ws.runCheckpointsPath(id);
+    std::filesystem::create_directories(folder);
+    for (int c = 1; c <= spec.checkpoints; ++c) {
+        const std::string file = "epoch_00" + std::to_string(c) + ".safetensors";
+        std::ofstream(folder / file) << "weights";
+        std::ofstream(folder / (file + ".state")) << "state";
+        CheckpointRecord record;
+        record.runId = id;
+        record.path = "run_" + std::to_string(id) + "/" + file;
+        record.statePath = record.path + ".state";
+        record.step = c * 10;
+        record.epoch = c;
+        record.metricName = "val_acc";
+        record.metricValue = 0.9;
+        record.best = c == spec.checkpoints;
+        record.sizeBytes = 12;
+        writer.addCheckpoint(record);
+    }
+    writer.addLog(id, {1.7e9, "info", "epoch 1 done"});
+    if (spec.finish) writer.finishRun(id, *spec.finish, "done");
+    writer.flush();
+    return id;
+}
+
+RunInfo stored(const Workspace& ws, qint64 id)
+{
+    RunReader reader(ws);
+    const auto run = reader.run(id);
+    return run ? *run : RunInfo{};
+}
+
+RunListing listing(qint64 id, const std::string& name)
+{
+    RunListing l;
+    l.run.id = id;
+    l.run.name = name;
+    l.run.status = RunStatus::Finished;
+    l.run.startTime = 1.7e9 + double(id);
+    l.run.endTime = l.run.startTime + 60;
+    return l;
+}
+
+void setUserVersion(const std::string& path, int version)
+{
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+}
+
+}  // namespace
+
+// Opens a page on the test's workspace and waits until it lists `rows` runs.
+#define OPEN_PAGE(page, rows)                              \
+    auto page = newPage();                                 \
+    QVERIFY(QTest::qWaitForWindowExposed(page.get()));     \
+    QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), rows, 5000)
+
+class TestRunsPage : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    Workspace m_ws;
+
+    // A shown page that polls fast.
+    std::unique_ptr<RunsPage> newPage()
+    {
+        auto page = std::make_unique<RunsPage>(m_ws);
+        page->setPollInterval(50);
+        page->resize(1000, 700);
+        page->show();
+        return page;
+    }
+
+private slots:
+    void init()
+    {
+        QSettings().clear();
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_ws = Workspace::open(m_dir->path().toStdString());
+    }
+    void cleanup() { m_dir.reset(); }
+
+    void modelListsNewestFirstWithStatusAndBest()
+    {
+        qint64 a, b, c;
+        {
+            RunWriter writer(m_ws);
+            a = addRun(writer, m_ws, {.name = "first", .finalValAcc = 0.91});
+            b = addRun(writer, m_ws, {.name = "lossOnly", .withValAcc = false, .finish = RunStatus::Failed});
+            c = addRun(writer, m_ws, {.name = "stopped", .finalValAcc = 0.8, .finish = RunStatus::Stopped});
+        }
+        RunReader reader(m_ws);
+        RunsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.refresh(reader);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.columnCount(), int(RunsModel::ColumnCount));
+        auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.index(row, column).data(role); };
+        QCOMPARE(cell(0, RunsModel::Name).toString(), QString("stopped"));
+        QCOMPARE(cell(0, RunsModel::Name, RunsModel::RunIdRole).toLongLong(), c);
+        QCOMPARE(cell(1, RunsModel::Name, RunsModel::RunIdRole).toLongLong(), b);
+        QCOMPARE(cell(2, RunsModel::Name, RunsModel::RunIdRole).toLongLong(), a);
+        QCOMPARE(cell(0, RunsModel::Status).toString(), QString("Stopped"));
+        QCOMPARE(cell(1, RunsModel::Status).toString(), QString("Failed"));
+        QCOMPARE(cell(2, RunsModel::Status).toString(), QString("Finished"));
+        QVERIFY(!cell(2, RunsModel::Status, Qt::DecorationRole).value<QIcon>().isNull());
+        QCOMPARE(cell(1, RunsModel::Status, Qt::ForegroundRole).value<QColor>(), RunsModel::statusColor(RunStatus::Failed));
+        QCOMPARE(cell(2, RunsModel::BestValidation).toString(), QString("acc 91.00 %"));  // best of 0.76..0.91
+        QCOMPARE(cell(1, RunsModel::BestValidation).toString(), QString("loss 0.25"));    // val_loss's min (1/4)
+        QCOMPARE(cell(2, RunsModel::Device).toString(), QString("cpu"));
+        QCOMPARE(cell(2, RunsModel::Experiment).toString(), QString("fashion_mnist_mlp"));
+        QVERIFY(cell(2, RunsModel::Started).toString() != QString("—"));
+        QVERIFY(cell(2, RunsModel::Duration).toString().endsWith(" s"));
+        QVERIFY(model.flags(model.index(0, RunsModel::Name)) & Qt::ItemIsEditable);
+        QVERIFY(!(model.flags(model.index(0, RunsModel::Status)) & Qt::ItemIsEditable));
+
+        // Sorting is the proxy's, by numbers: best validation puts the 91 % run first.
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(RunsModel::SortRole);
+        proxy.sort(RunsModel::BestValidation, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, RunsModel::Name).data().toString(), QString("first"));
+        QCOMPARE(proxy.index(2, RunsModel::Name).data().toString(), QString("lossOnly"));
+    }
+
+    void refreshUpdatesRowsInPlace()
+    {
+        RunsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRuns({listing(5, "e"), listing(4, "d"), listing(3, "c"), listing(2, "b"), listing(1, "a")});
+        QCOMPARE(model.rowCount(), 5);
+        const QPersistentModelIndex runOne = model.index(4, 0);
+        const QPersistentModelIndex runThree = model.index(2, 0);
+
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        // 7 and 6 are new, 4 and 2 deleted, 3 renamed, 5 and 1 unchanged.
+        model.setRuns({listing(7, "g"), listing(6, "f"), listing(5, "e"), listing(3, "c2"), listing(1, "a")});
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(removed.count(), 2);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(inserted.at(0).at(1).toInt(), 0);
+        QCOMPARE(inserted.at(0).at(2).toInt(), 1);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).value<QModelIndex>().row(), 3);
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(runOne.row(), 4);  // persistent indexes (the view's selection) follow their runs
+        QCOMPARE(runThree.row(), 3);
+        QCOMPARE(runThree.data().toString(), QString("c2"));
+        QCOMPARE(model.rowOf(6), 1);
+        QCOMPARE(model.rowOf(4), -1);
+
+        changed.clear();
+        model.setRuns({listing(7, "g"), listing(6, "f"), listing(5, "e"), listing(3, "c2"), listing(1, "a")});
+        QCOMPARE(changed.count(), 0);  // nothing changed: no signal at all
+        model.setRuns({});
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(reset.count(), 0);
+    }
+
+    void newRunAppearsWhilePageIsOpen()
+    {
+        RunWriter writer(m_ws);  // like the CLI: another writer than the page's
+        addRun(writer, m_ws, {.name = "one"});
+        addRun(writer, m_ws, {.name = "two"});
+        OPEN_PAGE(page, 2);
+        QVERIFY(page->bannerText().isEmpty());
+        QSignalSpy reset(page->model(), &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(page->model(), &QAbstractItemModel::rowsInserted);
+        const qint64 three = addRun(writer, m_ws, {.name = "three", .finish = std::nullopt});
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 3, 5000);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(page->proxyModel()->index(0, RunsModel::Name).data().toString(), QString("three"));  // newest first
+        QCOMPARE(page->model()->index(0, RunsModel::Status).data().toString(), QString("Running"));
+
+        // ... and its status follows the store.
+        writer.finishRun(three, RunStatus::Finished, "done");
+        writer.flush();
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->index(0, RunsModel::Status).data().toString(), QString("Finished"), 5000);
+    }
+
+    void selectingRunChartsItIncrementally()
+    {
+        RunWriter writer(m_ws);
+        const qint64 id = addRun(writer, m_ws, {.name = "live", .steps = 50, .epochs = 5, .finish = std::nullopt, .checkpoints = 2});
+        addRun(writer, m_ws, {.name = "other", .steps = 8, .epochs = 2});
+        OPEN_PAGE(page, 2);
+        page->selectRun(id);
+        QCOMPARE(page->selectedRunId(), id);
+        RunDetails* details = page->details();
+        RunCharts* charts = details->charts();
+        QCOMPARE(details->runId(), id);
+        QCOMPARE(charts->pointCount("loss"), 50);
+        QCOMPARE(charts->pointCount("lr"), 50);
+        QCOMPARE(charts->pointCount("grad_norm"), 50);
+        QCOMPARE(charts->pointCount("val_loss"), 5);
+        QCOMPARE(charts->pointCount("val_acc"), 5);
+        QCOMPARE(charts->pointCount("train_loss"), 5);
+        QCOMPARE(charts->lastStep("loss"), 50);
+        QCOMPARE(details->fieldText("status"), QString("Running"));
+        QCOMPARE(details->fieldText("seed"), QString("7"));
+        QCOMPARE(details->checkpointList()->topLevelItemCount(), 2);
+        QVERIFY(details->checkpointList()->topLevelItem(1)->text(2).contains("best"));
+        QVERIFY(details->logView()->toPlainText().contains("epoch 1 done"));
+
+        // The run goes on: only the new points are read and appended.
+        for (int step = 51; step <= 70; ++step) writer.addMetric(id, "loss", step, 0.01, step * 0.01);
+        writer.addMetric(id, "val_acc", 70, 0.95, 0.7);
+        writer.addLog(id, {1.7e9 + 5, "warning", "slow epoch"});
+        writer.flush();
+        QTRY_COMPARE_WITH_TIMEOUT(charts->pointCount("loss"), 70, 5000);
+        QCOMPARE(charts->lastStep("loss"), 70);
+        QCOMPARE(charts->pointCount("val_acc"), 6);
+        QCOMPARE(charts->pointCount("lr"), 50);
+        QTRY_VERIFY(details->logView()->toPlainText().contains("slow epoch"));
+        QCOMPARE(details->logView()->blockCount(), 2);  // appended, not repeated
+        RunReader reader(m_ws);
+        QCOMPARE(charts->update(reader, id), 0);  // nothing new: nothing read
+
+        // Another run starts afresh; no selection empties the panel.
+        page->selectRun(page->model()->listing(0)->run.id);
+        QCOMPARE(charts->pointCount("loss"), 8);
+        page->view()->clearSelection();
+        QCOMPARE(details->runId(), -1);
+        QCOMPARE(charts->pointCount("loss"), 0);
+    }
+
+    void renameAndNotesLandInTheStore()
+    {
+        qint64 id;
+        {
+            RunWriter writer(m_ws);
+            id = addRun(writer, m_ws, {.name = "before"});
+        }
+        OPEN_PAGE(page, 1);
+        QVERIFY(page->renameRun(id, "after"));
+        QCOMPARE(stored(m_ws, id).name, std::string("after"));
+        QCOMPARE(page->model()->index(0, RunsModel::Name).data().toString(), QString("after"));
+
+        // F2 edits the name in place; Return stores it.
+        QVERIFY(QTest::qWaitForWindowActive(page.get()));
+        page->selectRun(id);
+        QAction* rename = page->findChild<QAction*>("actionRenameRun");
+        QCOMPARE(rename->shortcut(), QKeySequence(Qt::Key_F2));
+        page->view()->setFocus();
+        QTest::keyClick(page->view(), Qt::Key_F2);
+        QLineEdit* editor = nullptr;  // the delegate's editor, in the table, with the focus
+        QTRY_VERIFY((editor = page->view()->viewport()->findChild<QLineEdit*>()) && editor->hasFocus());
+        QCOMPARE(editor->text(), QString("after"));
+        editor->setText("typed name");
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_COMPARE(stored(m_ws, id).name, std::string("typed name"));
+        QTRY_COMPARE(page->details()->findChild<QLabel*>("runTitle")->text(), QString("typed name"));
+
+        // Notes: edit, Save, read back through another connection.
+        QPlainTextEdit* notes = page->details()->notesEditor();
+        auto* save = page->details()->findChild<QPushButton*>("saveNotesButton");
+        QVERIFY(!save->isEnabled());
+        notes->setPlainText("lr 1e-3 was too high");
+        QVERIFY(save->isEnabled());
+        save->click();
+        QCOMPARE(stored(m_ws, id).notes, std::string("lr 1e-3 was too high"));
+        QVERIFY(!save->isEnabled());
+        QVERIFY(page->bannerText().isEmpty());
+    }
+
+    void deleteAsksThenRemovesRunAndCheckpoints()
+    {
+        qint64 keep, gone;
+        {
+            RunWriter writer(m_ws);
+            keep = addRun(writer, m_ws, {.name = "keep"});
+            gone = addRun(writer, m_ws, {.name = "gone", .checkpoints = 2});
+        }
+        const QString folder = QString::fromStdString(m_ws.runCheckpointsPath(gone));
+        QVERIFY(QFileInfo::exists(folder + "/epoch_001.safetensors"));
+        OPEN_PAGE(page, 2);
+        QVERIFY(QTest::qWaitForWindowActive(page.get()));
+        page->selectRun(gone);
+        QCOMPARE(page->findChild<QAction*>("actionDeleteRun")->shortcut(), QKeySequence(QKeySequence::Delete));
+
+        // Del (the table has the focus) asks first; Cancel keeps the run.
+        page->view()->setFocus();
+        QTest::keyClick(page->view(), Qt::Key_Delete);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = page->findChild<QMessageBox*>("confirmDeleteBox")));
+        QVERIFY2(box->informativeText().contains("checkpoints"), qPrintable(box->informativeText()));
+        QVERIFY(box->informativeText().contains("(2 on record)"));
+        box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(!page->findChild<QMessageBox*>("confirmDeleteBox"));
+        QCOMPARE(page->model()->rowCount(), 2);
+
+        // The action again (the dialog took the activation: no key this time), then confirm.
+        page->findChild<QAction*>("actionDeleteRun")->trigger();
+        QTRY_VERIFY((box = page->findChild<QMessageBox*>("confirmDeleteBox")));
+        box->findChild<QPushButton*>("confirmDeleteButton")->click();
+        QTRY_COMPARE(page->model()->rowCount(), 1);
+        QCOMPARE(page->model()->listing(0)->run.id, keep);
+        QVERIFY(!RunReader(m_ws).run(gone));
+        QVERIFY(!QFileInfo::exists(folder));
+        QVERIFY(page->details()->runId() != gone);  // the view moves on to a neighbour, or to nothing
+        QCOMPARE(page->details()->runId(), page->selectedRunId());
+        QVERIFY(page->bannerText().isEmpty());
+    }
+
+    void deletingALiveRunIsRefusedInTheBanner()
+    {
+        RunWriter writer(m_ws);  // keeps the run open: a live process
+        const qint64 id = addRun(writer, m_ws, {.name = "training", .finish = std::nullopt});
+        OPEN_PAGE(page, 1);
+        QVERIFY(!page->deleteRun(id));
+        QVERIFY2(page->bannerText().contains("still running"), qPrintable(page->bannerText()));
+        QCOMPARE(page->model()->rowCount(), 1);
+    }
+
+    void resumeEmitsTheRunId()
+    {
+        qint64 withCheckpoint, without, running;
+        RunWriter writer(m_ws);
+        withCheckpoint = addRun(writer, m_ws, {.name = "resumable", .finish = RunStatus::Stopped});
+        without = addRun(writer, m_ws, {.name = "early crash", .finish = RunStatus::Failed, .checkpoints = 0});
+        running = addRun(writer, m_ws, {.name = "running", .finish = std::nullopt});
+        OPEN_PAGE(page, 3);
+        QAction* resume = page->findChild<QAction*>("actionResumeRun");
+        QSignalSpy spy(page.get(), &RunsPage::resumeRequested);
+
+        page->selectRun(running);
+        QVERIFY(!resume->isEnabled());
+        page->selectRun(without);
+        QVERIFY(resume->isEnabled());
+        resume->trigger();
+        QCOMPARE(spy.count(), 0);
+        QVERIFY2(page->bannerText().contains("no checkpoint"), qPrintable(page->bannerText()));
+
+        page->selectRun(withCheckpoint);
+        resume->trigger();
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toLongLong(), withCheckpoint);
+    }
+
+    void emptyWorkspaceThenFirstRun()
+    {
+        OPEN_PAGE(page, 0);
+        QVERIFY2(page->bannerText().contains("No runs yet"), qPrintable(page->bannerText()));
+        RunWriter writer(m_ws);  // creates studio.db: the page opens it at the next poll
+        addRun(writer, m_ws, {.name = "first ever"});
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 1, 5000);
+        QTRY_VERIFY(page->bannerText().isEmpty());
+    }
+
+    void storeErrorsShowInTheBanner()
+    {
+        {
+            QFile junk(QString::fromStdString(m_ws.databasePath()));
+            QVERIFY(junk.open(QIODevice::WriteOnly));
+            junk.write(QByteArray(8192, 'x'));
+        }
+        OPEN_PAGE(page, 0);
+        QTRY_VERIFY2(page->bannerText().contains("not a TrainStudio database"), qPrintable(page->bannerText()));
+        page->refresh();  // F5 on a broken store: the banner again, no crash
+        QVERIFY(!page->bannerText().isEmpty());
+
+        // A newer TrainStudio's database.
+        page.reset();
+        QFile::remove(QString::fromStdString(m_ws.databasePath()));
+        {
+            RunWriter writer(m_ws);
+            addRun(writer, m_ws, {.name = "from the future"});
+        }
+        setUserVersion(m_ws.databasePath(), 999);
+        page = newPage();
+        QVERIFY(QTest::qWaitForWindowExposed(page.get()));
+        QTRY_VERIFY2(page->bannerText().contains("newer"), qPrintable(page->bannerText()));
+    }
+
+    void viewStateSurvivesTheNextPage()
+    {
+        {
+            OPEN_PAGE(page, 0);
+            QCOMPARE(page->view()->horizontalHeader()->sortIndicatorSection(), int(RunsModel::Started));
+            page->view()->sortByColumn(RunsModel::Name, Qt::AscendingOrder);
+            page->saveViewState();  // what the main window does when it closes
+        }
+        OPEN_PAGE(page, 0);
+        QCOMPARE(page->view()->horizontalHeader()->sortIndicatorSection(), int(RunsModel::Name));
+        QCOMPARE(page->view()->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+    }
+
+    void mainWindowShowsTheRunsPage()
+    {
+        qputenv("TRAINSTUDIO_WORKSPACE", QFile::encodeName(m_dir->path()));
+        {
+            MainWindow w;
+            auto* page = w.findChild<RunsPage*>();
+            QVERIFY(page);
+            QCOMPARE(QString::fromStdString(page->workspace().directory), QDir(m_dir->path()).absolutePath());
+        }
+        qunsetenv("TRAINSTUDIO_WORKSPACE");
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // A scratch HOME and XDG dirs before Qt starts, so no user settings or workspace are touched.
+    QTemporaryDir home;
+    if (!home.isValid()) return 1;
+    qputenv("HOME", QFile::encodeName(home.path()));
+    for (const char* var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"}) {
+        const QString dir = home.path() + "/" + QString::fromLatin1(var).section('_', 1, 1).toLower();
+        QDir().mkpath(dir);
+        qputenv(var, QFile::encodeName(dir));
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);
+
+    QApplication app(argc, argv);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));  // numbers as the checks spell them
+    QCoreApplication::setOrganizationName("TrainStudio");
+    QCoreApplication::setApplicationName("TrainStudio");
+    TestRunsPage test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_runs_page.moc"

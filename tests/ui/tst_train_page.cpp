@@ -1,0 +1,479 @@
+// The Train page and its TrainingSession, with real training: a small MLP on Fashion-MNIST
+// driven through the widgets (start, pause, resume, stop), a CSV run to the end on the same
+// trainer thread, failures that must arrive as finished(Failed), and the UI event loop's
+// latency while the trainer works. Runs offscreen with a scratch HOME and a temporary
+// workspace, so neither the user's settings nor their studio.db are touched.
+#include <QtTest>
+#include <QtWidgets>
+
+#include <algorithm>
+#include <functional>
+
+#include "io/experiment_yaml.h"
+#include "main_window.h"
+#include "store/run_reader.h"
+#include "store/workspace.h"
+#include "train_charts.h"
+#include "train_page.h"
+#include "training_session.h"
+
+using namespace ts::ui;
+using Outcome = TrainingSession::Outcome;
+using State = TrainingSession::State;
+
+namespace {
+
+const QString kFashion = QStringLiteral("/usr/share/datasets/fashion-mnist");
+QString g_home;
+
+QString writeFile(const QString& path, const QString& text)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    f.write(text.toUtf8());
+    return path;
+}
+
+// A tiny MLP on the whole of Fashion-MNIST: ~1,700 steps an epoch at batch 32, a few ms each.
+QString fashionExperiment(const QString& dir, int epochs)
+{
+    return writeFile(dir + "/tiny_fashion.yaml", QStringLiteral(R"(name: tiny_fashion
+dataset:
+  format: idx
+  path: %1
+  validation_fraction: 0.1
+  normalize: {mean: [0.2860], std: [0.3530]}
+  loader: {num_workers: 1, prefetch: 4}
+model:
+  layers:
+    - Flatten
+    - Linear: {out_features: 32}
+    - ReLU
+    - Linear: {out_features: 10}
+    - CrossEntropy
+optimizer: {type: adam, lr: 0.001}
+training: {epochs: %2, batch_size: 32, seed: 1, device: cpu}
+)")
+                                               .arg(kFashion)
+                                               .arg(epochs));
+}
+
+// The shipped wine-like table (300 rows): a whole run in well under a second.
+QString csvExperiment(const QString& dir, const QString& name, bool normalize)
+{
+    const QString csv = QFINDTESTDATA("../../experiments/data/wine_like.csv");
+    return writeFile(dir + "/" + name + ".yaml", QStringLiteral(R"(name: %1
+dataset:
+  format: csv
+  path: %2
+  label_column: cultivar
+  feature_columns: [alcohol, malic_acid, color_intensity, hue, proline]
+  validation_fraction: 0.2
+  %3
+  loader: {num_workers: 0}
+model:
+  layers:
+    - Linear: {in_features: 5, out_features: 16}
+    - ReLU
+    - Linear: {out_features: 3}
+    - CrossEntropy
+optimizer: {type: adam, lr: 0.01}
+training: {epochs: 3, batch_size: 16, seed: 3, device: cpu}
+)")
+                                                          .arg(name, csv, normalize ? "normalize: {from_statistics: true}" : ""));
+}
+
+// Lateness of a 5 ms repeating timer: how long the UI thread keeps events waiting.
+class LatencyProbe : public QObject {
+public:
+    LatencyProbe()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(5);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const double now = m_clock.nsecsElapsed() / 1e6;
+            if (m_last >= 0) m_lateMs.push_back(std::max(0.0, now - m_last - 5.0));
+            m_last = now;
+        });
+        m_clock.start();
+        m_timer.start();
+    }
+    double percentile(double p) const
+    {
+        if (m_lateMs.empty()) return 0;
+        std::vector<double> v = m_lateMs;
+        std::sort(v.begin(), v.end());
+        return v[std::min(v.size() - 1, std::size_t(p * double(v.size())))];
+    }
+    std::size_t samples() const { return m_lateMs.size(); }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    double m_last = -1;
+    std::vector<double> m_lateMs;
+};
+
+// Runs the event loop until `done` holds or the time is up. Not QTest::qWait or QTRY_*: they
+// sleep up to 10 ms between rounds of events, which would swamp the latency being measured.
+bool spinUntil(const std::function<bool()>& done, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QEventLoop loop;
+    QTimer poll;
+    poll.setInterval(2);
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done() || clock.elapsed() > timeoutMs) loop.quit();
+    });
+    poll.start();
+    if (!done()) loop.exec();
+    return done();
+}
+void spinFor(int ms) { spinUntil([] { return false; }, ms); }
+
+int threadCount() { return int(QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot).size()); }
+
+QToolButton* button(TrainPage& page, const char* name) { return page.findChild<QToolButton*>(name); }
+
+qint64 stepsIn(const QSignalSpy& spy)
+{
+    qint64 n = 0;
+    for (const QList<QVariant>& args : spy) n += args.at(0).value<QVector<StepPoint>>().size();
+    return n;
+}
+
+}  // namespace
+
+class TestTrainPage : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;  // experiments and the workspace
+
+    QString workspace() const { return m_dir.path() + "/workspace"; }
+    ts::RunInfo storedRun(qint64 runId)
+    {
+        ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
+        const auto run = reader.run(runId);
+        return run ? *run : ts::RunInfo{};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(QSettings().fileName().startsWith(g_home + "/"));
+        QVERIFY(m_dir.isValid());
+    }
+
+    void controlsFollowTheSession()
+    {
+        TrainingSession session;
+        TrainPage page(&session);
+        page.setWorkspaceDirectory(workspace());
+        QCOMPARE(page.objectName(), QString("page_train"));
+
+        // The shipped experiments are offered, plus "Open…" last.
+        auto* experiments = page.findChild<QComboBox*>("experimentCombo");
+        QVERIFY(experiments->findText("fashion_mnist_mlp") >= 0);
+        QVERIFY(experiments->itemData(experiments->count() - 1).toString().isEmpty());
+        auto* devices = page.findChild<QComboBox*>("deviceCombo");
+        QCOMPARE(devices->itemData(0).toString(), QString("auto"));
+        QCOMPARE(devices->itemData(1).toString(), QString("cpu"));
+        auto* amp = page.findChild<QCheckBox*>("mixedPrecisionCheck");
+        QVERIFY(!amp->isEnabled() && amp->toolTip().contains("CUDA"));
+
+        const auto actions = page.trainActions();
+        QCOMPARE(actions.size(), 3);
+        QCOMPARE(actions[0]->shortcut(), QKeySequence("Ctrl+R"));
+        QCOMPARE(actions[1]->shortcut(), QKeySequence("Ctrl+P"));
+        QVERIFY(actions[2]->shortcuts().contains(QKeySequence("Shift+F5")));
+        QVERIFY(actions[0]->isEnabled() && !actions[1]->isEnabled() && !actions[2]->isEnabled());
+
+        // The editor writes back into the spec Start runs.
+        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "editor", true)));
+        page.findChild<QSpinBox*>("epochsSpin")->setValue(7);
+        page.findChild<QSpinBox*>("batchSizeSpin")->setValue(8);
+        page.findChild<QDoubleSpinBox*>("learningRateSpin")->setValue(0.02);
+        auto* optimizer = page.findChild<QComboBox*>("optimizerCombo");
+        optimizer->setCurrentIndex(optimizer->findData("sgd"));
+        auto* schedule = page.findChild<QComboBox*>("scheduleCombo");
+        schedule->setCurrentIndex(schedule->findData("cosine"));
+        const auto spec = page.experimentForRun();
+        QVERIFY(spec);
+        QCOMPARE(spec->training.epochs, 7);
+        QCOMPARE(spec->training.batchSize, 8);
+        QCOMPARE(spec->optimizer.lr, 0.02);
+        QCOMPARE(spec->optimizer.type, std::string("sgd"));
+        QCOMPARE(spec->schedule.type, std::string("cosine"));
+
+        // A broken file: the reason in the log, nothing to start.
+        QVERIFY(!page.openExperiment(writeFile(m_dir.path() + "/broken.yaml", "name: [unclosed\n")));
+        QVERIFY(page.findChild<QPlainTextEdit*>("logView")->toPlainText().contains("broken.yaml"));
+        QVERIFY(!actions[0]->isEnabled());
+    }
+
+    void liveRunPauseResumeStop()
+    {
+        if (!QFileInfo::exists(kFashion)) QSKIP("Fashion-MNIST is not installed");
+        TrainingSession session;
+        TrainPage page(&session);
+        page.setWorkspaceDirectory(workspace());
+        page.resize(1100, 760);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(page.openExperiment(fashionExperiment(m_dir.path(), 5)));
+        auto* devices = page.findChild<QComboBox*>("deviceCombo");
+        devices->setCurrentIndex(devices->findData("cpu"));
+
+        double idleP99 = 0;
+        {
+            LatencyProbe idle;
+            spinFor(1000);
+            idleP99 = idle.percentile(0.99);
+        }
+        QSignalSpy started(&session, &TrainingSession::runStarted);
+        QSignalSpy steps(&session, &TrainingSession::stepsArrived);
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        QSignalSpy epochs(&session, &TrainingSession::epochFinished);
+        QSignalSpy checkpoints(&session, &TrainingSession::checkpointSaved);
+        QSignalSpy system(&session, &TrainingSession::systemSample);
+        LatencyProbe probe;
+        QElapsedTimer clock;
+        clock.start();
+
+        QTest::mouseClick(button(page, "trainButton"), Qt::LeftButton);
+        QCOMPARE(session.state(), State::Starting);
+        QVERIFY(!button(page, "trainButton")->isEnabled());
+        QVERIFY(!page.findChild<QSpinBox*>("epochsSpin")->isEnabled());
+        QVERIFY(spinUntil([&] { return stepsIn(steps) >= 200; }, 60000));
+        QCOMPARE(session.state(), State::Running);
+        QCOMPARE(started.size(), 1);
+        const RunStartInfo run = session.currentRun();
+        QVERIFY(run.runId > 0);
+        QCOMPARE(run.device, QString("cpu"));
+        QCOMPARE(run.epochs, 5);
+        QVERIFY(run.totalSteps == run.stepsPerEpoch * 5 && run.stepsPerEpoch > 1000);
+        QVERIFY(page.findChild<QLabel*>("statusLine")->text().contains("Epoch 1/5"));
+
+        // Pause: at most the step in flight arrives, then nothing.
+        QTest::mouseClick(button(page, "pauseButton"), Qt::LeftButton);
+        QCOMPARE(session.state(), State::Paused);
+        QCOMPARE(page.trainActions()[1]->text(), QString("&Resume"));
+        spinFor(300);
+        const qint64 pausedAt = stepsIn(steps);
+        spinFor(600);
+        QCOMPARE(stepsIn(steps), pausedAt);
+        QVERIFY(page.findChild<QLabel*>("statusLine")->text().startsWith("Paused"));
+
+        QTest::mouseClick(button(page, "pauseButton"), Qt::LeftButton);  // now "Resume"
+        QCOMPARE(session.state(), State::Running);
+        QVERIFY(spinUntil([&] { return stepsIn(steps) >= pausedAt + 200; }, 30000));
+
+        // TS_TRAIN_PAGE_SCREENSHOT=file.png: a picture of the page mid-run, for reviewing the layout.
+        if (const QString shot = qEnvironmentVariable("TS_TRAIN_PAGE_SCREENSHOT"); !shot.isEmpty()) {
+            spinFor(500);
+            QVERIFY(page.grab().save(shot));
+        }
+
+        QTest::mouseClick(button(page, "stopButton"), Qt::LeftButton);
+        QCOMPARE(session.state(), State::Stopping);
+        QVERIFY(finished.wait(30000));
+        const double seconds = clock.elapsed() / 1000.0;
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished[0][0].value<Outcome>(), Outcome::Stopped);
+        QCOMPARE(session.state(), State::Idle);
+        QVERIFY(button(page, "trainButton")->isEnabled());
+        QVERIFY(page.findChild<QPlainTextEdit*>("logView")->toPlainText().contains("Stopped"));
+
+        // Every step reached the charts, in order, coalesced into few signals.
+        const qint64 total = stepsIn(steps);
+        QCOMPARE(page.charts()->pointCount("loss", "loss"), total);
+        QCOMPARE(page.charts()->pointCount("lr", "lr"), total);
+        QCOMPARE(steps.last().at(0).value<QVector<StepPoint>>().constLast().step, total);
+        QVERIFY2(steps.size() <= seconds * 1000.0 / TrainingSession::kDrainIntervalMs + 10,
+                 qPrintable(QString("%1 signals in %2 s").arg(steps.size()).arg(seconds)));
+
+        const double p50 = probe.percentile(0.50), p99 = probe.percentile(0.99);
+        qInfo("training: %lld steps, %lld step signals, %d epoch(s) in %.1f s", total, qint64(steps.size()),
+              int(epochs.size()), seconds);
+        qInfo("UI event loop lateness while training (5 ms timer, %zu samples): p50 %.2f ms, p99 %.2f ms, max %.2f ms "
+              "(idle p99 %.2f ms)",
+              probe.samples(), p50, p99, probe.percentile(1.0), idleP99);
+        QVERIFY2(p99 < 250, qPrintable(QString("p99 %1 ms").arg(p99)));
+
+        // Machine load arrives about once a second; a stop leaves a resumable checkpoint.
+        QVERIFY(!system.isEmpty());
+        QCOMPARE(page.charts()->pointCount("memory", "ram"), qint64(system.size()));
+        QVERIFY(page.findChild<QLabel*>("statusLine")->text().startsWith("Stopped"));
+        QCOMPARE(checkpoints.size(), 1);
+        QVERIFY(QFileInfo::exists(checkpoints[0][0].toString()));
+
+        const ts::RunInfo stored = storedRun(run.runId);
+        QCOMPARE(stored.id, run.runId);
+        QCOMPARE(stored.status, ts::RunStatus::Stopped);
+        QCOMPARE(stored.experimentName, std::string("tiny_fashion"));
+        ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
+        QCOMPARE(qint64(reader.metric(run.runId, "loss").steps.size()), total);
+        QCOMPARE(reader.checkpoints(run.runId).size(), std::size_t(1));
+    }
+
+    void runsReuseOneTrainerThread()
+    {
+        TrainingSession session;
+        TrainPage page(&session);
+        page.setWorkspaceDirectory(workspace());
+        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "wine", true)));
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        QSignalSpy epochs(&session, &TrainingSession::epochFinished);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&page));
+        QList<int> threads;
+        for (int i = 0; i < 3; ++i) {
+            QTest::keyClick(&page, Qt::Key_R, Qt::ControlModifier);  // Train
+            QVERIFY(session.isActive());
+            QVERIFY(finished.wait(60000));
+            QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Finished);
+            QCOMPARE(storedRun(session.currentRun().runId).status, ts::RunStatus::Finished);
+            threads << threadCount();
+        }
+        QCOMPARE(epochs.size(), 9);
+        QVERIFY(epochs.last()[0].value<EpochSummary>().metrics.contains("val_acc"));
+        QCOMPARE(page.charts()->pointCount("accuracy", "val_acc"), 3);  // the last run only
+        // The trainer thread (and the OpenMP pool it owns) is reused: no thread per run.
+        QCOMPARE(threads[2], threads[1]);
+    }
+
+    // Commands given while the dataset loads are kept and applied when the trainer exists.
+    void commandsBeforeTheTrainerExists()
+    {
+        TrainingSession session;
+        QSignalSpy steps(&session, &TrainingSession::stepsArrived);
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        const auto spec = ts::loadExperiment(csvExperiment(m_dir.path(), "early", true).toStdString());
+
+        QVERIFY(session.start(spec, "cpu", workspace()));
+        session.pause();
+        QCOMPARE(session.state(), State::Paused);
+        QTest::qWait(700);
+        QVERIFY(steps.isEmpty());
+        QVERIFY(finished.isEmpty());
+        session.resume();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Finished);
+        QVERIFY(!steps.isEmpty());
+
+        steps.clear();
+        QVERIFY(session.start(spec, "cpu", workspace()));
+        session.stop();
+        QCOMPARE(session.state(), State::Stopping);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Stopped);
+        QVERIFY(steps.isEmpty());
+    }
+
+    void failuresArriveAsFinishedFailed()
+    {
+        TrainingSession session;
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        TrainPage page(&session);
+        page.setWorkspaceDirectory(workspace());
+        auto* log = page.findChild<QPlainTextEdit*>("logView");
+
+        // A dataset that is not there: a failure, and no run in the store (it never started).
+        QString text;
+        {
+            QFile f(csvExperiment(m_dir.path(), "missing_data", true));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            text = QString::fromUtf8(f.readAll()).replace(QRegularExpression("path: .*"), "path: /nonexistent/table.csv");
+        }
+        QVERIFY(page.openExperiment(writeFile(m_dir.path() + "/missing_data.yaml", text)));
+        page.startTraining();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Failed);
+        QVERIFY2(finished.last()[1].toString().contains("/nonexistent/table.csv"), qPrintable(finished.last()[1].toString()));
+        QVERIFY(log->toPlainText().contains("Training failed"));
+        QVERIFY(page.trainActions()[0]->isEnabled());
+        QCOMPARE(session.currentRun().runId, -1);
+
+        // A loss that turns NaN: unnormalised features and SGD at an absurd rate (beyond what
+        // the page's editor offers, so straight to the session).
+        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "diverges", false)));
+        auto diverging = page.experimentForRun();
+        diverging->optimizer.type = "sgd";
+        diverging->optimizer.lr = 1e30;
+        QVERIFY(session.start(*diverging, "cpu", workspace()));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Failed);
+        qInfo("NaN run: %s", qPrintable(finished.last()[1].toString().left(200)));
+        QCOMPARE(storedRun(session.currentRun().runId).status, ts::RunStatus::Failed);
+
+        // A device the machine cannot give.
+        const auto spec = page.experimentForRun();
+        QVERIFY(session.start(*spec, "cuda:7", workspace()));
+        QVERIFY(!session.start(*spec, "cpu", workspace()));  // busy: refused
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Failed);
+        QVERIFY(!finished.last()[1].toString().isEmpty());
+        QCOMPARE(session.state(), State::Idle);
+    }
+
+    void destroyingARunningSessionStopsIt()
+    {
+        if (!QFileInfo::exists(kFashion)) QSKIP("Fashion-MNIST is not installed");
+        const int before = threadCount();
+        auto* session = new TrainingSession;
+        QSignalSpy steps(session, &TrainingSession::stepsArrived);
+        QVERIFY(session->start(ts::loadExperiment(fashionExperiment(m_dir.path(), 5).toStdString()), "cpu", QString()));
+        QTRY_VERIFY_WITH_TIMEOUT(!steps.isEmpty(), 60000);
+        session->pause();  // a paused trainer must be released too
+        QElapsedTimer clock;
+        clock.start();
+        delete session;
+        QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+        QTRY_COMPARE(threadCount(), before);  // the trainer thread and everything it started are gone
+    }
+
+    void mainWindowShowsTheTrainPage()
+    {
+        MainWindow w;
+        auto* stack = w.findChild<QStackedWidget*>("pages");
+        auto* page = qobject_cast<TrainPage*>(stack->widget(int(Page::Train)));
+        QVERIFY(page);
+        QVERIFY(page->session() && page->session()->parent() == &w);
+        auto* menu = w.findChild<QMenu*>("trainMenu");
+        QVERIFY(menu);
+        QCOMPARE(menu->actions(), page->trainActions());
+        // The page fits the smallest window the shell supports (640x480 with the sidebar).
+        QVERIFY2(page->minimumSizeHint().width() <= 460 && page->minimumSizeHint().height() <= 380,
+                 qPrintable(QString("%1x%2").arg(page->minimumSizeHint().width()).arg(page->minimumSizeHint().height())));
+        // No blank labels: tst_main_window checks every label of the window is translated.
+        for (QLabel* label : page->findChildren<QLabel*>())
+            QVERIFY2(!label->text().isEmpty(), qPrintable(label->objectName() + " in " + label->parent()->metaObject()->className()));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // A scratch HOME and XDG dirs before Qt starts (settings, caches), as tst_main_window does.
+    QTemporaryDir home;
+    if (!home.isValid()) return 1;
+    g_home = home.path();
+    qputenv("HOME", QFile::encodeName(g_home));
+    for (const char* var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"}) {
+        const QString dir = g_home + "/" + QString::fromLatin1(var).section('_', 1, 1).toLower();
+        QDir().mkpath(dir);
+        qputenv(var, QFile::encodeName(dir));
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);
+
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName("TrainStudio");
+    QCoreApplication::setApplicationName("TrainStudio");
+    TestTrainPage test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_train_page.moc"

@@ -1,0 +1,311 @@
+#include "runs_model.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QLocale>
+#include <QPainter>
+#include <QPixmap>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <unordered_set>
+
+namespace ts::ui {
+
+namespace {
+
+bool newerFirst(const RunListing& a, const RunListing& b) { return a.run.id > b.run.id; }
+
+bool sameSummary(const MetricSummary* a, const MetricSummary* b)
+{
+    if (!a || !b) return a == b;
+    return a->name == b->name && a->bestStep == b->bestStep && (a->best == b->best || (a->best != a->best && b->best != b->best));
+}
+
+// Whether a row shows anything different (a running run's duration always does).
+bool sameRow(const RunListing& a, const RunListing& b)
+{
+    const RunInfo &x = a.run, &y = b.run;
+    return x.status != RunStatus::Running && x.name == y.name && x.status == y.status && x.startTime == y.startTime &&
+           x.endTime == y.endTime && x.heartbeat == y.heartbeat && x.device == y.device &&
+           x.experimentName == y.experimentName && x.notes == y.notes && x.message == y.message &&
+           sameSummary(RunsModel::bestValidation(a.summaries), RunsModel::bestValidation(b.summaries));
+}
+
+double unixNow()
+{
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunsModel::refresh(RunReader& reader) { setRuns(reader.listRuns()); }
+
+void RunsModel::setRuns(std::vector<RunListing> fresh)
+{
+    std::stable_sort(fresh.begin(), fresh.end(), newerFirst);  // listRuns already is; the diff relies on it
+    std::unordered_set<qint64> ids;
+    for (const auto& r : fresh) ids.insert(r.run.id);
+
+    // Deleted runs first, bottom up, in contiguous blocks.
+    for (int row = int(m_rows.size()) - 1; row >= 0; --row) {
+        if (ids.count(m_rows[row].run.id)) continue;
+        const int last = row;
+        while (row > 0 && !ids.count(m_rows[row - 1].run.id)) --row;
+        beginRemoveRows({}, row, last);
+        m_rows.erase(m_rows.begin() + row, m_rows.begin() + last + 1);
+        endRemoveRows();
+    }
+
+    // What remains is a subsequence of `fresh` in the same order: walk both, inserting the
+    // blocks of new runs before each known one and updating known rows that changed.
+    std::size_t i = 0;
+    for (int row = 0; i < fresh.size();) {
+        if (row < int(m_rows.size()) && m_rows[row].run.id == fresh[i].run.id) {
+            if (!sameRow(m_rows[row], fresh[i])) {
+                m_rows[row] = std::move(fresh[i]);
+                emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+            }
+            ++row, ++i;
+            continue;
+        }
+        const qint64 nextKnown = row < int(m_rows.size()) ? m_rows[row].run.id : std::numeric_limits<qint64>::min();
+        std::size_t j = i;
+        while (j < fresh.size() && fresh[j].run.id != nextKnown) ++j;
+        beginInsertRows({}, row, row + int(j - i) - 1);
+        m_rows.insert(m_rows.begin() + row, std::make_move_iterator(fresh.begin() + i),
+                      std::make_move_iterator(fresh.begin() + j));
+        endInsertRows();
+        row += int(j - i);
+        i = j;
+    }
+}
+
+void RunsModel::clear()
+{
+    if (m_rows.empty()) return;
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+}
+
+const RunListing* RunsModel::listing(int row) const
+{
+    return row >= 0 && row < int(m_rows.size()) ? &m_rows[row] : nullptr;
+}
+
+int RunsModel::rowOf(qint64 runId) const
+{
+    // Rows are sorted by id descending: a binary search, not a scan of 10,000 rows.
+    const auto it = std::lower_bound(m_rows.begin(), m_rows.end(), runId,
+                                     [](const RunListing& r, qint64 id) { return r.run.id > id; });
+    return it != m_rows.end() && it->run.id == runId ? int(it - m_rows.begin()) : -1;
+}
+
+const RunListing* RunsModel::findRun(qint64 runId) const { return listing(rowOf(runId)); }
+
+QModelIndex RunsModel::indexOf(qint64 runId, int column) const
+{
+    const int row = rowOf(runId);
+    return row < 0 ? QModelIndex() : index(row, column);
+}
+
+const MetricSummary* RunsModel::bestValidation(const std::vector<MetricSummary>& summaries)
+{
+    // A summary whose best is NaN saw only NaN (best ignores NaN): nothing to show.
+    for (const char* name : {"val_acc", "val_loss"})
+        for (const auto& s : summaries)
+            if (s.name == name && !std::isnan(s.best)) return &s;
+    return nullptr;
+}
+
+double RunsModel::durationSeconds(const RunInfo& run)
+{
+    if (run.startTime <= 0) return NAN;
+    if (run.status == RunStatus::Running) return unixNow() - run.startTime;
+    if (run.endTime > 0) return run.endTime - run.startTime;
+    if (run.heartbeat > run.startTime) return run.heartbeat - run.startTime;  // crashed: last sign of life
+    return NAN;
+}
+
+QString RunsModel::statusText(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Queued: return tr("Queued");
+    case RunStatus::Running: return tr("Running");
+    case RunStatus::Finished: return tr("Finished");
+    case RunStatus::Failed: return tr("Failed");
+    case RunStatus::Stopped: return tr("Stopped");
+    case RunStatus::Crashed: return tr("Crashed");
+    }
+    return {};
+}
+
+QColor RunsModel::statusColor(RunStatus status)
+{
+    // Mid tones: readable on light and dark palettes alike.
+    switch (status) {
+    case RunStatus::Queued: return QColor(148, 103, 189);
+    case RunStatus::Running: return QColor(31, 119, 180);
+    case RunStatus::Finished: return QColor(44, 160, 44);
+    case RunStatus::Failed: return QColor(214, 39, 40);
+    case RunStatus::Stopped: return QColor(127, 127, 127);
+    case RunStatus::Crashed: return QColor(230, 120, 10);
+    }
+    return {};
+}
+
+QIcon RunsModel::statusIcon(RunStatus status)
+{
+    // A dot in the status colour, drawn once per status: colour reads faster than words in a long list.
+    static QHash<int, QIcon> cache;
+    QIcon& icon = cache[int(status)];
+    if (icon.isNull()) {
+        QPixmap pixmap(32, 32);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(statusColor(status));
+        p.drawEllipse(QRectF(6, 6, 20, 20));
+        icon = QIcon(pixmap);
+    }
+    return icon;
+}
+
+QString RunsModel::durationText(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("—");
+    const qint64 s = qint64(seconds + 0.5);
+    if (s < 60) return tr("%1 s").arg(s);
+    if (s < 3600) return tr("%1 min %2 s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString RunsModel::timeText(double unixSeconds)
+{
+    if (unixSeconds <= 0) return QStringLiteral("—");
+    const QDateTime t = QDateTime::fromMSecsSinceEpoch(qint64(unixSeconds * 1000.0)).toLocalTime();
+    return QLocale().toString(t, QLocale::ShortFormat);
+}
+
+QString RunsModel::bestText(const MetricSummary& best)
+{
+    // Accuracy is stored as a fraction; people read it as a percentage.
+    if (best.name == "val_acc") return tr("acc %1 %").arg(QLocale().toString(best.best * 100.0, 'f', 2));
+    return tr("loss %1").arg(QLocale().toString(best.best, 'g', 4));
+}
+
+int RunsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int RunsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const RunListing& row = m_rows[index.row()];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole: return displayData(row, column);
+    case Qt::EditRole: return column == Name ? QVariant(QString::fromStdString(row.run.name)) : displayData(row, column);
+    case SortRole: return sortData(row, column);
+    case RunIdRole: return QVariant::fromValue(qint64(row.run.id));
+    case StatusRole: return int(row.run.status);
+    case Qt::DecorationRole:
+        return column == Status ? QVariant(statusIcon(row.run.status)) : QVariant();
+    case Qt::ForegroundRole:
+        return column == Status ? QVariant(statusColor(row.run.status)) : QVariant();
+    case Qt::TextAlignmentRole:
+        return column == Duration || column == BestValidation ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                                              : QVariant();
+    case Qt::ToolTipRole:
+        if (column == Status && !row.run.message.empty()) return QString::fromStdString(row.run.message);
+        if (column == Name && !row.run.notes.empty()) return QString::fromStdString(row.run.notes);
+        if (column == BestValidation)
+            if (const MetricSummary* best = bestValidation(row.summaries))
+                return tr("%1: best %2 at step %3")
+                    .arg(QString::fromStdString(best->name), QLocale().toString(best->best, 'g', 6))
+                    .arg(best->bestStep);
+        return {};
+    default: return {};
+    }
+}
+
+QVariant RunsModel::displayData(const RunListing& row, int column) const
+{
+    const RunInfo& run = row.run;
+    switch (column) {
+    case Name: return QString::fromStdString(run.name);
+    case Status: return statusText(run.status);
+    case Started: return timeText(run.startTime);
+    case Duration: return durationText(durationSeconds(run));
+    case Device: return run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
+    case BestValidation:
+        if (const MetricSummary* best = bestValidation(row.summaries)) return bestText(*best);
+        return QStringLiteral("—");
+    case Experiment: return QString::fromStdString(run.experimentName);
+    default: return {};
+    }
+}
+
+QVariant RunsModel::sortData(const RunListing& row, int column) const
+{
+    const RunInfo& run = row.run;
+    switch (column) {
+    case Started: return run.startTime > 0 ? run.startTime : double(run.id);  // queued runs keep id order
+    case Duration: {
+        const double d = durationSeconds(run);
+        return std::isnan(d) ? -1.0 : d;
+    }
+    case BestValidation: {
+        // Higher is better throughout: accuracies above every loss-only run, losses negated.
+        const MetricSummary* best = bestValidation(row.summaries);
+        if (!best) return -std::numeric_limits<double>::max();
+        return best->name == "val_acc" ? 1e12 + best->best : -best->best;
+    }
+    case Status: return int(run.status);
+    default: return displayData(row, column);
+    }
+}
+
+QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Name: return tr("Name");
+    case Status: return tr("Status");
+    case Started: return tr("Started");
+    case Duration: return tr("Duration");
+    case Device: return tr("Device");
+    case BestValidation: return tr("Best validation");
+    case Experiment: return tr("Experiment");
+    default: return {};
+    }
+}
+
+Qt::ItemFlags RunsModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == Name) f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool RunsModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (role != Qt::EditRole || index.column() != Name ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    const QString name = value.toString().trimmed();
+    RunListing& row = m_rows[index.row()];
+    if (name.isEmpty() || name.toStdString() == row.run.name) return false;
+    row.run.name = name.toStdString();
+    emit dataChanged(index, index);
+    emit renameRequested(row.run.id, name);
+    return true;
+}
+
+}  // namespace ts::ui

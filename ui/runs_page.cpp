@@ -1,0 +1,300 @@
+#include "runs_page.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStyle>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "run_details.h"
+#include "runs_model.h"
+
+namespace ts::ui {
+
+namespace {
+const QString kHeaderKey = QStringLiteral("runsPage/header");
+const QString kSplitterKey = QStringLiteral("runsPage/splitter");
+const QString kDetailsSplitterKey = QStringLiteral("runsPage/detailsSplitter");
+constexpr int kPollMs = 1000;
+
+QString what(const std::exception& e) { return QString::fromLocal8Bit(e.what()); }
+}  // namespace
+
+RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent), m_workspace(workspace)
+{
+    setObjectName(QStringLiteral("page_runs"));
+
+    m_model = new RunsModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RunsModel::SortRole);
+    m_proxy->setSortLocaleAware(true);
+
+    m_view = new QTableView;
+    m_view->setObjectName(QStringLiteral("runsView"));
+    m_view->setModel(m_proxy);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);  // F2 (the Rename action) edits
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionsMovable(true);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+
+    m_details = new RunDetails(m_workspace);
+    m_details->setObjectName(QStringLiteral("runDetails"));
+
+    m_splitter = new QSplitter(Qt::Vertical);
+    m_splitter->setObjectName(QStringLiteral("runsSplitter"));
+    m_splitter->addWidget(m_view);
+    m_splitter->addWidget(m_details);
+    m_splitter->setStretchFactor(1, 2);
+
+    m_banner = new QLabel;
+    m_banner->setObjectName(QStringLiteral("runsBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setMargin(6);
+    m_banner->hide();
+
+    createActions();
+    auto* toolBar = new QToolBar;
+    toolBar->setObjectName(QStringLiteral("runsToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->addActions({m_resumeAction, m_renameAction, m_deleteAction});
+    toolBar->addSeparator();
+    toolBar->addAction(m_refreshAction);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(toolBar);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_splitter, 1);
+
+    restoreViewState();
+
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateDetails();
+        updateActions();
+    });
+    // Queued: the model is inside its setData() when it asks; the write and the refresh that
+    // follows run once the editor has finished.
+    connect(m_model, &RunsModel::renameRequested, this, &RunsPage::renameRun, Qt::QueuedConnection);
+    connect(m_details, &RunDetails::saveNotesRequested, this, &RunsPage::saveNotes);
+
+    m_poll.setInterval(kPollMs);
+    connect(&m_poll, &QTimer::timeout, this, &RunsPage::poll);
+    m_poll.start();
+    updateActions();
+}
+
+RunsPage::~RunsPage() = default;
+
+void RunsPage::createActions()
+{
+    // Rename and Delete act on the table's selection: their keys work only while the table has
+    // the focus, so Del in the notes editor deletes a character, not a run.
+    m_renameAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-rename")), tr("&Rename"), this);
+    m_renameAction->setObjectName(QStringLiteral("actionRenameRun"));
+    m_renameAction->setShortcut(Qt::Key_F2);
+    m_deleteAction = new QAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("&Delete…"), this);
+    m_deleteAction->setObjectName(QStringLiteral("actionDeleteRun"));
+    m_deleteAction->setShortcut(QKeySequence::Delete);
+    m_resumeAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Re&sume from Last Checkpoint"), this);
+    m_resumeAction->setObjectName(QStringLiteral("actionResumeRun"));
+    m_resumeAction->setToolTip(tr("Continue this run from its last checkpoint, on the Train page"));
+    m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Re&fresh"), this);
+    m_refreshAction->setObjectName(QStringLiteral("actionRefreshRuns"));
+    m_refreshAction->setShortcut(QKeySequence::Refresh);
+    for (QAction* a : {m_renameAction, m_deleteAction, m_resumeAction, m_refreshAction}) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        m_view->addAction(a);
+    }
+    addAction(m_refreshAction);  // F5 anywhere on the page
+
+    connect(m_renameAction, &QAction::triggered, this, &RunsPage::renameSelectedRun);
+    connect(m_deleteAction, &QAction::triggered, this, &RunsPage::deleteSelectedRun);
+    connect(m_resumeAction, &QAction::triggered, this, &RunsPage::resumeSelectedRun);
+    connect(m_refreshAction, &QAction::triggered, this, &RunsPage::refresh);
+}
+
+QList<QAction*> RunsPage::runActions() const { return {m_resumeAction, m_renameAction, m_deleteAction, m_refreshAction}; }
+
+void RunsPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    poll();  // what changed while the page was hidden, at once rather than a second later
+}
+
+// --- reading ---
+
+bool RunsPage::ensureReader()
+{
+    if (m_reader) return true;
+    // Missing or still empty (a writer is creating it): not an error, the first run creates it.
+    if (QFileInfo(QString::fromStdString(m_workspace.databasePath())).size() == 0) {
+        m_model->clear();
+        m_details->clear();
+        setBanner(Banner::NoRuns);
+        return false;
+    }
+    try {
+        m_reader = std::make_unique<RunReader>(m_workspace);
+        m_dataVersion = -1;
+        return true;
+    } catch (const std::exception& e) {
+        m_model->clear();  // not a database this version understands: show nothing of it
+        m_details->clear();
+        setBanner(Banner::ReadError, tr("Cannot read the runs: %1").arg(what(e)));
+        return false;
+    }
+}
+
+void RunsPage::poll()
+{
+    if (!isVisible() || !ensureReader()) return;  // hidden pages cost nothing
+    try {
+        const qint64 version = m_reader->dataVersion();
+        if (version == m_dataVersion) return;
+        m_dataVersion = version;  // taken before reading: a commit during the reads shows next time
+        reload();
+    } catch (const std::exception& e) {
+        readFailed(e);
+    }
+}
+
+void RunsPage::refresh()
+{
+    if (m_bannerKind == Banner::WriteError) setBanner(Banner::None);  // seen: the user asked for a fresh look
+    reread();
+}
+
+void RunsPage::reread()
+{
+    m_dataVersion = -1;
+    if (!ensureReader()) return;
+    try {
+        m_dataVersion = m_reader->dataVersion();
+        reload();
+    } catch (const std::exception& e) {
+        readFailed(e);
+    }
+}
+
+void RunsPage::reload()
+{
+    m_model->refresh(*m_reader);
+    if (m_fitColumns && m_model->rowCount() > 0) {
+        m_view->resizeColumnsToContents();
+        m_fitColumns = false;
+    }
+    updateDetails();
+    updateActions();
+    if (m_bannerKind != Banner::WriteError) setBanner(m_model->rowCount() == 0 ? Banner::NoRuns : Banner::None);
+}
+
+void RunsPage::readFailed(const std::exception& error)
+{
+    // A fresh connection next time is the surest recovery (a replaced file, a broken WAL).
+    m_reader.reset();
+    m_dataVersion = -1;
+    setBanner(Banner::ReadError, tr("Cannot read the runs: %1").arg(what(error)));
+}
+
+void RunsPage::updateDetails()
+{
+    const qint64 id = selectedRunId();
+    if (id < 0 || !m_reader) {
+        if (id < 0) m_details->clear();
+        return;
+    }
+    try {
+        m_details->showRun(*m_reader, id);
+    } catch (const std::exception& e) {
+        readFailed(e);
+    }
+}
+
+// --- selection ---
+
+qint64 RunsPage::selectedRunId() const
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    return rows.isEmpty() ? -1 : rows.first().data(RunsModel::RunIdRole).toLongLong();
+}
+
+void RunsPage::selectRun(qint64 runId)
+{
+    const QModelIndex index = m_proxy->mapFromSource(m_model->indexOf(runId));
+    if (!index.isValid()) {
+        m_view->selectionModel()->clearSelection();
+        return;
+    }
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(index);
+}
+
+void RunsPage::updateActions()
+{
+    const RunListing* run = m_model->findRun(selectedRunId());
+    m_renameAction->setEnabled(run);
+    m_deleteAction->setEnabled(run);
+    // A running run has nothing to resume; one that died (crashed, failed, stopped) has.
+    m_resumeAction->setEnabled(run && run->run.status != RunStatus::Running);
+}
+
+// --- banner and view state ---
+
+void RunsPage::setBanner(Banner kind, const QString& text)
+{
+    m_bannerKind = kind;
+    if (kind == Banner::None) {
+        m_banner->hide();
+        m_banner->clear();
+        return;
+    }
+    if (kind == Banner::NoRuns) {
+        m_banner->setText(tr("No runs yet. Runs appear here as soon as one starts, from the Train page or from "
+                             "trainstudio-cli, in %1.")
+                              .arg(QDir::toNativeSeparators(QString::fromStdString(m_workspace.directory))));
+        m_banner->setStyleSheet({});
+    } else {
+        m_banner->setText(text);
+        // Translucent red over the palette's window colour: readable in light and dark themes.
+        m_banner->setStyleSheet(QStringLiteral("QLabel { background: rgba(214, 39, 40, 40); "
+                                               "border: 1px solid rgba(214, 39, 40, 160); border-radius: 3px; }"));
+    }
+    m_banner->show();
+}
+
+QString RunsPage::bannerText() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
+
+void RunsPage::restoreViewState()
+{
+    const QSettings settings;
+    QHeaderView* header = m_view->horizontalHeader();
+    header->setSortIndicator(RunsModel::Started, Qt::DescendingOrder);  // newest first on the first start
+    m_fitColumns = !header->restoreState(settings.value(kHeaderKey).toByteArray());
+    m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+    m_details->splitter()->restoreState(settings.value(kDetailsSplitterKey).toByteArray());
+    m_view->setSortingEnabled(true);  // after restoring, so it sorts once, by the saved column
+}
+
+void RunsPage::saveViewState() const
+{
+    QSettings settings;
+    settings.setValue(kHeaderKey, m_view->horizontalHeader()->saveState());
+    settings.setValue(kSplitterKey, m_splitter->saveState());
+    settings.setValue(kDetailsSplitterKey, m_details->splitter()->saveState());
+}
+
+}  // namespace ts::ui

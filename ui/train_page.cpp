@@ -1,0 +1,246 @@
+#include "train_page.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStyle>
+#include <QTime>
+#include <QVBoxLayout>
+
+#include "studio_workspace.h"
+#include "train_charts.h"
+
+namespace ts::ui {
+
+namespace {
+
+QString durationText(double seconds)
+{
+    if (!(seconds >= 0) || seconds > 360000) return QStringLiteral("–");
+    const auto s = qint64(seconds + 0.5);
+    return s >= 3600 ? QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'))
+                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+}  // namespace
+
+TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent), m_session(session)
+{
+    setObjectName(QStringLiteral("page_train"));
+    createActions();
+
+    m_charts = new TrainCharts;
+    m_charts->setObjectName(QStringLiteral("trainCharts"));
+    m_status = new QLabel(tr("Ready"));
+    m_status->setObjectName(QStringLiteral("statusLine"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("logView"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(10000);  // a long run's log must not grow without bound
+
+    // Both columns scroll, so the page (and the window) still fits a small screen: eight
+    // charts need room that a 640x480 window does not have.
+    QWidget* controls = createControls();
+    auto* controlsScroll = new QScrollArea;
+    controlsScroll->setWidget(controls);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controlsScroll->setMinimumWidth(controls->minimumSizeHint().width() +
+                                    controlsScroll->verticalScrollBar()->sizeHint().width());
+    controlsScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
+    auto* chartsScroll = new QScrollArea;
+    chartsScroll->setWidget(m_charts);
+    chartsScroll->setWidgetResizable(true);
+    chartsScroll->setFrameShape(QFrame::NoFrame);
+
+    auto* top = new QWidget;
+    auto* topLayout = new QHBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(controlsScroll);
+    topLayout->addWidget(chartsScroll, 1);
+
+    auto* bottom = new QWidget;
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_status);
+    bottomLayout->addWidget(m_log, 1);
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(top);
+    splitter->addWidget(bottom);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addWidget(splitter);
+
+    if (m_session) {
+        connect(m_session, &TrainingSession::stateChanged, this, [this] { updateActions(); updateStatus(); });
+        connect(m_session, &TrainingSession::runStarted, this, &TrainPage::onRunStarted);
+        connect(m_session, &TrainingSession::stepsArrived, this, &TrainPage::onSteps);
+        connect(m_session, &TrainingSession::epochFinished, this, &TrainPage::onEpoch);
+        connect(m_session, &TrainingSession::logLine, this, &TrainPage::onLog);
+        connect(m_session, &TrainingSession::finished, this, &TrainPage::onFinished);
+        connect(m_session, &TrainingSession::checkpointSaved, this, [this](const QString& path, qint64 step, qint64 epoch, bool best) {
+            m_charts->addCheckpoint(step, epoch, best);
+            appendLog(tr("Checkpoint saved: %1").arg(QDir::toNativeSeparators(path)));
+        });
+        connect(m_session, &TrainingSession::systemSample, this, [this](const ts::SystemSample& s, qint64 step) {
+            m_charts->addSystem(s, step);
+            m_memoryBytes = s.gpuMemoryUsed >= 0 ? s.gpuMemoryUsed : s.ramBytes;
+            updateStatus();
+        });
+    }
+    populateExperiments();
+    updateActions();
+}
+
+QString TrainPage::workspaceDirectory() const
+{
+    return m_workspace.isEmpty() ? QString::fromStdString(studioWorkspace().directory) : m_workspace;
+}
+
+void TrainPage::startTraining()
+{
+    const std::optional<ExperimentSpec> spec = experimentForRun();
+    if (!spec || !m_session || m_session->isActive()) return;
+    m_run = RunStartInfo{};
+    m_step = m_epoch = m_lastStep = 0;
+    m_secondsPerStep = 0;
+    m_lastWall = -1;
+    m_memoryBytes = -1;
+    m_lastOutcome.clear();
+    m_clipThreshold = spec->training.clipGradNorm;
+    m_charts->reset(0, m_clipThreshold);
+    appendLog(tr("Starting %1 on %2").arg(QString::fromStdString(spec->name), m_device->currentText()));
+    m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
+}
+
+void TrainPage::togglePause()
+{
+    if (!m_session) return;
+    if (m_session->state() == TrainingSession::State::Paused)
+        m_session->resume();
+    else
+        m_session->pause();
+}
+
+void TrainPage::stopTraining()
+{
+    if (m_session) m_session->stop();
+}
+
+void TrainPage::updateActions()
+{
+    using State = TrainingSession::State;
+    const State state = m_session ? m_session->state() : State::Idle;
+    const bool active = state != State::Idle;
+    m_trainAction->setEnabled(!active && m_spec.has_value() && m_session);
+    m_pauseAction->setEnabled(state == State::Starting || state == State::Running || state == State::Paused);
+    m_pauseAction->setText(state == State::Paused ? tr("&Resume") : tr("&Pause"));
+    m_pauseAction->setIcon(style()->standardIcon(state == State::Paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    m_stopAction->setEnabled(active && state != State::Stopping);
+    for (QWidget* editor : std::as_const(m_editors)) editor->setEnabled(!active);
+}
+
+void TrainPage::updateStatus()
+{
+    using State = TrainingSession::State;
+    const State state = m_session ? m_session->state() : State::Idle;
+    if (state == State::Idle) {
+        m_status->setText(m_lastOutcome.isEmpty() ? tr("Ready") : m_lastOutcome);
+        return;
+    }
+    if (state == State::Starting) {
+        m_status->setText(tr("Starting: loading the dataset…"));
+        return;
+    }
+    const double eta = m_secondsPerStep * double(qMax<qint64>(0, m_run.totalSteps - m_step));
+    const QString memory = m_memoryBytes >= 0 ? QLocale().formattedDataSize(qint64(m_memoryBytes)) : QStringLiteral("–");
+    QString text = tr("Epoch %1/%2 · step %3/%4 · ETA %5 · %6 · memory %7")
+                       .arg(m_epoch)
+                       .arg(m_run.epochs)
+                       .arg(m_step)
+                       .arg(m_run.totalSteps)
+                       .arg(m_secondsPerStep > 0 ? durationText(eta) : QStringLiteral("–"), m_run.device, memory);
+    if (state == State::Paused) text = tr("Paused · %1").arg(text);
+    if (state == State::Stopping) text = tr("Stopping · %1").arg(text);
+    m_status->setText(text);
+}
+
+void TrainPage::appendLog(const QString& text, bool error)
+{
+    const QString line = QTime::currentTime().toString(QStringLiteral("HH:mm:ss  ")) + text;
+    if (!error) {
+        m_log->appendPlainText(line);
+        return;
+    }
+    m_log->appendHtml(QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(line.toHtmlEscaped()));
+}
+
+void TrainPage::onRunStarted(const RunStartInfo& info)
+{
+    m_run = info;
+    m_charts->reset(info.stepsPerEpoch, m_clipThreshold);
+    appendLog(info.runId >= 0 ? tr("Run %1 on %2: %3, %n step(s)", nullptr, int(info.totalSteps)).arg(info.runId).arg(info.device, info.dataset)
+                              : tr("Training on %1: %2, %n step(s)", nullptr, int(info.totalSteps)).arg(info.device, info.dataset));
+    updateStatus();
+}
+
+void TrainPage::onSteps(const QVector<StepPoint>& steps)
+{
+    m_charts->addSteps(steps);
+    const StepPoint& last = steps.constLast();
+    // Seconds per step from wall time, smoothed; a pause shows as one slow stretch and fades.
+    if (m_lastWall >= 0 && last.step > m_lastStep && last.wallTime > m_lastWall) {
+        const double rate = (last.wallTime - m_lastWall) / double(last.step - m_lastStep);
+        m_secondsPerStep = m_secondsPerStep > 0 ? 0.8 * m_secondsPerStep + 0.2 * rate : rate;
+    }
+    m_lastWall = last.wallTime;
+    m_lastStep = last.step;
+    m_step = last.step;
+    m_epoch = last.epoch;
+    updateStatus();
+}
+
+void TrainPage::onEpoch(const EpochSummary& e)
+{
+    m_charts->addEpoch(e);
+    QStringList parts;
+    for (auto it = e.metrics.cbegin(); it != e.metrics.cend(); ++it)
+        parts << QStringLiteral("%1 %2").arg(it.key(), QLocale().toString(it.value(), 'g', 4));
+    appendLog(tr("Epoch %1 done in %2 s: %3").arg(e.epoch).arg(e.seconds, 0, 'f', 1).arg(parts.join(QStringLiteral(", "))));
+}
+
+void TrainPage::onLog(TrainingSession::LogLevel level, const QString& message)
+{
+    switch (level) {
+    case TrainingSession::LogLevel::Info: appendLog(message); break;
+    case TrainingSession::LogLevel::Warning: appendLog(tr("Warning: %1").arg(message)); break;
+    case TrainingSession::LogLevel::Error: appendLog(tr("Error: %1").arg(message), true); break;
+    }
+}
+
+void TrainPage::onFinished(TrainingSession::Outcome outcome, const QString& message)
+{
+    switch (outcome) {
+    case TrainingSession::Outcome::Finished: m_lastOutcome = tr("Finished: %1").arg(message); break;
+    case TrainingSession::Outcome::EarlyStopped: m_lastOutcome = tr("Stopped early: %1").arg(message); break;
+    case TrainingSession::Outcome::Stopped: m_lastOutcome = tr("Stopped: %1").arg(message); break;
+    case TrainingSession::Outcome::Failed: m_lastOutcome = tr("Training failed: %1").arg(message); break;
+    }
+    appendLog(m_lastOutcome, outcome == TrainingSession::Outcome::Failed);
+    updateActions();
+    updateStatus();
+}
+
+}  // namespace ts::ui

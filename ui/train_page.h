@@ -1,0 +1,105 @@
+// The Train page: choose an experiment and a device, adjust the few settings people change
+// most (epochs, batch size, learning rate, optimizer, schedule), then start, pause, resume and
+// stop a run while the charts, a status line and the log follow it. All training goes through
+// a TrainingSession (rule 4); the page only sends commands and draws what comes back.
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+#include <optional>
+
+#include "io/experiment_spec.h"
+#include "training_session.h"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPlainTextEdit;
+class QSpinBox;
+
+namespace ts::ui {
+
+class TrainCharts;
+
+class TrainPage : public QWidget {
+    Q_OBJECT
+public:
+    // `session` is not owned (the main window owns it); it must outlive the page's runs.
+    explicit TrainPage(TrainingSession* session, QWidget* parent = nullptr);
+
+    // Where runs are recorded; empty (the default) means studioWorkspace(), the Runs page's.
+    void setWorkspaceDirectory(const QString& directory) { m_workspace = directory; }
+    QString workspaceDirectory() const;
+
+    // Adds an experiment file to the chooser (once) and selects it. False, with the reason in
+    // the log, when it cannot be loaded.
+    bool openExperiment(const QString& path);
+    // The chosen experiment with the settings editor applied: what Start would run.
+    std::optional<ts::ExperimentSpec> experimentForRun() const;
+
+    // Train (Ctrl+R), Pause/Resume (Ctrl+P), Stop (Ctrl+. / Shift+F5): for a menu.
+    QList<QAction*> trainActions() const;
+    TrainingSession* session() const { return m_session; }
+    TrainCharts* charts() const { return m_charts; }
+
+public slots:
+    void startTraining();
+    void togglePause();
+    void stopTraining();
+
+private:
+    QWidget* createControls();
+    void createActions();
+    void populateExperiments();
+    void populateDevices();
+    void onExperimentChosen(int index);
+    void showOpenDialog();
+    void loadIntoEditor(const ts::ExperimentSpec& spec);
+    void updateActions();
+    void updateStatus();
+    void appendLog(const QString& text, bool error = false);
+
+    void onRunStarted(const RunStartInfo& info);
+    void onSteps(const QVector<StepPoint>& steps);
+    void onEpoch(const EpochSummary& epoch);
+    void onLog(TrainingSession::LogLevel level, const QString& message);
+    void onFinished(TrainingSession::Outcome outcome, const QString& message);
+
+    QPointer<TrainingSession> m_session;
+    QString m_workspace;
+    std::optional<ts::ExperimentSpec> m_spec;  // the chosen experiment as loaded
+    int m_lastExperimentIndex = -1;            // to go back when "Open…" is cancelled
+
+    QComboBox* m_experiment = nullptr;
+    QComboBox* m_device = nullptr;
+    QSpinBox* m_epochs = nullptr;
+    QSpinBox* m_batchSize = nullptr;
+    QDoubleSpinBox* m_lr = nullptr;
+    QComboBox* m_optimizer = nullptr;
+    QComboBox* m_schedule = nullptr;
+    QCheckBox* m_mixedPrecision = nullptr;
+    QList<QWidget*> m_editors;  // disabled while a run is active
+
+    QAction* m_trainAction = nullptr;
+    QAction* m_pauseAction = nullptr;
+    QAction* m_stopAction = nullptr;
+
+    QLabel* m_status = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    TrainCharts* m_charts = nullptr;
+
+    // Status line state.
+    RunStartInfo m_run;
+    qint64 m_step = 0, m_epoch = 0;
+    double m_secondsPerStep = 0;  // smoothed, for the ETA
+    double m_lastWall = -1;
+    qint64 m_lastStep = 0;
+    double m_memoryBytes = -1;
+    double m_clipThreshold = 0;  // the run's gradient clip, drawn on the norm chart
+    QString m_lastOutcome;
+};
+
+}  // namespace ts::ui

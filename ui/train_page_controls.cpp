@@ -1,0 +1,242 @@
+// The Train page's left column: the experiment chooser, the device list, the settings editor
+// and the Train / Pause / Stop actions, and how a chosen file becomes the spec Start runs.
+#include "train_page.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "backend/devices.h"
+#include "io/experiment_yaml.h"
+#include "system_info.h"
+
+namespace ts::ui {
+namespace {
+
+const QString kRecentKey = QStringLiteral("train/recentExperiments");
+constexpr int kMaxRecent = 8;
+
+// The experiments/ folder shipped with the studio: installed beside the binary's share/, or
+// the source tree's when running from a build directory inside it.
+QString shippedExperimentsDir()
+{
+    const QDir app(QCoreApplication::applicationDirPath());
+    const QStringList candidates{app.filePath(QStringLiteral("../share/trainstudio/experiments")),
+                                 app.filePath(QStringLiteral("../experiments")),
+                                 app.filePath(QStringLiteral("../../experiments")),
+                                 app.filePath(QStringLiteral("../../../experiments"))};
+    for (const QString& dir : candidates)
+        if (QFileInfo::exists(dir + QStringLiteral("/fashion_mnist_mlp.yaml"))) return QDir::cleanPath(dir);
+    return {};
+}
+
+}  // namespace
+
+void TrainPage::createActions()
+{
+    m_trainAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Train"), this);
+    m_trainAction->setObjectName(QStringLiteral("actionTrain"));
+    m_trainAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_trainAction->setToolTip(tr("Start training the chosen experiment (Ctrl+R)"));
+    connect(m_trainAction, &QAction::triggered, this, &TrainPage::startTraining);
+
+    m_pauseAction = new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), this);
+    m_pauseAction->setObjectName(QStringLiteral("actionPause"));
+    m_pauseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    m_pauseAction->setToolTip(tr("Pause or resume after the current step (Ctrl+P)"));
+    connect(m_pauseAction, &QAction::triggered, this, &TrainPage::togglePause);
+
+    m_stopAction = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Stop"), this);
+    m_stopAction->setObjectName(QStringLiteral("actionStop"));
+    m_stopAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Period), QKeySequence(Qt::SHIFT | Qt::Key_F5)});
+    m_stopAction->setToolTip(tr("Stop after the current step; the run is kept (Ctrl+. or Shift+F5)"));
+    connect(m_stopAction, &QAction::triggered, this, &TrainPage::stopTraining);
+
+    addActions({m_trainAction, m_pauseAction, m_stopAction});  // shortcuts work while the page shows
+}
+
+QList<QAction*> TrainPage::trainActions() const { return {m_trainAction, m_pauseAction, m_stopAction}; }
+
+QWidget* TrainPage::createControls()
+{
+    m_experiment = new QComboBox;
+    m_experiment->setObjectName(QStringLiteral("experimentCombo"));
+    m_experiment->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_experiment->setMinimumContentsLength(16);
+    connect(m_experiment, &QComboBox::activated, this, &TrainPage::onExperimentChosen);
+
+    m_device = new QComboBox;
+    m_device->setObjectName(QStringLiteral("deviceCombo"));
+    populateDevices();
+
+    m_epochs = new QSpinBox;
+    m_epochs->setObjectName(QStringLiteral("epochsSpin"));
+    m_epochs->setRange(1, 100000);
+    m_batchSize = new QSpinBox;
+    m_batchSize->setObjectName(QStringLiteral("batchSizeSpin"));
+    m_batchSize->setRange(1, 65536);
+    m_lr = new QDoubleSpinBox;
+    m_lr->setObjectName(QStringLiteral("learningRateSpin"));
+    m_lr->setDecimals(6);
+    m_lr->setRange(0.000001, 10.0);
+    m_lr->setSingleStep(0.0001);
+    m_optimizer = new QComboBox;
+    m_optimizer->setObjectName(QStringLiteral("optimizerCombo"));
+    for (const char* type : {"sgd", "adam", "adamw", "rmsprop"}) m_optimizer->addItem(QString::fromLatin1(type), QString::fromLatin1(type));
+    m_schedule = new QComboBox;
+    m_schedule->setObjectName(QStringLiteral("scheduleCombo"));
+    const std::pair<const char*, QString> schedules[] = {
+        {"constant", tr("Constant")},   {"step", tr("Step decay")},
+        {"multistep", tr("Multi-step decay")}, {"exponential", tr("Exponential decay")},
+        {"cosine", tr("Cosine")},       {"cosine_restarts", tr("Cosine with restarts")},
+        {"onecycle", tr("One-cycle")},  {"plateau", tr("Reduce on plateau")}};
+    for (const auto& [type, label] : schedules) m_schedule->addItem(label, QString::fromLatin1(type));
+    m_mixedPrecision = new QCheckBox(tr("Mixed precision"));
+    m_mixedPrecision->setObjectName(QStringLiteral("mixedPrecisionCheck"));
+    m_mixedPrecision->setEnabled(false);
+    m_mixedPrecision->setToolTip(tr("Mixed precision (fp16/bf16) needs the CUDA backend."));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Experiment:"), m_experiment);
+    form->addRow(tr("Device:"), m_device);
+    form->addRow(tr("Epochs:"), m_epochs);
+    form->addRow(tr("Batch size:"), m_batchSize);
+    form->addRow(tr("Learning rate:"), m_lr);
+    form->addRow(tr("Optimizer:"), m_optimizer);
+    form->addRow(tr("Schedule:"), m_schedule);
+    form->addRow(QString(), m_mixedPrecision);
+    m_editors = {m_experiment, m_device, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule};
+
+    auto* buttons = new QHBoxLayout;
+    for (QAction* action : trainActions()) {
+        auto* button = new QToolButton;
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setObjectName(action->objectName().mid(6).toLower() + QStringLiteral("Button"));  // trainButton, ...
+        buttons->addWidget(button);
+    }
+    buttons->addStretch(1);
+
+    auto* box = new QGroupBox(tr("Run"));
+    auto* layout = new QVBoxLayout(box);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addStretch(1);
+    box->setMaximumWidth(360);
+    return box;
+}
+
+void TrainPage::populateDevices()
+{
+    m_device->addItem(tr("Automatic"), QStringLiteral("auto"));
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    for (const CudaDeviceInfo& d : SystemInfo::cuda().devices)
+        m_device->addItem(tr("GPU %1: %2 (%3)")
+                              .arg(d.index)
+                              .arg(QString::fromStdString(d.name), QLocale().formattedDataSize(qint64(d.totalMemory))),
+                          QStringLiteral("cuda:%1").arg(d.index));
+    m_device->setToolTip(tr("Automatic uses the first GPU when the CUDA backend can run it, else the CPU."));
+}
+
+void TrainPage::populateExperiments()
+{
+    m_experiment->clear();
+    QStringList files;
+    if (const QString dir = shippedExperimentsDir(); !dir.isEmpty())
+        for (const QFileInfo& f : QDir(dir).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
+            files << f.absoluteFilePath();
+    for (const QString& recent : QSettings().value(kRecentKey).toStringList())
+        if (!files.contains(recent) && QFileInfo::exists(recent)) files << recent;
+    for (const QString& file : files)
+        m_experiment->addItem(QFileInfo(file).completeBaseName(), file);
+    m_experiment->addItem(tr("Open…"));  // no data: the file dialog
+    if (!files.isEmpty()) onExperimentChosen(0);
+}
+
+bool TrainPage::openExperiment(const QString& path)
+{
+    const QString file = QFileInfo(path).absoluteFilePath();
+    int index = m_experiment->findData(file);
+    if (index < 0) {
+        index = m_experiment->count() - 1;  // before "Open…"
+        m_experiment->insertItem(index, QFileInfo(file).completeBaseName(), file);
+        QSettings settings;
+        QStringList recent = settings.value(kRecentKey).toStringList();
+        recent.removeAll(file);
+        recent.prepend(file);
+        settings.setValue(kRecentKey, recent.mid(0, kMaxRecent));
+    }
+    m_experiment->setCurrentIndex(index);
+    onExperimentChosen(index);
+    return m_spec.has_value();
+}
+
+void TrainPage::onExperimentChosen(int index)
+{
+    const QString file = m_experiment->itemData(index).toString();
+    if (file.isEmpty()) {
+        showOpenDialog();
+        return;
+    }
+    m_lastExperimentIndex = index;
+    try {
+        m_spec = ts::loadExperiment(file.toStdString());
+        loadIntoEditor(*m_spec);
+    } catch (const std::exception& e) {
+        m_spec.reset();
+        appendLog(tr("Cannot load the experiment: %1").arg(QString::fromStdString(e.what())), true);
+    }
+    updateActions();
+}
+
+void TrainPage::showOpenDialog()
+{
+    // Back to the previous choice at once; the dialog selects the new file when it is picked.
+    if (m_lastExperimentIndex >= 0) m_experiment->setCurrentIndex(m_lastExperimentIndex);
+    auto* dialog = new QFileDialog(this, tr("Open Experiment"), shippedExperimentsDir(),
+                                   tr("Experiments (*.yaml *.yml);;All files (*)"));
+    dialog->setObjectName(QStringLiteral("openExperimentDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& file) { openExperiment(file); });
+    dialog->open();  // window-modal, no nested event loop
+}
+
+void TrainPage::loadIntoEditor(const ExperimentSpec& spec)
+{
+    m_epochs->setValue(int(spec.training.epochs));
+    m_batchSize->setValue(int(spec.training.batchSize));
+    m_lr->setValue(spec.optimizer.lr);
+    m_optimizer->setCurrentIndex(qMax(0, m_optimizer->findData(QString::fromStdString(spec.optimizer.type))));
+    m_schedule->setCurrentIndex(qMax(0, m_schedule->findData(QString::fromStdString(spec.schedule.type))));
+}
+
+std::optional<ExperimentSpec> TrainPage::experimentForRun() const
+{
+    if (!m_spec) return std::nullopt;
+    ExperimentSpec spec = *m_spec;
+    spec.training.epochs = m_epochs->value();
+    spec.training.batchSize = m_batchSize->value();
+    spec.optimizer.lr = m_lr->value();
+    spec.optimizer.type = m_optimizer->currentData().toString().toStdString();
+    spec.schedule.type = m_schedule->currentData().toString().toStdString();
+    spec.training.device = m_device->currentData().toString().toStdString();
+    return spec;
+}
+
+}  // namespace ts::ui
