@@ -38,20 +38,6 @@ private:
     RunControl& control_;
 };
 
-struct Continuation {
-    Checkpoint checkpoint;
-    std::string source;
-    std::optional<std::int64_t> parentRun;
-};
-
-// --resume / --fork: the checkpoint, and the spec it continues with.
-Continuation loadContinuation(const Workspace& workspace, const std::string& runOrPath)
-{
-    RunReader reader(workspace);
-    const ResumeSource found = findResumeSource(reader, workspace, runOrPath);
-    return {loadCheckpoint(found.weightsPath, found.expectedSha256), found.weightsPath, found.runId};
-}
-
 }  // namespace
 
 int trainCommand(const std::vector<std::string>& args)

@@ -108,6 +108,11 @@ void MainWindow::createMenus()
         train->addActions(trainPage->trainActions());
         // Ctrl+R works from any page; show the run it starts.
         connect(trainPage->trainActions().constFirst(), &QAction::triggered, this, [this] { setCurrentPage(Page::Train); });
+        if (auto* runsPage = qobject_cast<RunsPage*>(m_stack->widget(int(Page::Runs))))
+            connect(runsPage, &RunsPage::resumeRequested, this, [this, trainPage](qint64 runId) {
+                setCurrentPage(Page::Train);
+                trainPage->resumeRun(runId);
+            });
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

@@ -113,16 +113,32 @@ void TrainPage::startTraining()
 {
     const std::optional<ExperimentSpec> spec = experimentForRun();
     if (!spec || !m_session || m_session->isActive()) return;
+    resetRunView(spec->training.clipGradNorm);
+    appendLog(tr("Starting %1 on %2").arg(QString::fromStdString(spec->name), m_device->currentText()));
+    m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
+}
+
+void TrainPage::resumeRun(qint64 runId)
+{
+    if (!m_session || m_session->isActive()) {
+        appendLog(tr("Cannot resume run %1 while another run trains: stop it first.").arg(runId));
+        return;
+    }
+    resetRunView(0);
+    appendLog(tr("Resuming run %1 on %2").arg(runId).arg(m_device->currentText()));
+    m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory());
+}
+
+void TrainPage::resetRunView(double clipThreshold)
+{
     m_run = RunStartInfo{};
     m_step = m_epoch = m_lastStep = 0;
     m_secondsPerStep = 0;
     m_lastWall = -1;
     m_memoryBytes = -1;
     m_lastOutcome.clear();
-    m_clipThreshold = spec->training.clipGradNorm;
+    m_clipThreshold = clipThreshold;
     m_charts->reset(0, m_clipThreshold);
-    appendLog(tr("Starting %1 on %2").arg(QString::fromStdString(spec->name), m_device->currentText()));
-    m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
 }
 
 void TrainPage::togglePause()

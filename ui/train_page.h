@@ -47,10 +47,14 @@ public:
 
 public slots:
     void startTraining();
+    // Continues a stopped or crashed run of the workspace from its last checkpoint (the Runs
+    // page asks for it); the charts start where the run left off.
+    void resumeRun(qint64 runId);
     void togglePause();
     void stopTraining();
 
 private:
+    void resetRunView(double clipThreshold);
     QWidget* createControls();
     void createActions();
     void populateExperiments();

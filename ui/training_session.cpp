@@ -16,6 +16,7 @@
 #include "backend/select_backend.h"
 #include "data/dataset.h"
 #include "io/experiment_yaml.h"
+#include "store/resume_source.h"
 #include "store/run_recorder.h"
 #include "store/run_writer.h"
 #include "store/workspace.h"
@@ -124,8 +125,9 @@ struct TrainingSession::Shared {
         }
     }
 
+    // resumeRun > 0: continue that run of the workspace from its last checkpoint (spec unused).
     void runJob(ExperimentSpec spec, const std::string& device, const std::string& workspaceDir,
-                const std::string& cacheDir);
+                const std::string& cacheDir, std::int64_t resumeRun = 0);
 };
 
 // The trainer's listener: copies, pushes, returns. FinishedEvent is left to runJob, which
@@ -152,14 +154,20 @@ private:
 
 // Trainer thread. Never throws: every failure becomes the FinishedEvent pushed last.
 void TrainingSession::Shared::runJob(ExperimentSpec spec, const std::string& device, const std::string& workspaceDir,
-                                     const std::string& cacheDir)
+                                     const std::string& cacheDir, std::int64_t resumeRun)
 {
     FinishedEvent done;
     std::unique_ptr<RunWriter> writer;
     std::int64_t runId = -1;
     std::optional<Workspace> workspace;
     bool recorded = false;  // the RunRecorder saw the FinishedEvent and closed the run
+    std::optional<Continuation> from;
     try {
+        if (resumeRun > 0) {
+            from = loadContinuation(Workspace::open(workspaceDir), std::to_string(resumeRun));
+            spec = parseExperiment(from->checkpoint.state.experimentYaml, from->source);
+            push(LogEvent{LogEvent::Level::Info, "resuming run " + std::to_string(resumeRun) + " from " + from->source});
+        }
         // The copy stored with the run must find its data from anywhere.
         spec = withAbsolutePaths(spec);
         std::string notice;
@@ -180,6 +188,10 @@ void TrainingSession::Shared::runJob(ExperimentSpec spec, const std::string& dev
             run.parameters = flattenExperiment(spec);
             run.device = backend.name();
             run.seed = spec.training.seed;
+            if (from) {
+                run.parentRunId = from->parentRun;
+                run.parentRelation = "resume";
+            }
             runId = writer->createRun(run);
         }
 
@@ -201,6 +213,10 @@ void TrainingSession::Shared::runJob(ExperimentSpec spec, const std::string& dev
             TrainerOptions options;
             options.cacheDir = cacheDir;
             if (workspace && runId >= 0) options.checkpointDir = workspace->runCheckpointsPath(runId);
+            if (from) {
+                options.resume = std::move(from->checkpoint);
+                options.resumeSource = from->source;
+            }
             Trainer trainer(spec, std::move(splits), backend, options);
             std::optional<RunRecorder> recorder;
             if (writer) {
@@ -268,6 +284,19 @@ TrainingSession::~TrainingSession()
 
 bool TrainingSession::start(const ExperimentSpec& spec, const QString& device, const QString& workspaceDir)
 {
+    return enqueue(spec, device, workspaceDir, 0);
+}
+
+bool TrainingSession::resumeRun(qint64 runId, const QString& device, const QString& workspaceDir)
+{
+    if (runId <= 0 || workspaceDir.isEmpty()) return false;
+    static const ExperimentSpec fromTheCheckpoint;  // the job reads the spec from the checkpoint
+    return enqueue(fromTheCheckpoint, device, workspaceDir, runId);
+}
+
+bool TrainingSession::enqueue(const ExperimentSpec& spec, const QString& device, const QString& workspaceDir,
+                              qint64 resumeRun)
+{
     if (m_state != State::Idle) return false;
     {
         std::lock_guard lock(m_shared->controlMutex);
@@ -280,8 +309,8 @@ bool TrainingSession::start(const ExperimentSpec& spec, const QString& device, c
     std::error_code ec;
     if (!cache.isEmpty()) std::filesystem::create_directories(cache.toStdString(), ec);
     auto job = [shared = m_shared.get(), spec, dev = device.toStdString(), ws = workspaceDir.toStdString(),
-                cacheDir = ec || cache.isEmpty() ? std::string() : cache.toStdString()] {
-        shared->runJob(spec, dev, ws, cacheDir);
+                cacheDir = ec || cache.isEmpty() ? std::string() : cache.toStdString(), resumeRun] {
+        shared->runJob(spec, dev, ws, cacheDir, resumeRun);
     };
     {
         std::lock_guard lock(m_shared->jobMutex);

@@ -62,6 +62,9 @@ public:
     // `workspaceDir`: not recorded) and trains. Returns false, doing nothing, unless Idle.
     // Every failure from here on arrives as finished(Failed, message).
     bool start(const ts::ExperimentSpec& spec, const QString& device, const QString& workspaceDir);
+    // The same for a stopped or crashed run of the workspace: a new run, linked to it, continues
+    // from its last checkpoint with the experiment as it was (exact resume).
+    bool resumeRun(qint64 runId, const QString& device, const QString& workspaceDir);
     void pause();
     void resume();
     void stop();
@@ -85,6 +88,8 @@ signals:
     void finished(ts::ui::TrainingSession::Outcome outcome, const QString& message);
 
 private:
+    bool enqueue(const ts::ExperimentSpec& spec, const QString& device, const QString& workspaceDir, qint64 resumeRun);
+
     struct Shared;
     class Listener;
 

@@ -84,4 +84,11 @@ ResumeSource findResumeSource(RunReader& reader, const Workspace& workspace, con
     return source;
 }
 
+Continuation loadContinuation(const Workspace& workspace, const std::string& runOrPath)
+{
+    RunReader reader(workspace);
+    const ResumeSource found = findResumeSource(reader, workspace, runOrPath);
+    return {loadCheckpoint(found.weightsPath, found.expectedSha256), found.weightsPath, found.runId};
+}
+
 }  // namespace ts

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "io/checkpoint.h"
 #include "store/run_reader.h"
 
 namespace ts {
@@ -21,6 +22,17 @@ struct ResumeSource {
 // checkpoint folder. A path: that file, matched to its run when the store knows it.
 // Throws std::invalid_argument saying what exists instead (no such run, no checkpoint yet).
 ResumeSource findResumeSource(RunReader& reader, const Workspace& workspace, const std::string& runOrPath);
+
+// What a resumed or forked run starts from: the checkpoint, loaded and verified (against the
+// store's checksum when it knows the file), where it came from, and the run it belongs to.
+struct Continuation {
+    Checkpoint checkpoint;
+    std::string source;  // the weights file
+    std::optional<std::int64_t> parentRun;
+};
+// findResumeSource + loadCheckpoint. Throws std::invalid_argument, StoreError or
+// CheckpointError, each saying what is wrong and what to do.
+Continuation loadContinuation(const Workspace& workspace, const std::string& runOrPath);
 
 // A stored checkpoint path made absolute (paths inside checkpoints/ are stored relative).
 std::string absoluteCheckpointPath(const Workspace& workspace, const std::string& stored);

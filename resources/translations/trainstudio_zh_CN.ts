@@ -811,6 +811,14 @@ SHA-256：%2</translation>
         <source>Experiments (*.yaml *.yml);;All files (*)</source>
         <translation>实验文件 (*.yaml *.yml);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Cannot resume run %1 while another run trains: stop it first.</source>
+        <translation>另一个运行正在训练，无法恢复运行 %1：请先停止它。</translation>
+    </message>
+    <message>
+        <source>Resuming run %1 on %2</source>
+        <translation>正在 %2 上恢复运行 %1</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::TrainingSession</name>

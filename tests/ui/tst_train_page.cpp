@@ -345,6 +345,47 @@ private slots:
         QCOMPARE(threads[2], threads[1]);
     }
 
+    // Stop a run after its first checkpoint, then resume it as the Runs page asks to: a new
+    // run, linked to the stopped one, continues from the checkpoint's step and finishes.
+    void resumeContinuesAStoppedRun()
+    {
+        TrainingSession session;
+        TrainPage page(&session);
+        page.setWorkspaceDirectory(workspace());
+        const QString path = csvExperiment(m_dir.path(), "resumable", true);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll()).replace("epochs: 3,", "epochs: 400,");
+        f.close();
+        QVERIFY(page.openExperiment(writeFile(path, text)));
+        QSignalSpy finished(&session, &TrainingSession::finished);
+        QSignalSpy saved(&session, &TrainingSession::checkpointSaved);
+        QSignalSpy started(&session, &TrainingSession::runStarted);
+        page.startTraining();
+        QVERIFY(saved.wait(60000));
+        page.stopTraining();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Stopped);
+        const qint64 first = started.last()[0].value<RunStartInfo>().runId;
+        QCOMPARE(storedRun(first).status, ts::RunStatus::Stopped);
+
+        page.resumeRun(first);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Finished);
+        const qint64 second = started.last()[0].value<RunStartInfo>().runId;
+        QVERIFY(second != first);
+        const ts::RunInfo resumed = storedRun(second);
+        QCOMPARE(resumed.status, ts::RunStatus::Finished);
+        QCOMPARE(resumed.parentRunId.value_or(0), first);
+        QCOMPARE(QString::fromStdString(resumed.parentRelation), QString("resume"));
+        ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
+        const auto stopped = reader.metric(first, "loss"), tail = reader.metric(second, "loss");
+        QVERIFY(!stopped.steps.empty() && !tail.steps.empty());
+        const auto checkpoints = reader.checkpoints(first);
+        QVERIFY(!checkpoints.empty());
+        QCOMPARE(tail.steps.front(), checkpoints.back().step + 1);  // the curves join
+    }
+
     // Commands given while the dataset loads are kept and applied when the trainer exists.
     void commandsBeforeTheTrainerExists()
     {
