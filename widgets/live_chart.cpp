@@ -26,6 +26,13 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // A compact legend: small charts are mostly plot, and the legend sits over the data.
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    m_plot->legend->setFont(legendFont);
+    m_plot->legend->setIconSize(14, 8);
+    m_plot->legend->setRowSpacing(-2);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMinimumSize(160, 120);
 

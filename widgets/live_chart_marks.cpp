@@ -225,7 +225,7 @@ void LiveChart::applyPalette() {
         axis->grid()->setZeroLinePen(Qt::NoPen);
     }
     QColor legendBg = bg;
-    legendBg.setAlpha(210);
+    legendBg.setAlpha(170);  // the data shows through
     m_plot->legend->setBrush(legendBg);
     m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
     m_plot->legend->setTextColor(fg);

@@ -11,6 +11,7 @@
 
 #include "io/experiment_yaml.h"
 #include "main_window.h"
+#include "screenshot.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
 #include "train_charts.h"
@@ -474,6 +475,39 @@ private slots:
         delete session;
         QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
         QTRY_COMPARE(threadCount(), before);  // the trainer thread and everything it started are gone
+    }
+
+    // What a person sees: the whole window on the Train page in the middle of a real run
+    // (after the first epoch, so every chart has points), saved where the suite's runner can
+    // look at it. ctest runs this once more in a real X window under Xvfb.
+    void screenshotMidTraining()
+    {
+        qputenv("TRAINSTUDIO_WORKSPACE", QFile::encodeName(workspace()));
+        MainWindow w;
+        qunsetenv("TRAINSTUDIO_WORKSPACE");
+        w.resize(1280, 860);
+        w.setCurrentPage(Page::Train);
+        auto* page = qobject_cast<TrainPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Train)));
+        QVERIFY(page);
+        QVERIFY(page->openExperiment(fashionExperiment(m_dir.path(), 3)));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy epochs(page->session(), &TrainingSession::epochFinished);
+        QSignalSpy finished(page->session(), &TrainingSession::finished);
+        page->startTraining();
+        QVERIFY(epochs.wait(120000));
+        spinFor(1500);  // a few hundred more steps and a system sample or two
+        const QString platform = QGuiApplication::platformName();
+        const QString path = QStringLiteral(TS_SCREENSHOT_DIR "/train_page_mid_training_%1.png").arg(platform);
+        QDir().mkpath(QStringLiteral(TS_SCREENSHOT_DIR));
+        QCOMPARE(Screenshot::save(&w, path), QString());
+        qInfo("screenshot of the Train page mid-training: %s", qPrintable(path));
+        QVERIFY(page->charts()->pointCount("loss", "loss") > 100);
+        page->stopTraining();
+        QVERIFY(finished.wait(60000));
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
     }
 
     void mainWindowShowsTheTrainPage()
