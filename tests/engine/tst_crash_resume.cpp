@@ -132,6 +132,38 @@ private slots:
         QVERIFY(std::isfinite(last(finalFull, "val_loss")));  // the CSV has no test split: compare validation
         QCOMPARE(last(finalTail, "val_loss"), last(finalFull, "val_loss"));
     }
+
+    // --fork: a new run from a checkpoint with changed settings, linked to its parent; the
+    // changed parameter shows in the store, and training continues from the checkpoint's step.
+    void forkStartsALinkedRunWithChangedSettings()
+    {
+        QTemporaryDir dir;
+        const QString experiment = writeExperiment(dir.path());
+        const QString ws = dir.path() + "/workspace";
+        QString out;
+        QVERIFY2(runCli({"train", experiment, "--workspace", ws, "--epochs", "200", "--json"}, &out), qPrintable(out));
+        QVERIFY2(runCli({"train", "--fork", "1", "--workspace", ws, "--set", "optimizer.lr=0.0005", "--json"}, &out),
+                 qPrintable(out));
+        RunReader reader(Workspace::open(ws.toStdString()));
+        const auto fork = reader.run(2);
+        QVERIFY(fork);
+        QCOMPARE(fork->status, RunStatus::Finished);
+        QCOMPARE(fork->parentRunId.value_or(0), std::int64_t(1));
+        QCOMPARE(QString::fromStdString(fork->parentRelation), QString("fork"));
+        auto param = [&](std::int64_t run, const std::string& key) {
+            for (const auto& [k, v] : reader.parameters(run))
+                if (k == key) return QString::fromStdString(v);
+            return QString();
+        };
+        QCOMPARE(param(1, "optimizer.lr").toDouble(), 0.003);
+        QCOMPARE(param(2, "optimizer.lr").toDouble(), 0.0005);
+        const auto checkpoints = reader.checkpoints(1);
+        QVERIFY(!checkpoints.empty());
+        QCOMPARE(reader.metric(2, "loss").steps.front(), checkpoints.back().step + 1);
+        // Resuming with changed settings is refused with the way out.
+        QVERIFY(!runCli({"train", "--resume", "1", "--workspace", ws, "--set", "optimizer.lr=1"}, &out));
+        QVERIFY2(out.contains("--fork"), qPrintable(out));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCrashResume)
