@@ -68,6 +68,10 @@ void Trainer::restoreFrom(const Checkpoint& checkpoint)
     msg << (options_.fork ? "forked from " : "resumed from ") << options_.resumeSource << " at epoch " << firstEpoch_
         << ", batch " << firstBatch_ << ", step " << step_;
     log(LogEvent::Level::Info, msg.str());
+    if (firstEpoch_ > spec_.training.epochs)
+        log(LogEvent::Level::Warning, "the checkpoint is at the end of training (" + std::to_string(firstEpoch_ - 1) + " of " +
+                                          std::to_string(spec_.training.epochs) +
+                                          " epochs done): nothing is left to train; raise the epochs (--epochs N) to train more");
 }
 
 void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch)

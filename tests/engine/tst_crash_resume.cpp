@@ -142,7 +142,10 @@ private slots:
         const QString ws = dir.path() + "/workspace";
         QString out;
         QVERIFY2(runCli({"train", experiment, "--workspace", ws, "--epochs", "200", "--json"}, &out), qPrintable(out));
-        QVERIFY2(runCli({"train", "--fork", "1", "--workspace", ws, "--set", "optimizer.lr=0.0005", "--json"}, &out),
+        // The fork trains epochs 201-300 of the parent's 200, at a lower learning rate.
+        QVERIFY2(runCli({"train", "--fork", "1", "--workspace", ws, "--set", "optimizer.lr=0.0005", "--epochs", "300",
+                         "--json"},
+                        &out),
                  qPrintable(out));
         RunReader reader(Workspace::open(ws.toStdString()));
         const auto fork = reader.run(2);
@@ -159,7 +162,9 @@ private slots:
         QCOMPARE(param(2, "optimizer.lr").toDouble(), 0.0005);
         const auto checkpoints = reader.checkpoints(1);
         QVERIFY(!checkpoints.empty());
-        QCOMPARE(reader.metric(2, "loss").steps.front(), checkpoints.back().step + 1);
+        const MetricSeries forked = reader.metric(2, "loss");
+        QVERIFY(!forked.steps.empty());
+        QCOMPARE(forked.steps.front(), checkpoints.back().step + 1);
         // Resuming with changed settings is refused with the way out.
         QVERIFY(!runCli({"train", "--resume", "1", "--workspace", ws, "--set", "optimizer.lr=1"}, &out));
         QVERIFY2(out.contains("--fork"), qPrintable(out));
