@@ -4,9 +4,11 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -19,6 +21,7 @@
 #include "system_info.h"
 #include "train_page.h"
 #include "training_session.h"
+#include "translations.h"
 
 namespace ts::ui {
 
@@ -79,10 +82,55 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreSettings();
 }
 
+// The language setting: the system's, or one chosen here; read at start-up (studio_app.cpp),
+// so a change takes effect when the studio starts again.
+void MainWindow::createLanguageMenu(QMenu* menu)
+{
+    menu->setObjectName(QStringLiteral("languageMenu"));
+    auto* group = new QActionGroup(menu);
+    const QString current = QSettings().value(Translations::kSettingsKey).toString();
+    auto add = [&](const QString& text, const QString& code) {
+        QAction* action = menu->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(code == current);
+        action->setData(code);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code] {
+            QSettings().setValue(Translations::kSettingsKey, code);
+            statusBar()->showMessage(tr("The language changes when TrainStudio starts again."), 8000);
+        });
+    };
+    add(tr("System Language"), QString());
+    add(QStringLiteral("English"), QStringLiteral("en"));
+    for (const QString& code : Translations::available())
+        if (code != QLatin1String("en")) add(QLocale(code).nativeLanguageName(), code);
+}
+
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->setObjectName(QStringLiteral("fileMenu"));
+    if (auto* trainPage = qobject_cast<TrainPage*>(m_stack->widget(int(Page::Train)))) {
+        QAction* open = file->addAction(tr("&Open Experiment…"), this, [this, trainPage] {
+            setCurrentPage(Page::Train);
+            trainPage->showOpenDialog();
+        });
+        open->setObjectName(QStringLiteral("actionOpenExperiment"));
+        open->setShortcut(QKeySequence::Open);
+        QMenu* recent = file->addMenu(tr("Open &Recent"));
+        recent->setObjectName(QStringLiteral("recentMenu"));
+        connect(recent, &QMenu::aboutToShow, this, [this, recent, trainPage] {
+            recent->clear();
+            const QStringList files = TrainPage::recentExperiments();
+            for (const QString& path : files)
+                recent->addAction(QFileInfo(path).fileName(), this, [this, trainPage, path] {
+                    setCurrentPage(Page::Train);
+                    trainPage->openExperiment(path);
+                })->setToolTip(path);
+            if (files.isEmpty()) recent->addAction(tr("No recent experiments"))->setEnabled(false);
+        });
+        file->addSeparator();
+    }
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);  // close() saves the settings
     quit->setObjectName(QStringLiteral("actionQuit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -90,6 +138,8 @@ void MainWindow::createMenus()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
+    createLanguageMenu(view->addMenu(tr("&Language")));
+    view->addSeparator();
     m_pageActions = new QActionGroup(this);
     m_pageActions->setExclusive(true);
     int index = 0;

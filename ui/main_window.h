@@ -8,6 +8,7 @@
 
 class QActionGroup;
 class QLabel;
+class QMenu;
 class QListWidget;
 class QStackedWidget;
 
@@ -35,6 +36,7 @@ protected:
 
 private:
     void createMenus();
+    void createLanguageMenu(QMenu* menu);
     void restoreSettings();
     void saveSettings() const;
     void onRowChanged(int row);

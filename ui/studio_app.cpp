@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QSettings>
 
 #include <cstdio>
 
@@ -62,7 +63,13 @@ int runStudio(int argc, char** argv)
         peek.parse(QCoreApplication::arguments());
         language = peek.value(options.language).replace(QLatin1Char('-'), QLatin1Char('_'));
     }
-    if (!language.isEmpty() && !Translations::available().contains(language)) {
+    // No --lang: the language chosen in View > Language, else the system's.
+    const bool fromCommandLine = !language.isEmpty();
+    if (!fromCommandLine) {
+        const QString chosen = QSettings().value(Translations::kSettingsKey).toString();
+        if (Translations::available().contains(chosen)) language = chosen;
+    }
+    if (fromCommandLine && !Translations::available().contains(language)) {
         printError(StudioOptions::unknownLanguage(language));
         return 2;
     }

@@ -45,7 +45,12 @@ public:
     TrainingSession* session() const { return m_session; }
     TrainCharts* charts() const { return m_charts; }
 
+    // Experiment files opened before, newest first (QSettings), that still exist.
+    static QStringList recentExperiments();
+
 public slots:
+    // File > Open Experiment: a window-modal file dialog; the chosen file is opened.
+    void showOpenDialog();
     void startTraining();
     // Continues a stopped or crashed run of the workspace from its last checkpoint (the Runs
     // page asks for it); the charts start where the run left off.
@@ -60,7 +65,6 @@ private:
     void populateExperiments();
     void populateDevices();
     void onExperimentChosen(int index);
-    void showOpenDialog();
     void loadIntoEditor(const ts::ExperimentSpec& spec);
     void updateActions();
     void updateStatus();

@@ -204,6 +204,14 @@ void TrainPage::onExperimentChosen(int index)
     updateActions();
 }
 
+QStringList TrainPage::recentExperiments()
+{
+    QStringList files;
+    for (const QString& file : QSettings().value(kRecentKey).toStringList())
+        if (QFileInfo::exists(file)) files << file;
+    return files;
+}
+
 void TrainPage::showOpenDialog()
 {
     // Back to the previous choice at once; the dialog selects the new file when it is picked.

@@ -15,6 +15,8 @@ class Translations {
 public:
     // "en" (the source language) plus every language with a compiled-in translation.
     static QStringList available();
+    // QSettings key of the language chosen in View > Language; empty or absent: the system's.
+    static inline const QString kSettingsKey = QStringLiteral("language");
 
     // Installs translators for `language` ("zh_CN", "en"), or for the system locale when it is
     // empty, and makes that language the default QLocale when it is given. The translators

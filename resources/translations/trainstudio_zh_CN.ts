@@ -167,6 +167,30 @@
         <source>&amp;Training</source>
         <translation>训练(&amp;T)</translation>
     </message>
+    <message>
+        <source>The language changes when TrainStudio starts again.</source>
+        <translation>语言将在 TrainStudio 下次启动时更改。</translation>
+    </message>
+    <message>
+        <source>System Language</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Open Experiment…</source>
+        <translation>打开实验(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>No recent experiments</source>
+        <translation>没有最近打开的实验</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunCharts</name>

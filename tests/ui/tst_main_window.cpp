@@ -202,6 +202,45 @@ private slots:
         QCOMPARE(quit->shortcut(), QKeySequence(QKeySequence::Quit));
     }
 
+    void fileMenuOpensExperimentsAndRecentOnes()
+    {
+        QTemporaryDir dir;
+        const QString recent = dir.filePath("recent.yaml");
+        QFile f(recent);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        QSettings().setValue("train/recentExperiments", QStringList{recent, dir.filePath("gone.yaml")});
+        MainWindow w;
+        auto* open = w.findChild<QAction*>("actionOpenExperiment");
+        QVERIFY(open);
+        QCOMPARE(open->shortcut(), QKeySequence(QKeySequence::Open));
+        auto* menu = w.findChild<QMenu*>("recentMenu");
+        QVERIFY(menu);
+        emit menu->aboutToShow();
+        QCOMPARE(menu->actions().size(), 1);  // the missing file is not offered
+        QCOMPARE(menu->actions().first()->text(), QString("recent.yaml"));
+        QSettings().remove("train/recentExperiments");
+        emit menu->aboutToShow();
+        QCOMPARE(menu->actions().size(), 1);
+        QVERIFY(!menu->actions().first()->isEnabled());  // "No recent experiments"
+    }
+
+    void languageMenuSavesTheChoice()
+    {
+        MainWindow w;
+        auto* menu = w.findChild<QMenu*>("languageMenu");
+        QVERIFY(menu);
+        QAction* chinese = nullptr;
+        for (QAction* a : menu->actions())
+            if (a->data().toString() == "zh_CN") chinese = a;
+        QVERIFY(chinese);
+        QCOMPARE(chinese->text(), QString("简体中文"));
+        chinese->trigger();
+        QCOMPARE(QSettings().value("language").toString(), QString("zh_CN"));
+        menu->actions().first()->trigger();  // System Language
+        QCOMPARE(QSettings().value("language").toString(), QString());
+    }
+
     void quitClosesTheWindow()
     {
         MainWindow w;
@@ -272,8 +311,12 @@ private slots:
         QStringList texts;
         for (QLabel* label : w.findChildren<QLabel*>())
             if (!label->text().isEmpty()) texts << label->text();  // empty: a status line not yet filled
+        // Languages are listed in their own names ("English"), as language menus do.
+        const QList<QAction*> languages = w.findChild<QMenu*>("languageMenu")->actions();
         for (QAction* action : w.findChildren<QAction*>())
-            if (!action->isSeparator() && !action->text().isEmpty()) texts << action->text();
+            if (!action->isSeparator() && !action->text().isEmpty() && !(languages.contains(action) && action->data().isValid() &&
+                                                                         !action->data().toString().isEmpty()))
+                texts << action->text();
         texts << sidebarTexts(w);
         QVERIFY(texts.size() >= 5 + 5 + 5 + 3);
         for (const QString& text : texts) QVERIFY2(hasChinese(text), qPrintable("untranslated: " + text));
