@@ -9,6 +9,7 @@
 #include "store/point_chunk.h"
 #include "store/run_writer.h"
 #include "store/schema.h"
+#include "store/writer_db.h"
 
 namespace ts {
 
@@ -16,9 +17,13 @@ using namespace store;
 
 namespace {
 
-const char* const kRunColumns =
-    "SELECT r.id, r.experiment_id, e.name, r.name, r.status, r.start_time, r.end_time, r.heartbeat, r.host, r.device, "
-    "r.seed, r.parent_run_id, r.parent_relation, r.notes, r.tags, r.message";
+// The pid column came with schema 2; an older file (read without upgrading) has none.
+std::string runColumns(int schemaVersion)
+{
+    return std::string("SELECT r.id, r.experiment_id, e.name, r.name, r.status, r.start_time, r.end_time, r.heartbeat, "
+                       "r.host, r.device, r.seed, r.parent_run_id, r.parent_relation, r.notes, r.tags, r.message, ") +
+           (schemaVersion >= 2 ? "r.pid" : "0");
+}
 
 RunInfo readRun(const Statement& s)
 {
@@ -45,6 +50,11 @@ RunInfo readRun(const Statement& s)
         start = end + 1;
     }
     r.message = s.text(15);
+    // Read-only, so it cannot mark the run crashed (the next writer does): say so already.
+    if (r.status == RunStatus::Running && runProcessGone(r.host, s.integer(16), r.heartbeat, unixNow())) {
+        r.status = RunStatus::Crashed;
+        r.message = "the process ended without finishing the run (crashed or killed)";
+    }
     return r;
 }
 
@@ -87,13 +97,14 @@ struct RunReader::Impl {
     {
         // A big page cache and memory-mapped reads: a chart reads a million points in one scan.
         db.exec("PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824");
-        listRuns = Statement(db, std::string(kRunColumns) + " FROM runs r JOIN experiments e ON e.id = r.experiment_id "
+        const std::string columns = runColumns(inspectDatabase(path).version);
+        listRuns = Statement(db, columns + " FROM runs r JOIN experiments e ON e.id = r.experiment_id "
                                                            "ORDER BY r.id DESC");
         // Without the join: names come from a map read first (a few hundred names at most).
         listSummaries = Statement(db, "SELECT run_id, metric_id, count, last, last_nonfinite, last_step, min, min_nonfinite, "
                                       "max, max_nonfinite, best, best_nonfinite, best_step FROM summaries");
         allMetricNames = Statement(db, "SELECT id, name FROM metric_names");
-        run = Statement(db, std::string(kRunColumns) + ", r.experiment_yaml FROM runs r "
+        run = Statement(db, columns + ", r.experiment_yaml FROM runs r "
                                                        "JOIN experiments e ON e.id = r.experiment_id WHERE r.id = ?1");
         summaries = Statement(db, std::string("SELECT ") + kSummaryColumns + " WHERE s.run_id = ?1 ORDER BY n.name");
         parameters = Statement(db, "SELECT key, value FROM parameters WHERE run_id = ?1 ORDER BY key");
@@ -160,7 +171,7 @@ std::optional<RunInfo> RunReader::run(std::int64_t runId)
     impl_->run.bind(1, runId);
     if (!impl_->run.step()) return std::nullopt;
     RunInfo info = readRun(impl_->run);
-    info.experimentYaml = impl_->run.text(16);
+    info.experimentYaml = impl_->run.text(17);  // after the run columns
     return info;
 }
 
@@ -305,7 +316,10 @@ std::string RunReader::integrityCheck()
 {
     Statement check(impl_->db, "PRAGMA integrity_check");
     std::string report;
-    while (check.step()) report += (report.empty() ? "" : "\n") + check.text(0);
+    while (check.step()) {
+        if (!report.empty()) report += '\n';
+        report += check.text(0);
+    }
     return report;
 }
 

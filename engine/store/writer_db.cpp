@@ -40,6 +40,12 @@ std::string joinTags(const std::vector<std::string>& tags)
 
 }  // namespace
 
+bool runProcessGone(const std::string& host, std::int64_t pid, double heartbeat, double now)
+{
+    if (now - heartbeat > kHeartbeatTimeout) return true;
+    return pid > 0 && host == hostName() && !processAlive(pid);
+}
+
 std::string hostName()
 {
     char name[256] = {};
@@ -93,10 +99,8 @@ int WriterDb::markCrashed()
     std::vector<std::pair<std::int64_t, double>> dead;
     Statement running(db_, "SELECT id, host, pid, heartbeat FROM runs WHERE status = 'running'");
     while (running.step()) {
-        const bool sameHost = running.text(1) == host_;
         const double heartbeat = running.real(3);
-        const bool gone = (sameHost && !processAlive(running.integer(2))) || now - heartbeat > kHeartbeatTimeout;
-        if (gone) dead.emplace_back(running.integer(0), heartbeat);
+        if (runProcessGone(running.text(1), running.integer(2), heartbeat, now)) dead.emplace_back(running.integer(0), heartbeat);
     }
     Statement mark(db_, "UPDATE runs SET status = 'crashed', end_time = ?2, message = ?3 WHERE id = ?1");
     for (const auto& [id, heartbeat] : dead) {

@@ -20,6 +20,8 @@ namespace ts::store {
 constexpr double kHeartbeatSeconds = 5;
 constexpr double kHeartbeatTimeout = 30;
 std::string hostName();
+// A run marked running whose process is gone (pid <= 0: unknown, so only the heartbeat counts).
+bool runProcessGone(const std::string& host, std::int64_t pid, double heartbeat, double now);
 
 class WriterDb {
 public:

@@ -57,11 +57,14 @@ NewRun newRun(const std::string& experiment = "exp")
     return r;
 }
 
+// The status as stored (RunReader reports a dead process's run as crashed before any writer
+// has recorded it; this reads the column itself).
 std::string statusOf(const Workspace& w, std::int64_t id)
 {
-    RunReader reader(w);
-    auto run = reader.run(id);
-    return run ? runStatusName(run->status) : "missing";
+    store::Database db(w.databasePath(), store::Database::Mode::ReadOnly);
+    store::Statement s(db, "SELECT status FROM runs WHERE id = ?1");
+    s.bind(1, id);
+    return s.step() ? s.text(0) : "missing";
 }
 
 std::optional<MetricSummary> summaryOf(RunReader& reader, std::int64_t run, const std::string& name)
@@ -373,6 +376,14 @@ private slots:
             db.exec("UPDATE runs SET heartbeat = heartbeat - 100 WHERE id = " + std::to_string(staleId));
         }
         QCOMPARE(statusOf(w, deadId), std::string("running"));  // reading changes nothing
+        {
+            // ... but a reader already reports what the next writer will record.
+            RunReader early(w);
+            QCOMPARE(early.run(deadId)->status, RunStatus::Crashed);
+            QCOMPARE(early.run(staleId)->status, RunStatus::Crashed);
+            QCOMPARE(early.run(liveId)->status, RunStatus::Running);
+            QCOMPARE(early.listRuns().size(), std::size_t(3));
+        }
         { RunWriter writer(w); }
         QCOMPARE(statusOf(w, deadId), std::string("crashed"));
         QCOMPARE(statusOf(w, staleId), std::string("crashed"));  // our pid is alive, but no heartbeat for 100 s
