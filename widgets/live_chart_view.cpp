@@ -101,6 +101,9 @@ void LiveChart::applyFollowRange() {
         hi = std::max(hi, x.back());
     }
     if (!(lo <= hi)) return;
+    // Steps, epochs and seconds count from 0: showing the origin keeps a lone first point (an
+    // epoch metric) in context instead of centring it in a range a step wide.
+    if (lo > 0) lo = 0;
     if (hi - lo < 1e-9) {
         lo -= 0.5;
         hi += 0.5;

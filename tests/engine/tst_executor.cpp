@@ -203,6 +203,24 @@ private slots:
         QVERIFY(lo < -0.95 * bound && hi > 0.95 * bound);  // the range is actually used
     }
 
+    // init: pytorch is torch.nn.Linear's default: weight and bias uniform in +-1/sqrt(fan_in).
+    void pytorchInitBounds()
+    {
+        Graph g;
+        g.inputs = {{"x", Shape{400}}};
+        g.add("fc", "Linear", {"x"}, {{"out_features", std::int64_t(300)}, {"init", std::string("pytorch")}});
+        Executor ex(checkGraph(g, 1), cpuBackend(), false);
+        ex.initParameters(5);
+        const double bound = 1.0 / std::sqrt(400.0);
+        for (const char* name : {"fc.weight", "fc.bias"}) {
+            const Tensor& t = ex.findParameter(name)->value;
+            float lo = 0, hi = 0;
+            for (std::int64_t i = 0; i < t.numel(); ++i) lo = std::min(lo, t.data<float>()[i]), hi = std::max(hi, t.data<float>()[i]);
+            QVERIFY2(lo >= -bound && hi <= bound, name);
+            QVERIFY2(lo < -0.9 * bound && hi > 0.9 * bound, name);  // the whole range is used: the bias is not zero
+        }
+    }
+
     void sgdTrainingLowersTheLossDeterministically()
     {
         auto run = [](std::vector<float>& losses) {
