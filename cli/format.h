@@ -47,8 +47,12 @@ inline std::string jsonString(const std::string& s)
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\', out += c;
         else if (c == '\n') out += "\\n";
-        else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-        else out += c;
+        else if (c == '\t') out += "\\t";
+        else if (static_cast<unsigned char>(c) < 0x20) {  // other control characters, kept exactly
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+            out += buf;
+        } else out += c;
     }
     return out + "\"";
 }

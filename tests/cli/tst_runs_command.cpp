@@ -110,6 +110,7 @@ private slots:
         c.sizeBytes = 7;
         writer.addCheckpoint(c);
         writer.finishRun(a, RunStatus::Finished, "done");
+        writer.setNotes(a, "lr\t0.003\x01, then \"more\"");  // a tab and a control character survive JSON
         // Run 2: another learning rate, a better val_acc.
         const std::int64_t b = writer.createRun(newRun("0.01", {"fast"}));
         writer.addMetric(b, "loss", 5, 0.2, 2.0);
@@ -163,6 +164,7 @@ private slots:
         const QJsonObject run = parsed(r).object();
         QCOMPARE(run["name"].toString(), QString("tabular_example #1"));
         QCOMPARE(run["message"].toString(), QString("done"));
+        QCOMPARE(run["notes"].toString(), QString("lr\t0.003\x01, then \"more\""));
         QCOMPARE(run["parameters"].toObject()["optimizer.lr"].toString(), QString("0.003"));
         QVERIFY(run["experiment_yaml"].toString().contains("tabular_example"));
         const QJsonObject loss = metricOf(run["metrics"].toArray(), "loss");
