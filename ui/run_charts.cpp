@@ -1,55 +1,24 @@
 #include "run_charts.h"
 
-#include <QColor>
 #include <QGridLayout>
 #include <QLocale>
 
 #include "live_chart.h"
+#include "metric_charts.h"
 
 namespace ts::ui {
 
-namespace {
-// The Train page's palette, so a run looks the same live and afterwards.
-const QColor kTrain(31, 119, 180), kVal(255, 127, 14), kThird(44, 160, 44);
-constexpr double kLossSmoothing = 0.9;
-}  // namespace
-
 RunCharts::RunCharts(QWidget* parent) : QWidget(parent)
 {
-    using widgets::LiveChart;
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
-    auto chart = [&](const QString& id, const QString& title, const QString& yLabel) {
-        auto* c = new LiveChart;
-        c->setObjectName(QStringLiteral("runChart_") + id);
-        c->setTitle(title);
-        c->setYLabel(yLabel);
-        c->setMinimumSize(220, 160);
-        const int n = grid->count();
-        grid->addWidget(c, n / 2, n % 2);
-        return c;
-    };
-    auto series = [&](LiveChart* c, const QString& metric, const QString& label, const QColor& color,
-                      LiveChart::Style style = LiveChart::Style::Line) {
-        c->addSeries(metric, label, color, style);
-        m_series.push_back({metric, c, -1});
-    };
-
-    m_lossChart = chart(QStringLiteral("loss"), tr("Loss"), tr("loss"));
-    series(m_lossChart, QStringLiteral("loss"), tr("train (per step)"), kTrain);
-    m_lossChart->setSmoothing(QStringLiteral("loss"), kLossSmoothing);  // raw stays, drawn faint
-    series(m_lossChart, QStringLiteral("train_loss"), tr("train (epoch)"), kThird, LiveChart::Style::Points);
-    series(m_lossChart, QStringLiteral("val_loss"), tr("validation"), kVal, LiveChart::Style::Points);
-
-    LiveChart* acc = chart(QStringLiteral("accuracy"), tr("Accuracy"), tr("accuracy"));
-    series(acc, QStringLiteral("train_acc"), tr("train"), kTrain, LiveChart::Style::Points);
-    series(acc, QStringLiteral("val_acc"), tr("validation"), kVal, LiveChart::Style::Points);
-
-    LiveChart* lr = chart(QStringLiteral("lr"), tr("Learning rate"), tr("learning rate"));
-    series(lr, QStringLiteral("lr"), tr("learning rate"), kTrain);
-
-    LiveChart* grad = chart(QStringLiteral("grad_norm"), tr("Gradient norm"), tr("global norm"));
-    series(grad, QStringLiteral("grad_norm"), tr("before clipping"), kTrain);
+    // The stored metrics the Train page charts live, in the same charts.
+    for (const char* id : {"loss", "accuracy", "lr", "grad_norm"}) {
+        widgets::LiveChart* c = MetricCharts::create(QString::fromLatin1(id));
+        grid->addWidget(c, grid->count() / 2, grid->count() % 2);
+        for (const QString& metric : c->seriesIds()) m_series.push_back({metric, c, -1});
+    }
+    m_lossChart = m_series.front().chart;
 }
 
 qint64 RunCharts::update(RunReader& reader, qint64 runId)

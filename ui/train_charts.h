@@ -1,10 +1,7 @@
 // The Train page's chart area: loss (raw, smoothed, validation), accuracy (train, validation),
 // learning rate, gradient norm with the clip threshold, throughput, data-wait share, CPU/GPU
 // load and memory. It turns the session's plain structs into chart series.
-//
-// Charts are widgets::LiveChart when the widgets library is on the include path; without it
-// each chart is a small placeholder that shows the latest values. Only train_charts.cpp knows
-// which: the difference is confined to its ChartPane class.
+// The charts themselves are defined in metric_charts.h, shared with the Runs page.
 #pragma once
 
 #include <QHash>
@@ -14,15 +11,17 @@
 
 #include "training_session.h"
 
+namespace ts::widgets {
+class LiveChart;
+}
+
 namespace ts::ui {
 
-class ChartPane;
 
 class TrainCharts : public QWidget {
     Q_OBJECT
 public:
     explicit TrainCharts(QWidget* parent = nullptr);
-    ~TrainCharts() override;
 
     // A new run: drops every point. stepsPerEpoch places steps on the epoch axis (0: unknown).
     void reset(qint64 stepsPerEpoch, double clipThreshold);
@@ -39,10 +38,9 @@ public:
     QWidget* chartWidget(const QString& chart) const;
 
 private:
-    ChartPane* pane(const QString& id) const { return m_panes.value(id); }
-    void addPane(const QString& id, ChartPane* pane);
+    widgets::LiveChart* chart(const QString& id) const { return m_charts.value(id); }
 
-    QHash<QString, ChartPane*> m_panes;
+    QHash<QString, widgets::LiveChart*> m_charts;  // children of the layout
     QStringList m_order;
     qint64 m_stepsPerEpoch = 0;
     double m_lastWall = 0;  // wall time of the previous step: the step's duration for the wait share

@@ -226,4 +226,11 @@ void LiveChart::retranslate() {
     updateXAxisLabel();
 }
 
+QStringList LiveChart::seriesIds() const
+{
+    QStringList ids;
+    for (const auto& s : m_series) ids << s->id;
+    return ids;
+}
+
 }  // namespace ts::widgets

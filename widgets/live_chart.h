@@ -12,6 +12,7 @@
 #include <QColor>
 #include <QString>
 #include <QTimer>
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -48,6 +49,7 @@ public:
     // Series. `id` is the caller's stable key; `label` is what the legend shows.
     bool addSeries(const QString& id, const QString& label, const QColor& color, Style style = Style::Line);
     bool hasSeries(const QString& id) const { return find(id) != nullptr; }
+    QStringList seriesIds() const;  // in the order they were added
     void removeSeries(const QString& id);
     // Bulk append; false when the id is unknown or the vector sizes disagree.
     bool append(const QString& id, const ChartSamples& samples);

@@ -2,6 +2,109 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>MetricCharts</name>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>train (per step)</source>
+        <translation>训练（每步）</translation>
+    </message>
+    <message>
+        <source>train (epoch)</source>
+        <translation>训练（每轮）</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>global norm</source>
+        <translation>全局范数</translation>
+    </message>
+    <message>
+        <source>before clipping</source>
+        <translation>裁剪前</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Waiting for data</source>
+        <translation>等待数据</translation>
+    </message>
+    <message>
+        <source>% of step time</source>
+        <translation>占每步时间的 %</translation>
+    </message>
+    <message>
+        <source>data wait</source>
+        <translation>数据等待</translation>
+    </message>
+    <message>
+        <source>CPU / GPU load</source>
+        <translation>CPU / GPU 负载</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>RAM (process)</source>
+        <translation>内存（本进程）</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>显存</translation>
+    </message>
+</context>
+<context>
     <name>PageInfo</name>
     <message>
         <source>Datasets</source>
@@ -194,58 +297,6 @@
 </context>
 <context>
     <name>ts::ui::RunCharts</name>
-    <message>
-        <source>Loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>train (per step)</source>
-        <translation>训练（每步）</translation>
-    </message>
-    <message>
-        <source>train (epoch)</source>
-        <translation>训练（每轮）</translation>
-    </message>
-    <message>
-        <source>validation</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <source>Accuracy</source>
-        <translation>准确率</translation>
-    </message>
-    <message>
-        <source>accuracy</source>
-        <translation>准确率</translation>
-    </message>
-    <message>
-        <source>train</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <source>learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <source>Gradient norm</source>
-        <translation>梯度范数</translation>
-    </message>
-    <message>
-        <source>global norm</source>
-        <translation>全局范数</translation>
-    </message>
-    <message>
-        <source>before clipping</source>
-        <translation>裁剪前</translation>
-    </message>
     <message>
         <source>best</source>
         <translation>最佳</translation>
@@ -516,110 +567,6 @@ SHA-256：%2</translation>
 </context>
 <context>
     <name>ts::ui::TrainCharts</name>
-    <message>
-        <source>No data yet</source>
-        <translation>暂无数据</translation>
-    </message>
-    <message>
-        <source>Loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <source>train (per step)</source>
-        <translation>训练（每步）</translation>
-    </message>
-    <message>
-        <source>train (epoch)</source>
-        <translation>训练（每轮）</translation>
-    </message>
-    <message>
-        <source>validation</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <source>Accuracy</source>
-        <translation>准确率</translation>
-    </message>
-    <message>
-        <source>accuracy</source>
-        <translation>准确率</translation>
-    </message>
-    <message>
-        <source>train</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <source>learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <source>Gradient norm</source>
-        <translation>梯度范数</translation>
-    </message>
-    <message>
-        <source>global norm</source>
-        <translation>全局范数</translation>
-    </message>
-    <message>
-        <source>before clipping</source>
-        <translation>裁剪前</translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation>吞吐量</translation>
-    </message>
-    <message>
-        <source>samples/s</source>
-        <translation>样本/秒</translation>
-    </message>
-    <message>
-        <source>Waiting for data</source>
-        <translation>等待数据</translation>
-    </message>
-    <message>
-        <source>% of step time</source>
-        <translation>占每步时间的 %</translation>
-    </message>
-    <message>
-        <source>data wait</source>
-        <translation>数据等待</translation>
-    </message>
-    <message>
-        <source>CPU / GPU load</source>
-        <translation>CPU / GPU 负载</translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation>CPU</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>GiB</translation>
-    </message>
-    <message>
-        <source>RAM (process)</source>
-        <translation>内存（本进程）</translation>
-    </message>
-    <message>
-        <source>GPU memory</source>
-        <translation>显存</translation>
-    </message>
     <message>
         <source>clip</source>
         <translation>裁剪阈值</translation>
