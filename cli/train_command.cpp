@@ -75,13 +75,8 @@ int trainCommand(const std::vector<std::string>& args)
     DatasetSplits splits = openExperimentDataset(spec);
 
     RunWriter writer(workspace);
-    NewRun run;
-    run.experimentName = spec.name;
-    run.experimentYaml = experimentToYaml(spec);
-    run.parameters = flattenExperiment(spec);
+    NewRun run = newRunFor(spec, backend.name());
     run.name = o.get("--name", "");
-    run.device = backend.name();
-    run.seed = spec.training.seed;
     run.tags = o.all("--tag");
     if (from) {
         run.parentRunId = from->parentRun;

@@ -182,12 +182,7 @@ void TrainingSession::Shared::runJob(ExperimentSpec spec, const std::string& dev
         if (!workspaceDir.empty()) {
             workspace = Workspace::open(workspaceDir);
             writer = std::make_unique<RunWriter>(*workspace);
-            NewRun run;
-            run.experimentName = spec.name;
-            run.experimentYaml = experimentToYaml(spec);
-            run.parameters = flattenExperiment(spec);
-            run.device = backend.name();
-            run.seed = spec.training.seed;
+            NewRun run = newRunFor(spec, backend.name());
             if (from) {
                 run.parentRunId = from->parentRun;
                 run.parentRelation = "resume";

@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "io/experiment_yaml.h"
 #include "store/database.h"
 
 namespace ts {
@@ -22,6 +23,17 @@ const char* levelName(LogEvent::Level level)
 }
 
 }  // namespace
+
+NewRun newRunFor(const ExperimentSpec& spec, const std::string& device)
+{
+    NewRun run;
+    run.experimentName = spec.name;
+    run.experimentYaml = experimentToYaml(spec);
+    run.parameters = flattenExperiment(spec);
+    run.device = device;
+    run.seed = spec.training.seed;
+    return run;
+}
 
 void RunRecorder::onEvent(const TrainEvent& event)
 {

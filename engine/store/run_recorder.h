@@ -12,10 +12,15 @@
 #pragma once
 #include <cstdint>
 
+#include "io/experiment_spec.h"
 #include "store/run_writer.h"
 #include "train/events.h"
 
 namespace ts {
+
+// The run row for training `spec` on `device`: experiment name and YAML, flattened
+// parameters, device, seed. Callers add name, tags and the parent of a resume or fork.
+NewRun newRunFor(const ExperimentSpec& spec, const std::string& device);
 
 class RunRecorder final : public TrainListener {
 public:
