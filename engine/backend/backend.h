@@ -19,6 +19,13 @@ namespace ts {
 
 enum class Activation : std::uint8_t { ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh };
 enum class PoolKind : std::uint8_t { Max, Avg };
+// The precision matrix products (GEMM, convolution) compute in; accumulation is always f32
+// and every tensor stays f32 (master weights, activations, gradients). F32 is exact IEEE;
+// TF32 keeps 10 mantissa bits, BF16 7 and F16 10 with a 5-bit exponent (values beyond
+// 65504 become inf: the loss scaler's business). The CUDA backend runs them on tensor
+// cores; the CPU backend rounds the operands the same way (round to nearest even), so it
+// stays the numerical reference for mixed precision too.
+enum class MathPrecision : std::uint8_t { F32, TF32, BF16, F16 };
 
 constexpr std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
@@ -49,8 +56,14 @@ public:
     virtual std::string name() const = 0;
     virtual Device device() const = 0;
     virtual Allocator& allocator() = 0;
+    // Host memory that copies to this backend fastest: page-locked on CUDA (the loader
+    // assembles batches in it), ordinary host memory on the CPU.
+    virtual Allocator& hostAllocator() { return CpuAllocator::instance(); }
     // Waits for queued work (no-op on the CPU).
     virtual void synchronize() {}
+    // Matrix-product precision for the following calls (see MathPrecision).
+    void setMathPrecision(MathPrecision p) { mathPrecision_ = p; }
+    MathPrecision mathPrecision() const { return mathPrecision_; }
 
     // ---- memory --------------------------------------------------------------------------
     virtual void fill(float* x, std::int64_t n, float value) = 0;
@@ -197,6 +210,9 @@ public:
     virtual void scale(float* x, std::int64_t n, float alpha) = 0;
     // x = min(max(x, lo), hi); NaN stays NaN (gradient-value clipping).
     virtual void clampValues(float* x, std::int64_t n, float lo, float hi) = 0;
+
+protected:
+    MathPrecision mathPrecision_ = MathPrecision::F32;
 };
 
 // The backends compiled into this build, e.g. "cpu" or "cpu, cuda".

@@ -2,6 +2,7 @@
 // compiled in, or without a driver or GPU, the list is empty and `reason` says why.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,11 @@ struct CudaRuntimeInfo {
 };
 
 CudaRuntimeInfo queryCuda();
+
+class Backend;
+// The CUDA backend on device `index`, created on first use and kept for the process (a
+// backend owns a stream and library handles, and executors hold references to it). Throws
+// std::runtime_error naming why when the build has no CUDA or the device cannot be opened.
+Backend& cudaBackend(int index);
 
 }  // namespace ts

@@ -1,12 +1,20 @@
+#include <stdexcept>
+
 #include "backend/devices.h"
 
 namespace ts {
 
+namespace {
+const char* const kNoCuda = "this build has no CUDA backend (nvcc was not found when it was configured)";
+}
+
 CudaRuntimeInfo queryCuda()
 {
     CudaRuntimeInfo info;
-    info.reason = "this build has no CUDA backend (nvcc was not found when it was configured)";
+    info.reason = kNoCuda;
     return info;
 }
+
+Backend& cudaBackend(int) { throw std::runtime_error(kNoCuda); }
 
 }  // namespace ts

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tensor/dtype.h"
@@ -16,6 +18,20 @@ struct AllocatorStats {
     std::size_t reserved = 0;   // bytes held from the system (live + cached)
     std::size_t peak = 0;       // highest `allocated` seen since construction or resetPeak()
     std::size_t allocations = 0;  // number of allocate() calls
+};
+
+// A device allocation that failed for lack of memory, even after the cache was released.
+// The trainer catches it and adds the run's planned breakdown and what would fit.
+class DeviceOutOfMemory : public std::runtime_error {
+public:
+    DeviceOutOfMemory(const std::string& what, std::size_t requested, AllocatorStats stats, std::size_t deviceFree,
+                      std::size_t deviceTotal)
+        : std::runtime_error(what), requested(requested), stats(stats), deviceFree(deviceFree), deviceTotal(deviceTotal)
+    {
+    }
+    std::size_t requested;  // bytes asked for
+    AllocatorStats stats;   // the allocator's counts at the failure
+    std::size_t deviceFree, deviceTotal;  // as the driver reported them (0 when unknown)
 };
 
 class Allocator {
