@@ -1,10 +1,12 @@
 // `trainstudio-cli bench EXPERIMENT.yaml`: steady-state training throughput of a real
-// experiment (its data, loader, model and optimizer), with each step split into data wait,
-// forward, backward and optimizer.
+// experiment (its data, loader, model and optimizer), then the same steps again with a wait
+// after each phase, to split a step into data wait, forward, backward and optimizer. The
+// throughput pass never waits inside a step: on a GPU, waiting is what costs.
 #include <chrono>
 #include <cstdio>
 
 #include "backend/backend.h"
+#include "backend/math_precision.h"
 #include "backend/select_backend.h"
 #include "commands.h"
 #include "experiment_loading.h"
@@ -29,6 +31,9 @@ int benchExperiment(const std::string& path, const Options& o)
     std::string notice;
     Backend& backend = selectBackend(spec.training.device, &notice);
     if (!notice.empty() && !json) std::fprintf(stderr, "%s\n", notice.c_str());
+    const auto precision = parseMathPrecision(spec.training.precision);
+    if (!precision) throw std::invalid_argument("training.precision '" + spec.training.precision + "': expected f32, tf32, bf16 or f16");
+    backend.setMathPrecision(*precision);
 
     const DatasetSplits splits = openExperimentDataset(spec);
     const std::int64_t batch = spec.training.batchSize;
@@ -39,51 +44,64 @@ int benchExperiment(const std::string& path, const Options& o)
     LoaderOptions lo;
     lo.batchSize = batch;
     lo.seed = spec.training.seed;
+    lo.batchAllocator = &backend.hostAllocator();
     Loader loader(splits.train, spec.dataset, splits.trainStatistics, lo);
 
     const std::int64_t warmup = 5;
-    double wait = 0, forward = 0, backward = 0, update = 0;
-    std::int64_t epoch = 1;
+    std::int64_t epoch = 1, step = 0;
     loader.startEpoch(epoch);
     Batch b;
-    Clock::time_point start{};
-    for (std::int64_t i = 0; i < warmup + steps; ++i) {
-        if (i == warmup) wait = forward = backward = update = 0, start = Clock::now();
-        auto t = Clock::now();
+    // One training step; `phase` is called after each of its four parts.
+    auto trainStep = [&](auto&& phase) {
         while (!loader.next(b)) loader.startEpoch(++epoch);
         feedBatch(ex, binding, b);
-        wait += since(t);
-        t = Clock::now();
+        phase(0);
         ex.zeroGrad();
         ex.forward();
-        backend.synchronize();
-        forward += since(t);
-        t = Clock::now();
+        phase(1);
         ex.backward();
-        backend.synchronize();
-        backward += since(t);
-        t = Clock::now();
-        optimizer->step(float(scheduledLr(spec.schedule, spec.optimizer.lr, i, loader.batchesPerEpoch(),
+        phase(2);
+        optimizer->step(float(scheduledLr(spec.schedule, spec.optimizer.lr, step++, loader.batchesPerEpoch(),
                                           spec.training.epochs * loader.batchesPerEpoch())));
-        backend.synchronize();
-        update += since(t);
-    }
+        phase(3);
+    };
+    auto noWait = [](int) {};
+    for (std::int64_t i = 0; i < warmup; ++i) trainStep(noWait);
+    backend.synchronize();
+    Clock::time_point start = Clock::now();
+    for (std::int64_t i = 0; i < steps; ++i) trainStep(noWait);
+    backend.synchronize();
     const double total = since(start), rate = double(steps * batch) / total;
+
+    double parts[4] = {0, 0, 0, 0};  // data wait, forward, backward, optimizer
+    for (std::int64_t i = 0; i < steps; ++i) {
+        Clock::time_point t = Clock::now();
+        trainStep([&](int part) {
+            backend.synchronize();
+            parts[part] += since(t);
+            t = Clock::now();
+        });
+    }
+    const double wait = parts[0], forward = parts[1], backward = parts[2], update = parts[3];
+    const double profiled = wait + forward + backward + update;
     auto ms = [&](double s) { return 1000.0 * s / double(steps); };
+    const AllocatorStats memory = backend.allocator().stats();
     if (json) {
         std::printf("{\"event\":\"bench\",\"experiment\":\"%s\",\"device\":\"%s\",\"batch\":%lld,\"steps\":%lld,"
                     "\"samples_per_s\":%.1f,\"ms_per_step\":%.3f,\"data_ms\":%.3f,\"forward_ms\":%.3f,\"backward_ms\":%.3f,"
-                    "\"optimizer_ms\":%.3f}\n",
+                    "\"optimizer_ms\":%.3f,\"precision\":\"%s\",\"peak_bytes\":%zu}\n",
                     spec.name.c_str(), backend.name().c_str(), static_cast<long long>(batch), steps, rate, ms(total),
-                    ms(wait), ms(forward), ms(backward), ms(update));
+                    ms(wait), ms(forward), ms(backward), ms(update), mathPrecisionName(*precision), memory.peak);
         return 0;
     }
-    std::printf("bench %s on %s: batch %lld, %lld steps after %lld warm-up steps, %d loader workers\n\n",
-                spec.name.c_str(), backend.name().c_str(), static_cast<long long>(batch), steps,
-                static_cast<long long>(warmup), spec.dataset.numWorkers);
+    std::printf("bench %s on %s: batch %lld, %s, %lld steps after %lld warm-up steps, %d loader workers\n\n",
+                spec.name.c_str(), backend.name().c_str(), static_cast<long long>(batch), mathPrecisionName(*precision),
+                steps, static_cast<long long>(warmup), spec.dataset.numWorkers);
     std::printf("samples/s   %10.0f\nms/step     %10.2f\n", rate, ms(total));
+    std::printf("where a step's time goes (a second pass that waits after each part: %.2f ms/step)\n", ms(profiled));
     for (auto [name, s] : {std::pair{"data wait", wait}, {"forward", forward}, {"backward", backward}, {"optimizer", update}})
-        std::printf("  %-10s%10.2f ms  %5.1f%%\n", name, ms(s), 100.0 * s / total);
+        std::printf("  %-10s%10.2f ms  %5.1f%%\n", name, ms(s), 100.0 * s / profiled);
+    std::printf("memory      %10s peak on %s\n", formatBytes(double(memory.peak)).c_str(), backend.name().c_str());
     return 0;
 }
 

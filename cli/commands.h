@@ -12,5 +12,6 @@ int benchStoreCommand(const std::vector<std::string>& args);  // bench_store.cpp
 int trainCommand(const std::vector<std::string>& args);
 int validateCommand(const std::vector<std::string>& args);
 int runsCommand(const std::vector<std::string>& args);
+int selftestCommand(const std::vector<std::string>& args);  // selftest_command.cpp
 
 }  // namespace ts::cli

@@ -19,7 +19,7 @@ std::string clock(double seconds)
     return buf;
 }
 
-double metric(const std::map<std::string, double>& m, const char* key)
+double metric(const std::map<std::string, double>& m, const std::string& key)
 {
     auto it = m.find(key);
     return it == m.end() ? NAN : it->second;
@@ -75,10 +75,13 @@ void ConsoleListener::onEpoch(const EpochEvent& e)
                     jsonNumber(e.seconds).c_str(), jsonNumber(e.dataWaitFraction).c_str());
         return;
     }
-    std::printf("%sepoch %lld/%lld  train_loss %.4f  train_acc %.4f  val_loss %.4f  val_acc %.4f  %.1f s  %.0f samples/s  data wait %.0f%%\n",
+    // The held-out split evaluated each epoch: validation, or the test split without one.
+    const std::string held = e.metrics.count("val_loss") || !e.metrics.count("test_loss") ? "val" : "test";
+    std::printf("%sepoch %lld/%lld  train_loss %.4f  train_acc %.4f  %s_loss %.4f  %s_acc %.4f  %.1f s  %.0f samples/s  data wait %.0f%%\n",
                 terminal_ ? "\r\033[K" : "", static_cast<long long>(e.epoch), static_cast<long long>(epochs_),
-                metric(e.metrics, "train_loss"), metric(e.metrics, "train_acc"), metric(e.metrics, "val_loss"),
-                metric(e.metrics, "val_acc"), e.seconds, rate, 100 * e.dataWaitFraction);
+                metric(e.metrics, "train_loss"), metric(e.metrics, "train_acc"), held.c_str(),
+                metric(e.metrics, held + "_loss"), held.c_str(), metric(e.metrics, held + "_acc"), e.seconds, rate,
+                100 * e.dataWaitFraction);
 }
 
 void ConsoleListener::onFinished(const FinishedEvent& e)

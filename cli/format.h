@@ -9,17 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "tensor/format_bytes.h"
+
 namespace ts::cli {
 
-inline std::string formatBytes(double bytes)
-{
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-    return buf;
-}
+using ts::formatBytes;
 
 // 535818 -> "535,818"
 inline std::string formatCount(std::int64_t n)

@@ -1,10 +1,12 @@
 // `trainstudio-cli info`: what this build can run on.
 #include <cstdio>
+#include <string>
 #include <thread>
 
 #include "backend/backend.h"
 #include "backend/cpu/parallel.h"
 #include "backend/devices.h"
+#include "backend/nvml.h"
 #include "commands.h"
 #include "ops/registry.h"
 #include "version.h"
@@ -25,6 +27,27 @@ int infoCommand(const std::vector<std::string>&)
     for (const auto& d : cuda.devices)
         std::printf("CUDA device %d: %s, %.1f GiB, compute %d.%d, %d SMs\n", d.index, d.name.c_str(),
                     double(d.totalMemory) / (1 << 30), d.computeMajor, d.computeMinor, d.multiprocessors);
+    // NVML, independent of the CUDA build: the driver's view, what the training monitor records.
+    // Every GPU the driver sees (NVML ignores CUDA_VISIBLE_DEVICES), even in a CPU-only build.
+    for (int i = 0; i < 64; ++i) {
+        std::string why;
+        const auto g = readGpu(i, &why);
+        if (!g) {
+            if (i == 0) std::printf("GPU monitor: %s\n", why.c_str());
+            break;
+        }
+        auto known = [](double v, const char* unit, double scale = 1) {  // "?" for a counter not supported
+            char buf[32] = "?";
+            if (v >= 0) std::snprintf(buf, sizeof buf, "%.0f", v * scale);
+            return buf + std::string(unit);
+        };
+        std::printf("GPU monitor %d: %s, load %s, memory %s / %s, %s, %s, SM clock %s, memory clock %s\n", i,
+                    g->name.empty() ? "?" : g->name.c_str(), known(g->utilizationPercent, "%").c_str(),
+                    known(g->memoryUsedBytes, " MiB", 1.0 / (1 << 20)).c_str(),
+                    known(g->memoryTotalBytes, " MiB", 1.0 / (1 << 20)).c_str(), known(g->temperatureC, " C").c_str(),
+                    known(g->powerWatts, " W").c_str(), known(g->smClockMHz, " MHz").c_str(),
+                    known(g->memoryClockMHz, " MHz").c_str());
+    }
     std::string ops;
     for (const auto& t : OpRegistry::builtin().types()) ops += (ops.empty() ? "" : ", ") + t;
     std::printf("ops: %s\n", ops.c_str());

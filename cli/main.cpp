@@ -38,6 +38,10 @@ void printHelp()
         "  bench-store the run store: points/s written, ms to read a metric and to list runs,\n"
         "              step slowdown while logging: [--points N] [--runs N] [--workspace DIR]\n"
         "  runs        list, show, compare, metrics, export or delete stored runs (runs --help)\n"
+        "  selftest    check the CUDA backend against the CPU, primitive by primitive, then with\n"
+        "              a short training run: selftest [--device cuda|cuda:N|cpu]\n"
+        "              [--precision f32|tf32|bf16|f16|all] [--json] [--no-training] [--seed N];\n"
+        "              exit 77 when there is no CUDA device (selftest --help)\n"
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
@@ -67,6 +71,7 @@ int main(int argc, char** argv)
         if (command == "bench") return ts::cli::benchCommand(args);
         if (command == "bench-store") return ts::cli::benchStoreCommand(args);
         if (command == "runs") return ts::cli::runsCommand(args);
+        if (command == "selftest") return ts::cli::selftestCommand(args);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "trainstudio-cli %s: %s\n", command.c_str(), e.what());
         return 1;

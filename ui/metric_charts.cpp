@@ -28,10 +28,12 @@ widgets::LiveChart* MetricCharts::create(const QString& id)
         c->setSmoothing(QStringLiteral("loss"), kSmoothing);
         c->addSeries(QStringLiteral("train_loss"), tr("train (epoch)"), kThird, Points);
         c->addSeries(QStringLiteral("val_loss"), tr("validation"), kVal, Points);
+        c->addSeries(QStringLiteral("test_loss"), tr("test (no validation split)"), kFourth, Points);
     } else if (id == QLatin1String("accuracy")) {
         titled(tr("Accuracy"), tr("accuracy"));
         c->addSeries(QStringLiteral("train_acc"), tr("train"), kTrain, Points);
         c->addSeries(QStringLiteral("val_acc"), tr("validation"), kVal, Points);
+        c->addSeries(QStringLiteral("test_acc"), tr("test (no validation split)"), kFourth, Points);
     } else if (id == QLatin1String("lr")) {
         titled(tr("Learning rate"), tr("learning rate"));
         c->addSeries(QStringLiteral("lr"), tr("learning rate"), kTrain);

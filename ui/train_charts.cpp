@@ -82,9 +82,9 @@ void TrainCharts::addEpoch(const EpochSummary& e)
     auto point = [&](double value) {
         return ChartSamples{{double(e.step)}, {double(e.epoch)}, {m_lastWall}, {value}};
     };
-    for (const char* name : {"train_loss", "val_loss"})
+    for (const char* name : {"train_loss", "val_loss", "test_loss"})
         if (e.metrics.contains(name)) chart("loss")->append(name, point(e.metrics.value(name)));
-    for (const char* name : {"train_acc", "val_acc"})
+    for (const char* name : {"train_acc", "val_acc", "test_acc"})
         if (e.metrics.contains(name)) chart("accuracy")->append(name, point(e.metrics.value(name)));
 }
 

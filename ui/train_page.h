@@ -13,7 +13,6 @@
 #include "training_session.h"
 
 class QAction;
-class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -88,7 +87,7 @@ private:
     QDoubleSpinBox* m_lr = nullptr;
     QComboBox* m_optimizer = nullptr;
     QComboBox* m_schedule = nullptr;
-    QCheckBox* m_mixedPrecision = nullptr;
+    QComboBox* m_precision = nullptr;
     QList<QWidget*> m_editors;  // disabled while a run is active
 
     QAction* m_trainAction = nullptr;

@@ -3,7 +3,6 @@
 #include "train_page.h"
 
 #include <QAction>
-#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
@@ -106,10 +105,15 @@ QWidget* TrainPage::createControls()
         {"cosine", tr("Cosine")},       {"cosine_restarts", tr("Cosine with restarts")},
         {"onecycle", tr("One-cycle")},  {"plateau", tr("Reduce on plateau")}};
     for (const auto& [type, label] : schedules) m_schedule->addItem(label, QString::fromLatin1(type));
-    m_mixedPrecision = new QCheckBox(tr("Mixed precision"));
-    m_mixedPrecision->setObjectName(QStringLiteral("mixedPrecisionCheck"));
-    m_mixedPrecision->setEnabled(false);
-    m_mixedPrecision->setToolTip(tr("Mixed precision (fp16/bf16) needs the CUDA backend."));
+    m_precision = new QComboBox;
+    m_precision->setObjectName(QStringLiteral("precisionCombo"));
+    const std::pair<const char*, QString> precisions[] = {
+        {"f32", tr("fp32 (exact)")}, {"tf32", tr("TF32 matrix products")},
+        {"bf16", tr("bf16 mixed precision")}, {"f16", tr("fp16 mixed precision, loss scaling")}};
+    for (const auto& [type, label] : precisions) m_precision->addItem(label, QString::fromLatin1(type));
+    m_precision->setToolTip(tr("The precision of matrix products and convolutions; weights, activations and "
+                               "gradients stay fp32. Tensor cores make it fast on a GPU; the CPU emulates it "
+                               "(same numbers, slower)."));
 
     auto* form = new QFormLayout;
     form->addRow(tr("Experiment:"), m_experiment);
@@ -119,8 +123,8 @@ QWidget* TrainPage::createControls()
     form->addRow(tr("Learning rate:"), m_lr);
     form->addRow(tr("Optimizer:"), m_optimizer);
     form->addRow(tr("Schedule:"), m_schedule);
-    form->addRow(QString(), m_mixedPrecision);
-    m_editors = {m_experiment, m_device, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule};
+    form->addRow(tr("Precision:"), m_precision);
+    m_editors = {m_experiment, m_device, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
 
     auto* buttons = new QHBoxLayout;
     for (QAction* action : trainActions()) {
@@ -232,6 +236,7 @@ void TrainPage::loadIntoEditor(const ExperimentSpec& spec)
     m_lr->setValue(spec.optimizer.lr);
     m_optimizer->setCurrentIndex(qMax(0, m_optimizer->findData(QString::fromStdString(spec.optimizer.type))));
     m_schedule->setCurrentIndex(qMax(0, m_schedule->findData(QString::fromStdString(spec.schedule.type))));
+    m_precision->setCurrentIndex(qMax(0, m_precision->findData(QString::fromStdString(spec.training.precision))));
 }
 
 std::optional<ExperimentSpec> TrainPage::experimentForRun() const
@@ -244,6 +249,7 @@ std::optional<ExperimentSpec> TrainPage::experimentForRun() const
     spec.optimizer.type = m_optimizer->currentData().toString().toStdString();
     spec.schedule.type = m_schedule->currentData().toString().toStdString();
     spec.training.device = m_device->currentData().toString().toStdString();
+    spec.training.precision = m_precision->currentData().toString().toStdString();
     return spec;
 }
 

@@ -122,7 +122,9 @@ void LiveChart::removeSeries(const QString& id) {
 
 bool LiveChart::append(const QString& id, const ChartSamples& samples) {
     Series* s = find(id);
+    const bool wasEmpty = s && s->data.size() == 0;
     if (!s || !s->data.append(samples)) return false;
+    if (wasEmpty && s->data.size() > 0) rebuildLegend();
     scheduleReplot();
     return true;
 }
@@ -177,6 +179,7 @@ QCPGraph* LiveChart::smoothedGraph(const QString& id) const {
 
 void LiveChart::clear() {
     for (auto& s : m_series) s->data.clear();
+    rebuildLegend();
     for (Marker& m : m_markers) {
         m_plot->removeItem(m.line);
         m_plot->removeItem(m.text);

@@ -83,11 +83,13 @@ void LiveChart::updateSeriesPens(Series& s) {
     }
 }
 
-// Legend in series order; a smoothed series is named by its smoothed line (the faint raw line
-// beneath speaks for itself).
+// Legend in series order, of the series that have points (a chart offers series a run may
+// not have, such as validation or test curves); a smoothed series is named by its smoothed
+// line (the faint raw line beneath speaks for itself).
 void LiveChart::rebuildLegend() {
     m_plot->legend->clearItems();
     for (const auto& s : m_series) {
+        if (s->data.size() == 0) continue;
         QCPGraph* shown = s->smooth ? s->smooth : s->raw;
         shown->addToLegend();
     }

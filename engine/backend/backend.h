@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tensor/allocator.h"
 #include "tensor/dtype.h"
@@ -92,6 +94,14 @@ public:
                               std::int64_t inner) = 0;
     // sum of x[i]^2, accumulated in double, returned to the host (synchronises).
     virtual double sumSquares(const float* x, std::int64_t n) = 0;
+    // out[i] = sumSquares over x[ranges[i].first, ranges[i].second): per-layer gradient norms.
+    // A GPU backend does it in one launch and one wait instead of one per range.
+    virtual void segmentedSumSquares(const float* x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges,
+                                     double* out)
+    {
+        for (std::size_t i = 0; i < ranges.size(); ++i)
+            out[i] = sumSquares(x + ranges[i].first, ranges[i].second - ranges[i].first);
+    }
 
     // ---- elementwise ---------------------------------------------------------------------
     // alpha is LeakyReLU's negative slope; unused otherwise. GELU is the exact erf form.
@@ -220,9 +230,17 @@ std::string compiledBackends();
 // The process-wide CPU backend.
 Backend& cpuBackend();
 
+// Marks the few helpers shared verbatim by host code and CUDA kernels.
+#ifdef __CUDACC__
+#define TS_HOST_DEVICE __host__ __device__
+#else
+#define TS_HOST_DEVICE
+#endif
+
 // Counter-based uniform in [0, 1): a pure function of (seed, index), so CPU and CUDA
-// produce identical random streams (dropout masks, augmentation).
-inline float hashUniform(std::uint64_t seed, std::uint64_t index)
+// produce identical random streams (dropout masks, augmentation). One definition for both:
+// the CUDA kernels call this very function.
+TS_HOST_DEVICE inline float hashUniform(std::uint64_t seed, std::uint64_t index)
 {
     std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -1,5 +1,6 @@
 #include "backend/select_backend.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "backend/backend.h"
@@ -7,18 +8,43 @@
 
 namespace ts {
 
+namespace {
+
+// The N of "cuda:N" ("cuda" is device 0); anything else after the colon is an unknown name.
+int cudaIndex(const std::string& device)
+{
+    if (device == "cuda") return 0;
+    const std::string digits = device.substr(5);
+    if (digits.empty() || digits.size() > 4 || !std::all_of(digits.begin(), digits.end(), [](char ch) {
+            return ch >= '0' && ch <= '9';
+        }))
+        throw std::invalid_argument("unknown device '" + device + "' (expected auto, cpu, cuda or cuda:N)");
+    return std::stoi(digits);
+}
+
+}  // namespace
+
 Backend& selectBackend(const std::string& device, std::string* notice)
 {
     if (device == "cpu") return cpuBackend();
     const bool wantsCuda = device == "cuda" || device.rfind("cuda:", 0) == 0;
     if (device != "auto" && !wantsCuda)
         throw std::invalid_argument("unknown device '" + device + "' (expected auto, cpu, cuda or cuda:N)");
+    const int index = wantsCuda ? cudaIndex(device) : 0;
 
-    // The CUDA backend's primitives come with the CUDA issue; until then no GPU can train.
     const CudaRuntimeInfo cuda = queryCuda();
-    std::string why = cuda.devices.empty() ? cuda.reason
-                                           : "the CUDA backend is not complete in this build (GPU found: " +
-                                                 cuda.devices.front().name + ")";
+    const bool listed = std::any_of(cuda.devices.begin(), cuda.devices.end(),
+                                    [&](const CudaDeviceInfo& d) { return d.index == index; });
+    std::string why = cuda.reason;
+    if (!cuda.devices.empty() && !listed)
+        why = "no CUDA device " + std::to_string(index) + " (this machine has " + std::to_string(cuda.devices.size()) + ")";
+    if (listed) {
+        try {
+            return cudaBackend(index);
+        } catch (const std::runtime_error& e) {  // the device is there but cannot be opened
+            why = e.what();
+        }
+    }
     if (wantsCuda) throw std::runtime_error("--device " + device + ": " + why + "; use --device cpu");
     if (notice) *notice = "device auto: " + why + "; training on the CPU";
     return cpuBackend();

@@ -5,7 +5,8 @@
 namespace ts {
 
 namespace {
-Attrs linear(std::int64_t out) { return {{"out_features", out}}; }
+// torch.nn's default initialisation, as the shipped experiments use (they match PyTorch's numbers).
+Attrs linear(std::int64_t out) { return {{"out_features", out}, {"init", std::string("pytorch")}}; }
 Graph fashionMnistInputs()
 {
     Graph g;
@@ -34,7 +35,8 @@ Graph fashionMnistCnn()
     std::int64_t channels = 32;
     for (int block = 1; block <= 2; ++block, channels *= 2) {
         const std::string b = std::to_string(block);
-        g.add("conv" + b, "Conv2d", {prev}, {{"out_channels", channels}, {"kernel_size", std::int64_t(3)}, {"padding", std::int64_t(1)}});
+        g.add("conv" + b, "Conv2d", {prev}, {{"out_channels", channels}, {"kernel_size", std::int64_t(3)}, {"padding", std::int64_t(1)},
+                                             {"init", std::string("pytorch")}});
         g.add("bn" + b, "BatchNorm2d", {"conv" + b});
         g.add("relu" + b, "ReLU", {"bn" + b});
         g.add("pool" + b, "MaxPool2d", {"relu" + b}, {{"kernel_size", std::int64_t(2)}});

@@ -1,9 +1,11 @@
 // Reads experiment files: each section's keys are checked (unknown ones with a suggestion),
 // each value's type and range, then the model as a whole with checkGraph at the batch size.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "backend/math_precision.h"
 #include "io/experiment_yaml.h"
 #include "io/model_yaml.h"
 
@@ -125,12 +127,18 @@ void readTraining(const Reader& r, const Field& f, TrainingSpec& t)
     const MapView m = r.map(f.value, "training",
                             {"epochs", "batch_size", "seed", "device", "clip_grad_norm", "clip_grad_value", "accumulation_steps",
                              "early_stopping", "checkpoint", "overfit_batches", "deterministic", "skip_non_finite_loss",
-                             "log_every_steps", "top_k"},
+                             "log_every_steps", "top_k", "precision", "loss_scale"},
                             f.pos);
     r.read<std::int64_t>(m, "epochs", t.epochs, atLeastInt(1));
     r.read<std::int64_t>(m, "batch_size", t.batchSize, atLeastInt(1));
     r.read(m, "seed", t.seed);
     r.read<std::string>(m, "device", t.device, checkDevice);
+    r.read<std::string>(m, "precision", t.precision, [](const std::string& v) {
+        return parseMathPrecision(v) ? std::string() : std::string("expected f32, tf32, bf16 or f16");
+    });
+    r.read<double>(m, "loss_scale", t.initialLossScale, [](double v) {
+        return v >= 1 && std::isfinite(v) ? std::string() : std::string("must be a finite number of at least 1");
+    });
     r.read<double>(m, "clip_grad_norm", t.clipGradNorm, notNegative());
     r.read<double>(m, "clip_grad_value", t.clipGradValue, notNegative());
     r.read<std::int64_t>(m, "accumulation_steps", t.accumulationSteps, atLeastInt(1));

@@ -105,6 +105,10 @@ struct TrainingSpec {
     std::int64_t batchSize = 128;
     std::uint64_t seed = 0;
     std::string device = "auto";  // auto | cpu | cuda | cuda:N
+    // Matrix-product precision (backend.h MathPrecision): f32 | tf32 | bf16 | f16. Weights,
+    // activations and gradients stay f32; f16 adds the dynamic loss scaler (optim/loss_scaler.h).
+    std::string precision = "f32";
+    double initialLossScale = 65536.0;  // f16 only: the dynamic loss scaler's starting scale
     double clipGradNorm = 0.0;    // 0: off
     double clipGradValue = 0.0;   // 0: off
     std::int64_t accumulationSteps = 1;  // micro-batches per optimizer step (loss scaled by 1/N)

@@ -217,10 +217,20 @@ void clipGradientValue(Executor& executor, double maxValue)
 
 std::vector<std::pair<std::string, double>> parameterGradientNorms(Executor& executor)
 {
+    // Every trainable gradient is a view into the flat gradient buffer: one segmented pass.
+    const Tensor& flat = executor.flatGradients();
     std::vector<std::pair<std::string, double>> out;
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
     for (const Parameter& p : executor.parameters())
-        if (p.trainable && p.grad.defined())
-            out.emplace_back(p.name, std::sqrt(executor.backend().sumSquares(p.grad.data<float>(), p.grad.numel())));
+        if (p.trainable && p.grad.defined()) {
+            const auto begin = static_cast<std::int64_t>((p.grad.offset() - flat.offset()) / sizeof(float));
+            ranges.emplace_back(begin, begin + p.grad.numel());
+            out.emplace_back(p.name, 0.0);
+        }
+    if (ranges.empty()) return out;
+    std::vector<double> sums(ranges.size());
+    executor.backend().segmentedSumSquares(flat.data<float>(), ranges, sums.data());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].second = std::sqrt(sums[i]);
     return out;
 }
 

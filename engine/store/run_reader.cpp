@@ -97,7 +97,8 @@ struct RunReader::Impl {
     {
         // A big page cache and memory-mapped reads: a chart reads a million points in one scan.
         db.exec("PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824");
-        const std::string columns = runColumns(inspectDatabase(path).version);
+        const int version = inspectDatabase(path).version;
+        const std::string columns = runColumns(version);
         listRuns = Statement(db, columns + " FROM runs r JOIN experiments e ON e.id = r.experiment_id "
                                                            "ORDER BY r.id DESC");
         // Without the join: names come from a map read first (a few hundred names at most).
@@ -118,9 +119,11 @@ struct RunReader::Impl {
                                     "size_bytes, sha256, state_sha256, created FROM checkpoints WHERE run_id = ?1 "
                                     "ORDER BY step, id");
         logs = Statement(db, "SELECT time, level, message FROM logs WHERE run_id = ?1 ORDER BY id");
-        system = Statement(db, "SELECT wall_time, cpu_percent, ram_bytes, gpu_percent, gpu_memory_used, "
-                               "gpu_memory_total, gpu_temperature, gpu_power_watts FROM system_samples "
-                               "WHERE run_id = ?1 ORDER BY id");
+        // The clock came with schema 3; older files read it as unknown.
+        system = Statement(db, std::string("SELECT wall_time, cpu_percent, ram_bytes, gpu_percent, gpu_memory_used, "
+                                           "gpu_memory_total, gpu_temperature, gpu_power_watts, ") +
+                                   (version >= 3 ? "gpu_clock_mhz" : "NULL") +
+                                   " FROM system_samples WHERE run_id = ?1 ORDER BY id");
         dataVersion = Statement(db, "PRAGMA data_version");
     }
 };
@@ -302,7 +305,7 @@ std::vector<SystemSample> RunReader::systemSamples(std::int64_t runId)
     std::vector<SystemSample> out;
     auto value = [&](int c) { return s.isNull(c) ? -1.0 : s.real(c); };  // NULL: unknown
     while (s.step())
-        out.push_back({s.real(0), value(1), value(2), value(3), value(4), value(5), value(6), value(7)});
+        out.push_back({s.real(0), value(1), value(2), value(3), value(4), value(5), value(6), value(7), value(8)});
     return out;
 }
 

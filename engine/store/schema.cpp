@@ -119,7 +119,13 @@ CREATE INDEX runs_by_status ON runs(status);
 CREATE INDEX checkpoints_by_run ON checkpoints(run_id, step);
 )sql";
 
-const char* const kMigrations[] = {kMigration1, kMigration2};
+// Version 3: the GPU's SM clock beside its load, so a slow stretch can be told apart from
+// throttling (power or temperature caps lower the clock). NULL: unknown, as the other gpu_*.
+const char* const kMigration3 = R"sql(
+ALTER TABLE system_samples ADD COLUMN gpu_clock_mhz REAL;
+)sql";
+
+const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3};
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion);
 
 }  // namespace

@@ -82,6 +82,7 @@ struct SystemSample {
     double cpuPercent = -1, ramBytes = -1;             // -1: unknown
     double gpuPercent = -1, gpuMemoryUsed = -1, gpuMemoryTotal = -1;
     double gpuTemperature = -1, gpuPowerWatts = -1;
+    double gpuClockMHz = -1;  // SM clock: shows throttling (power, heat) behind a slow step
 };
 
 struct LogLine {

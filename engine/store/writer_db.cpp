@@ -71,8 +71,8 @@ WriterDb::WriterDb(const std::string& path)
                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     insertLog_ = Statement(db_, "INSERT INTO logs (run_id, time, level, message) VALUES (?1, ?2, ?3, ?4)");
     insertSystem_ = Statement(db_, "INSERT INTO system_samples (run_id, wall_time, cpu_percent, ram_bytes, gpu_percent, "
-                                   "gpu_memory_used, gpu_memory_total, gpu_temperature, gpu_power_watts) "
-                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+                                   "gpu_memory_used, gpu_memory_total, gpu_temperature, gpu_power_watts, gpu_clock_mhz) "
+                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
     insertCheckpoint_ = Statement(db_, "INSERT INTO checkpoints (run_id, path, state_path, step, epoch, metric_name, "
                                        "metric_value, best, size_bytes, sha256, state_sha256, created) "
                                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
@@ -274,6 +274,7 @@ void WriterDb::addSystemSample(std::int64_t runId, const SystemSample& s)
 {
     insertSystem_.bind(1, runId).bind(2, s.wallTime).bind(3, s.cpuPercent).bind(4, s.ramBytes).bind(5, s.gpuPercent);
     insertSystem_.bind(6, s.gpuMemoryUsed).bind(7, s.gpuMemoryTotal).bind(8, s.gpuTemperature).bind(9, s.gpuPowerWatts);
+    insertSystem_.bind(10, s.gpuClockMHz);
     insertSystem_.run();
 }
 

@@ -6,6 +6,8 @@
 #include <ctime>
 #include <unistd.h>
 
+#include "backend/nvml.h"
+
 namespace ts {
 
 namespace {
@@ -36,7 +38,7 @@ double processResidentBytes()
     return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
 }
 
-SystemMonitor::SystemMonitor(double intervalSeconds) : interval_(intervalSeconds)
+SystemMonitor::SystemMonitor(double intervalSeconds, int gpuIndex) : interval_(intervalSeconds), gpuIndex_(gpuIndex)
 {
     start_ = lastWall_ = monotonicSeconds();
     lastCpuSeconds_ = processCpuSeconds();
@@ -73,6 +75,16 @@ SystemSample SystemMonitor::sampleNow()
     lastCpuSeconds_ = cpu;
     lastWall_ = now;
     s.ramBytes = processResidentBytes();
+    // Here, on the sampling thread: NVML calls take up to milliseconds, never the step's time.
+    if (gpuIndex_ >= 0)
+        if (const auto g = readGpu(gpuIndex_)) {
+            s.gpuPercent = g->utilizationPercent;
+            s.gpuMemoryUsed = g->memoryUsedBytes;
+            s.gpuMemoryTotal = g->memoryTotalBytes;
+            s.gpuTemperature = g->temperatureC;
+            s.gpuPowerWatts = g->powerWatts;
+            s.gpuClockMHz = g->smClockMHz;
+        }
     return s;
 }
 

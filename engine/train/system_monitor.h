@@ -14,7 +14,9 @@ namespace ts {
 
 class SystemMonitor {
 public:
-    explicit SystemMonitor(double intervalSeconds = 0.5);
+    // gpuIndex: the CUDA device whose load (NVML) each sample also reads; -1: none. Without
+    // a driver or NVML the GPU fields stay unknown (-1) and nothing fails.
+    explicit SystemMonitor(double intervalSeconds = 0.5, int gpuIndex = -1);
     ~SystemMonitor();  // stops and joins the sampling thread
     SystemMonitor(const SystemMonitor&) = delete;
     SystemMonitor& operator=(const SystemMonitor&) = delete;
@@ -28,6 +30,7 @@ private:
     SystemSample sampleNow();
 
     double interval_;
+    int gpuIndex_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool stopping_ = false;

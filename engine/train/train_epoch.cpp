@@ -84,8 +84,9 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             // The graph's loss is a batch mean; seeding backward with 1/groupSize makes the
             // gradients accumulated over the group the mean over it, as one big batch would.
             // The epoch's last group may be shorter, and is averaged over what it holds.
+            // With fp16 the seed also carries the loss scale (undone before clipping).
             groupSize = std::min<std::int64_t>(t.accumulationSteps, batchesPerEpoch_ - b);
-            exec_->setLossScale(1.0f / static_cast<float>(groupSize));
+            exec_->setLossScale(static_cast<float>(scaler_.scale() / static_cast<double>(groupSize)));
             exec_->zeroGrad();
         }
         const double wait = fixedBatches_.empty() ? trainLoader_->waitSeconds() : 0.0;
@@ -123,7 +124,23 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             } else {
                 gradNorm = gradientNorm(*exec_);
             }
-            if (!std::isfinite(gradNorm)) {
+            if (scaler_.enabled()) {
+                const double scale = scaler_.scale();
+                if (!scaler_.update(gradNorm)) {
+                    // fp16 overflow at this scale: not a divergence. Skip and retry smaller.
+                    std::ostringstream msg;
+                    msg << "f16: gradients overflowed at step " << step_ + 1 << " with loss scale " << scale
+                        << "; step skipped, loss scale now " << scaler_.scale();
+                    log(LogEvent::Level::Info, msg.str());
+                    groupLoss = 0;
+                    groupSamples = 0;
+                    continue;
+                }
+                const Tensor& g = exec_->flatGradients();
+                backend_.scale(g.data<float>(), g.numel(), static_cast<float>(1.0 / scale));
+                gradNorm /= scale;
+                for (auto& entry : layerNorms) entry.second /= scale;
+            } else if (!std::isfinite(gradNorm)) {
                 groupBad = true;
                 badWhat = "the gradient norm became non-finite";
             }

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "backend/backend.h"
+#include "backend/math_precision.h"
+#include "train/memory_advice.h"
 
 namespace ts {
 
@@ -42,13 +44,21 @@ void Trainer::setup()
     binding_ = GraphBinding::of(exec_->graph());
     exec_->initParameters(t.seed);
     exec_->setSeed(t.seed);
+    const auto precision = parseMathPrecision(t.precision);
+    if (!precision) throw std::invalid_argument("training.precision '" + t.precision + "': expected f32, tf32, bf16 or f16");
+    backend_.setMathPrecision(*precision);  // the backend is shared: every run sets its own
+    scaler_ = LossScaler(*precision == MathPrecision::F16, t.initialLossScale);
     optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
+    log(LogEvent::Level::Info, "memory on " + backend_.name() + " (planned): " +
+                                   describeRunMemory(runMemory(exec_->plan(), spec_.optimizer), spec_.optimizer.type));
     evaluator_ = std::make_unique<Evaluator>(spec_.model, backend_, classes_, t.topK);
     if (spec_.schedule.type == "plateau") plateau_.emplace(spec_.schedule, spec_.optimizer.lr);
 
     LoaderOptions train;
     train.batchSize = t.batchSize;
     train.seed = t.seed;
+    // Batches are assembled where the backend copies from fastest: pinned memory on CUDA.
+    train.batchAllocator = &backend_.hostAllocator();
     LoaderOptions eval = train;
     eval.dropLast = false;
     eval.shuffle = false;
@@ -76,7 +86,9 @@ void Trainer::setup()
 
     if (t.earlyStopping.enabled) early_.emplace(t.earlyStopping);
     if (!options_.checkpointDir.empty()) policy_.emplace(t.checkpoint, options_.checkpointDir);
-    if (options_.systemSampleSeconds > 0) monitor_ = std::make_unique<SystemMonitor>(0.5);
+    if (options_.systemSampleSeconds > 0)
+        monitor_ = std::make_unique<SystemMonitor>(
+            0.5, backend_.device().kind == DeviceKind::CUDA ? backend_.device().index : -1);
     if (options_.resume) restoreFrom(*options_.resume);
 }
 
@@ -99,11 +111,11 @@ void Trainer::loadFixedBatches()
     log(LogEvent::Level::Info, msg.str());
 }
 
-std::map<std::string, double> Trainer::evaluateValidation(bool& stopped)
+std::map<std::string, double> Trainer::evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped)
 {
     ClassificationMetrics m(classes_, spec_.training.topK);
-    stopped = !evaluator_->evaluate(*exec_, *valLoader_, m, &control_);
-    return m.summary("val");
+    stopped = !evaluator_->evaluate(*exec_, loader, m, &control_);
+    return m.summary(prefix);
 }
 
 FinishedEvent Trainer::run()
@@ -146,9 +158,12 @@ FinishedEvent Trainer::run()
             e.epoch = epoch;
             e.step = step_;
             e.metrics = totals.running.summary("train");
-            if (valLoader_) {
+            // Without a validation split the test split is evaluated each epoch instead, as
+            // PyTorch's reference recipe does: curves to watch, named test_* so nobody takes
+            // them for a held-out selection set.
+            if (Loader* held = valLoader_ ? valLoader_.get() : testLoader_.get()) {
                 bool stopped = false;
-                auto val = evaluateValidation(stopped);
+                auto val = evaluateSplit(*held, valLoader_ ? "val" : "test", stopped);
                 if (stopped) {
                     finished.outcome = FinishedEvent::Outcome::Stopped;
                     finished.message = "stopped by request during evaluation (epoch " + std::to_string(epoch) + ")";
@@ -195,13 +210,25 @@ FinishedEvent Trainer::run()
         }
         finished.metrics = last;
         const auto outcome = finished.outcome;
-        if (testLoader_ && (outcome == FinishedEvent::Outcome::Finished || outcome == FinishedEvent::Outcome::EarlyStopped)) {
+        // Already measured on the final weights when the test split stood in for validation.
+        const bool testedLast = !valLoader_ && last.count("test_loss");
+        if (testLoader_ && !testedLast &&
+            (outcome == FinishedEvent::Outcome::Finished || outcome == FinishedEvent::Outcome::EarlyStopped)) {
             ClassificationMetrics m(classes_, t.topK);
             if (evaluator_->evaluate(*exec_, *testLoader_, m, &control_))
                 for (const auto& [k, v] : m.summary("test")) finished.metrics[k] = v;
         }
         if (outcome == FinishedEvent::Outcome::Finished && finished.message.empty())
             finished.message = "finished " + std::to_string(t.epochs) + " epoch(s), " + std::to_string(step_) + " steps";
+    } catch (const DeviceOutOfMemory& e) {
+        finished.outcome = FinishedEvent::Outcome::Failed;
+        finished.message = e.what();
+        finished.metrics = last;
+        try {  // the run's own blocks are free again once unwound: they count as available
+            finished.message += "\n" + outOfMemoryAdvice(spec_, backend_, e.deviceFree + e.stats.reserved);
+        } catch (const std::exception& adviceError) {
+            finished.message += std::string("\n(no memory plan: ") + adviceError.what() + ")";
+        }
     } catch (const std::exception& e) {
         finished.outcome = FinishedEvent::Outcome::Failed;
         finished.message = e.what();

@@ -24,6 +24,7 @@
 #include "io/checkpoint.h"
 #include "data/loader.h"
 #include "io/experiment_spec.h"
+#include "optim/loss_scaler.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
 #include "train/early_stopping.h"
@@ -93,7 +94,9 @@ private:
     TrainingState captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch) const;
     void maybePublishSystem();
     bool nextBatch(Batch& batch, std::size_t& fixedIndex);
-    std::map<std::string, double> evaluateValidation(bool& stopped);
+    // Metrics of `loader`'s split named with `prefix` ("val", "test"); `stopped` when a stop
+    // request interrupted the pass.
+    std::map<std::string, double> evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped);
     bool handleNonFinite(const std::string& what, std::int64_t epoch, std::int64_t batch);
     double currentLr() const;
     bool checkPause();
@@ -117,6 +120,7 @@ private:
     std::optional<PlateauScheduler> plateau_;
     std::optional<EarlyStopping> early_;
     std::optional<CheckpointPolicy> policy_;
+    LossScaler scaler_{false};  // on with training.precision f16
     std::unique_ptr<SystemMonitor> monitor_;
     std::chrono::steady_clock::time_point lastSystemEvent_{};
     std::map<std::string, double> lastMetrics_;  // the last epoch's metrics

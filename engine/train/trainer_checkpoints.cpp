@@ -18,6 +18,8 @@ TrainingState Trainer::captureState(std::int64_t nextEpoch, std::int64_t batchIn
     s.microStep = microStep_;
     s.seed = spec_.training.seed;
     s.optimizerState = optimizer_->state();
+    s.lossScale = scaler_.scale();
+    s.scalerGoodSteps = scaler_.cleanSteps();
     if (plateau_) s.plateau = plateau_->state();
     if (early_) {
         s.earlyHasBest = early_->hasBest();
@@ -50,6 +52,7 @@ void Trainer::restoreFrom(const Checkpoint& checkpoint)
     }
     step_ = s.step;
     microStep_ = s.microStep;
+    if (scaler_.enabled() && s.lossScale > 0 && s.lossScale != 1.0) scaler_ = LossScaler(true, s.lossScale, s.scalerGoodSteps);
     firstEpoch_ = s.epoch;
     firstBatch_ = s.batchInEpoch;
     if (options_.fork && firstBatch_ > 0) {

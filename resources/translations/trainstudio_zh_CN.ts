@@ -103,6 +103,10 @@
         <source>GPU memory</source>
         <translation>显存</translation>
     </message>
+    <message>
+        <source>test (no validation split)</source>
+        <translation>测试（无验证集）</translation>
+    </message>
 </context>
 <context>
     <name>PageInfo</name>
@@ -711,14 +715,6 @@ SHA-256：%2</translation>
         <translation>平台期降低</translation>
     </message>
     <message>
-        <source>Mixed precision</source>
-        <translation>混合精度</translation>
-    </message>
-    <message>
-        <source>Mixed precision (fp16/bf16) needs the CUDA backend.</source>
-        <translation>混合精度（fp16/bf16）需要 CUDA 后端。</translation>
-    </message>
-    <message>
         <source>Experiment:</source>
         <translation>实验：</translation>
     </message>
@@ -789,6 +785,30 @@ SHA-256：%2</translation>
     <message>
         <source>Resuming run %1 on %2</source>
         <translation>正在 %2 上恢复运行 %1</translation>
+    </message>
+    <message>
+        <source>fp32 (exact)</source>
+        <translation>fp32（精确）</translation>
+    </message>
+    <message>
+        <source>TF32 matrix products</source>
+        <translation>TF32 矩阵乘法</translation>
+    </message>
+    <message>
+        <source>bf16 mixed precision</source>
+        <translation>bf16 混合精度</translation>
+    </message>
+    <message>
+        <source>fp16 mixed precision, loss scaling</source>
+        <translation>fp16 混合精度，损失缩放</translation>
+    </message>
+    <message>
+        <source>The precision of matrix products and convolutions; weights, activations and gradients stay fp32. Tensor cores make it fast on a GPU; the CPU emulates it (same numbers, slower).</source>
+        <translation>矩阵乘法与卷积的计算精度；权重、激活值和梯度仍为 fp32。在 GPU 上由 Tensor Core 加速；CPU 会模拟它（数值相同，速度较慢）。</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>精度：</translation>
     </message>
 </context>
 <context>

@@ -167,7 +167,7 @@ private slots:
     {
         const ExperimentSpec mlp = loadExperiment(kExperiments + "/fashion_mnist_mlp.yaml");
         const std::string text = experimentToYaml(mlp);
-        QVERIFY(text.find("layers:\n    - Flatten\n    - Linear: {out_features: 512}\n") != std::string::npos);
+        QVERIFY(text.find("layers:\n    - Flatten\n    - Linear: {out_features: 512, init: pytorch}\n") != std::string::npos);
         QVERIFY(text.find("inputs") == std::string::npos);    // implied by the dataset
         QVERIFY(text.find("momentum") == std::string::npos);  // defaults are left out
         QVERIFY(text.find("schedule") == std::string::npos);

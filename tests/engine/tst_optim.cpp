@@ -10,6 +10,8 @@
 
 #include "backend/backend.h"
 #include "exec/executor.h"
+#include "backend/math_precision.h"
+#include "optim/loss_scaler.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
 
@@ -698,6 +700,95 @@ private slots:
         QVERIFY(close(p.update(0.55, false), 0.01, 1e-12, 0));  // bad 2 > 1
         s.factor = 1.0;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, PlateauScheduler(s, 0.1));
+    }
+
+    // GradScaler's rules: start 65536, halve and skip on overflow, double after 2000 clean steps.
+    void lossScalerRules()
+    {
+        LossScaler s(true);
+        QCOMPARE(s.scale(), 65536.0);
+        QVERIFY(!s.update(std::numeric_limits<double>::infinity()));
+        QCOMPARE(s.scale(), 32768.0);
+        QVERIFY(!s.update(std::nan("")));
+        QCOMPARE(s.scale(), 16384.0);
+        for (int i = 0; i < 1999; ++i) QVERIFY(s.update(1.0));
+        QCOMPARE(s.scale(), 16384.0);
+        QCOMPARE(s.cleanSteps(), std::int64_t(1999));
+        QVERIFY(s.update(1.0));  // the 2000th clean step in a row
+        QCOMPARE(s.scale(), 32768.0);
+        QCOMPARE(s.cleanSteps(), std::int64_t(0));
+        for (int i = 0; i < 1000; ++i) s.update(1.0);
+        QVERIFY(!s.update(std::numeric_limits<double>::infinity()));  // an overflow restarts the count
+        QCOMPARE(s.cleanSteps(), std::int64_t(0));
+        QCOMPARE(s.scale(), 16384.0);
+        LossScaler tiny(true, 1.0);
+        for (int i = 0; i < 100; ++i) tiny.update(std::numeric_limits<double>::infinity());
+        QCOMPARE(tiny.scale(), std::ldexp(1.0, -24));  // bounded below
+        LossScaler off(false);
+        QCOMPARE(off.scale(), 1.0);
+        QVERIFY(!off.update(std::numeric_limits<double>::infinity()));
+        QCOMPARE(off.scale(), 1.0);
+    }
+
+    // Rounding to nearest, ties to even, at each format's precision, against values worked by hand.
+    void mathPrecisionRounding()
+    {
+        const float oneUlpAbove1 = std::nextafter(1.0f, 2.0f);
+        QCOMPARE(roundToPrecision(oneUlpAbove1, MathPrecision::F32), oneUlpAbove1);
+        QCOMPARE(roundToPrecision(oneUlpAbove1, MathPrecision::BF16), 1.0f);
+        QCOMPARE(roundToPrecision(1.0f + 1.0f / 256, MathPrecision::BF16), 1.0f);  // tie: to even (1.0)
+        QCOMPARE(roundToPrecision(1.0f + 3.0f / 256, MathPrecision::BF16), 1.0f + 4.0f / 256);  // tie: to even (1+2/128)
+        QCOMPARE(roundToPrecision(1.0f + 1.0f / 2048, MathPrecision::TF32), 1.0f);
+        QCOMPARE(roundToPrecision(1.0f + 3.0f / 2048, MathPrecision::TF32), 1.0f + 4.0f / 2048);
+        QCOMPARE(roundToPrecision(1.0f + 3.0f / 2048, MathPrecision::F16), 1.0f + 4.0f / 2048);
+        QCOMPARE(roundToPrecision(65504.0f, MathPrecision::F16), 65504.0f);
+        QVERIFY(std::isinf(roundToPrecision(70000.0f, MathPrecision::F16)));   // beyond fp16's range
+        QCOMPARE(roundToPrecision(70000.0f, MathPrecision::BF16), 70144.0f);   // bf16 keeps f32's range
+        QVERIFY(std::isnan(roundToPrecision(std::nanf(""), MathPrecision::BF16)));
+        QVERIFY(std::isinf(roundToPrecision(std::numeric_limits<float>::infinity(), MathPrecision::TF32)));
+        QCOMPARE(parseMathPrecision("fp16"), std::optional(MathPrecision::F16));
+        QVERIFY(!parseMathPrecision("fp8"));
+    }
+
+    // The CPU GEMM in reduced precision equals an f64 product of the rounded operands (to f32
+    // accumulation error), and differs from the f32 product by about the format's precision.
+    void gemmInReducedPrecision_data()
+    {
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<double>("formatEps");
+        QTest::newRow("tf32") << int(MathPrecision::TF32) << std::ldexp(1.0, -11);
+        QTest::newRow("bf16") << int(MathPrecision::BF16) << std::ldexp(1.0, -8);
+        QTest::newRow("f16") << int(MathPrecision::F16) << std::ldexp(1.0, -11);
+    }
+    void gemmInReducedPrecision()
+    {
+        QFETCH(int, precision);
+        QFETCH(double, formatEps);
+        const auto p = MathPrecision(precision);
+        const int m = 7, n = 5, k = 300;
+        std::mt19937 rng(3);
+        std::normal_distribution<float> d(0.f, 1.f);
+        std::vector<float> a(m * k), b(n * k), c(m * n), c32(m * n);  // b stored transposed: [n, k]
+        for (float& v : a) v = d(rng);
+        for (float& v : b) v = d(rng);
+        Backend& cpu = cpuBackend();
+        cpu.setMathPrecision(p);
+        cpu.gemm(false, true, m, n, k, 1.f, a.data(), k, b.data(), k, 0.f, c.data(), n);
+        cpu.setMathPrecision(MathPrecision::F32);
+        cpu.gemm(false, true, m, n, k, 1.f, a.data(), k, b.data(), k, 0.f, c32.data(), n);
+        double worstRounded = 0, worstVsF32 = 0;
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                double ref = 0, scaleSum = 0;
+                for (int q = 0; q < k; ++q) {
+                    ref += double(roundToPrecision(a[i * k + q], p)) * roundToPrecision(b[j * k + q], p);
+                    scaleSum += std::abs(double(a[i * k + q]) * b[j * k + q]);
+                }
+                worstRounded = std::max(worstRounded, std::abs(c[i * n + j] - ref) / scaleSum);
+                worstVsF32 = std::max(worstVsF32, std::abs(c[i * n + j] - c32[i * n + j]) / scaleSum);
+            }
+        QVERIFY2(worstRounded < 1e-6, std::to_string(worstRounded).c_str());  // f32 accumulation only
+        QVERIFY2(worstVsF32 > 0.05 * formatEps && worstVsF32 < 2 * formatEps, std::to_string(worstVsF32).c_str());
     }
 };
 

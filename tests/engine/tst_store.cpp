@@ -168,7 +168,8 @@ private slots:
                     "INSERT INTO runs (id, experiment_id, name, status, start_time, end_time) "
                     "VALUES (1, 1, 'old #1', 'finished', 10, 20);"
                     "INSERT INTO metric_names (id, name) VALUES (1, 'loss');"
-                    "INSERT INTO summaries VALUES (1, 1, 2, NULL, 1, 2, 0.5, NULL, 0.5, NULL, 0.5, NULL, 1);");
+                    "INSERT INTO summaries VALUES (1, 1, 2, NULL, 1, 2, 0.5, NULL, 0.5, NULL, 0.5, NULL, 1);"
+                    "INSERT INTO system_samples (run_id, wall_time, cpu_percent, gpu_percent) VALUES (1, 0.5, 20, 70);");
             const store::PointRecord points[] = {{1, 0.5, 0.1}, {2, std::nan(""), 0.2}};
             store::Statement chunk(db, "INSERT INTO points VALUES (1, 1, 0, 1, 2, 2, ?1)");
             chunk.bindBlob(1, points, sizeof points).run();
@@ -197,6 +198,59 @@ private slots:
         QCOMPARE(s->count, std::int64_t(3));
         QCOMPARE(s->best, 0.25);
         QCOMPARE(s->bestStep, std::int64_t(3));
+        const auto system = reader.systemSamples(1);  // v3's clock column: unknown for old rows
+        QCOMPARE(system.size(), std::size_t(1));
+        QCOMPARE(system[0].gpuPercent, 70.0);
+        QCOMPARE(system[0].gpuClockMHz, -1.0);
+    }
+
+    // Schema 3 adds the GPU clock: a version 2 file is read as it is (no clock) by a reader
+    // and upgraded in place by the next writer.
+    void migratesVersion2InPlace()
+    {
+        const Workspace w = fresh();
+        {
+            store::Database db(w.databasePath(), store::Database::Mode::ReadWriteCreate);
+            store::migrate(db, 2);
+            db.exec("INSERT INTO experiments (id, name, created) VALUES (1, 'old', 1.0);"
+                    "INSERT INTO runs (id, experiment_id, name, status, start_time, end_time) "
+                    "VALUES (1, 1, 'old #1', 'finished', 10, 20);"
+                    "INSERT INTO system_samples (run_id, wall_time, cpu_percent, gpu_percent, gpu_power_watts) "
+                    "VALUES (1, 0.5, 20, 70, 300);");
+        }
+        {
+            RunReader old(w);  // read-only: the file stays at version 2
+            const auto system = old.systemSamples(1);
+            QCOMPARE(system.size(), std::size_t(1));
+            QCOMPARE(system[0].gpuPowerWatts, 300.0);
+            QCOMPARE(system[0].gpuClockMHz, -1.0);
+        }
+        {
+            store::Database db(w.databasePath(), store::Database::Mode::ReadOnly);
+            QCOMPARE(db.scalar("PRAGMA user_version"), std::int64_t(2));
+        }
+        std::int64_t id = 0;
+        {
+            RunWriter writer(w);  // upgrades
+            id = writer.createRun(newRun("old"));
+            SystemSample sample;
+            sample.wallTime = 1;
+            sample.gpuPercent = 99;
+            sample.gpuClockMHz = 1980;
+            writer.addSystemSample(id, sample);
+            writer.finishRun(id, RunStatus::Finished, "");
+            writer.flush();
+        }
+        store::Database db(w.databasePath(), store::Database::Mode::ReadOnly);
+        QCOMPARE(db.scalar("PRAGMA user_version"), std::int64_t(store::kSchemaVersion));
+        QCOMPARE(db.scalar("SELECT count(*) FROM pragma_table_info('system_samples') WHERE name = 'gpu_clock_mhz'"),
+                 std::int64_t(1));
+        RunReader reader(w);
+        QCOMPARE(reader.systemSamples(1)[0].gpuClockMHz, -1.0);  // NULL in the old row
+        const auto fresh = reader.systemSamples(id);
+        QCOMPARE(fresh.size(), std::size_t(1));
+        QCOMPARE(fresh[0].gpuClockMHz, 1980.0);
+        QCOMPARE(fresh[0].gpuPercent, 99.0);
     }
 
     void refusesNewerSchema()
@@ -627,6 +681,7 @@ private slots:
         sample.wallTime = 1.6;
         sample.cpuPercent = 50;
         sample.ramBytes = 1e9;
+        sample.gpuClockMHz = 1755;
         recorder.onEvent(SystemEvent{10, sample});
         recorder.onEvent(FinishedEvent{FinishedEvent::Outcome::EarlyStopped, "", {{"test_acc", 0.79}}});
         writer.flush();
@@ -664,6 +719,7 @@ private slots:
         QCOMPARE(system.size(), std::size_t(1));
         QCOMPARE(system[0].cpuPercent, 50.0);
         QCOMPARE(system[0].gpuPercent, -1.0);
+        QCOMPARE(system[0].gpuClockMHz, 1755.0);
 
         // The other outcomes.
         for (auto [outcome, expected] : {std::pair{FinishedEvent::Outcome::Failed, RunStatus::Failed},

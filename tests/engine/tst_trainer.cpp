@@ -12,6 +12,7 @@
 
 #include "backend/backend.h"
 #include "blob_dataset.h"
+#include "train/memory_advice.h"
 #include "train/trainer.h"
 
 using namespace ts;
@@ -182,6 +183,80 @@ private slots:
         QCOMPARE(std::int64_t(rec.all<StepEvent>().size()), 5 * 15 - skipped);
         for (double loss : stepLosses(rec)) QVERIFY(std::isfinite(loss));
         QVERIFY(rec.all<EpochEvent>().back().metrics.at("val_acc") > 0.9);
+    }
+
+    // Mixed precision on the CPU backend (operands rounded as tensor cores round them): each
+    // precision learns the blobs, and differs from f32 (so the setting reaches the GEMMs).
+    void reducedPrecisionTrains_data()
+    {
+        QTest::addColumn<QString>("precision");
+        for (const char* p : {"tf32", "bf16", "f16"}) QTest::newRow(p) << QString(p);
+    }
+    void reducedPrecisionTrains()
+    {
+        QFETCH(QString, precision);
+        Recorder f32, reduced;
+        ExperimentSpec spec = blobSpec();
+        train(spec, blobSplits(), f32);
+        spec.training.precision = precision.toStdString();
+        const FinishedEvent f = train(spec, blobSplits(), reduced);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Finished));
+        QVERIFY(reduced.all<EpochEvent>().back().metrics.at("val_acc") > 0.9);
+        const auto a = stepLosses(f32), b = stepLosses(reduced);
+        QCOMPARE(a.size(), b.size());  // no step skipped: the default f16 scale does not overflow here
+        QVERIFY(a != b);
+        QVERIFY2(std::abs(a[0] - b[0]) < 1e-2 * a[0], (std::to_string(a[0]) + " vs " + std::to_string(b[0])).c_str());
+        QCOMPARE(cpuBackend().mathPrecision(), MathPrecision(precision == "tf32" ? MathPrecision::TF32
+                                                             : precision == "bf16" ? MathPrecision::BF16
+                                                                                   : MathPrecision::F16));
+        train(blobSpec(), blobSplits(), f32);  // the next run sets its own precision back
+        QCOMPARE(cpuBackend().mathPrecision(), MathPrecision::F32);
+    }
+
+    // f16 with a loss scale so large that every scaled gradient overflows fp16: the scaler
+    // skips those steps and halves the scale until the gradients fit, then training goes on.
+    void f16LossScalerBacksOffAndTrains()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.training.precision = "f16";
+        spec.training.initialLossScale = std::ldexp(1.0, 40);
+        spec.training.epochs = 8;
+        const FinishedEvent f = train(spec, blobSplits(), rec);
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Finished));
+        std::vector<std::string> skips;
+        for (const auto& l : rec.all<LogEvent>())
+            if (l.message.find("gradients overflowed") != std::string::npos) skips.push_back(l.message);
+        QVERIFY(!skips.empty());
+        QVERIFY2(skips.front().find("at step 1 with loss scale 1.09951e+12") != std::string::npos, skips.front().c_str());
+        // Halving from 2^40 down to where |dloss| * scale < 65504 takes a couple of dozen steps.
+        QVERIFY2(skips.size() >= 15 && skips.size() <= 40, std::to_string(skips.size()).c_str());
+        QCOMPARE(std::int64_t(rec.all<StepEvent>().size() + skips.size()), std::int64_t(8 * 15));
+        for (double loss : stepLosses(rec)) QVERIFY(std::isfinite(loss));
+        QVERIFY(rec.all<EpochEvent>().back().metrics.at("val_acc") > 0.9);
+    }
+
+    // A GPU out-of-memory message: the plan's breakdown, and the largest halved batch that fits
+    // with the accumulation that keeps the effective batch.
+    void outOfMemoryAdviceFindsWhatFits()
+    {
+        ExperimentSpec spec = blobSpec(256);
+        spec.training.batchSize = 64;
+        const RunMemory full = planRunMemory(spec, 64, cpuBackend()), half = planRunMemory(spec, 32, cpuBackend()),
+                        quarter = planRunMemory(spec, 16, cpuBackend());
+        QVERIFY(quarter.total() < half.total() && half.total() < full.total());
+        QCOMPARE(full.parameters, half.parameters);
+        QCOMPARE(full.optimizerState, full.gradients);  // SGD with momentum: one buffer
+        const std::string advice = outOfMemoryAdvice(spec, cpuBackend(), (quarter.total() + half.total()) / 2);
+        QVERIFY2(advice.find("plan at batch 64: parameters") != std::string::npos, advice.c_str());
+        QVERIFY2(advice.find("training.batch_size: 16") != std::string::npos, advice.c_str());
+        QVERIFY2(advice.find("accumulation_steps: 4 to keep the effective batch of 64") != std::string::npos, advice.c_str());
+        const std::string none = outOfMemoryAdvice(spec, cpuBackend(), 1024);
+        QVERIFY2(none.find("Even batch 1 does not fit") != std::string::npos, none.c_str());
+        // The trainer states the plan before the first step.
+        Recorder rec;
+        train(blobSpec(), blobSplits(), rec);
+        QVERIFY(rec.hasLog(LogEvent::Level::Info, "memory on cpu (planned): parameters"));
     }
 
     void stopAndPauseFromAnotherThread()

@@ -180,8 +180,9 @@ private slots:
         auto* devices = page.findChild<QComboBox*>("deviceCombo");
         QCOMPARE(devices->itemData(0).toString(), QString("auto"));
         QCOMPARE(devices->itemData(1).toString(), QString("cpu"));
-        auto* amp = page.findChild<QCheckBox*>("mixedPrecisionCheck");
-        QVERIFY(!amp->isEnabled() && amp->toolTip().contains("CUDA"));
+        auto* precision = page.findChild<QComboBox*>("precisionCombo");
+        QCOMPARE(precision->count(), 4);
+        QCOMPARE(precision->currentData().toString(), QString("f32"));
 
         const auto actions = page.trainActions();
         QCOMPARE(actions.size(), 3);
@@ -199,6 +200,7 @@ private slots:
         optimizer->setCurrentIndex(optimizer->findData("sgd"));
         auto* schedule = page.findChild<QComboBox*>("scheduleCombo");
         schedule->setCurrentIndex(schedule->findData("cosine"));
+        precision->setCurrentIndex(precision->findData("bf16"));
         const auto spec = page.experimentForRun();
         QVERIFY(spec);
         QCOMPARE(spec->training.epochs, 7);
@@ -206,6 +208,7 @@ private slots:
         QCOMPARE(spec->optimizer.lr, 0.02);
         QCOMPARE(spec->optimizer.type, std::string("sgd"));
         QCOMPARE(spec->schedule.type, std::string("cosine"));
+        QCOMPARE(spec->training.precision, std::string("bf16"));
 
         // A broken file: the reason in the log, nothing to start.
         QVERIFY(!page.openExperiment(writeFile(m_dir.path() + "/broken.yaml", "name: [unclosed\n")));

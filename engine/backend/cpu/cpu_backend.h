@@ -9,7 +9,7 @@ namespace ts {
 // Threads for both OpenMP loops and OpenBLAS (n <= 0: all hardware threads).
 void setCpuThreads(int n);
 
-class CpuBackend final : public Backend {
+class CpuBackend : public Backend {
 public:
     std::string name() const override { return "cpu"; }
     Device device() const override { return {DeviceKind::CPU, 0}; }

@@ -6,12 +6,25 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/parallel.h"
+#include "backend/math_precision.h"
 
 namespace ts {
 
 namespace {
 constexpr std::int64_t kGrain = 1 << 14;  // elementwise work per thread worth the fork
+
+// A rows x cols operand (leading dimension ld) rounded to `p` into `out`, packed (ld = cols).
+const float* roundedOperand(const float* x, std::int64_t rows, std::int64_t cols, std::int64_t ld, MathPrecision p,
+                            std::vector<float>& out)
+{
+    out.resize(static_cast<std::size_t>(rows * cols));
+    cpu::parallelFor(rows, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(cols, 1)), [&](std::int64_t r0, std::int64_t r1) {
+        for (std::int64_t r = r0; r < r1; ++r)
+            for (std::int64_t j = 0; j < cols; ++j) out[r * cols + j] = roundToPrecision(x[r * ld + j], p);
+    });
+    return out.data();
 }
+}  // namespace
 
 void setCpuThreads(int n)
 {
@@ -28,6 +41,16 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
                       std::int64_t ldc)
 {
     if (m == 0 || n == 0) return;
+    if (mathPrecision_ != MathPrecision::F32 && k > 0) {
+        // Reduced precision: the operands are rounded as tensor cores round them; the products
+        // still accumulate in f32, as theirs do. (Convolution is GEMM here, so it follows.)
+        thread_local std::vector<float> roundedA, roundedB;
+        const std::int64_t aCols = transA ? m : k, bCols = transB ? k : n;
+        a = roundedOperand(a, transA ? k : m, aCols, lda, mathPrecision_, roundedA);
+        b = roundedOperand(b, transB ? n : k, bCols, ldb, mathPrecision_, roundedB);
+        lda = aCols;
+        ldb = bCols;
+    }
     cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
                 static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
                 static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c, static_cast<blasint>(ldc));

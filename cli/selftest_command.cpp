@@ -1,0 +1,192 @@
+// `trainstudio-cli selftest`: checks a backend against the CPU reference, primitive by
+// primitive (engine/backend/selftest.h), then with a short real training run of the shipped
+// Fashion-MNIST experiments. Exit 77 (ctest's skip code) when there is no GPU to check.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/devices.h"
+#include "backend/math_precision.h"
+#include "backend/selftest.h"
+#include "commands.h"
+#include "format.h"
+#include "selftest_training.h"
+
+namespace ts::cli {
+
+namespace {
+
+constexpr int kNothingToCheck = 77;
+
+void printSelftestHelp()
+{
+    std::printf(
+        "Usage: trainstudio-cli selftest [--device cuda|cuda:N|cpu] [--precision f32|tf32|bf16|f16|all]\n"
+        "                                [--json] [--no-training] [--seed N] [--experiments DIR]\n"
+        "\n"
+        "Checks every backend primitive (memory, GEMM in all transpose combinations, convolution,\n"
+        "pooling, batch/group/layer norm, softmax, losses, embedding, optimizer updates, ...) on the\n"
+        "candidate device against the CPU backend, the numerical reference, at small odd sizes,\n"
+        "typical CNN/MLP sizes and sizes that are no multiple of a block size. Each case compares\n"
+        "the normwise relative error max|cand - cpu| / max|cpu| of every output with a tolerance:\n"
+        "  f32: GEMM and convolution 1e-4, everything else 1e-5\n"
+        "  tf32 / bf16 / f16: GEMM and convolution 5e-3 / 3e-2 / 5e-3, everything else 1e-5\n"
+        "Integer outputs (max-pool argmax, dropout mask) must match exactly. Gradients start from\n"
+        "the same random values on both sides, so the accumulate (+=) contract is checked too.\n"
+        "\n"
+        "Then, unless --no-training, it trains fashion_mnist_mlp and fashion_mnist_cnn (from\n"
+        "experiments/ here or next to the executable, or --experiments DIR) for %d steps of batch\n"
+        "%d on the device and on the CPU with the same seed, in f32, and compares the losses step\n"
+        "by step: each of the first %d within %g relative, the last within %g%%.\n"
+        "\n"
+        "  --device      cuda (device 0, the default), cuda:N, or cpu: a second CPU backend against\n"
+        "                the first, which only checks the harness itself (everything matches)\n"
+        "  --precision   the matrix-product precision of both sides (default f32); all: each in turn\n"
+        "  --json        one JSON object per case (\"error\" is \"inf\" for a mismatch that has no\n"
+        "                size: NaN, infinity or an integer differs, or a primitive threw), one per\n"
+        "                training comparison, and a final {\"event\":\"selftest\",\"passed\":N,\"failed\":M}\n"
+        "  --seed N      the random inputs and the training seed (default 1)\n"
+        "  --no-training check the primitives only (what ctest's cli.selftest_cuda runs)\n"
+        "  --experiments DIR  where fashion_mnist_mlp.yaml and fashion_mnist_cnn.yaml are\n"
+        "\n"
+        "Exit codes: 0 everything passed; 1 a case failed (or an error); 77 no CUDA device to check\n"
+        "(ctest reports the test as skipped).\n",
+        kTrainingSteps, kTrainingBatch, kTrainingEarlySteps, kTrainingEarlyTolerance, 100 * kTrainingFinalTolerance);
+}
+
+std::vector<MathPrecision> parsePrecisions(const std::string& text)
+{
+    if (text == "all") return {MathPrecision::F32, MathPrecision::TF32, MathPrecision::BF16, MathPrecision::F16};
+    if (const auto p = parseMathPrecision(text)) return {*p};
+    throw std::invalid_argument("--precision expects f32, tf32, bf16, f16 or all, got '" + text + "'");
+}
+
+int cudaIndex(const std::string& device)
+{
+    if (device == "cuda") return 0;
+    const std::string digits = device.substr(5);
+    if (digits.empty() || digits.size() > 3 || !std::all_of(digits.begin(), digits.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; }))
+        throw std::invalid_argument("--device expects cuda, cuda:N or cpu, got '" + device + "'");
+    return std::stoi(digits);
+}
+
+void printTable(const SelftestReport& r, MathPrecision p)
+{
+    std::size_t wp = 9, ws = 5;
+    for (const auto& c : r.cases) wp = std::max(wp, c.primitive.size()), ws = std::max(ws, c.shape.size());
+    std::printf("\nprecision %s\n%-*s  %-*s  %10s  %9s  result\n", mathPrecisionName(p), int(wp), "primitive", int(ws),
+                "shape", "rel. error", "tolerance");
+    for (const auto& c : r.cases) {
+        std::printf("%-*s  %-*s  %10.3g  %9.3g  %s\n", int(wp), c.primitive.c_str(), int(ws), c.shape.c_str(), c.error,
+                    c.tolerance, c.passed ? "ok" : "FAIL");
+        if (!c.passed) std::printf("    %s\n", c.detail.c_str());
+    }
+    std::printf("%s: %d passed, %d failed\n", mathPrecisionName(p), r.passed(), r.failed());
+}
+
+void printJson(const SelftestReport& r, MathPrecision p)
+{
+    for (const auto& c : r.cases)
+        std::printf("{\"event\":\"case\",\"primitive\":%s,\"shape\":%s,\"precision\":\"%s\",\"error\":%s,"
+                    "\"tolerance\":%s,\"passed\":%s,\"detail\":%s}\n",
+                    jsonString(c.primitive).c_str(), jsonString(c.shape).c_str(), mathPrecisionName(p),
+                    (std::isinf(c.error) ? std::string("\"inf\"") : jsonNumber(c.error)).c_str(), jsonNumber(c.tolerance).c_str(),
+                    c.passed ? "true" : "false", jsonString(c.detail).c_str());
+}
+
+void printTraining(const TrainingComparison& t, bool json)
+{
+    if (json) {
+        std::printf("{\"event\":\"training\",\"experiment\":%s,\"steps\":%zu,\"early_rel_diff\":%s,\"max_rel_diff\":%s,"
+                    "\"final_rel_diff\":%s,\"passed\":%s,\"detail\":%s}\n",
+                    jsonString(t.experiment).c_str(), t.reference.size(), jsonNumber(t.earlyDifference).c_str(),
+                    jsonNumber(t.maxDifference).c_str(), jsonNumber(t.finalDifference).c_str(), t.passed ? "true" : "false",
+                    jsonString(t.detail).c_str());
+        return;
+    }
+    std::printf("training %-18s first %d steps %9.3g (< %g)  final %9.3g (< %g)  max %9.3g  %s\n    %s\n",
+                t.experiment.c_str(), kTrainingEarlySteps, t.earlyDifference, kTrainingEarlyTolerance, t.finalDifference,
+                kTrainingFinalTolerance, t.maxDifference, t.passed ? "ok" : "FAIL", t.detail.c_str());
+}
+
+}  // namespace
+
+int selftestCommand(const std::vector<std::string>& args)
+{
+    if (std::find(args.begin(), args.end(), "--help") != args.end() || std::find(args.begin(), args.end(), "-h") != args.end()) {
+        printSelftestHelp();
+        return 0;
+    }
+    const Options o = parseOptions(args, {"--device", "--precision", "--seed", "--experiments"}, {"--json", "--no-training"});
+    if (!o.positional.empty()) throw std::invalid_argument("selftest takes no file (see trainstudio-cli selftest --help)");
+    const std::string device = o.get("--device", "cuda");
+    const std::vector<MathPrecision> precisions = parsePrecisions(o.get("--precision", "f32"));
+    const auto seed = static_cast<std::uint64_t>(o.integer("--seed", 1, 0));
+    const bool json = o.flags.count("--json") != 0, training = o.flags.count("--no-training") == 0;
+
+    std::unique_ptr<CpuBackend> secondCpu;
+    Backend* candidate = nullptr;
+    std::string what;
+    if (device == "cpu") {
+        secondCpu = std::make_unique<CpuBackend>();
+        candidate = secondCpu.get();
+        what = "a second CPU backend (checks the harness only)";
+    } else if (device.rfind("cuda", 0) == 0) {
+        const int index = cudaIndex(device);
+        const CudaRuntimeInfo cuda = queryCuda();
+        if (cuda.devices.empty()) {
+            const std::string line = "selftest: no CUDA device (" + cuda.reason + "); nothing to check";
+            if (json) std::printf("{\"event\":\"selftest\",\"skipped\":true,\"reason\":%s}\n", jsonString(cuda.reason).c_str());
+            std::fprintf(stderr, "%s\n", line.c_str());
+            return kNothingToCheck;
+        }
+        if (index >= static_cast<int>(cuda.devices.size()))
+            throw std::invalid_argument(device + ": this machine has " + std::to_string(cuda.devices.size()) + " CUDA device(s)");
+        candidate = &cudaBackend(index);  // a GPU that is there but cannot be opened is a failure, not a skip
+        what = "cuda:" + std::to_string(index) + " (" + cuda.devices[static_cast<std::size_t>(index)].name + ")";
+    } else {
+        throw std::invalid_argument("--device expects cuda, cuda:N or cpu, got '" + device + "'");
+    }
+    // Find the experiments before the long part, so a missing folder fails at once.
+    const std::string experiments = training ? findExperimentsDirectory(o.get("--experiments", "")) : "";
+    if (!json) std::printf("selftest: %s against the CPU reference, seed %llu\n", what.c_str(), (unsigned long long)seed);
+    std::fflush(stdout);
+
+    Backend& reference = cpuBackend();
+    int passed = 0, failed = 0;
+    for (MathPrecision p : precisions) {
+        SelftestOptions options;
+        options.seed = seed;
+        options.precision = p;
+        const SelftestReport report = compareBackends(*candidate, reference, options);
+        json ? printJson(report, p) : printTable(report, p);
+        std::fflush(stdout);
+        passed += report.passed();
+        failed += report.failed();
+    }
+    if (training) {
+        if (!json) std::printf("\ntraining comparison (f32, %d steps of batch %d, seed %llu)\n", kTrainingSteps, kTrainingBatch,
+                               (unsigned long long)seed);
+        const MathPrecision before = candidate->mathPrecision();
+        candidate->setMathPrecision(MathPrecision::F32);
+        for (const char* file : {"fashion_mnist_mlp.yaml", "fashion_mnist_cnn.yaml"}) {
+            const TrainingComparison t = compareTraining(experiments + "/" + file, *candidate, reference, seed);
+            printTraining(t, json);
+            std::fflush(stdout);
+            (t.passed ? passed : failed) += 1;
+        }
+        candidate->setMathPrecision(before);
+    }
+    if (json)
+        std::printf("{\"event\":\"selftest\",\"device\":%s,\"passed\":%d,\"failed\":%d}\n", jsonString(what).c_str(), passed,
+                    failed);
+    else
+        std::printf("\nselftest %s: %d passed, %d failed\n", failed ? "FAILED" : "passed", passed, failed);
+    return failed ? 1 : 0;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,110 @@
+#include "selftest_training.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+#include "experiment_loading.h"
+#include "train/trainer.h"
+
+namespace ts::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class LossRecorder final : public TrainListener {
+public:
+    std::vector<double> losses;
+    void onEvent(const TrainEvent& e) override
+    {
+        if (const auto* step = std::get_if<StepEvent>(&e)) losses.push_back(step->loss);
+    }
+};
+
+double relative(double cand, double ref)
+{
+    const double d = std::abs(cand - ref) / std::max(std::abs(ref), 1e-30);
+    return std::isnan(d) ? INFINITY : d;
+}
+
+}  // namespace
+
+TrainingComparison compareTraining(const std::string& experimentFile, Backend& candidate, Backend& reference,
+                                   std::uint64_t seed)
+{
+    TrainingComparison c;
+    c.experiment = fs::path(experimentFile).stem().string();
+    try {
+        ExperimentSpec spec = loadExperimentWithOverrides(experimentFile, {});
+        c.experiment = spec.name;
+        // Overfit mode is the existing way to train on a fixed handful of batches: no
+        // validation or test pass, one epoch of kTrainingSteps steps.
+        TrainingSpec& t = spec.training;
+        t.epochs = 1;
+        t.overfitBatches = kTrainingSteps;
+        t.batchSize = kTrainingBatch;
+        t.seed = seed;
+        t.precision = "f32";  // the primitives are checked at every precision; training in exact f32
+        t.logEverySteps = 1;
+        t.earlyStopping.enabled = false;
+        const DatasetSplits splits = openExperimentDataset(spec);
+        for (Backend* backend : {&candidate, &reference}) {
+            TrainerOptions options;
+            options.systemSampleSeconds = 0;  // no monitor thread; nothing is written anywhere
+            Trainer trainer(spec, splits, *backend, options);
+            LossRecorder recorder;
+            trainer.addListener(&recorder);
+            const FinishedEvent done = trainer.run();
+            if (done.outcome == FinishedEvent::Outcome::Failed) {
+                c.detail = (backend == &candidate ? "candidate run failed: " : "reference run failed: ") + done.message;
+                return c;
+            }
+            (backend == &candidate ? c.candidate : c.reference) = std::move(recorder.losses);
+        }
+    } catch (const std::exception& e) {
+        c.detail = e.what();
+        return c;
+    }
+    if (c.candidate.size() != c.reference.size() || c.reference.empty()) {
+        c.detail = "step counts differ: " + std::to_string(c.candidate.size()) + " vs " + std::to_string(c.reference.size());
+        return c;
+    }
+    for (std::size_t i = 0; i < c.reference.size(); ++i) {
+        const double d = relative(c.candidate[i], c.reference[i]);
+        c.maxDifference = std::max(c.maxDifference, d);
+        if (i < kTrainingEarlySteps) c.earlyDifference = std::max(c.earlyDifference, d);
+    }
+    c.finalDifference = relative(c.candidate.back(), c.reference.back());
+    c.passed = c.earlyDifference < kTrainingEarlyTolerance && c.finalDifference < kTrainingFinalTolerance;
+    c.detail = std::to_string(c.reference.size()) + " steps of batch " + std::to_string(kTrainingBatch) + ", final loss " +
+               std::to_string(c.candidate.back()) + " vs " + std::to_string(c.reference.back());
+    return c;
+}
+
+std::string findExperimentsDirectory(const std::string& explicitDir)
+{
+    const char* probe = "fashion_mnist_mlp.yaml";
+    if (!explicitDir.empty()) {
+        if (!fs::exists(fs::path(explicitDir) / probe))
+            throw std::runtime_error("--experiments " + explicitDir + " holds no " + probe);
+        return explicitDir;
+    }
+    std::vector<fs::path> tried{fs::current_path() / "experiments"};
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)  // build/cli/trainstudio-cli -> the source tree's experiments/; bin/ -> share/trainstudio/
+        for (fs::path dir = exe.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+            tried.push_back(dir / "experiments");
+            tried.push_back(dir / "share" / "trainstudio" / "experiments");
+            if (dir == dir.root_path() || tried.size() > 12) break;
+        }
+    for (const fs::path& dir : tried)
+        if (fs::exists(dir / probe)) return dir.string();
+    throw std::runtime_error(std::string("cannot find experiments/") + probe +
+                             " in the current directory or next to the executable; pass --experiments DIR, "
+                             "or --no-training to check the primitives only");
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,63 @@
+// The backend self-test: runs every Backend primitive on a candidate (the CUDA backend) and
+// on a reference (the CPU backend) with the same random inputs and compares the outputs.
+// Plain C++: it reaches both backends only through the Backend interface.
+//
+// Each case uploads fresh inputs drawn from the seed to both backends, runs the primitive on
+// each, downloads every output and computes the normwise relative error
+//     max_i |cand_i - ref_i| / max(max_i |ref_i|, 1e-30)
+// per output; the case's error is the worst over its outputs. Gradient outputs (and every
+// other in/out buffer) start with the same random values on both sides, so the *Backward
+// accumulate (+=) contract is checked too. NaN must meet NaN and +-inf the same infinity.
+// Integer outputs (max-pool argmax, dropout mask) and scalars the contract fixes exactly
+// must match exactly.
+//
+// Tolerances (normwise relative error):
+//   MathPrecision::F32: memory, elementwise, normalisation, loss, embedding, optimizer
+//                       < 1e-5; GEMM and convolution < 1e-4.
+//   TF32: GEMM and convolution < 5e-3;  BF16: < 3e-2;  F16: < 5e-3.
+//   Reduced precision applies to GEMM and convolution only; everything else keeps 1e-5.
+// Both backends are set to the same precision for the run (and restored afterwards). The
+// reduced-precision tolerances hold whether the reference rounds the operands like the
+// candidate or still computes in f32.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+
+namespace ts {
+
+constexpr double kSelftestTolerance = 1e-5;          // everything but matrix products
+constexpr double kSelftestMatmulToleranceF32 = 1e-4;  // GEMM and convolution in F32
+// GEMM and convolution at `p` (see above).
+double selftestMatmulTolerance(MathPrecision p);
+
+struct SelftestOptions {
+    std::uint64_t seed = 1;
+    MathPrecision precision = MathPrecision::F32;
+    // false: only the small shapes (a few seconds on the CPU; the typical CNN/MLP sizes are
+    // skipped). The CLI always runs everything.
+    bool largeShapes = true;
+};
+
+struct SelftestCase {
+    std::string primitive;  // the Backend method, e.g. "conv2dBackwardData"
+    std::string shape;      // the call's sizes and settings, e.g. "m=3 n=5 k=7 NT lda=10 alpha=1.5 beta=0.5"
+    double error = 0;       // worst normwise relative error over the outputs (inf: mismatch, NaN, throw)
+    double tolerance = 0;
+    bool passed = false;
+    std::string detail;     // which output and element was worst, or what went wrong
+};
+
+struct SelftestReport {
+    std::vector<SelftestCase> cases;
+    int passed() const;
+    int failed() const;
+};
+
+// Runs every case. Never throws for a failing primitive: an exception from either backend
+// fails that case and names it. Both backends must be distinct objects.
+SelftestReport compareBackends(Backend& candidate, Backend& reference, const SelftestOptions& options = {});
+
+}  // namespace ts
