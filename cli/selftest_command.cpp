@@ -139,7 +139,7 @@ int selftestCommand(const std::vector<std::string>& args)
         const int index = cudaIndex(device);
         const CudaRuntimeInfo cuda = queryCuda();
         if (cuda.devices.empty()) {
-            const std::string line = "selftest: no CUDA device (" + cuda.reason + "); nothing to check";
+            const std::string line = "selftest: " + cuda.reason + "; nothing to check";
             if (json) std::printf("{\"event\":\"selftest\",\"skipped\":true,\"reason\":%s}\n", jsonString(cuda.reason).c_str());
             std::fprintf(stderr, "%s\n", line.c_str());
             return kNothingToCheck;

@@ -60,6 +60,8 @@ public:
     void biasBackward(const float* dy, float* dbias, std::int64_t outer, std::int64_t channels,
                       std::int64_t inner) override;
     double sumSquares(const float* x, std::int64_t n) override;
+    void segmentedSumSquares(const float* x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges,
+                             double* out) override;
 
     // cuda_elementwise.cu
     void activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n) override;
