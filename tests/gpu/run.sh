@@ -76,7 +76,7 @@ tail -n 5 "$out/selftest.jsonl" "$out/selftest.err" 2>/dev/null || true
 say "ours: bench ($steps steps) and one 60,000-sample epoch"
 for model in mlp cnn; do
     for batch in 128 1024; do
-        step "ours_bench_${model}_$batch" 40 "$cli" bench "$root/experiments/fashion_mnist_$model.yaml" --device "$device" \
+        step "ours_bench_${model}_$batch" 30 "$cli" bench "$root/experiments/fashion_mnist_$model.yaml" --device "$device" \
             --steps "$steps" --json --set "training.batch_size=$batch" --set "dataset.path=$data"
     done
 done
@@ -86,6 +86,10 @@ for model in mlp cnn; do
     step "ours_epoch_$model" 45 "$cli" train "$root/experiments/fashion_mnist_$model.yaml" --device "$device" --epochs 1 \
         --json --workspace "$workspace" --set "dataset.path=$data" --set dataset.validation_fraction=0
 done
+
+say "selftest at every matrix-product precision (tf32, bf16, f16 against the CPU's rounding)"
+step selftest_precisions 45 "$cli" selftest --device "$device" --json --no-training --precision all
+tail -n 1 "$out/selftest_precisions.jsonl" 2>/dev/null || true
 
 say "PyTorch ($python)"
 step pytorch 210 env LD_LIBRARY_PATH="$python_ld" TS_FASHION_MNIST="$data" "$python" -u \
