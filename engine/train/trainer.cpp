@@ -39,15 +39,17 @@ void Trainer::setup()
     if (t.accumulationSteps < 1) throw std::invalid_argument("training.accumulation_steps must be at least 1");
     classes_ = splits_.train->numClasses();
 
+    // Before the executor plans its buffers: convolution workspaces depend on the precision.
+    const auto precision = parseMathPrecision(t.precision);
+    if (!precision) throw std::invalid_argument("training.precision '" + t.precision + "': expected f32, tf32, bf16 or f16");
+    backend_.setMathPrecision(*precision);  // the backend is shared: every run sets its own
+    scaler_ = LossScaler(*precision == MathPrecision::F16, t.initialLossScale);
+
     // Graph errors surface here, with the batch size the run uses, before any data moves.
     exec_ = std::make_unique<Executor>(checkGraph(spec_.model, t.batchSize), backend_, /*training=*/true);
     binding_ = GraphBinding::of(exec_->graph());
     exec_->initParameters(t.seed);
     exec_->setSeed(t.seed);
-    const auto precision = parseMathPrecision(t.precision);
-    if (!precision) throw std::invalid_argument("training.precision '" + t.precision + "': expected f32, tf32, bf16 or f16");
-    backend_.setMathPrecision(*precision);  // the backend is shared: every run sets its own
-    scaler_ = LossScaler(*precision == MathPrecision::F16, t.initialLossScale);
     optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
     log(LogEvent::Level::Info, "memory on " + backend_.name() + " (planned): " +
                                    describeRunMemory(runMemory(exec_->plan(), spec_.optimizer), spec_.optimizer.type));

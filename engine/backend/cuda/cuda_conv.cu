@@ -15,8 +15,11 @@
 // the backend contract requires. Descriptors are made per call (host-only, microseconds).
 #include <algorithm>
 #include <climits>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "backend/cuda/cuda_backend.h"
@@ -124,6 +127,69 @@ template <class Perf, class Find, class Get> decltype(Perf{}.algo) chooseAlgo(in
                              " convolution algorithm for this geometry within a 256 MiB workspace");
 }
 
+// The smallest workspace conv2dWorkspaceBytes has reported per (device, geometry), at any
+// precision: a caller may have sized its buffer by any of those answers and then run at
+// another precision, whose algorithms may need more (the trainer plans its executor before it
+// sets the run's precision). A call whose algorithms need more than this runs in a temporary
+// block instead of letting cuDNN write past the caller's buffer.
+using GeometryKey = std::tuple<int, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                               std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                               std::int64_t, std::int64_t>;
+GeometryKey geometryKey(int device, const ConvGeometry& g)
+{
+    return {device, g.n, g.c, g.h, g.w, g.k, g.r, g.s, g.strideH, g.strideW, g.padH, g.padW, g.dilH, g.dilW, g.groups};
+}
+struct Promises {
+    std::mutex mutex;
+    std::map<GeometryKey, std::size_t> bytes;
+};
+Promises& promises()
+{
+    static auto* p = new Promises;  // never destroyed, like the backends that use it
+    return *p;
+}
+void notePromise(int device, const ConvGeometry& g, std::size_t bytes)
+{
+    Promises& p = promises();
+    std::lock_guard lock(p.mutex);
+    const auto [it, inserted] = p.bytes.emplace(geometryKey(device, g), bytes);
+    if (!inserted) it->second = std::min(it->second, bytes);
+}
+std::size_t promisedBytes(int device, const ConvGeometry& g)
+{
+    Promises& p = promises();
+    std::lock_guard lock(p.mutex);
+    const auto it = p.bytes.find(geometryKey(device, g));
+    return it == p.bytes.end() ? 0 : it->second;
+}
+
+// The workspace one call runs with: the caller's when it is known to be big enough, else a
+// block from the caching allocator, handed back as soon as the call is queued (stream order
+// makes that safe, as in copyBytes).
+class RunWorkspace {
+public:
+    RunWorkspace(CudaAllocator& allocator, void* given, std::size_t promised, std::size_t needed)
+        : ptr_(given), bytes_(needed)
+    {
+        if (needed > 0 && (needed > promised || !given)) {
+            ptr_ = allocator.allocate(needed);
+            allocator_ = &allocator;
+        }
+    }
+    ~RunWorkspace()
+    {
+        if (allocator_) allocator_->deallocate(ptr_, bytes_);
+    }
+    RunWorkspace(const RunWorkspace&) = delete;
+    RunWorkspace& operator=(const RunWorkspace&) = delete;
+    void* get() const { return ptr_; }
+
+private:
+    CudaAllocator* allocator_ = nullptr;
+    void* ptr_;
+    std::size_t bytes_;
+};
+
 }  // namespace
 
 const CudaBackend::ConvAlgos& CudaBackend::convAlgos(const ConvGeometry& g)
@@ -184,7 +250,9 @@ std::size_t CudaBackend::conv2dWorkspaceBytes(const ConvGeometry& g)
 {
     makeCurrent();
     if (g.n <= 0 || g.outH() <= 0 || g.outW() <= 0) return 0;
-    return convAlgos(g).workspaceBytes;
+    const std::size_t bytes = convAlgos(g).workspaceBytes;
+    notePromise(index_, g, bytes);
+    return bytes;
 }
 
 void CudaBackend::conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace)
@@ -193,8 +261,9 @@ void CudaBackend::conv2dForward(const ConvGeometry& g, const float* x, const flo
     if (g.n <= 0 || g.outH() <= 0 || g.outW() <= 0) return;
     const ConvAlgos& algos = convAlgos(g);
     const ConvDescriptors d(g, mathPrecision_);
+    const RunWorkspace ws(allocator_, workspace, promisedBytes(index_, g), algos.workspaceBytes);
     const float one = 1.0f, zero = 0.0f;
-    TS_CUDNN(cudnnConvolutionForward(cudnn_, &one, d.x, x, d.w, w, d.conv, algos.forward, workspace,
+    TS_CUDNN(cudnnConvolutionForward(cudnn_, &one, d.x, x, d.w, w, d.conv, algos.forward, ws.get(),
                                      algos.workspaceBytes, &zero, d.y, y));
 }
 
@@ -205,8 +274,9 @@ void CudaBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, cons
     if (!dx || g.n <= 0 || g.outH() <= 0 || g.outW() <= 0) return;
     const ConvAlgos& algos = convAlgos(g);
     const ConvDescriptors d(g, mathPrecision_);
+    const RunWorkspace ws(allocator_, workspace, promisedBytes(index_, g), algos.workspaceBytes);
     const float one = 1.0f;  // beta 1: dx += conv^T(dy)
-    TS_CUDNN(cudnnConvolutionBackwardData(cudnn_, &one, d.w, w, d.y, dy, d.conv, algos.backwardData, workspace,
+    TS_CUDNN(cudnnConvolutionBackwardData(cudnn_, &one, d.w, w, d.y, dy, d.conv, algos.backwardData, ws.get(),
                                           algos.workspaceBytes, &one, d.x, dx));
 }
 
@@ -217,8 +287,9 @@ void CudaBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, co
     if (!dw || g.n <= 0 || g.outH() <= 0 || g.outW() <= 0) return;
     const ConvAlgos& algos = convAlgos(g);
     const ConvDescriptors d(g, mathPrecision_);
+    const RunWorkspace ws(allocator_, workspace, promisedBytes(index_, g), algos.workspaceBytes);
     const float one = 1.0f;  // beta 1: dw += x (*) dy
-    TS_CUDNN(cudnnConvolutionBackwardFilter(cudnn_, &one, d.x, x, d.y, dy, d.conv, algos.backwardFilter, workspace,
+    TS_CUDNN(cudnnConvolutionBackwardFilter(cudnn_, &one, d.x, x, d.y, dy, d.conv, algos.backwardFilter, ws.get(),
                                             algos.workspaceBytes, &one, d.w, dw));
 }
 
