@@ -65,6 +65,7 @@ private:
     void populateDevices();
     void onExperimentChosen(int index);
     void loadIntoEditor(const ts::ExperimentSpec& spec);
+    void updateMemoryEstimate();
     void updateActions();
     void updateStatus();
     void appendLog(const QString& text, bool error = false);
@@ -88,6 +89,7 @@ private:
     QComboBox* m_optimizer = nullptr;
     QComboBox* m_schedule = nullptr;
     QComboBox* m_precision = nullptr;
+    QLabel* m_memory = nullptr;  // the run's planned memory, before it starts
     QList<QWidget*> m_editors;  // disabled while a run is active
 
     QAction* m_trainAction = nullptr;

@@ -12,6 +12,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -20,9 +21,11 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "backend/backend.h"
 #include "backend/devices.h"
 #include "io/experiment_yaml.h"
 #include "system_info.h"
+#include "train/memory_advice.h"
 
 namespace ts::ui {
 namespace {
@@ -124,6 +127,12 @@ QWidget* TrainPage::createControls()
     form->addRow(tr("Optimizer:"), m_optimizer);
     form->addRow(tr("Schedule:"), m_schedule);
     form->addRow(tr("Precision:"), m_precision);
+    m_memory = new QLabel;
+    m_memory->setObjectName(QStringLiteral("memoryLabel"));
+    m_memory->setWordWrap(true);
+    form->addRow(tr("Memory:"), m_memory);
+    connect(m_batchSize, &QSpinBox::valueChanged, this, &TrainPage::updateMemoryEstimate);
+    connect(m_optimizer, &QComboBox::currentIndexChanged, this, &TrainPage::updateMemoryEstimate);
     m_editors = {m_experiment, m_device, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
 
     auto* buttons = new QHBoxLayout;
@@ -237,6 +246,29 @@ void TrainPage::loadIntoEditor(const ExperimentSpec& spec)
     m_optimizer->setCurrentIndex(qMax(0, m_optimizer->findData(QString::fromStdString(spec.optimizer.type))));
     m_schedule->setCurrentIndex(qMax(0, m_schedule->findData(QString::fromStdString(spec.schedule.type))));
     m_precision->setCurrentIndex(qMax(0, m_precision->findData(QString::fromStdString(spec.training.precision))));
+    updateMemoryEstimate();
+}
+
+// The memory plan of the run as edited, known before it starts. Planned on the CPU backend:
+// on a GPU only the convolution workspace differs (cuDNN picks its algorithms on the device).
+void TrainPage::updateMemoryEstimate()
+{
+    const auto spec = experimentForRun();
+    if (!spec) {
+        m_memory->clear();
+        return;
+    }
+    const QLocale locale;
+    try {
+        const RunMemory m = planRunMemory(*spec, spec->training.batchSize, cpuBackend());
+        m_memory->setText(tr("%1 planned: activations %2, weights with gradients and optimizer state %3")
+                              .arg(locale.formattedDataSize(qint64(m.total())), locale.formattedDataSize(qint64(m.activations)),
+                                   locale.formattedDataSize(qint64(m.parameters + m.gradients + m.optimizerState))));
+        m_memory->setToolTip(QString::fromStdString(describeRunMemory(m, spec->optimizer.type)));
+    } catch (const std::exception& e) {
+        m_memory->setText(tr("not known: %1").arg(QString::fromStdString(e.what())));
+        m_memory->setToolTip(QString());
+    }
 }
 
 std::optional<ExperimentSpec> TrainPage::experimentForRun() const

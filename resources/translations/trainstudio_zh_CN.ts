@@ -810,6 +810,18 @@ SHA-256：%2</translation>
         <source>Precision:</source>
         <translation>精度：</translation>
     </message>
+    <message>
+        <source>Memory:</source>
+        <translation>内存：</translation>
+    </message>
+    <message>
+        <source>%1 planned: activations %2, weights with gradients and optimizer state %3</source>
+        <translation>计划 %1：激活值 %2，权重连同梯度与优化器状态 %3</translation>
+    </message>
+    <message>
+        <source>not known: %1</source>
+        <translation>未知：%1</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::TrainingSession</name>

@@ -194,7 +194,13 @@ private slots:
         // The editor writes back into the spec Start runs.
         QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "editor", true)));
         page.findChild<QSpinBox*>("epochsSpin")->setValue(7);
+        // The planned memory follows the batch size before anything runs.
+        auto* memory = page.findChild<QLabel*>("memoryLabel");
+        page.findChild<QSpinBox*>("batchSizeSpin")->setValue(4096);
+        const QString large = memory->text();
+        QVERIFY2(large.contains("planned") && memory->toolTip().contains("activations"), qPrintable(large));
         page.findChild<QSpinBox*>("batchSizeSpin")->setValue(8);
+        QVERIFY2(memory->text() != large, qPrintable(memory->text()));
         page.findChild<QDoubleSpinBox*>("learningRateSpin")->setValue(0.02);
         auto* optimizer = page.findChild<QComboBox*>("optimizerCombo");
         optimizer->setCurrentIndex(optimizer->findData("sgd"));
