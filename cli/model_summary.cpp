@@ -1,6 +1,8 @@
 #include "model_summary.h"
 
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "backend/backend.h"
 #include "exec/memory_plan.h"
@@ -26,6 +28,22 @@ void printModelSummary(const CheckedGraph& graph, bool training, std::size_t opt
     if (optimizerStateBytes) std::printf("  optimizer state  %12s\n", formatBytes(double(optimizerStateBytes)).c_str());
     std::printf("  activations      %12s  (%s without buffer reuse)\n", formatBytes(double(plan.activationBytes)).c_str(),
                 formatBytes(double(plan.unsharedBytes)).c_str());
+    if (!plan.segments.empty()) {
+        // What checkpointing buys (memory) and costs (one more forward of the marked nodes).
+        CheckedGraph plain = graph;
+        for (CheckedNode& n : plain.nodes) n.checkpoint = false;
+        std::size_t nodes = 0;
+        double flops = 0;
+        for (const CheckpointSegment& s : plan.segments)
+            for (int i = s.first; i <= s.last; ++i) ++nodes, flops += graph.nodes[static_cast<std::size_t>(i)].flops;
+        const std::size_t without = planMemory(plain, cpuBackend(), training).activationBytes;
+        const double change = double(plan.activationBytes) - double(without);  // a bad marking can cost memory
+        std::string delta = change < 0 ? "-" : "+";
+        delta += formatBytes(std::abs(change));
+        std::printf("  checkpointing    %12s  (activations without: %s; %zu segment(s), %zu node(s) recomputed, +%.1f MFLOPs a step)\n",
+                    delta.c_str(), formatBytes(double(without)).c_str(),
+                    plan.segments.size(), nodes, flops / 1e6);
+    }
     std::printf("  workspace        %12s\n", formatBytes(double(plan.workspaceBytes)).c_str());
     std::printf("  total            %12s\n", formatBytes(double(plan.total() + optimizerStateBytes)).c_str());
     if (training && !optimizerStateBytes)

@@ -57,15 +57,43 @@ Executor::Executor(CheckedGraph graph, Backend& backend, bool training)
     for (std::size_t v = 0; v < graph_.values.size(); ++v) {
         values_.push_back(bufferView(plan_.values[v], graph_.values[v].spec));
         grads_.push_back(plan_.grads[v].bytes ? bufferView(plan_.grads[v], graph_.values[v].spec) : Tensor());
+        backValues_.push_back(plan_.recomputedValues[v].bytes ? bufferView(plan_.recomputedValues[v], graph_.values[v].spec)
+                                                              : values_.back());
     }
-    gradsBornAt_.resize(graph_.nodes.size());
-    const int slots = 2 * static_cast<int>(graph_.nodes.size());
-    for (std::size_t v = 0; v < graph_.values.size(); ++v)
-        if (plan_.grads[v].bytes) gradsBornAt_[static_cast<std::size_t>(slots - 1 - plan_.grads[v].start)].push_back(static_cast<int>(v));
-    saved_.resize(graph_.nodes.size());
+    // A gradient buffer comes alive at the backward slot of the node that first writes it.
+    std::vector<int> nodeAtSlot(static_cast<std::size_t>(std::max(plan_.slotCount, 1)), -1);
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
-        for (std::size_t k = 0; k < graph_.nodes[i].saved.size(); ++k)
+        if (plan_.backwardSlot[i] < plan_.slotCount) nodeAtSlot[static_cast<std::size_t>(plan_.backwardSlot[i])] = static_cast<int>(i);
+    gradsBornAt_.resize(graph_.nodes.size());
+    for (std::size_t v = 0; v < graph_.values.size(); ++v)
+        if (plan_.grads[v].bytes) {
+            const int node = nodeAtSlot[static_cast<std::size_t>(plan_.grads[v].start)];
+            gradsBornAt_[static_cast<std::size_t>(node)].push_back(static_cast<int>(v));
+        }
+    saved_.resize(graph_.nodes.size());
+    backSaved_.resize(graph_.nodes.size());
+    for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
+        for (std::size_t k = 0; k < graph_.nodes[i].saved.size(); ++k) {
             saved_[i].push_back(bufferView(plan_.saved[i][k], graph_.nodes[i].saved[k]));
+            backSaved_[i].push_back(plan_.recomputedSaved[i].empty() ? saved_[i].back()
+                                                                     : bufferView(plan_.recomputedSaved[i][k], graph_.nodes[i].saved[k]));
+        }
+
+    // A segment's non-trainable parameters are contiguous: they follow the trainable ones in
+    // node order, so one copy backs them up.
+    segmentEndingAt_.assign(graph_.nodes.size(), -1);
+    for (std::size_t s = 0; s < plan_.segments.size(); ++s) {
+        const CheckpointSegment& seg = plan_.segments[s];
+        segmentEndingAt_[static_cast<std::size_t>(seg.last)] = static_cast<int>(s);
+        void* state = nullptr;
+        for (int i = seg.first; i <= seg.last && !state; ++i)
+            for (int p : nodeParams_[static_cast<std::size_t>(i)])
+                if (!params_[p].trainable) {
+                    state = params_[p].value.raw();
+                    break;
+                }
+        segmentState_.emplace_back(state, seg.stateBackup.bytes ? static_cast<char*>(arena_->data()) + seg.stateBackup.offset : nullptr);
+    }
 
     lossSeed_ = Tensor::empty(Shape{1}, DType::F32, alloc);
     const float one = 1.0f;
@@ -111,20 +139,40 @@ void Executor::setInput(const std::string& name, const Tensor& host)
 
 void Executor::setTraining(bool training) { training_ = training && trainingPlan_; }
 
+OpContext Executor::context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved) const
+{
+    const CheckedNode& node = graph_.nodes[i];
+    OpContext ctx{backend_, node.attrs};
+    for (int v : node.inputs) ctx.inputs.push_back(values[v]);
+    ctx.output = values[node.output];
+    for (int p : nodeParams_[i]) ctx.params.push_back(params_[p].value);
+    ctx.saved = saved;
+    ctx.workspace = workspace_->data();
+    ctx.training = training_;
+    ctx.seed = mixSeed(mixSeed(seed_, step_), i);  // the recomputation draws the same dropout masks
+    return ctx;
+}
+
 void Executor::forward()
 {
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
-        const CheckedNode& node = graph_.nodes[i];
-        OpContext ctx{backend_, node.attrs};
-        for (int v : node.inputs) ctx.inputs.push_back(values_[v]);
-        ctx.output = values_[node.output];
-        for (int p : nodeParams_[i]) ctx.params.push_back(params_[p].value);
-        ctx.saved = saved_[i];
-        ctx.workspace = workspace_->data();
-        ctx.training = training_;
-        ctx.seed = mixSeed(mixSeed(seed_, step_), i);
-        timed(i, &NodeTiming::forwardSeconds, [&] { node.op->forward(ctx); });
+        OpContext ctx = context(i, values_, saved_[i]);
+        timed(i, &NodeTiming::forwardSeconds, [&] { graph_.nodes[i].op->forward(ctx); });
     }
+}
+
+// Runs the segment's forward again into the buffers backward reads. Running statistics were
+// updated by forward(); they are restored afterwards so momentum is applied once.
+void Executor::recompute(const CheckpointSegment& segment)
+{
+    const auto [state, backup] = segmentState_[static_cast<std::size_t>(&segment - plan_.segments.data())];
+    if (backup) backend_.copyBytes(backup, state, segment.stateBackup.bytes);
+    for (int j = segment.first; j <= segment.last; ++j) {
+        const auto i = static_cast<std::size_t>(j);
+        OpContext ctx = context(i, backValues_, backSaved_[i]);
+        timed(i, &NodeTiming::recomputeSeconds, [&] { graph_.nodes[i].op->forward(ctx); });
+    }
+    if (backup) backend_.copyBytes(state, backup, segment.stateBackup.bytes);
 }
 
 void Executor::backward()
@@ -133,27 +181,17 @@ void Executor::backward()
     if (graph_.lossValue < 0) throw std::logic_error("backward() on a graph without a loss node");
     const int n = static_cast<int>(graph_.nodes.size());
     for (int i = n - 1; i >= 0; --i) {
+        if (segmentEndingAt_[i] >= 0) recompute(plan_.segments[static_cast<std::size_t>(segmentEndingAt_[i])]);
         if (!plan_.runsBackward[i]) continue;
         const CheckedNode& node = graph_.nodes[i];
         // Each gradient buffer is zeroed when it comes alive, just before the first backward
         // that writes it; backward primitives then accumulate.
         for (int v : gradsBornAt_[i]) backend_.zeroBytes(grads_[v].raw(), grads_[v].bytes());
         if (node.output == graph_.lossValue) backend_.copyBytes(grads_[node.output].raw(), lossSeed_.raw(), sizeof(float));
-        OpContext ctx{backend_, node.attrs};
-        for (int v : node.inputs) {
-            ctx.inputs.push_back(values_[v]);
-            ctx.gradInputs.push_back(grads_[v]);
-        }
-        ctx.output = values_[node.output];
+        OpContext ctx = context(static_cast<std::size_t>(i), backValues_, backSaved_[i]);
+        for (int v : node.inputs) ctx.gradInputs.push_back(grads_[v]);
         ctx.gradOutput = grads_[node.output];
-        for (int p : nodeParams_[i]) {
-            ctx.params.push_back(params_[p].value);
-            ctx.gradParams.push_back(params_[p].grad);
-        }
-        ctx.saved = saved_[i];
-        ctx.workspace = workspace_->data();
-        ctx.training = training_;
-        ctx.seed = mixSeed(mixSeed(seed_, step_), i);
+        for (int p : nodeParams_[i]) ctx.gradParams.push_back(params_[p].grad);
         timed(static_cast<std::size_t>(i), &NodeTiming::backwardSeconds, [&] { node.op->backward(ctx); });
     }
 }
@@ -171,7 +209,9 @@ template <class Fn> void Executor::timed(std::size_t node, double NodeTiming::*f
     const auto start = std::chrono::steady_clock::now();
     fn();
     backend_.synchronize();
-    timings_[node].*field += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    timings_[node].*field += seconds;
+    if (field == &NodeTiming::recomputeSeconds) timings_[node].backwardSeconds += seconds;
     if (field == &NodeTiming::forwardSeconds) ++timings_[node].calls;
 }
 

@@ -25,8 +25,10 @@ struct Parameter {
 
 // Accumulated wall time per node while profiling is on (the backend is synchronised
 // around each node, so this costs speed: use it to see where time goes, not to train).
+// backwardSeconds includes recomputeSeconds: a checkpointed node's second forward is part
+// of what backward costs.
 struct NodeTiming {
-    double forwardSeconds = 0, backwardSeconds = 0;
+    double forwardSeconds = 0, backwardSeconds = 0, recomputeSeconds = 0;
     std::int64_t calls = 0;
 };
 
@@ -71,12 +73,16 @@ public:
     const std::vector<NodeTiming>& timings() const { return timings_; }  // per node, in plan order
 
     float loss() const;  // the loss value on the host, after forward()
-    // A value or its gradient (a view into the arena, valid until the buffer is reused).
+    // A value or its gradient (a view into the arena, valid until the buffer is reused). A
+    // value inside a checkpointed segment is its forward buffer.
     Tensor value(const std::string& name) const;
     Tensor grad(const std::string& name) const;
 
 private:
     Tensor bufferView(const BufferPlan& b, const TensorSpec& spec) const;
+    // Node i's context on the given views of values and saved buffers (forward or backward).
+    OpContext context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved) const;
+    void recompute(const CheckpointSegment& segment);
     template <class Fn> void timed(std::size_t node, double NodeTiming::*field, Fn&& fn);
 
     CheckedGraph graph_;
@@ -92,6 +98,12 @@ private:
     std::vector<std::vector<int>> nodeParams_;  // per node: indices into params_
     std::vector<Tensor> values_, grads_;
     std::vector<std::vector<Tensor>> saved_;
+    // What backward (and a segment's recomputation) reads: the recomputed buffer where the
+    // plan drops the forward one, the same view otherwise.
+    std::vector<Tensor> backValues_;
+    std::vector<std::vector<Tensor>> backSaved_;
+    std::vector<int> segmentEndingAt_;  // per node: index into plan_.segments, or -1
+    std::vector<std::pair<void*, void*>> segmentState_;  // per segment: its state (bytes 0: none) and backup
     std::vector<std::vector<int>> gradsBornAt_;  // per node: gradient buffers its backward starts
     bool profiling_ = false;
     std::vector<NodeTiming> timings_;

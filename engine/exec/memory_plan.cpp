@@ -41,14 +41,14 @@ std::size_t place(std::vector<BufferPlan*>& buffers)
 MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
 {
     const int n = static_cast<int>(g.nodes.size());
-    const int lastSlot = training ? 2 * n - 1 : n - 1;
-    auto backwardSlot = [n](int node) { return 2 * n - 1 - node; };
 
     MemoryPlan plan;
     plan.training = training;
     plan.values.resize(g.values.size());
     plan.grads.resize(g.values.size());
+    plan.recomputedValues.resize(g.values.size());
     plan.saved.resize(g.nodes.size());
+    plan.recomputedSaved.resize(g.nodes.size());
     plan.runsBackward.assign(g.nodes.size(), false);
 
     // Which values need a gradient: those on a path to the loss through differentiable inputs.
@@ -65,32 +65,79 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
         }
     }
 
+    // Segments worth recomputing: a run with no backward keeps nothing for it anyway.
+    std::vector<int> segmentOf(g.nodes.size(), -1);
+    for (int i = 0; i < n; ++i) {
+        if (!g.nodes[i].checkpoint) continue;
+        int last = i;
+        while (last + 1 < n && g.nodes[last + 1].checkpoint) ++last;
+        if (std::any_of(plan.runsBackward.begin() + i, plan.runsBackward.begin() + last + 1, [](bool b) { return b; })) {
+            for (int k = i; k <= last; ++k) segmentOf[k] = static_cast<int>(plan.segments.size());
+            plan.segments.push_back(CheckpointSegment{i, last, {}});
+        }
+        i = last;
+    }
+
+    // The timeline: forwards, then backwards in reverse, each segment's recomputation just
+    // before the backward of its last node.
+    plan.backwardSlot.assign(g.nodes.size(), 0);
+    plan.recomputeSlot.assign(g.nodes.size(), -1);
+    int t = n;
+    for (int i = n - 1; i >= 0; --i) {
+        if (segmentOf[i] >= 0 && plan.segments[segmentOf[i]].last == i)
+            for (int k = plan.segments[segmentOf[i]].first; k <= i; ++k) plan.recomputeSlot[k] = t++;
+        plan.backwardSlot[i] = t++;
+    }
+    plan.slotCount = training ? t : n;
+    const int lastSlot = plan.slotCount - 1;
+    const auto& bwd = plan.backwardSlot;
+    const auto& rec = plan.recomputeSlot;
+
     for (std::size_t v = 0; v < g.values.size(); ++v) {
         const ValueInfo& info = g.values[v];
+        const int p = info.producer;
+        const bool keptToEnd = static_cast<int>(v) == g.outputValue || static_cast<int>(v) == g.lossValue || p < 0;
+        // Dropped after forward: made inside a recomputed segment (not by its last node) and
+        // used only inside it, so recomputing the segment brings it back for every later use.
+        const bool dropped = p >= 0 && segmentOf[p] >= 0 && plan.segments[segmentOf[p]].last != p && !keptToEnd &&
+                             std::all_of(info.consumers.begin(), info.consumers.end(), [&](int c) { return segmentOf[c] == segmentOf[p]; });
         BufferPlan& b = plan.values[v];
         b.bytes = aligned(specBytes(info.spec));
-        b.start = std::max(info.producer, 0);
-        b.end = b.start;
+        b.start = std::max(p, 0);
+        int forwardEnd = b.start, backwardStart = p >= 0 ? rec[p] : -1, backwardEnd = backwardStart;
         for (int c : info.consumers) {
-            b.end = std::max(b.end, c);
-            if (plan.runsBackward[c]) b.end = std::max(b.end, backwardSlot(c));
+            forwardEnd = std::max(forwardEnd, c);
+            if (rec[c] >= 0) backwardEnd = std::max(backwardEnd, rec[c]);
+            if (plan.runsBackward[c]) backwardEnd = std::max(backwardEnd, bwd[c]);
         }
-        if (info.producer >= 0 && plan.runsBackward[info.producer]) b.end = std::max(b.end, backwardSlot(info.producer));
-        if (static_cast<int>(v) == g.outputValue || static_cast<int>(v) == g.lossValue) b.end = lastSlot;
-        if (info.producer < 0) b.end = lastSlot;  // inputs are written by the caller before any step
+        if (p >= 0 && plan.runsBackward[p]) backwardEnd = std::max(backwardEnd, bwd[p]);
+        if (dropped) {
+            b.end = forwardEnd;
+            plan.recomputedValues[v] = BufferPlan{0, b.bytes, backwardStart, backwardEnd};
+        } else {
+            b.end = keptToEnd ? lastSlot : std::max(forwardEnd, backwardEnd);  // graph inputs: written before any step
+        }
 
         if (needsGrad[v]) {
             BufferPlan& gb = plan.grads[v];
             gb.bytes = b.bytes;
-            gb.end = backwardSlot(info.producer);
+            gb.end = bwd[p];
             gb.start = gb.end;
             for (int c : info.consumers)
-                if (plan.runsBackward[c]) gb.start = std::min(gb.start, backwardSlot(c));
+                if (plan.runsBackward[c]) gb.start = std::min(gb.start, bwd[c]);
         }
     }
     for (int i = 0; i < n; ++i) {
-        for (const TensorSpec& s : g.nodes[i].saved)
-            plan.saved[i].push_back(BufferPlan{0, aligned(specBytes(s)), i, plan.runsBackward[i] ? backwardSlot(i) : i});
+        for (const TensorSpec& s : g.nodes[i].saved) {
+            const std::size_t bytes = aligned(specBytes(s));
+            const int end = plan.runsBackward[i] ? bwd[i] : i;
+            if (rec[i] < 0) {
+                plan.saved[i].push_back(BufferPlan{0, bytes, i, end});
+            } else {  // written in forward, rewritten by the recomputation for backward
+                plan.saved[i].push_back(BufferPlan{0, bytes, i, i});
+                plan.recomputedSaved[i].push_back(BufferPlan{0, bytes, rec[i], std::max(rec[i], end)});
+            }
+        }
         std::vector<TensorSpec> inputs;
         for (int v : g.nodes[i].inputs) inputs.push_back(g.values[v].spec);
         plan.workspaceBytes = std::max(plan.workspaceBytes,
@@ -99,15 +146,22 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
             const std::size_t bytes = aligned(static_cast<std::size_t>(p.shape.numel()) * sizeof(float));
             plan.parameterBytes += bytes;
             if (training && p.trainable) plan.gradientBytes += bytes;
+            if (!p.trainable && segmentOf[i] >= 0) plan.segments[segmentOf[i]].stateBackup.bytes += bytes;
         }
     }
+    for (CheckpointSegment& s : plan.segments) s.stateBackup.start = rec[s.first], s.stateBackup.end = rec[s.last];
 
     std::vector<BufferPlan*> all;
     for (auto& b : plan.values) all.push_back(&b);
     for (auto& b : plan.grads)
         if (b.bytes) all.push_back(&b);
-    for (auto& list : plan.saved)
-        for (auto& b : list) all.push_back(&b);
+    for (auto& b : plan.recomputedValues)
+        if (b.bytes) all.push_back(&b);
+    for (auto* lists : {&plan.saved, &plan.recomputedSaved})
+        for (auto& list : *lists)
+            for (auto& b : list) all.push_back(&b);
+    for (auto& s : plan.segments)
+        if (s.stateBackup.bytes) all.push_back(&s.stateBackup);
     for (const BufferPlan* b : all) plan.unsharedBytes += b->bytes;
     plan.activationBytes = place(all);
     return plan;

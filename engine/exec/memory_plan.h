@@ -1,9 +1,17 @@
 // Compiling a graph fixes when every buffer lives and where it sits in one arena, so the
 // memory a run needs is known before anything runs.
 //
-// Time runs over 2N slots for N nodes: node i's forward is at slot i, its backward at
-// slot 2N-1-i. A buffer occupies its arena bytes for [start, end]; buffers whose lifetimes
-// do not overlap may share bytes.
+// Time runs over slots: node i's forward is at slot i; backward then visits the nodes in
+// reverse, one slot each (2N slots for N nodes, node i's backward at 2N-1-i). A buffer
+// occupies its arena bytes for [start, end]; buffers whose lifetimes do not overlap may
+// share bytes.
+//
+// Activation checkpointing: a maximal run of consecutive nodes marked `checkpoint` (in
+// execution order) is a segment. Values made inside it and used only inside it, and the
+// saved buffers of its nodes, live only during the forward pass; just before the backward
+// of the segment's last node, the segment's forward runs again in slots of its own, into
+// second buffers that then live until their backward. The timeline grows by one slot per
+// recomputed node, so every buffer keeps one interval and the plan stays static.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -20,6 +28,14 @@ struct BufferPlan {
     int start = 0, end = 0;
 };
 
+// A checkpointed segment that backward recomputes: nodes [first, last]. Its nodes'
+// non-trainable parameters (batch norm running statistics) are copied to `stateBackup`
+// before the recomputation and back after it, so a forward that updates them counts once.
+struct CheckpointSegment {
+    int first = 0, last = 0;
+    BufferPlan stateBackup;  // bytes 0: the segment has no such parameters
+};
+
 struct MemoryPlan {
     bool training = true;
     std::size_t parameterBytes = 0;  // trainable and not (running statistics)
@@ -33,6 +49,13 @@ struct MemoryPlan {
     std::vector<BufferPlan> grads;               // per value (bytes 0: no gradient needed)
     std::vector<std::vector<BufferPlan>> saved;  // per node
     std::vector<bool> runsBackward;              // per node: its output leads to the loss
+
+    int slotCount = 0;                             // length of the timeline
+    std::vector<int> backwardSlot;                 // per node
+    std::vector<int> recomputeSlot;                // per node: -1 unless a segment recomputes it
+    std::vector<CheckpointSegment> segments;       // in execution order
+    std::vector<BufferPlan> recomputedValues;      // per value: bytes 0 unless dropped after forward
+    std::vector<std::vector<BufferPlan>> recomputedSaved;  // per node: empty unless recomputed
 };
 
 // Alignment of every buffer in the arena (cuDNN/cuBLAS like 256-byte alignment).

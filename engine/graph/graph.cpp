@@ -162,6 +162,7 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
         cn.name = node.name;
         cn.op = ops[i];
         cn.attrs = attrs[i];
+        cn.checkpoint = node.checkpoint;
         std::vector<TensorSpec> inSpecs;
         for (const auto& in : node.inputs) {
             int v = valueIndex.at(in);

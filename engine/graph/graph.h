@@ -28,6 +28,9 @@ struct Node {
     std::string op;
     Attrs attrs;
     std::vector<std::string> inputs;  // names of graph inputs or other nodes
+    // Activation checkpointing: a run of consecutive marked nodes drops its activations after
+    // the forward pass and recomputes them in backward (memory for time; see exec/memory_plan.h).
+    bool checkpoint = false;
     bool operator==(const Node&) const = default;
 };
 
@@ -73,6 +76,7 @@ struct CheckedNode {
     std::vector<ParamSpec> params;  // names already prefixed "node."
     std::vector<TensorSpec> saved;
     double flops = 0;
+    bool checkpoint = false;     // Node::checkpoint
 };
 
 // A validated graph for one batch size, nodes in execution (topological) order.

@@ -110,6 +110,7 @@ struct Pending {
     std::vector<Field> attrFields;
     std::optional<std::vector<std::string>> inputs;
     std::vector<Pos> inputPos;
+    bool checkpoint = false;  // a node field beside name, not an attribute: it is not the op's business
 };
 
 // Checks the op exists and each attribute against its spec, at the attribute's own position.
@@ -125,7 +126,7 @@ Node resolve(const Reader& r, const Pending& p, const std::string& name)
     const std::vector<AttrSpec> specs = op->attrSpecs();
     std::vector<std::string> names;
     for (const auto& s : specs) names.push_back(s.name);
-    Node node{name, p.op, {}, {}};
+    Node node{name, p.op, {}, {}, p.checkpoint};
     for (const Field& f : p.attrFields) {
         auto spec = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == f.key; });
         if (spec == specs.end()) {
@@ -143,7 +144,7 @@ Node resolve(const Reader& r, const Pending& p, const std::string& name)
     return node;
 }
 
-// `- ReLU` or `- Linear: {out_features: 512, name: fc1}`.
+// `- ReLU` or `- Linear: {out_features: 512, name: fc1, checkpoint: true}`.
 Pending readLayer(const Reader& r, const YAML::Node& item)
 {
     Pending p;
@@ -170,12 +171,13 @@ Pending readLayer(const Reader& r, const YAML::Node& item)
         Field f{a->first.Scalar(), a->second, empty ? keyPos : positionOf(a->second), keyPos};
         if (!seen.insert(f.key).second) r.fail(keyPos, "layer " + p.op + ": '" + f.key + "' is given twice");
         if (f.key == "name") p.name = r.text(f), p.namePos = f.pos;
+        else if (f.key == "checkpoint") p.checkpoint = r.boolean(f);
         else p.attrFields.push_back(f);
     }
     return p;
 }
 
-// `- {name: conv1, op: Conv2d, inputs: [image], out_channels: 16}`.
+// `- {name: conv1, op: Conv2d, inputs: [image], out_channels: 16, checkpoint: true}`.
 Pending readNodeItem(const Reader& r, const YAML::Node& item)
 {
     Pending p;
@@ -190,6 +192,7 @@ Pending readNodeItem(const Reader& r, const YAML::Node& item)
         if (!seen.insert(f.key).second) r.fail(keyPos, "node: '" + f.key + "' is given twice");
         if (f.key == "name") p.name = r.text(f), p.namePos = f.pos;
         else if (f.key == "op") p.op = r.text(f), p.opPos = f.pos, hasOp = true;
+        else if (f.key == "checkpoint") p.checkpoint = r.boolean(f);
         else if (f.key == "inputs") {
             if (f.value.IsScalar()) p.inputs = std::vector<std::string>{r.text(f)}, p.inputPos = {f.pos};
             else {

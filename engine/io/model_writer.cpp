@@ -88,6 +88,7 @@ Out writeModel(const Graph& g, const DatasetSpec& dataset)
             Out attrs = Out::map();
             if (!generated) attrs.add("name", Out::scalar(yamlString(n.name)));
             addAttrs(attrs, n);
+            if (n.checkpoint) attrs.add("checkpoint", Out::scalar(yamlBool(true)));
             if (attrs.empty()) {
                 list.push(Out::scalar(yamlString(n.op)));
             } else {
@@ -101,6 +102,7 @@ Out writeModel(const Graph& g, const DatasetSpec& dataset)
             node.add("op", Out::scalar(yamlString(n.op)));
             if (n.inputs != defaultNodeInputs(n, prev)) node.add("inputs", yamlList(n.inputs, yamlString));
             addAttrs(node, n);
+            if (n.checkpoint) node.add("checkpoint", Out::scalar(yamlBool(true)));
             list.push(std::move(node));
         }
         prev = n.name;

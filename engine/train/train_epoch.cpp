@@ -101,8 +101,9 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             groupBad = true;
             badWhat = std::string("the loss became ") + (std::isnan(loss) ? "NaN" : "infinite");
         } else if (!groupBad) {
-            exec_->backward();  // accumulates into the gradients of this group
+            // Logits before backward: with activation checkpointing, backward may reuse their buffer.
             const std::vector<float> logits = hostLogits(*exec_, binding_);
+            exec_->backward();  // accumulates into the gradients of this group
             totals.running.add(logits.data(), batch.labels.data<std::int64_t>(), batch.size, loss);
             groupLoss += loss * static_cast<double>(batch.size);
         }
