@@ -17,25 +17,21 @@ std::size_t CpuAllocator::roundedSize(std::size_t bytes)
     return (bytes + kGranularity - 1) / kGranularity * kGranularity;
 }
 
-CpuAllocator::~CpuAllocator() { releaseCached(); }
-
-CpuAllocator& CpuAllocator::instance()
+void* CachingAllocator::allocate(std::size_t bytes)
 {
-    static CpuAllocator* allocator = new CpuAllocator;  // lives until exit: tensors may outlive statics
-    return *allocator;
-}
-
-void* CpuAllocator::allocate(std::size_t bytes)
-{
-    const std::size_t size = roundedSize(bytes);
+    const std::size_t size = roundUp(bytes);
     std::lock_guard lock(mutex_);
     void* ptr = nullptr;
     if (auto it = cache_.find(size); it != cache_.end()) {
         ptr = it->second;
         cache_.erase(it);
     } else {
-        ptr = std::aligned_alloc(kAlignment, size);
-        if (!ptr) throw std::bad_alloc();
+        ptr = systemAllocate(size);
+        if (!ptr) {  // cached blocks of other sizes may be what stands in the way
+            stats_.reserved -= releaseCachedLocked();
+            ptr = systemAllocate(size);
+        }
+        if (!ptr) outOfMemory(size, stats_);
         stats_.reserved += size;
     }
     stats_.allocated += size;
@@ -44,35 +40,54 @@ void* CpuAllocator::allocate(std::size_t bytes)
     return ptr;
 }
 
-void CpuAllocator::deallocate(void* ptr, std::size_t bytes)
+void CachingAllocator::deallocate(void* ptr, std::size_t bytes)
 {
     if (!ptr) return;
-    const std::size_t size = roundedSize(bytes);
+    const std::size_t size = roundUp(bytes);
     std::lock_guard lock(mutex_);
     stats_.allocated -= size;
     cache_.emplace(size, ptr);
 }
 
-AllocatorStats CpuAllocator::stats() const
+AllocatorStats CachingAllocator::stats() const
 {
     std::lock_guard lock(mutex_);
     return stats_;
 }
 
-void CpuAllocator::resetPeak()
+void CachingAllocator::resetPeak()
 {
     std::lock_guard lock(mutex_);
     stats_.peak = stats_.allocated;
 }
 
-void CpuAllocator::releaseCached()
+void CachingAllocator::releaseCached()
 {
     std::lock_guard lock(mutex_);
+    stats_.reserved -= releaseCachedLocked();
+}
+
+std::size_t CachingAllocator::releaseCachedLocked()
+{
+    std::size_t freed = 0;
     for (auto& [size, ptr] : cache_) {
-        std::free(ptr);
-        stats_.reserved -= size;
+        systemFree(ptr);
+        freed += size;
     }
     cache_.clear();
+    return freed;
 }
+
+CpuAllocator::~CpuAllocator() { releaseCached(); }
+
+CpuAllocator& CpuAllocator::instance()
+{
+    static CpuAllocator* allocator = new CpuAllocator;  // lives until exit: tensors may outlive statics
+    return *allocator;
+}
+
+void* CpuAllocator::systemAllocate(std::size_t bytes) { return std::aligned_alloc(kAlignment, bytes); }
+void CpuAllocator::systemFree(void* ptr) { std::free(ptr); }
+void CpuAllocator::outOfMemory(std::size_t, const AllocatorStats&) { throw std::bad_alloc(); }
 
 }  // namespace ts

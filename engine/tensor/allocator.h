@@ -46,25 +46,49 @@ public:
     virtual void releaseCached() = 0;
 };
 
-// Host memory, 64-byte aligned (AVX-512 loads), freed blocks kept for reuse.
-class CpuAllocator final : public Allocator {
+// What every allocator here shares: freed blocks are kept by rounded size and handed out
+// again, a failed system allocation releases the cache and retries once, and the counts are
+// kept under one lock. A subclass supplies the rounding and the system calls, and calls
+// releaseCached() from its own destructor (the base's cannot reach systemFree).
+class CachingAllocator : public Allocator {
+public:
+    void* allocate(std::size_t bytes) final;
+    void deallocate(void* ptr, std::size_t bytes) final;
+    AllocatorStats stats() const final;
+    void resetPeak() final;
+    void releaseCached() final;
+
+protected:
+    virtual std::size_t roundUp(std::size_t bytes) const = 0;
+    // Fresh memory, or nullptr when the system has none (other failures throw).
+    virtual void* systemAllocate(std::size_t bytes) = 0;
+    virtual void systemFree(void* ptr) = 0;
+    // The retry failed too: throws, saying what was asked and what is held.
+    [[noreturn]] virtual void outOfMemory(std::size_t bytes, const AllocatorStats& held) = 0;
+
+private:
+    std::size_t releaseCachedLocked();
+
+    mutable std::mutex mutex_;
+    std::multimap<std::size_t, void*> cache_;
+    AllocatorStats stats_;
+};
+
+// Host memory, 64-byte aligned (AVX-512 loads).
+class CpuAllocator final : public CachingAllocator {
 public:
     ~CpuAllocator() override;
     Device device() const override { return {DeviceKind::CPU, 0}; }
-    void* allocate(std::size_t bytes) override;
-    void deallocate(void* ptr, std::size_t bytes) override;
-    AllocatorStats stats() const override;
-    void resetPeak() override;
-    void releaseCached() override;
 
     static CpuAllocator& instance();
     // Blocks are rounded up to this granularity so near sizes share cache entries.
     static std::size_t roundedSize(std::size_t bytes);
 
 private:
-    mutable std::mutex mutex_;
-    std::multimap<std::size_t, void*> cache_;
-    AllocatorStats stats_;
+    std::size_t roundUp(std::size_t bytes) const override { return roundedSize(bytes); }
+    void* systemAllocate(std::size_t bytes) override;
+    void systemFree(void* ptr) override;
+    [[noreturn]] void outOfMemory(std::size_t bytes, const AllocatorStats& held) override;
 };
 
 }  // namespace ts

@@ -5,6 +5,8 @@
 // Children get a scratch HOME, so the user's default workspace is never touched.
 #include <QtTest>
 
+#include "cli_process.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -16,33 +18,17 @@ using namespace ts;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = ts::test::CliResult;
 
 QString g_home;  // scratch HOME of the child processes
 
 Result cli(const QStringList& args, int timeoutMs = 60000)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("HOME", g_home);
     env.remove("XDG_DATA_HOME");
     env.insert("OMP_NUM_THREADS", "2");
-    p.setProcessEnvironment(env);
-    p.start(TS_CLI_EXE, args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs) || p.exitStatus() != QProcess::NormalExit) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "did not finish normally: " + p.errorString();
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ts::test::runCli(args, env, timeoutMs);
 }
 
 QJsonDocument parsed(const Result& r)

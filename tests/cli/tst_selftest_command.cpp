@@ -4,33 +4,19 @@
 // JSON; with training, the Fashion-MNIST runs on both CPU instances must agree exactly.
 #include <QtTest>
 
+#include "cli_process.h"
+
 #include "backend/devices.h"
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = ts::test::CliResult;
 
 Result cli(const QStringList& args, int timeoutMs = 280000)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("OMP_NUM_THREADS", "2");
-    p.setProcessEnvironment(env);
-    p.start(TS_CLI_EXE, args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs) || p.exitStatus() != QProcess::NormalExit) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "did not finish normally: " + p.errorString();
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ts::test::runCli(args, env, timeoutMs);
 }
 
 // Every stdout line must be one JSON object.
