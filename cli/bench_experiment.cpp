@@ -9,7 +9,8 @@
 #include "backend/math_precision.h"
 #include "backend/select_backend.h"
 #include "commands.h"
-#include "experiment_loading.h"
+#include "data/dataset.h"
+#include "io/experiment_yaml.h"
 #include "format.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
@@ -35,7 +36,7 @@ int benchExperiment(const std::string& path, const Options& o)
     if (!precision) throw std::invalid_argument("training.precision '" + spec.training.precision + "': expected f32, tf32, bf16 or f16");
     backend.setMathPrecision(*precision);
 
-    const DatasetSplits splits = openExperimentDataset(spec);
+    const DatasetSplits splits = openExperimentDataset(spec, defaultCacheDirectory());
     const std::int64_t batch = spec.training.batchSize;
     Executor ex(checkGraph(spec.model, batch), backend);
     ex.initParameters(spec.training.seed);

@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "format.h"
 #include "store/run_reader.h"
-#include "store/run_recorder.h"
+#include "jobs/run_recorder.h"
 #include "store/run_writer.h"
 
 namespace ts::cli {

@@ -27,15 +27,16 @@ double metric(const std::map<std::string, double>& m, const std::string& key)
 
 }  // namespace
 
-ConsoleListener::ConsoleListener(bool json, std::int64_t epochs, std::int64_t stepsPerEpoch, std::int64_t samplesPerEpoch)
-    : json_(json), terminal_(!json && isatty(STDOUT_FILENO)), epochs_(epochs), stepsPerEpoch_(std::max<std::int64_t>(1, stepsPerEpoch)),
-      samplesPerEpoch_(samplesPerEpoch)
+ConsoleListener::ConsoleListener(bool json, std::string workspace)
+    : json_(json), terminal_(!json && isatty(STDOUT_FILENO)), workspace_(std::move(workspace))
 {
 }
 
 void ConsoleListener::onEvent(const TrainEvent& event)
 {
-    if (auto* s = std::get_if<StepEvent>(&event)) onStep(*s);
+    progress_.onEvent(event);
+    if (auto* started = std::get_if<StartedEvent>(&event)) onStarted(*started);
+    else if (auto* s = std::get_if<StepEvent>(&event)) onStep(*s);
     else if (auto* e = std::get_if<EpochEvent>(&event)) onEpoch(*e);
     else if (auto* f = std::get_if<FinishedEvent>(&event)) onFinished(*f);
     else if (auto* l = std::get_if<LogEvent>(&event)) {
@@ -46,30 +47,56 @@ void ConsoleListener::onEvent(const TrainEvent& event)
     std::fflush(stdout);
 }
 
+void ConsoleListener::onStarted(const StartedEvent& e)
+{
+    if (json_) {
+        if (e.runId >= 0)
+            std::printf("{\"event\":\"run\",\"run_id\":%lld,\"workspace\":%s}\n", static_cast<long long>(e.runId),
+                        jsonString(workspace_).c_str());
+        std::printf("{\"event\":\"started\",\"run_id\":%lld,\"device\":%s,\"epochs\":%lld,\"first_epoch\":%lld,"
+                    "\"first_step\":%lld,\"steps_per_epoch\":%lld,\"total_steps\":%lld,\"batches_per_epoch\":%lld,"
+                    "\"accumulation_steps\":%lld,\"train_samples\":%lld,\"validation_samples\":%lld,\"test_samples\":%lld,"
+                    "\"memory_bytes\":%llu}\n",
+                    static_cast<long long>(e.runId), jsonString(e.device).c_str(), static_cast<long long>(e.epochs),
+                    static_cast<long long>(e.firstEpoch), static_cast<long long>(e.firstStep),
+                    static_cast<long long>(e.stepsPerEpoch), static_cast<long long>(e.totalSteps),
+                    static_cast<long long>(e.batchesPerEpoch), static_cast<long long>(e.accumulationSteps),
+                    static_cast<long long>(e.trainSamples), static_cast<long long>(e.validationSamples),
+                    static_cast<long long>(e.testSamples), static_cast<unsigned long long>(e.memory.total()));
+        return;
+    }
+    std::printf("run %lld: training %s on %s: %s, %lld epochs, batch %lld", static_cast<long long>(e.runId),
+                e.experiment.c_str(), e.device.c_str(), e.dataset.c_str(), static_cast<long long>(e.epochs),
+                static_cast<long long>(e.batchSize));
+    if (e.accumulationSteps > 1)
+        std::printf(" x %lld accumulated (%lld steps per epoch)", static_cast<long long>(e.accumulationSteps),
+                    static_cast<long long>(e.stepsPerEpoch));
+    std::printf("\n");
+}
+
 void ConsoleListener::onStep(const StepEvent& e)
 {
-    ++stepsDone_;
-    lastLoss_ = e.loss;
     if (!terminal_) return;
     const auto now = std::chrono::steady_clock::now();
     if (now - lastDraw_ < std::chrono::milliseconds(100)) return;  // redraw at most 10 times a second
     lastDraw_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const std::int64_t total = epochs_ * stepsPerEpoch_;
-    const double eta = stepsDone_ ? elapsed / double(stepsDone_) * double(total - stepsDone_) : 0;
-    const std::int64_t inEpoch = (stepsDone_ - 1) % stepsPerEpoch_ + 1;
-    const int width = 24, filled = int(width * inEpoch / stepsPerEpoch_);
+    const std::int64_t perEpoch = std::max<std::int64_t>(1, progress_.plan().stepsPerEpoch);
+    const std::int64_t inEpoch = progress_.stepsInEpoch();
+    const int width = 24, filled = int(width * inEpoch / perEpoch);
+    const auto eta = progress_.etaSeconds();
     std::printf("\r\033[Kepoch %lld/%lld [%s%s] %3d%%  loss %.4f  lr %.2e  %.0f samples/s  ETA %s",
-                static_cast<long long>(e.epoch), static_cast<long long>(epochs_), std::string(filled, '#').c_str(),
-                std::string(width - filled, '.').c_str(), int(100 * inEpoch / stepsPerEpoch_), e.loss, e.lr,
-                e.samplesPerSecond, clock(eta).c_str());
+                static_cast<long long>(e.epoch), static_cast<long long>(progress_.plan().epochs),
+                std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), int(100 * inEpoch / perEpoch),
+                e.loss, e.lr, e.samplesPerSecond, eta ? clock(*eta).c_str() : "-:--:--");
 }
 
 void ConsoleListener::onEpoch(const EpochEvent& e)
 {
-    const double rate = e.seconds > 0 ? double(samplesPerEpoch_) / e.seconds : 0;
+    const double rate = e.seconds > 0 ? double(progress_.plan().trainSamples) / e.seconds : 0;
     if (json_) {
-        std::printf("{\"event\":\"epoch\",\"epoch\":%lld", static_cast<long long>(e.epoch));
+        const auto eta = progress_.etaSeconds();
+        std::printf("{\"event\":\"epoch\",\"epoch\":%lld,\"step\":%lld,\"eta_s\":%s", static_cast<long long>(e.epoch),
+                    static_cast<long long>(e.step), eta ? jsonNumber(*eta).c_str() : "null");
         for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), jsonNumber(v).c_str());
         std::printf(",\"samples_per_s\":%s,\"seconds\":%s,\"data_wait_fraction\":%s}\n", jsonNumber(rate).c_str(),
                     jsonNumber(e.seconds).c_str(), jsonNumber(e.dataWaitFraction).c_str());
@@ -78,7 +105,7 @@ void ConsoleListener::onEpoch(const EpochEvent& e)
     // The held-out split evaluated each epoch: validation, or the test split without one.
     const std::string held = e.metrics.count("val_loss") || !e.metrics.count("test_loss") ? "val" : "test";
     std::printf("%sepoch %lld/%lld  train_loss %.4f  train_acc %.4f  %s_loss %.4f  %s_acc %.4f  %.1f s  %.0f samples/s  data wait %.0f%%\n",
-                terminal_ ? "\r\033[K" : "", static_cast<long long>(e.epoch), static_cast<long long>(epochs_),
+                terminal_ ? "\r\033[K" : "", static_cast<long long>(e.epoch), static_cast<long long>(progress_.plan().epochs),
                 metric(e.metrics, "train_loss"), metric(e.metrics, "train_acc"), held.c_str(),
                 metric(e.metrics, held + "_loss"), held.c_str(), metric(e.metrics, held + "_acc"), e.seconds, rate,
                 100 * e.dataWaitFraction);

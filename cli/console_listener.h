@@ -3,26 +3,29 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <string>
 
-#include "train/events.h"
+#include "jobs/job_progress.h"
+#include "types/events.h"
 
 namespace ts::cli {
 
 class ConsoleListener final : public TrainListener {
 public:
-    ConsoleListener(bool json, std::int64_t epochs, std::int64_t stepsPerEpoch, std::int64_t samplesPerEpoch);
+    // `workspace`: named in the run line of --json.
+    ConsoleListener(bool json, std::string workspace);
     void onEvent(const TrainEvent& event) override;
 
 private:
+    void onStarted(const StartedEvent& e);
     void onStep(const StepEvent& e);
     void onEpoch(const EpochEvent& e);
     void onFinished(const FinishedEvent& e);
 
     bool json_, terminal_;
-    std::int64_t epochs_, stepsPerEpoch_, samplesPerEpoch_;
-    std::int64_t stepsDone_ = 0;
+    std::string workspace_;
+    JobProgress progress_;  // the plan, steps done and the ETA
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), lastDraw_{};
-    double lastLoss_ = 0;
 };
 
 }  // namespace ts::cli

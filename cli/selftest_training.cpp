@@ -5,8 +5,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "experiment_loading.h"
-#include "train/trainer.h"
+#include "io/experiment_yaml.h"
+#include "jobs/job.h"
+#include "train/run_control.h"
 
 namespace ts::cli {
 
@@ -49,14 +50,13 @@ TrainingComparison compareTraining(const std::string& experimentFile, Backend& c
         t.precision = "f32";  // the primitives are checked at every precision; training in exact f32
         t.logEverySteps = 1;
         t.earlyStopping.enabled = false;
-        const DatasetSplits splits = openExperimentDataset(spec);
         for (Backend* backend : {&candidate, &reference}) {
-            TrainerOptions options;
-            options.systemSampleSeconds = 0;  // no monitor thread; nothing is written anywhere
-            Trainer trainer(spec, splits, *backend, options);
+            JobEnvironment env;  // no workspace: nothing is written anywhere
+            env.backend = backend;
+            env.systemSampleSeconds = 0;  // no monitor thread
             LossRecorder recorder;
-            trainer.addListener(&recorder);
-            const FinishedEvent done = trainer.run();
+            RunControl control;
+            const FinishedEvent done = runJob(TrainJob{.experiment = spec}, env, control, recorder).finished;
             if (done.outcome == FinishedEvent::Outcome::Failed) {
                 c.detail = (backend == &candidate ? "candidate run failed: " : "reference run failed: ") + done.message;
                 return c;

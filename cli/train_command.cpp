@@ -4,15 +4,13 @@
 #include <csignal>
 #include <cstdio>
 
-#include "backend/select_backend.h"
 #include "commands.h"
 #include "console_listener.h"
-#include "experiment_loading.h"
 #include "format.h"
 #include "io/experiment_yaml.h"
-#include "store/resume_source.h"
-#include "store/run_recorder.h"
-#include "train/trainer.h"
+#include "jobs/job.h"
+#include "store/workspace.h"
+#include "train/run_control.h"
 
 namespace ts::cli {
 
@@ -22,20 +20,22 @@ volatile std::sig_atomic_t interrupted = 0;
 void onInterrupt(int) { interrupted = 1; }
 
 // Turns Ctrl+C into a clean stop: the handler only sets a flag (all it may safely do);
-// the trainer thread sees it at the next event and asks the run to stop.
+// the job's thread sees it at the next event, asks the run to stop and passes the event on.
 class InterruptListener final : public TrainListener {
 public:
-    explicit InterruptListener(RunControl& control) : control_(control) {}
-    void onEvent(const TrainEvent&) override
+    InterruptListener(RunControl& control, TrainListener& next) : control_(control), next_(next) {}
+    void onEvent(const TrainEvent& event) override
     {
         if (interrupted && !control_.stopRequested()) {
             std::fprintf(stderr, "\ninterrupted: stopping after this step (a checkpoint is saved)\n");
             control_.stop();
         }
+        next_.onEvent(event);
     }
 
 private:
     RunControl& control_;
+    TrainListener& next_;
 };
 
 }  // namespace
@@ -53,70 +53,30 @@ int trainCommand(const std::vector<std::string>& args)
         throw std::invalid_argument("train expects one experiment file (e.g. experiments/fashion_mnist_mlp.yaml)");
     if (o.positional.size() > 1) throw std::invalid_argument("train takes at most one experiment file");
 
-    const Workspace workspace = Workspace::open(o.get("--workspace", Workspace::defaultDirectory()));
-    std::optional<Continuation> from;
-    ExperimentSpec spec;
-    if (resume || fork) {
-        from = loadContinuation(workspace, o.get(resume ? "--resume" : "--fork", ""));
-        spec = o.positional.empty()
-                   ? parseExperimentWithOverrides(from->checkpoint.state.experimentYaml, from->source, o.all("--set"))
-                   : loadExperimentWithOverrides(o.positional[0], o.all("--set"));
-    } else {
-        spec = loadExperimentWithOverrides(o.positional[0], o.all("--set"));
-    }
-    spec = withAbsolutePaths(spec);
-    if (o.has("--epochs")) spec.training.epochs = o.integer("--epochs", spec.training.epochs, 1);
-    if (o.has("--device")) spec.training.device = o.get("--device", "auto");
+    TrainJob job;
+    job.resume = o.get("--resume", "");
+    job.fork = o.get("--fork", "");
+    if (!o.positional.empty()) job.experiment = loadExperimentWithOverrides(o.positional[0], o.all("--set"));
+    else job.overrides = o.all("--set");  // a fork of the checkpoint's own experiment
+    if (o.has("--epochs")) job.epochs = o.integer("--epochs", 1, 1);
+    job.device = o.get("--device", "");
+    job.name = o.get("--name", "");
+    job.tags = o.all("--tag");
     const bool json = o.flags.count("--json") != 0;
 
-    std::string notice;
-    Backend& backend = selectBackend(spec.training.device, &notice);
-    if (!notice.empty()) std::fprintf(stderr, "%s\n", notice.c_str());
-    DatasetSplits splits = openExperimentDataset(spec);
-
-    RunWriter writer(workspace);
-    NewRun run = newRunFor(spec, backend.name());
-    run.name = o.get("--name", "");
-    run.tags = o.all("--tag");
-    if (from) {
-        run.parentRunId = from->parentRun;
-        run.parentRelation = resume ? "resume" : "fork";
-    }
-    const std::int64_t runId = writer.createRun(run);
-    if (json)
-        std::printf("{\"event\":\"run\",\"run_id\":%lld,\"workspace\":%s}\n", static_cast<long long>(runId),
-                    jsonString(workspace.directory).c_str());
-    else
-        std::printf("run %lld: training %s on %s: %s, %lld epochs, batch %lld\n", static_cast<long long>(runId),
-                    spec.name.c_str(), backend.name().c_str(), splits.train->description().c_str(),
-                    static_cast<long long>(spec.training.epochs), static_cast<long long>(spec.training.batchSize));
-    std::fflush(stdout);
-
-    const std::int64_t samples = splits.train->size();
-    const std::int64_t steps = spec.training.overfitBatches > 0 ? spec.training.overfitBatches : samples / spec.training.batchSize;
-    ConsoleListener console(json, spec.training.epochs, steps, samples);
-    TrainerOptions options;
-    options.cacheDir = cacheDirectory();
-    options.checkpointDir = workspace.runCheckpointsPath(runId);
-    if (from) {
-        options.resume = std::move(from->checkpoint);
-        options.resumeSource = from->source;
-        options.fork = fork;
-    }
-    Trainer trainer(spec, std::move(splits), backend, std::move(options));
-    RunRecorder recorder(writer, runId);
-    InterruptListener interrupt(trainer.control());
-    trainer.addListener(&recorder);
-    trainer.addListener(&console);
-    trainer.addListener(&interrupt);
+    JobEnvironment env;
+    env.workspaceDir = Workspace::open(o.get("--workspace", Workspace::defaultDirectory())).directory;
+    ConsoleListener console(json, env.workspaceDir);
+    RunControl control;
+    InterruptListener interrupt(control, console);
     std::signal(SIGINT, onInterrupt);
-    const FinishedEvent done = trainer.run();
+    const JobResult result = runJob(job, env, control, interrupt);
     std::signal(SIGINT, SIG_DFL);
-    writer.flush();
-    if (!json)
+    if (!json && result.runId >= 0)
         std::fprintf(stderr, "run %lld saved in %s (trainstudio-cli runs show %lld --workspace ...)\n",
-                     static_cast<long long>(runId), workspace.databasePath().c_str(), static_cast<long long>(runId));
-    return done.outcome == FinishedEvent::Outcome::Failed ? 1 : 0;
+                     static_cast<long long>(result.runId), Workspace::open(env.workspaceDir).databasePath().c_str(),
+                     static_cast<long long>(result.runId));
+    return result.finished.outcome == FinishedEvent::Outcome::Failed ? 1 : 0;
 }
 
 }  // namespace ts::cli

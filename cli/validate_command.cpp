@@ -3,7 +3,8 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "experiment_loading.h"
+#include "data/dataset.h"
+#include "io/experiment_yaml.h"
 #include "format.h"
 #include "graph/cost_model.h"
 #include "model_summary.h"
@@ -18,7 +19,7 @@ int validateCommand(const std::vector<std::string>& args)
     const ExperimentSpec spec = loadExperimentWithOverrides(o.positional[0], o.all("--set"));
     std::printf("%s: the experiment file is valid\n", o.positional[0].c_str());
     if (!o.flags.count("--no-data")) {
-        const DatasetSplits splits = openExperimentDataset(spec);
+        const DatasetSplits splits = openExperimentDataset(spec, defaultCacheDirectory());
         std::printf("dataset: %s; validation %lld, test %lld samples\n", splits.train->description().c_str(),
                     static_cast<long long>(splits.validation ? splits.validation->size() : 0),
                     static_cast<long long>(splits.test ? splits.test->size() : 0));

@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 #include "training_session.h"
 
 class QAction;

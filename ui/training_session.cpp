@@ -3,6 +3,7 @@
 #include <QStandardPaths>
 
 #include <condition_variable>
+#include <algorithm>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -12,15 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "backend/backend.h"
-#include "backend/select_backend.h"
-#include "data/dataset.h"
-#include "io/experiment_yaml.h"
-#include "store/resume_source.h"
-#include "store/run_recorder.h"
-#include "store/run_writer.h"
-#include "store/workspace.h"
-#include "train/trainer.h"
+#include "train/run_control.h"
 
 #ifdef __linux__
 #include <pthread.h>
@@ -30,8 +23,14 @@ namespace ts::ui {
 
 namespace {
 
+// A job's turn has come (its events follow, up to its FinishedEvent).
+struct JobBegan {
+    qint64 id = 0;
+};
+
 // What the trainer thread hands the UI thread, in the order it happened.
-using Item = std::variant<StepPoint, EpochEvent, LogEvent, FinishedEvent, CheckpointEvent, SystemEvent, RunStartInfo>;
+using Item = std::variant<StepPoint, EpochEvent, LogEvent, FinishedEvent, CheckpointEvent, SystemEvent, StartedEvent,
+                          ProgressEvent, JobBegan>;
 
 // A UI that stops draining (a modal dialog, a debugger) must not grow the buffer forever:
 // past this many items, steps are dropped (counted and reported); other events are kept.
@@ -44,17 +43,6 @@ struct Overloaded : F... {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-RunStatus statusOf(FinishedEvent::Outcome outcome)
-{
-    switch (outcome) {
-    case FinishedEvent::Outcome::Finished:
-    case FinishedEvent::Outcome::EarlyStopped: return RunStatus::Finished;
-    case FinishedEvent::Outcome::Stopped: return RunStatus::Stopped;
-    case FinishedEvent::Outcome::Failed: break;
-    }
-    return RunStatus::Failed;
-}
-
 }  // namespace
 
 struct TrainingSession::Shared {
@@ -65,16 +53,18 @@ struct TrainingSession::Shared {
     std::size_t droppedSteps = 0;
     std::function<void()> ping;
 
-    // Control hand-off (UI thread -> the current Trainer's RunControl). Commands that come
-    // before the Trainer exists are remembered and applied when it does.
-    std::mutex controlMutex;
-    RunControl* control = nullptr;
-    bool pauseWanted = false, stopWanted = false;
-
-    // The trainer thread's job queue.
+    // The trainer thread's job queue; each job has its own control, so a queued job can be
+    // cancelled and the current one stopped without touching the others.
+    struct Queued {
+        qint64 id = 0;
+        Job job;
+        JobEnvironment environment;
+        std::shared_ptr<RunControl> control;
+    };
     std::mutex jobMutex;
     std::condition_variable jobWake;
-    std::deque<std::function<void()>> jobs;
+    std::deque<Queued> jobs;
+    std::shared_ptr<RunControl> current;  // the running job's control (under jobMutex), for the destructor
     bool quit = false;
     std::thread thread;
 
@@ -94,44 +84,20 @@ struct TrainingSession::Shared {
         if (needPing) ping();
     }
 
-    void attach(RunControl* c)
+    // Removes a queued job; false when it is not queued (running, or gone).
+    bool dropQueued(qint64 id)
     {
-        std::lock_guard lock(controlMutex);
-        control = c;
-        if (c && pauseWanted) c->pause();
-        if (c && stopWanted) c->stop();
+        std::lock_guard lock(jobMutex);
+        const auto it = std::find_if(jobs.begin(), jobs.end(), [&](const Queued& q) { return q.id == id; });
+        if (it == jobs.end()) return false;
+        jobs.erase(it);
+        return true;
     }
-    bool stopRequested()
-    {
-        std::lock_guard lock(controlMutex);
-        return stopWanted;
-    }
-
-    void loop()
-    {
-#ifdef __linux__
-        pthread_setname_np(pthread_self(), "ts-trainer");
-#endif
-        for (;;) {
-            std::function<void()> job;
-            {
-                std::unique_lock lock(jobMutex);
-                jobWake.wait(lock, [&] { return quit || !jobs.empty(); });
-                if (jobs.empty()) return;  // quit, and nothing left to run
-                job = std::move(jobs.front());
-                jobs.pop_front();
-            }
-            job();
-        }
-    }
-
-    // resumeRun > 0: continue that run of the workspace from its last checkpoint (spec unused).
-    void runJob(ExperimentSpec spec, const std::string& device, const std::string& workspaceDir,
-                const std::string& cacheDir, std::int64_t resumeRun = 0);
+    void loop();
 };
 
-// The trainer's listener: copies, pushes, returns. FinishedEvent is left to runJob, which
-// reports it only after the store has committed the run.
+// The job's listener: copies, pushes, returns. (runJob sends the FinishedEvent only after the
+// store has committed the run.)
 class TrainingSession::Listener final : public TrainListener {
 public:
     explicit Listener(Shared& shared) : m_shared(shared) {}
@@ -142,7 +108,6 @@ public:
                            m_shared.push(StepPoint{e.step, e.epoch, e.loss, e.lr, e.gradNorm, e.samplesPerSecond,
                                                    e.dataWaitSeconds, e.wallTime});
                        },
-                       [](const FinishedEvent&) {},
                        [&](const auto& e) { m_shared.push(e); },
                    },
                    event);
@@ -152,95 +117,27 @@ private:
     Shared& m_shared;
 };
 
-// Trainer thread. Never throws: every failure becomes the FinishedEvent pushed last.
-void TrainingSession::Shared::runJob(ExperimentSpec spec, const std::string& device, const std::string& workspaceDir,
-                                     const std::string& cacheDir, std::int64_t resumeRun)
+void TrainingSession::Shared::loop()
 {
-    FinishedEvent done;
-    std::unique_ptr<RunWriter> writer;
-    std::int64_t runId = -1;
-    std::optional<Workspace> workspace;
-    bool recorded = false;  // the RunRecorder saw the FinishedEvent and closed the run
-    std::optional<Continuation> from;
-    try {
-        if (resumeRun > 0) {
-            from = loadContinuation(Workspace::open(workspaceDir), std::to_string(resumeRun));
-            spec = parseExperiment(from->checkpoint.state.experimentYaml, from->source);
-            push(LogEvent{LogEvent::Level::Info, "resuming run " + std::to_string(resumeRun) + " from " + from->source});
+#ifdef __linux__
+    pthread_setname_np(pthread_self(), "ts-trainer");
+#endif
+    for (;;) {
+        Queued next;
+        {
+            std::unique_lock lock(jobMutex);
+            jobWake.wait(lock, [&] { return quit || !jobs.empty(); });
+            if (jobs.empty()) return;  // quit, and nothing left to run
+            next = std::move(jobs.front());
+            jobs.pop_front();
+            current = next.control;
         }
-        // The copy stored with the run must find its data from anywhere.
-        spec = withAbsolutePaths(spec);
-        std::string notice;
-        Backend& backend = selectBackend(device, &notice);
-        if (!notice.empty()) push(LogEvent{LogEvent::Level::Info, notice});
-
-        push(LogEvent{LogEvent::Level::Info, "loading " + spec.dataset.path});
-        namespace fs = std::filesystem;
-        const std::string baseDir = spec.sourceFile.empty() ? "." : fs::path(spec.sourceFile).parent_path().string();
-        DatasetSplits splits = openDataset(spec.dataset, baseDir.empty() ? "." : baseDir, cacheDir);
-        // Recorded once the data is there, as the CLI does: a run that never started is no run.
-        if (!workspaceDir.empty()) {
-            workspace = Workspace::open(workspaceDir);
-            writer = std::make_unique<RunWriter>(*workspace);
-            NewRun run = newRunFor(spec, backend.name());
-            if (from) {
-                run.parentRunId = from->parentRun;
-                run.parentRelation = "resume";
-            }
-            runId = writer->createRun(run);
-        }
-
-        if (stopRequested()) {
-            done.outcome = FinishedEvent::Outcome::Stopped;
-            done.message = "stopped before training started";
-        } else {
-            const TrainingSpec& t = spec.training;
-            RunStartInfo info;
-            info.runId = runId;
-            info.device = qs(backend.name());
-            info.dataset = qs(splits.train->description());
-            const std::int64_t batches = t.overfitBatches > 0 ? t.overfitBatches : splits.train->size() / t.batchSize;
-            info.stepsPerEpoch = (batches + t.accumulationSteps - 1) / std::max<std::int64_t>(1, t.accumulationSteps);
-            info.epochs = t.epochs;
-            info.totalSteps = info.stepsPerEpoch * t.epochs;
-            push(info);
-
-            TrainerOptions options;
-            options.cacheDir = cacheDir;
-            if (workspace && runId >= 0) options.checkpointDir = workspace->runCheckpointsPath(runId);
-            if (from) {
-                options.resume = std::move(from->checkpoint);
-                options.resumeSource = from->source;
-            }
-            Trainer trainer(spec, std::move(splits), backend, options);
-            std::optional<RunRecorder> recorder;
-            if (writer) {
-                recorder.emplace(*writer, runId);
-                trainer.addListener(&*recorder);
-            }
-            Listener bridge(*this);
-            trainer.addListener(&bridge);
-            attach(&trainer.control());
-            done = trainer.run();  // never throws
-            attach(nullptr);
-            recorded = recorder.has_value();
-        }
-    } catch (const std::exception& e) {
-        attach(nullptr);
-        done.outcome = FinishedEvent::Outcome::Failed;
-        done.message = e.what();
+        push(JobBegan{next.id});
+        Listener bridge(*this);
+        runJob(next.job, next.environment, *next.control, bridge);  // never throws; ends with a FinishedEvent
+        std::lock_guard lock(jobMutex);
+        current.reset();
     }
-
-    if (writer) {
-        try {
-            if (!recorded && runId >= 0) writer->finishRun(runId, statusOf(done.outcome), done.message);
-            writer->flush();  // finished() promises the run is in the store
-        } catch (const std::exception& e) {
-            push(LogEvent{LogEvent::Level::Error, std::string("could not save the run: ") + e.what()});
-        }
-        writer.reset();
-    }
-    push(done);
 }
 
 TrainingSession::TrainingSession(QObject* parent) : QObject(parent), m_shared(std::make_shared<Shared>())
@@ -249,6 +146,7 @@ TrainingSession::TrainingSession(QObject* parent) : QObject(parent), m_shared(st
     qRegisterMetaType<QVector<StepPoint>>();
     qRegisterMetaType<EpochSummary>();
     qRegisterMetaType<RunStartInfo>();
+    qRegisterMetaType<JobRow>();
     qRegisterMetaType<ts::SystemSample>();
 
     m_drainTimer.setSingleShot(true);
@@ -263,89 +161,150 @@ TrainingSession::TrainingSession(QObject* parent) : QObject(parent), m_shared(st
 TrainingSession::~TrainingSession()
 {
     {
-        // Not stop(): no signals from a half-destroyed session.
-        std::lock_guard lock(m_shared->controlMutex);
-        m_shared->stopWanted = true;
-        if (m_shared->control) m_shared->control->stop();
-    }
-    {
+        // Not stopAll(): no signals from a half-destroyed session.
         std::lock_guard lock(m_shared->jobMutex);
-        m_shared->jobs.clear();  // runs queued but not begun never start
+        m_shared->jobs.clear();  // jobs queued but not begun never start
+        if (m_shared->current) m_shared->current->stop();
         m_shared->quit = true;
     }
     m_shared->jobWake.notify_all();
     m_shared->thread.join();  // before ~QObject: no ping can reach a dead object
 }
 
-bool TrainingSession::start(const ExperimentSpec& spec, const QString& device, const QString& workspaceDir)
+qint64 TrainingSession::start(const ExperimentSpec& spec, const QString& device, const QString& workspaceDir)
 {
-    return enqueue(spec, device, workspaceDir, 0);
+    TrainJob job;
+    job.experiment = spec;
+    job.device = device.toStdString();
+    return enqueue(job, QString::fromStdString(spec.name), workspaceDir);
 }
 
-bool TrainingSession::resumeRun(qint64 runId, const QString& device, const QString& workspaceDir)
+qint64 TrainingSession::resumeRun(qint64 runId, const QString& device, const QString& workspaceDir)
 {
-    if (runId <= 0 || workspaceDir.isEmpty()) return false;
-    static const ExperimentSpec fromTheCheckpoint;  // the job reads the spec from the checkpoint
-    return enqueue(fromTheCheckpoint, device, workspaceDir, runId);
+    if (runId <= 0 || workspaceDir.isEmpty()) return 0;
+    TrainJob job;
+    job.resume = std::to_string(runId);
+    job.device = device.toStdString();
+    return enqueue(job, tr("run %1").arg(runId), workspaceDir);
 }
 
-bool TrainingSession::enqueue(const ExperimentSpec& spec, const QString& device, const QString& workspaceDir,
-                              qint64 resumeRun)
+qint64 TrainingSession::enqueue(const Job& job, const QString& title, const QString& workspaceDir)
 {
-    if (m_state != State::Idle) return false;
-    {
-        std::lock_guard lock(m_shared->controlMutex);
-        m_shared->pauseWanted = m_shared->stopWanted = false;
-    }
-    m_run = RunStartInfo{};
     // Decoded data and statistics: the studio's cache, not the workspace (rule 5: the
     // workspace holds only the database and checkpoints).
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     std::error_code ec;
     if (!cache.isEmpty()) std::filesystem::create_directories(cache.toStdString(), ec);
-    auto job = [shared = m_shared.get(), spec, dev = device.toStdString(), ws = workspaceDir.toStdString(),
-                cacheDir = ec || cache.isEmpty() ? std::string() : cache.toStdString(), resumeRun] {
-        shared->runJob(spec, dev, ws, cacheDir, resumeRun);
-    };
+    Shared::Queued queued;
+    queued.id = m_nextJobId++;
+    queued.job = job;
+    queued.environment.workspaceDir = workspaceDir.toStdString();
+    queued.environment.cacheDir = ec || cache.isEmpty() ? std::string() : cache.toStdString();
+    queued.control = std::make_shared<RunControl>();
+    m_controls.insert(queued.id, queued.control);
+
+    JobRow row;
+    row.id = queued.id;
+    row.kind = QString::fromStdString(jobKind(job));
+    row.title = title;
+    m_jobs.push_back(row);
     {
         std::lock_guard lock(m_shared->jobMutex);
-        m_shared->jobs.push_back(std::move(job));
+        m_shared->jobs.push_back(std::move(queued));
     }
     m_shared->jobWake.notify_one();
-    setState(State::Starting);
-    return true;
+    if (m_state == State::Idle) {
+        // Idle until now: this job is next. Starting at once lets the page show it as running.
+        m_currentJob = row.id;
+        m_run = RunStartInfo{};
+        m_progress = JobProgress{};
+        setState(State::Starting);
+    }
+    emit jobsChanged();
+    return row.id;
+}
+
+int TrainingSession::queuedCount() const
+{
+    return int(std::count_if(m_jobs.begin(), m_jobs.end(), [](const JobRow& j) { return j.state == JobRow::State::Queued; }));
+}
+
+JobRow* TrainingSession::findJob(qint64 id)
+{
+    for (JobRow& j : m_jobs)
+        if (j.id == id) return &j;
+    return nullptr;
 }
 
 void TrainingSession::pause()
 {
     if (m_state != State::Starting && m_state != State::Running) return;
-    {
-        std::lock_guard lock(m_shared->controlMutex);
-        m_shared->pauseWanted = true;
-        if (m_shared->control) m_shared->control->pause();
-    }
+    if (const auto control = m_controls.value(m_currentJob)) control->pause();  // a job not begun starts paused
+    if (JobRow* j = findJob(m_currentJob)) j->state = JobRow::State::Paused;
     setState(State::Paused);
+    emit jobsChanged();
 }
 
 void TrainingSession::resume()
 {
     if (m_state != State::Paused) return;
-    {
-        std::lock_guard lock(m_shared->controlMutex);
-        m_shared->pauseWanted = false;
-        if (m_shared->control) m_shared->control->resume();
-    }
+    if (const auto control = m_controls.value(m_currentJob)) control->resume();
+    if (JobRow* j = findJob(m_currentJob)) j->state = JobRow::State::Running;
     setState(m_run.totalSteps > 0 || !m_run.device.isEmpty() ? State::Running : State::Starting);
+    emit jobsChanged();
 }
 
 void TrainingSession::stop()
 {
-    {
-        std::lock_guard lock(m_shared->controlMutex);
-        m_shared->stopWanted = true;
-        if (m_shared->control) m_shared->control->stop();  // also releases a paused trainer
+    if (m_state == State::Idle) return;
+    cancel(m_currentJob);
+}
+
+void TrainingSession::cancel(qint64 jobId)
+{
+    JobRow* j = findJob(jobId);
+    if (!j || j->isDone()) return;
+    if (m_shared->dropQueued(jobId)) {
+        j->state = JobRow::State::Cancelled;
+        j->message = tr("cancelled before it began");
+        if (jobId == m_currentJob) {  // shown as starting, never began: the next one is current
+            m_currentJob = 0;
+            setState(State::Idle);
+            for (const JobRow& next : std::as_const(m_jobs))
+                if (next.state == JobRow::State::Queued) {
+                    m_currentJob = next.id;
+                    setState(State::Starting);
+                    break;
+                }
+        }
+        emit jobsChanged();
+        return;
     }
-    if (m_state != State::Idle) setState(State::Stopping);
+    // Running (or about to begin): its control stops it after the current step.
+    if (const auto control = m_controls.value(jobId)) control->stop();
+    j->state = JobRow::State::Stopping;
+    if (jobId == m_currentJob) setState(State::Stopping);
+    emit jobsChanged();
+}
+
+void TrainingSession::stopAll()
+{
+    for (const JobRow& j : QVector<JobRow>(m_jobs))
+        if (j.state == JobRow::State::Queued && j.id != m_currentJob) cancel(j.id);
+    stop();
+}
+
+void TrainingSession::beginJob(qint64 id)
+{
+    m_currentJob = id;
+    m_run = RunStartInfo{};
+    m_progress = JobProgress{};
+    const auto control = m_controls.value(id);
+    const bool paused = control && control->pauseRequested(), stopping = control && control->stopRequested();
+    if (JobRow* j = findJob(id))
+        j->state = stopping ? JobRow::State::Stopping : paused ? JobRow::State::Paused : JobRow::State::Running;
+    setState(stopping ? State::Stopping : paused ? State::Paused : State::Starting);
+    emit jobsChanged();
 }
 
 void TrainingSession::setState(State state)
@@ -375,8 +334,14 @@ void TrainingSession::drain()
 
     // Runs of consecutive steps become one signal; everything else keeps its place.
     QVector<StepPoint> steps;
+    bool progressed = false;
     auto flushSteps = [&] {
         if (steps.isEmpty()) return;
+        StepEvent last;
+        last.step = steps.constLast().step;
+        last.epoch = steps.constLast().epoch;
+        m_progress.onEvent(last);
+        progressed = true;
         emit stepsArrived(steps);
         steps.clear();
     };
@@ -388,10 +353,20 @@ void TrainingSession::drain()
         flushSteps();
         std::visit(Overloaded{
                        [](StepPoint&) {},
-                       [&](RunStartInfo& info) {
-                           m_run = info;
+                       [&](JobBegan& b) { beginJob(b.id); },
+                       [&](StartedEvent& e) {
+                           m_progress.onEvent(e);
+                           m_run = RunStartInfo{e.runId,       qs(e.device),   qs(e.dataset), e.totalSteps,
+                                                e.stepsPerEpoch, e.epochs, e.firstStep, double(e.memory.total())};
+                           if (JobRow* j = findJob(m_currentJob)) j->runId = e.runId;
                            if (m_state == State::Starting) setState(State::Running);
                            emit runStarted(m_run);
+                           progressed = true;
+                       },
+                       [&](ProgressEvent& e) {
+                           m_progress.onEvent(e);
+                           if (m_state == State::Starting) setState(State::Running);
+                           progressed = true;
                        },
                        [&](EpochEvent& e) {
                            EpochSummary summary{e.epoch, e.step, {}, e.seconds, e.dataWaitFraction};
@@ -414,13 +389,37 @@ void TrainingSession::drain()
                                                    : e.outcome == FinishedEvent::Outcome::EarlyStopped
                                                        ? Outcome::EarlyStopped
                                                        : Outcome::Failed;
-                           setState(State::Idle);  // before the signal: a handler may start the next run
+                           if (JobRow* j = findJob(m_currentJob)) {
+                               j->state = outcome == Outcome::Failed    ? JobRow::State::Failed
+                                          : outcome == Outcome::Stopped ? JobRow::State::Stopped
+                                                                        : JobRow::State::Finished;
+                               if (j->state == JobRow::State::Finished) j->progress = 1;
+                               j->etaSeconds = -1;
+                               j->message = qs(e.message);
+                           }
+                           m_controls.remove(m_currentJob);
+                           m_currentJob = 0;
+                           // The next queued job is current from now on (its JobBegan follows).
+                           for (const JobRow& next : std::as_const(m_jobs))
+                               if (next.state == JobRow::State::Queued) {
+                                   m_currentJob = next.id;
+                                   break;
+                               }
+                           // Before the signal: a handler may start the next run.
+                           setState(m_currentJob ? State::Starting : State::Idle);
+                           emit jobsChanged();
                            emit finished(outcome, qs(e.message));
                        },
                    },
                    item);
     }
     flushSteps();
+    if (progressed)
+        if (JobRow* j = findJob(m_currentJob); j && !j->isDone()) {
+            j->progress = m_progress.fraction();
+            j->etaSeconds = m_progress.etaSeconds().value_or(-1);
+            emit jobsChanged();
+        }
 }
 
 }  // namespace ts::ui

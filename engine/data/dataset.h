@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 #include "tensor/shape.h"
 
 namespace ts {
@@ -60,5 +60,11 @@ struct DatasetSplits {
 // computes or loads the cached statistics of the training split. `baseDir` resolves relative
 // paths; `cacheDir` holds statistics and decoded caches (empty: no caching). Throws DataError.
 DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, const std::string& cacheDir);
+// The experiment's dataset, relative paths resolved against its sourceFile's folder.
+DatasetSplits openExperimentDataset(const ExperimentSpec& spec, const std::string& cacheDir);
+
+// $XDG_CACHE_HOME/trainstudio, else ~/.cache/trainstudio (created): decoded data and
+// statistics, outside the workspace (rule 5: a workspace holds only the store and checkpoints).
+std::string defaultCacheDirectory();
 
 }  // namespace ts

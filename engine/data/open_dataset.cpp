@@ -1,6 +1,7 @@
 // openDataset: picks the reader for spec.format, carves validation out of the training data
 // and attaches the (cached) training statistics.
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <sstream>
@@ -185,6 +186,24 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
             splits.test = cachedDataset(splits.test, cacheFile("test"));
     }
     return splits;
+}
+
+std::string defaultCacheDirectory()
+{
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    const fs::path dir = xdg && *xdg ? fs::path(xdg) / "trainstudio"
+                       : home && *home ? fs::path(home) / ".cache" / "trainstudio"
+                                       : fs::temp_directory_path() / "trainstudio-cache";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    return dir.string();
+}
+
+DatasetSplits openExperimentDataset(const ExperimentSpec& spec, const std::string& cacheDir)
+{
+    const std::string baseDir = spec.sourceFile.empty() ? "." : fs::path(spec.sourceFile).parent_path().string();
+    return openDataset(spec.dataset, baseDir.empty() ? "." : baseDir, cacheDir);
 }
 
 }  // namespace ts

@@ -9,12 +9,6 @@
 
 namespace ts {
 
-Node& Graph::add(std::string name, std::string op, std::vector<std::string> in, Attrs attrs)
-{
-    nodes.push_back(Node{std::move(name), std::move(op), std::move(attrs), std::move(in)});
-    return nodes.back();
-}
-
 int CheckedGraph::findValue(const std::string& name) const
 {
     for (std::size_t i = 0; i < values.size(); ++i)

@@ -25,7 +25,7 @@ namespace {
 const std::vector<std::string> kFormats = {"idx", "cifar10", "csv", "image_folder"};
 const std::vector<std::string> kSamplers = {"sequential", "random", "weighted", "class_balanced"};
 const std::vector<std::string> kOptimizers = {"sgd", "adam", "adamw", "rmsprop"};
-const std::vector<std::string> kSchedules = {"constant", "step", "multistep", "exponential", "cosine", "cosine_restarts", "onecycle", "plateau"};
+const std::vector<std::string> kSchedules = {"constant", "step", "multistep", "exponential", "cosine", "cosine_restarts", "onecycle", "plateau", "range_test"};
 
 void readDataset(const Reader& r, const Field& f, DatasetSpec& d)
 {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 
 namespace ts {
 
@@ -31,6 +31,15 @@ private:
 ExperimentSpec loadExperiment(const std::string& path);
 // The same from text; `sourceName` names it in errors and becomes sourceFile.
 ExperimentSpec parseExperiment(const std::string& yamlText, const std::string& sourceName);
+
+// `loadExperiment` with overrides such as "training.batch_size=64" or "optimizer.lr=3e-4"
+// (YAML values: lists and numbers as written), validated like the file itself
+// (experiment_overrides.cpp). Throws ExperimentError, or std::invalid_argument for an
+// override that is not key=value.
+ExperimentSpec loadExperimentWithOverrides(const std::string& path, const std::vector<std::string>& overrides);
+// The same for experiment text (a checkpoint's copy of its experiment).
+ExperimentSpec parseExperimentWithOverrides(const std::string& yamlText, const std::string& sourceName,
+                                            const std::vector<std::string>& overrides);
 
 // The file text for `spec` (its model is written as given, not checked).
 std::string experimentToYaml(const ExperimentSpec& spec);

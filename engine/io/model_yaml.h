@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 #include "io/yaml_read.h"
 #include "io/yaml_write.h"
 

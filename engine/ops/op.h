@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backend/backend.h"
-#include "graph/attrs.h"
+#include "types/attrs.h"
 #include "tensor/tensor.h"
 
 namespace ts {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 #include "tensor/tensor.h"
 
 namespace ts {

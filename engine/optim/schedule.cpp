@@ -12,7 +12,7 @@ namespace ts {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-const char* const kValidTypes = "constant, step, multistep, exponential, cosine, cosine_restarts, onecycle, plateau";
+const char* const kValidTypes = "constant, step, multistep, exponential, cosine, cosine_restarts, onecycle, plateau, range_test";
 
 void require(bool ok, const std::string& what)
 {
@@ -90,6 +90,10 @@ double scheduledLr(const ScheduleSpec& s, double baseLr, std::int64_t step, std:
     } else if (s.type == "onecycle") {
         require(totalSteps >= 1, "onecycle needs total steps >= 1");
         lr = oneCycle(s, baseLr, step, totalSteps);
+    } else if (s.type == "range_test") {
+        require(totalSteps >= 2, "range_test needs total steps >= 2");
+        require(s.maxLr > baseLr && baseLr > 0, "range_test needs 0 < lr < max_lr");
+        lr = baseLr * std::pow(s.maxLr / baseLr, double(std::min(step, totalSteps - 1)) / double(totalSteps - 1));
     } else {
         throw std::invalid_argument("unknown schedule '" + s.type + "' (valid: " + kValidTypes + ")");
     }

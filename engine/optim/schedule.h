@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 
 namespace ts {
 
@@ -23,6 +23,8 @@ namespace ts {
 //   onecycle           torch's OneCycleLR defaults (cosine annealing, two phases): from
 //                      maxLr/25 at step 0 up to maxLr at step pctStart*T - 1, then down to
 //                      maxLr/(25*1e4) at step T-1 (held after); maxLr 0 means 10 * baseLr
+//   range_test         the learning-rate finder's sweep: baseLr (maxLr/baseLr)^(step/(T-1)),
+//                      exponential from baseLr at step 0 to maxLr at step T-1 (held after)
 // The warm-up is not a phase of its own: the schedule runs from step 0 underneath it
 // (like torch's LinearLR chained with another scheduler).
 // Throws std::invalid_argument for an unknown type (the message lists the valid ones) or

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "store/database.h"
+#include "store/evaluations.h"
 #include "store/point_chunk.h"
 #include "store/run_writer.h"
 #include "store/schema.h"
@@ -295,6 +296,13 @@ std::vector<LogLine> RunReader::logs(std::int64_t runId)
     std::vector<LogLine> out;
     while (s.step()) out.push_back({s.real(0), s.text(1), s.text(2)});
     return out;
+}
+
+std::vector<EvaluationRecord> RunReader::evaluations(std::int64_t runId) { return store::readEvaluations(impl_->db, runId); }
+
+std::vector<Prediction> RunReader::predictions(std::int64_t evaluationId)
+{
+    return store::readPredictions(impl_->db, evaluationId);
 }
 
 std::vector<SystemSample> RunReader::systemSamples(std::int64_t runId)

@@ -9,7 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "store/store_types.h"
+#include "types/evaluation_records.h"
+#include "types/run_records.h"
 #include "store/workspace.h"
 
 namespace ts {
@@ -42,6 +43,9 @@ public:
     std::vector<CheckpointRecord> checkpoints(std::int64_t runId);  // by step
     std::vector<LogLine> logs(std::int64_t runId);
     std::vector<SystemSample> systemSamples(std::int64_t runId);
+    // The run's evaluations (the evaluate job), oldest first, with their metrics.
+    std::vector<EvaluationRecord> evaluations(std::int64_t runId);
+    std::vector<Prediction> predictions(std::int64_t evaluationId);  // in sample order
     // Changes whenever any connection commits (PRAGMA data_version): poll it cheaply to
     // refresh a view while runs train elsewhere.
     std::int64_t dataVersion();

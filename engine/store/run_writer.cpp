@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <variant>
 
+#include "store/evaluations.h"
 #include "store/writer_db.h"
 
 namespace ts {
@@ -284,6 +285,14 @@ void RunWriter::removeCheckpoint(std::int64_t runId, const std::string& path)
 void RunWriter::finishRun(std::int64_t runId, RunStatus status, const std::string& message)
 {
     impl_->push(FinishRow{runId, status, message});
+}
+
+std::int64_t RunWriter::addEvaluation(const EvaluationRecord& record, const std::vector<Prediction>& predictions)
+{
+    std::int64_t id = 0;
+    impl_->runTask([&](WriterDb& sql) { id = store::insertEvaluation(sql.db(), record, predictions); });
+    flush();  // committed before the caller reports it
+    return id;
 }
 
 void RunWriter::renameRun(std::int64_t runId, const std::string& name)

@@ -18,7 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "store/store_types.h"
+#include "types/evaluation_records.h"
+#include "types/run_records.h"
 #include "store/workspace.h"
 
 namespace ts {
@@ -67,6 +68,9 @@ public:
     void addCheckpoint(const CheckpointRecord& record);
     void removeCheckpoint(std::int64_t runId, const std::string& path);
     void finishRun(std::int64_t runId, RunStatus status, const std::string& message);
+    // Synchronous: an evaluation of one of the run's checkpoints, its metrics and every
+    // sample's prediction, committed when this returns. Returns its id. Throws StoreError.
+    std::int64_t addEvaluation(const EvaluationRecord& record, const std::vector<Prediction>& predictions);
 
     // Edits from the CLI and the studio. Synchronous: they flush the queue first.
     void renameRun(std::int64_t runId, const std::string& name);

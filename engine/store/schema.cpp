@@ -125,7 +125,40 @@ const char* const kMigration3 = R"sql(
 ALTER TABLE system_samples ADD COLUMN gpu_clock_mhz REAL;
 )sql";
 
-const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3};
+// Version 4: evaluations of a run's checkpoints (the evaluate job): the metrics over a split
+// and every sample's prediction with the softmax probabilities (float32 little-endian, one
+// per class), which calibration, confusion matrices and "worst samples" are computed from.
+const char* const kMigration4 = R"sql(
+CREATE TABLE evaluations (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    checkpoint_path TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    epoch INTEGER NOT NULL,
+    split TEXT NOT NULL,
+    samples INTEGER NOT NULL,
+    classes INTEGER NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX evaluations_by_run ON evaluations(run_id, id);
+CREATE TABLE evaluation_metrics (
+    evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    value REAL, value_nonfinite INTEGER,
+    PRIMARY KEY (evaluation_id, name)
+) WITHOUT ROWID;
+CREATE TABLE predictions (
+    evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+    sample INTEGER NOT NULL,
+    label INTEGER NOT NULL,
+    predicted INTEGER NOT NULL,
+    confidence REAL NOT NULL,
+    probabilities BLOB NOT NULL,
+    PRIMARY KEY (evaluation_id, sample)
+) WITHOUT ROWID;
+)sql";
+
+const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion);
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "store/schema.h"
-#include "train/early_stopping.h"
 
 namespace ts::store {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 
 namespace ts {
 

@@ -4,11 +4,6 @@
 
 namespace ts {
 
-bool lowerIsBetter(const std::string& metric)
-{
-    return metric.size() >= 4 && metric.compare(metric.size() - 4, 4, "loss") == 0;
-}
-
 EarlyStopping::EarlyStopping(const EarlyStoppingSpec& spec) : spec_(spec), lower_(lowerIsBetter(spec.metric)) {}
 
 bool EarlyStopping::update(double value)

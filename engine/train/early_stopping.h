@@ -1,15 +1,12 @@
-// Early stopping and the "which way is better" rule shared with the plateau scheduler.
+// Early stopping (the "which way is better" rule, lowerIsBetter, is in types/run_records.h).
 #pragma once
 #include <cstdint>
 #include <string>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
+#include "types/run_records.h"
 
 namespace ts {
-
-// Metric direction by name: anything ending in "loss" is minimised, everything else
-// (accuracy, F1, AUC) maximised.
-bool lowerIsBetter(const std::string& metric);
 
 class EarlyStopping {
 public:

@@ -55,7 +55,8 @@ Executor& Evaluator::executorFor(std::int64_t batch)
     return *slot;
 }
 
-bool Evaluator::evaluate(Executor& source, Loader& loader, ClassificationMetrics& metrics, const RunControl* control)
+bool Evaluator::evaluate(Executor& source, Loader& loader, ClassificationMetrics& metrics, const RunControl* control,
+                         const BatchLogits& onBatch)
 {
     // Executors whose parameters are current for this pass (copied lazily, once each).
     std::map<std::int64_t, bool> synced;
@@ -86,6 +87,7 @@ bool Evaluator::evaluate(Executor& source, Loader& loader, ClassificationMetrics
                                         exec.value(binding.logits).shape().str() + " values, expected [" +
                                         std::to_string(batch.size) + ", " + std::to_string(classes_) + "] logits");
         metrics.add(logits.data(), batch.labels.data<std::int64_t>(), batch.size, exec.loss());
+        if (onBatch) onBatch(batch, logits);
     }
     return true;
 }

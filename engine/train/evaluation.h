@@ -11,6 +11,7 @@
 // the device.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,8 +47,11 @@ public:
 
     // Runs `loader` (sequential, dropLast = false, no augmentation) through inference
     // executors carrying `source`'s current parameters. Returns false when `control` asked
-    // to stop part-way (the metrics then cover what was seen).
-    bool evaluate(Executor& source, Loader& loader, ClassificationMetrics& metrics, const RunControl* control);
+    // to stop part-way (the metrics then cover what was seen). `onBatch`, when given, sees
+    // each batch with its logits ([n * classes] floats) after the metrics counted it.
+    using BatchLogits = std::function<void(const Batch& batch, const std::vector<float>& logits)>;
+    bool evaluate(Executor& source, Loader& loader, ClassificationMetrics& metrics, const RunControl* control,
+                  const BatchLogits& onBatch = {});
 
 private:
     Executor& executorFor(std::int64_t batch);

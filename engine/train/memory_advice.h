@@ -5,16 +5,13 @@
 #include <cstdint>
 #include <string>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
+#include "types/run_memory.h"
 
 namespace ts {
 
 class Backend;
 
-struct RunMemory {
-    std::size_t parameters = 0, gradients = 0, optimizerState = 0, activations = 0, workspace = 0;
-    std::size_t total() const { return parameters + gradients + optimizerState + activations + workspace; }
-};
 
 struct MemoryPlan;
 // A training plan plus the optimizer's state buffers (the evaluator's inference plan reuses

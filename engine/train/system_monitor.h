@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "store/store_types.h"
+#include "types/run_records.h"
 
 namespace ts {
 

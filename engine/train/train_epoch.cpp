@@ -18,10 +18,10 @@ double Trainer::currentLr() const
 
 bool Trainer::checkPause()
 {
-    if (control_.stopRequested()) return false;
-    if (!control_.pauseRequested()) return true;
+    if (control_->stopRequested()) return false;
+    if (!control_->pauseRequested()) return true;
     log(LogEvent::Level::Info, "paused at step " + std::to_string(step_));
-    if (!control_.waitWhilePaused()) return false;
+    if (!control_->waitWhilePaused()) return false;
     log(LogEvent::Level::Info, "resumed at step " + std::to_string(step_));
     return true;
 }

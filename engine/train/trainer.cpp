@@ -13,7 +13,8 @@
 namespace ts {
 
 Trainer::Trainer(ExperimentSpec spec, DatasetSplits splits, Backend& backend, TrainerOptions options)
-    : spec_(std::move(spec)), splits_(std::move(splits)), backend_(backend), options_(std::move(options))
+    : spec_(std::move(spec)), splits_(std::move(splits)), backend_(backend), options_(std::move(options)),
+      control_(options_.control ? options_.control : &ownControl_)
 {
 }
 
@@ -51,8 +52,6 @@ void Trainer::setup()
     exec_->initParameters(t.seed);
     exec_->setSeed(t.seed);
     optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
-    log(LogEvent::Level::Info, "memory on " + backend_.name() + " (planned): " +
-                                   describeRunMemory(runMemory(exec_->plan(), spec_.optimizer), spec_.optimizer.type));
     evaluator_ = std::make_unique<Evaluator>(spec_.model, backend_, classes_, t.topK);
     if (spec_.schedule.type == "plateau") plateau_.emplace(spec_.schedule, spec_.optimizer.lr);
 
@@ -94,6 +93,32 @@ void Trainer::setup()
     if (options_.resume) restoreFrom(*options_.resume);
 }
 
+void Trainer::announce()
+{
+    const TrainingSpec& t = spec_.training;
+    StartedEvent e;
+    e.runId = options_.runId;
+    e.experiment = spec_.name;
+    e.device = backend_.name();
+    e.dataset = splits_.train->description();
+    e.precision = t.precision;
+    e.epochs = t.epochs;
+    e.firstEpoch = firstEpoch_;
+    e.firstStep = step_;
+    e.stepsPerEpoch = stepsPerEpoch_;
+    e.totalSteps = totalSteps_;
+    e.batchesPerEpoch = batchesPerEpoch_;
+    e.batchSize = t.batchSize;
+    e.accumulationSteps = t.accumulationSteps;
+    e.trainSamples = t.overfitBatches > 0 ? batchesPerEpoch_ * t.batchSize : splits_.train->size();
+    if (valLoader_) e.validationSamples = splits_.validation->size();
+    if (testLoader_) e.testSamples = splits_.test->size();
+    e.memory = runMemory(exec_->plan(), spec_.optimizer);
+    publish(e);
+    log(LogEvent::Level::Info,
+        "memory on " + backend_.name() + " (planned): " + describeRunMemory(e.memory, spec_.optimizer.type));
+}
+
 void Trainer::loadFixedBatches()
 {
     const std::int64_t wanted = spec_.training.overfitBatches;
@@ -116,7 +141,7 @@ void Trainer::loadFixedBatches()
 std::map<std::string, double> Trainer::evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped)
 {
     ClassificationMetrics m(classes_, spec_.training.topK);
-    stopped = !evaluator_->evaluate(*exec_, loader, m, &control_);
+    stopped = !evaluator_->evaluate(*exec_, loader, m, control_);
     return m.summary(prefix);
 }
 
@@ -128,6 +153,7 @@ FinishedEvent Trainer::run()
     std::optional<double> firstTrainLoss;
     try {
         setup();
+        announce();
         const TrainingSpec& t = spec_.training;
         const bool overfit = t.overfitBatches > 0;
         bool warnedMissing = false;
@@ -217,7 +243,7 @@ FinishedEvent Trainer::run()
         if (testLoader_ && !testedLast &&
             (outcome == FinishedEvent::Outcome::Finished || outcome == FinishedEvent::Outcome::EarlyStopped)) {
             ClassificationMetrics m(classes_, t.topK);
-            if (evaluator_->evaluate(*exec_, *testLoader_, m, &control_))
+            if (evaluator_->evaluate(*exec_, *testLoader_, m, control_))
                 for (const auto& [k, v] : m.summary("test")) finished.metrics[k] = v;
         }
         if (outcome == FinishedEvent::Outcome::Finished && finished.message.empty())

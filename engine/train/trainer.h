@@ -23,13 +23,13 @@
 #include "data/dataset.h"
 #include "io/checkpoint.h"
 #include "data/loader.h"
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 #include "optim/loss_scaler.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
 #include "train/early_stopping.h"
 #include "train/evaluation.h"
-#include "train/events.h"
+#include "types/events.h"
 #include "train/metrics.h"
 #include "train/checkpoint_policy.h"
 #include "train/run_control.h"
@@ -54,6 +54,9 @@ struct TrainerOptions {
     bool fork = false;
     // Publish a SystemEvent (CPU, RAM; GPU with the CUDA backend) at most this often; 0: never.
     double systemSampleSeconds = 1.0;
+    std::int64_t runId = -1;  // the store's run, announced in the StartedEvent; -1: not recorded
+    // Steers the run from other threads; null: the trainer's own (control()). Not owned.
+    RunControl* control = nullptr;
 };
 
 class Trainer {
@@ -65,8 +68,8 @@ public:
 
     // Not owned; must outlive run().
     void addListener(TrainListener* listener) { listeners_.push_back(listener); }
-    // Safe to use from any thread, before or during run().
-    RunControl& control() { return control_; }
+    // Safe to use from any thread, before or during run(): options.control when given.
+    RunControl& control() { return *control_; }
 
     // One run per Trainer. Trains until the last epoch, an early stop, a stop request or a failure. Never throws:
     // errors (a bad graph, unreadable data, a NaN loss) end in a Failed event. The returned
@@ -85,6 +88,7 @@ private:
     };
 
     void setup();
+    void announce();  // the StartedEvent
     void loadFixedBatches();
     void restoreFrom(const Checkpoint& checkpoint);
     EpochResult trainEpoch(std::int64_t epoch, EpochTotals& totals, std::int64_t firstBatch);
@@ -111,7 +115,8 @@ private:
     Backend& backend_;
     TrainerOptions options_;
     std::vector<TrainListener*> listeners_;
-    RunControl control_;
+    RunControl ownControl_;
+    RunControl* control_;
 
     std::unique_ptr<Executor> exec_;
     std::unique_ptr<Optimizer> optimizer_;

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/attrs.h"
+#include "types/attrs.h"
 #include "ops/op.h"
 
 namespace ts::test {

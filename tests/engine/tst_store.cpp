@@ -20,7 +20,7 @@
 #include "store/database.h"
 #include "store/point_chunk.h"
 #include "store/run_reader.h"
-#include "store/run_recorder.h"
+#include "jobs/run_recorder.h"
 #include "store/run_writer.h"
 #include "store/schema.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/graph.h"
+#include "types/model_graph.h"
 
 namespace ts {
 

@@ -1,4 +1,4 @@
-#include "graph/attrs.h"
+#include "types/attrs.h"
 
 #include <sstream>
 #include <stdexcept>

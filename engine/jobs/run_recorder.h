@@ -12,9 +12,9 @@
 #pragma once
 #include <cstdint>
 
-#include "io/experiment_spec.h"
+#include "types/experiment_spec.h"
 #include "store/run_writer.h"
-#include "train/events.h"
+#include "types/events.h"
 
 namespace ts {
 

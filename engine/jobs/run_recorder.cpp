@@ -1,4 +1,4 @@
-#include "store/run_recorder.h"
+#include "jobs/run_recorder.h"
 
 #include <type_traits>
 

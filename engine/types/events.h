@@ -1,5 +1,6 @@
-// What the trainer tells the world: plain structs, copied to listeners (the store writer,
-// the UI bridge, the console). Listeners must return quickly; they never block training.
+// What the trainer and the other jobs (engine/jobs) tell the world: plain structs, copied to
+// listeners (the store recorder, the UI bridge, the console). Listeners must return quickly;
+// they never block training.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -7,9 +8,32 @@
 #include <variant>
 #include <vector>
 
-#include "store/store_types.h"
+#include "types/run_memory.h"
+#include "types/run_records.h"
 
 namespace ts {
+
+// The run's plan, announced once before its first step (after a resumed run's checkpoint is
+// loaded): what every front end needs for progress bars, ETAs and status lines, so none of
+// them recomputes it. Steps are optimizer steps (accumulated micro-batches count once).
+struct StartedEvent {
+    std::int64_t runId = -1;        // the store's run; -1 when the run is not recorded
+    std::string experiment;         // the experiment's name
+    std::string device;             // the backend's name: "cpu", "cuda:0"
+    std::string dataset;            // the training split's description
+    std::string precision;          // training.precision
+    std::int64_t epochs = 0;        // the last epoch (training.epochs)
+    std::int64_t firstEpoch = 1;    // 1, or where a resumed run continues
+    std::int64_t firstStep = 0;     // optimizer steps already taken (resume, fork)
+    std::int64_t stepsPerEpoch = 0; // optimizer steps per epoch (batches / accumulation, rounded up)
+    std::int64_t totalSteps = 0;    // the step count at the end: stepsPerEpoch * epochs
+    std::int64_t batchesPerEpoch = 0;
+    std::int64_t batchSize = 0, accumulationSteps = 1;
+    std::int64_t trainSamples = 0, validationSamples = 0, testSamples = 0;  // per epoch / pass
+    RunMemory memory;               // planned: parameters, gradients, optimizer state, activations, workspace
+
+    std::int64_t stepsThisRun() const { return totalSteps > firstStep ? totalSteps - firstStep : 0; }
+};
 
 struct StepEvent {
     std::int64_t step = 0;  // optimizer steps so far (1 for the first step)
@@ -29,6 +53,12 @@ struct EpochEvent {
     std::map<std::string, double> metrics;  // train_loss, train_acc, val_loss, val_acc, val_top5_acc, ...
     double seconds = 0;
     double dataWaitFraction = 0;  // share of the epoch spent waiting for data
+};
+
+// Progress of work that is not optimizer steps (an evaluation's batches): `done` of `total`.
+struct ProgressEvent {
+    std::int64_t done = 0, total = 0;
+    std::string what;  // "evaluating test", ...
 };
 
 struct LogEvent {
@@ -56,7 +86,8 @@ struct SystemEvent {
     SystemSample sample;
 };
 
-using TrainEvent = std::variant<StepEvent, EpochEvent, LogEvent, FinishedEvent, CheckpointEvent, SystemEvent>;
+using TrainEvent = std::variant<StartedEvent, StepEvent, EpochEvent, LogEvent, FinishedEvent, CheckpointEvent,
+                                SystemEvent, ProgressEvent>;
 
 class TrainListener {
 public:

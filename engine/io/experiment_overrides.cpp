@@ -1,18 +1,14 @@
-#include "experiment_loading.h"
-
+// `--set key=value` overrides of an experiment (io/experiment_yaml.h): they edit the parsed
+// YAML tree, so they are validated exactly like the file's own values.
 #include <yaml-cpp/yaml.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "io/experiment_yaml.h"
 
-namespace ts::cli {
-
-namespace fs = std::filesystem;
+namespace ts {
 
 ExperimentSpec loadExperimentWithOverrides(const std::string& path, const std::vector<std::string>& overrides)
 {
@@ -55,22 +51,4 @@ ExperimentSpec parseExperimentWithOverrides(const std::string& yamlText, const s
     return parseExperiment(out.c_str(), sourceName + " (with --set)");
 }
 
-std::string cacheDirectory()
-{
-    const char* xdg = std::getenv("XDG_CACHE_HOME");
-    const char* home = std::getenv("HOME");
-    const fs::path dir = xdg && *xdg ? fs::path(xdg) / "trainstudio"
-                       : home && *home ? fs::path(home) / ".cache" / "trainstudio"
-                                       : fs::temp_directory_path() / "trainstudio-cache";
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    return dir.string();
-}
-
-DatasetSplits openExperimentDataset(const ExperimentSpec& spec)
-{
-    const std::string baseDir = spec.sourceFile.empty() ? "." : fs::path(spec.sourceFile).parent_path().string();
-    return openDataset(spec.dataset, baseDir.empty() ? "." : baseDir, cacheDirectory());
-}
-
-}  // namespace ts::cli
+}  // namespace ts

@@ -1,4 +1,4 @@
-#include "store/store_types.h"
+#include "types/run_records.h"
 
 namespace ts {
 
@@ -13,6 +13,11 @@ std::optional<RunStatus> parseRunStatus(const std::string& name)
     for (int i = 0; i < 6; ++i)
         if (name == kNames[i]) return static_cast<RunStatus>(i);
     return std::nullopt;
+}
+
+bool lowerIsBetter(const std::string& metric)
+{
+    return metric.size() >= 4 && metric.compare(metric.size() - 4, 4, "loss") == 0;
 }
 
 }  // namespace ts

@@ -1,5 +1,6 @@
 // Plain records of the run store (engine/store): what the writer takes and the reader
-// returns. No behaviour, no SQLite types, so the CLI and the studio can pass them around.
+// returns, and what the trainer's events carry. No SQLite types, so the trainer, the CLI and
+// the studio can pass them around.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -34,6 +35,11 @@ struct RunInfo {
     std::string experimentYaml;  // the full experiment as run (experimentToYaml)
 };
 
+// Metric direction by name: anything ending in "loss" is minimised, everything else
+// (accuracy, F1, AUC) maximised. Early stopping, the plateau schedule, the checkpoint policy
+// and the store's summaries all use this one rule.
+bool lowerIsBetter(const std::string& metric);
+
 // Faithful for NaN and +/-infinity (the store keeps a flag beside the REAL column).
 struct MetricPoint {
     std::int64_t step = 0;
@@ -49,8 +55,7 @@ struct MetricSeries {
 };
 
 // Maintained as points arrive: listing runs never scans points. min/max/best ignore NaN.
-// "Best" is the min for names ending in "loss" and the max otherwise (lowerIsBetter in
-// train/early_stopping.h, the rule early stopping and the checkpoint policy use).
+// "Best" is the min for names ending in "loss" and the max otherwise (lowerIsBetter).
 struct MetricSummary {
     std::string name;
     std::int64_t count = 0;

@@ -1,0 +1,205 @@
+// The evaluate job: one checkpoint of a run over one split, with the trainer's own evaluator,
+// so its metrics are the ones training reported for the same weights. Every sample's
+// prediction and probabilities go into the store beside the metrics.
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "backend/backend.h"
+#include "data/dataset.h"
+#include "data/loader.h"
+#include "exec/executor.h"
+#include "graph/graph.h"
+#include "io/checkpoint.h"
+#include "io/experiment_yaml.h"
+#include "jobs/job_parts.h"
+#include "store/resume_source.h"
+#include "store/run_reader.h"
+#include "store/run_writer.h"
+#include "train/evaluation.h"
+#include "train/metrics.h"
+#include "train/run_control.h"
+
+namespace ts {
+
+namespace {
+
+std::optional<std::int64_t> parseNumber(const std::string& text)
+{
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return n;
+}
+
+std::string listEpochs(const std::vector<CheckpointRecord>& checkpoints)
+{
+    std::string out;
+    for (const auto& c : checkpoints) out += (out.empty() ? "" : ", ") + std::to_string(c.epoch);
+    return out;
+}
+
+// best | last | an epoch | a weights file.
+CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoints, const EvaluateJob& job,
+                                  TrainListener& listener)
+{
+    const std::string& which = job.checkpoint.empty() ? std::string("best") : job.checkpoint;
+    const std::string runText = "run " + std::to_string(job.runId);
+    if (checkpoints.empty() && parseNumber(which).has_value() == false && (which == "best" || which == "last"))
+        throw std::invalid_argument(runText + " has no checkpoint to evaluate (it saved none before it ended); "
+                                              "train it again or resume it to write one");
+    if (which == "best" || which == "last") {
+        if (which == "best") {
+            for (auto it = checkpoints.rbegin(); it != checkpoints.rend(); ++it)
+                if (it->best) return *it;
+            publishLog(listener, LogEvent::Level::Info,
+                       runText + " marks no checkpoint as best (no tracked metric): evaluating the last one");
+        }
+        return checkpoints.back();  // by step
+    }
+    if (const auto epoch = parseNumber(which)) {
+        for (auto it = checkpoints.rbegin(); it != checkpoints.rend(); ++it)
+            if (it->epoch == *epoch) return *it;
+        throw std::invalid_argument(runText + " has no checkpoint of epoch " + which + " (it keeps epochs " +
+                                    (checkpoints.empty() ? std::string("none") : listEpochs(checkpoints)) +
+                                    "); use best, last or one of those");
+    }
+    CheckpointRecord file;
+    file.path = which;
+    file.runId = job.runId;
+    if (!std::filesystem::exists(which))
+        throw std::invalid_argument("checkpoint '" + which + "': no such file; use best, last, an epoch number or a weights file");
+    return file;
+}
+
+std::shared_ptr<Dataset> splitOf(const DatasetSplits& splits, const std::string& name, const ExperimentSpec& spec)
+{
+    if (name == "test") {
+        if (!splits.test) throw std::invalid_argument("dataset '" + spec.dataset.path + "' has no test split; evaluate val or train");
+        return splits.test;
+    }
+    if (name == "val" || name == "validation") {
+        if (!splits.validation)
+            throw std::invalid_argument("the run trained without a validation split (dataset.validation_fraction 0); "
+                                        "evaluate test or train");
+        return splits.validation;
+    }
+    if (name == "train") return splits.train;
+    throw std::invalid_argument("split '" + name + "': expected test, val or train");
+}
+
+void softmax(const float* logits, std::int64_t classes, std::vector<float>& out)
+{
+    out.resize(std::size_t(classes));
+    const float top = *std::max_element(logits, logits + classes);
+    double sum = 0;
+    for (std::int64_t c = 0; c < classes; ++c) sum += out[c] = std::exp(logits[c] - top);
+    for (float& p : out) p = float(p / sum);
+}
+
+double unixNow()
+{
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener)
+{
+    JobResult result;
+    FinishedEvent& done = result.finished;
+    result.runId = job.runId;
+    try {
+        if (env.workspaceDir.empty()) throw std::invalid_argument("evaluating a run needs the workspace that holds it");
+        const Workspace workspace = Workspace::open(env.workspaceDir);
+        RunReader reader(workspace);
+        const std::optional<RunInfo> run = reader.run(job.runId);
+        if (!run) throw std::invalid_argument("run " + std::to_string(job.runId) + " is not in " + workspace.databasePath());
+        CheckpointRecord chosen = chooseCheckpoint(reader.checkpoints(job.runId), job, listener);
+        const std::string weightsPath = absoluteCheckpointPath(workspace, chosen.path);
+        const Checkpoint checkpoint = loadCheckpoint(weightsPath, chosen.sha256);
+        if (chosen.step == 0 && chosen.epoch == 0) {  // a file the store did not name: its own position
+            chosen.step = checkpoint.state.step;
+            chosen.epoch = checkpoint.state.epoch - 1;
+        }
+        const ExperimentSpec spec = parseExperiment(checkpoint.state.experimentYaml, weightsPath);
+        const std::string device = job.device.empty() ? spec.training.device : job.device;
+        Backend& backend = jobBackend(env, device, listener);
+        const DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
+        const std::shared_ptr<Dataset> data = splitOf(splits, job.split, spec);
+        const std::string prefix = job.split == "validation" ? "val" : job.split;
+
+        // An inference executor holds the checkpoint's weights; the evaluator copies them.
+        const std::int64_t batch = spec.training.batchSize;
+        Executor weights(checkGraph(spec.model, batch), backend, /*training=*/false);
+        restoreWeights(weights, checkpoint.weights, weightsPath);
+        const std::int64_t classes = splits.train->numClasses();
+        Evaluator evaluator(spec.model, backend, classes, spec.training.topK);
+        LoaderOptions options;
+        options.batchSize = batch;
+        options.seed = spec.training.seed;
+        options.dropLast = options.shuffle = options.augment = false;
+        options.batchAllocator = &backend.hostAllocator();
+        Loader loader(data, spec.dataset, splits.trainStatistics, options);
+        publishLog(listener, LogEvent::Level::Info,
+                   "evaluating run " + std::to_string(job.runId) + " at epoch " + std::to_string(chosen.epoch) + " (step " +
+                       std::to_string(chosen.step) + ", " + weightsPath + ") on the " + job.split + " split: " +
+                       data->description());
+
+        std::vector<Prediction> predictions;
+        predictions.reserve(std::size_t(data->size()));
+        const std::int64_t batches = loader.batchesPerEpoch();
+        std::int64_t seen = 0;
+        ClassificationMetrics metrics(classes, spec.training.topK);
+        const bool complete = evaluator.evaluate(
+            weights, loader, metrics, &control, [&](const Batch& b, const std::vector<float>& logits) {
+                const auto* labels = b.labels.data<std::int64_t>();
+                for (std::int64_t i = 0; i < b.size; ++i) {
+                    Prediction p;
+                    p.sample = seen + i;
+                    p.label = labels[i];
+                    softmax(logits.data() + i * classes, classes, p.probabilities);
+                    p.predicted = std::max_element(p.probabilities.begin(), p.probabilities.end()) - p.probabilities.begin();
+                    p.confidence = p.probabilities[std::size_t(p.predicted)];
+                    predictions.push_back(std::move(p));
+                }
+                seen += b.size;
+                listener.onEvent(ProgressEvent{b.index + 1, batches, "evaluating " + job.split});
+            });
+        if (!complete) {
+            done.outcome = FinishedEvent::Outcome::Stopped;
+            done.message = "evaluation stopped by request after " + std::to_string(seen) + " of " +
+                           std::to_string(data->size()) + " samples; nothing was stored";
+        } else {
+            EvaluationRecord record;
+            record.runId = job.runId;
+            record.checkpointPath = chosen.path;
+            record.step = chosen.step;
+            record.epoch = chosen.epoch;
+            record.split = prefix;
+            record.samples = seen;
+            record.classes = classes;
+            record.createdTime = unixNow();
+            record.metrics = metrics.summary(prefix);
+            RunWriter writer(workspace);
+            result.evaluationId = writer.addEvaluation(record, predictions);
+            done.metrics = record.metrics;
+            std::ostringstream msg;
+            msg << "evaluation " << result.evaluationId << " of run " << job.runId << " (epoch " << chosen.epoch << ") on "
+                << seen << " " << job.split << " samples: " << prefix << "_acc " << metrics.accuracy() << ", " << prefix
+                << "_loss " << metrics.loss();
+            done.message = msg.str();
+        }
+    } catch (const std::exception& e) {
+        done.outcome = FinishedEvent::Outcome::Failed;
+        done.message = e.what();
+    }
+    listener.onEvent(done);
+    return result;
+}
+
+}  // namespace ts

@@ -1,0 +1,174 @@
+// runJob: the dispatch, and the training job (new, resume, fork). Evaluation and the
+// learning-rate finder are in evaluate_job.cpp and lr_find_job.cpp.
+#include "jobs/job.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include "backend/backend.h"
+#include "backend/select_backend.h"
+#include "data/dataset.h"
+#include "io/experiment_yaml.h"
+#include "jobs/job_parts.h"
+#include "jobs/run_recorder.h"
+#include "store/resume_source.h"
+#include "store/run_writer.h"
+#include "train/trainer.h"
+
+namespace ts {
+
+namespace {
+
+RunStatus statusOf(FinishedEvent::Outcome outcome)
+{
+    switch (outcome) {
+    case FinishedEvent::Outcome::Finished:
+    case FinishedEvent::Outcome::EarlyStopped: return RunStatus::Finished;
+    case FinishedEvent::Outcome::Stopped: return RunStatus::Stopped;
+    case FinishedEvent::Outcome::Failed: break;
+    }
+    return RunStatus::Failed;
+}
+
+// The experiment a training job trains: the given one or the checkpoint's, with overrides,
+// the job's epochs and device, and paths made absolute (the copy stored with the run must
+// find its data from anywhere).
+ExperimentSpec experimentFor(const TrainJob& job, const Continuation* from)
+{
+    ExperimentSpec spec = job.experiment ? *job.experiment
+                                         : parseExperiment(from->checkpoint.state.experimentYaml, from->source);
+    if (!job.overrides.empty()) {
+        const std::string source = spec.sourceFile.empty() ? (from ? from->source : "experiment") : spec.sourceFile;
+        spec = parseExperimentWithOverrides(experimentToYaml(spec), source, job.overrides);
+        spec.sourceFile = source;
+    }
+    spec = withAbsolutePaths(spec);
+    if (job.epochs) spec.training.epochs = *job.epochs;
+    if (!job.device.empty()) spec.training.device = job.device;
+    return spec;
+}
+
+void checkTrainJob(const TrainJob& job, const JobEnvironment& env)
+{
+    const bool resume = !job.resume.empty(), fork = !job.fork.empty();
+    if (resume && fork) throw std::invalid_argument("a training job resumes or forks a run, not both");
+    if (resume && (job.experiment || !job.overrides.empty()))
+        throw std::invalid_argument("resume continues a run exactly as it was (only the epochs and the device may change); "
+                                    "to change settings, fork it instead");
+    if (!resume && !fork && !job.experiment) throw std::invalid_argument("a new training job needs an experiment");
+    if ((resume || fork) && env.workspaceDir.empty())
+        throw std::invalid_argument("resuming or forking a run needs the workspace that holds it");
+}
+
+JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener)
+{
+    JobResult result;
+    FinishedEvent& done = result.finished;
+    std::unique_ptr<RunWriter> writer;
+    bool recorded = false;  // the RunRecorder saw the FinishedEvent and closed the run
+    try {
+        checkTrainJob(job, env);
+        std::optional<Workspace> workspace;
+        if (!env.workspaceDir.empty()) workspace = Workspace::open(env.workspaceDir);
+        std::optional<Continuation> from;
+        const std::string& source = job.resume.empty() ? job.fork : job.resume;
+        if (!source.empty()) {
+            from = loadContinuation(*workspace, source);
+            publishLog(listener, LogEvent::Level::Info,
+                       std::string(job.resume.empty() ? "forking " : "resuming ") +
+                           (from->parentRun ? "run " + std::to_string(*from->parentRun) + " from " : "from ") + from->source);
+        }
+        const ExperimentSpec spec = experimentFor(job, from ? &*from : nullptr);
+        Backend& backend = jobBackend(env, spec.training.device, listener);
+        publishLog(listener, LogEvent::Level::Info, "loading " + spec.dataset.path);
+        DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
+
+        // Recorded once the data is there: a run that never started is no run.
+        if (workspace) {
+            writer = std::make_unique<RunWriter>(*workspace);
+            NewRun run = newRunFor(spec, backend.name());
+            run.name = job.name;
+            run.tags = job.tags;
+            if (from) {
+                run.parentRunId = from->parentRun;
+                run.parentRelation = job.resume.empty() ? "fork" : "resume";
+            }
+            result.runId = writer->createRun(run);
+        }
+        if (control.stopRequested()) {
+            done.outcome = FinishedEvent::Outcome::Stopped;
+            done.message = "stopped before training started";
+        } else {
+            TrainerOptions options;
+            options.cacheDir = jobCacheDirectory(env);
+            if (workspace) options.checkpointDir = workspace->runCheckpointsPath(result.runId);
+            if (from) {
+                options.resume = std::move(from->checkpoint);
+                options.resumeSource = from->source;
+                options.fork = job.resume.empty();
+            }
+            options.systemSampleSeconds = env.systemSampleSeconds;
+            options.runId = result.runId;
+            options.control = &control;
+            Trainer trainer(spec, std::move(splits), backend, std::move(options));
+            std::optional<RunRecorder> recorder;
+            if (writer) {
+                recorder.emplace(*writer, result.runId);
+                trainer.addListener(&*recorder);
+            }
+            AllButFinished forward(listener);  // the FinishedEvent waits for the store's commit
+            trainer.addListener(&forward);
+            done = trainer.run();  // never throws
+            recorded = recorder.has_value();
+        }
+    } catch (const std::exception& e) {
+        done.outcome = FinishedEvent::Outcome::Failed;
+        done.message = e.what();
+    }
+    if (writer) {
+        try {
+            if (!recorded && result.runId >= 0) writer->finishRun(result.runId, statusOf(done.outcome), done.message);
+            writer->flush();  // the FinishedEvent promises the run is in the store
+        } catch (const std::exception& e) {
+            publishLog(listener, LogEvent::Level::Error, std::string("could not save the run: ") + e.what());
+        }
+    }
+    listener.onEvent(done);
+    return result;
+}
+
+}  // namespace
+
+void publishLog(TrainListener& listener, LogEvent::Level level, std::string message)
+{
+    listener.onEvent(LogEvent{level, std::move(message)});
+}
+
+Backend& jobBackend(const JobEnvironment& env, const std::string& device, TrainListener& listener)
+{
+    if (env.backend) return *env.backend;
+    std::string notice;
+    Backend& backend = selectBackend(device, &notice);
+    if (!notice.empty()) publishLog(listener, LogEvent::Level::Info, notice);
+    return backend;
+}
+
+std::string jobCacheDirectory(const JobEnvironment& env)
+{
+    return env.cacheDir.empty() ? defaultCacheDirectory() : env.cacheDir;
+}
+
+std::string jobKind(const Job& job)
+{
+    if (const auto* t = std::get_if<TrainJob>(&job)) return !t->resume.empty() ? "resume" : !t->fork.empty() ? "fork" : "train";
+    return std::holds_alternative<EvaluateJob>(job) ? "evaluate" : "lr_find";
+}
+
+JobResult runJob(const Job& job, const JobEnvironment& environment, RunControl& control, TrainListener& listener)
+{
+    if (const auto* t = std::get_if<TrainJob>(&job)) return runTrainJob(*t, environment, control, listener);
+    if (const auto* e = std::get_if<EvaluateJob>(&job)) return runEvaluateJob(*e, environment, control, listener);
+    return runLrFindJob(std::get<LrFindJob>(job), environment, control, listener);
+}
+
+}  // namespace ts

@@ -1,0 +1,82 @@
+// The one way to launch work (ARCHITECTURE.md, jobs/): a front end describes a job, and
+// runJob builds what it needs (backend, dataset and loaders, store writer and recorder,
+// trainer, cache folder) from an ExperimentSpec and runs it on the calling thread. The CLI and
+// the studio only choose the job, listen to its events and steer it through a RunControl;
+// neither assembles a pipeline itself.
+//
+// Events reach `listener` synchronously on the calling thread (types/events.h): a training
+// job announces its plan (StartedEvent), then steps, epochs, checkpoints, logs and the final
+// FinishedEvent, which comes after the store has committed the run.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "types/events.h"
+#include "types/experiment_spec.h"
+
+namespace ts {
+
+class Backend;
+class RunControl;
+
+// Train: a new run, or a run continued from a checkpoint of the workspace.
+struct TrainJob {
+    // A new run's experiment; for a fork, replaces the checkpoint's copy (its `overrides`
+    // still apply). Resume takes the checkpoint's experiment as it was.
+    std::optional<ExperimentSpec> experiment;
+    std::string resume;  // a run id ("12") or a checkpoint file: continue it exactly
+    std::string fork;    // a run id or a checkpoint file: a new run from it, settings changed
+    // key=value edits of a forked checkpoint's experiment ("optimizer.lr=3e-4"), validated
+    // like the file's own values (io/experiment_overrides.h).
+    std::vector<std::string> overrides;
+    std::optional<std::int64_t> epochs;  // train to this epoch instead of training.epochs
+    std::string device;                  // empty: training.device
+    std::string name;                    // the run's name; empty: "<experiment> #<n>"
+    std::vector<std::string> tags;
+};
+
+// Evaluate a run's checkpoint over a split: per-sample predictions and the metrics go into
+// the store (an evaluation of the run).
+struct EvaluateJob {
+    std::int64_t runId = 0;
+    std::string checkpoint = "best";  // best | last | an epoch number | a weights file
+    std::string split = "test";       // test | val | train
+    std::string device;               // empty: the run's training.device
+};
+
+// The learning-rate range test: from minLr to maxLr exponentially over `steps` optimizer
+// steps on the experiment's model, data and optimizer; stops when the loss diverges.
+struct LrFindJob {
+    ExperimentSpec experiment;
+    double minLr = 1e-7, maxLr = 10;
+    std::int64_t steps = 100;
+    std::string device;  // empty: training.device
+};
+
+using Job = std::variant<TrainJob, EvaluateJob, LrFindJob>;
+
+// "train", "resume", "fork", "evaluate", "lr_find"
+std::string jobKind(const Job& job);
+
+struct JobEnvironment {
+    std::string workspaceDir;  // empty: nothing is recorded (a training job only)
+    std::string cacheDir;      // decoded data and statistics; empty: defaultCacheDirectory() (data/dataset.h)
+    // Runs on this backend instead of selecting one by the device (the selftest compares two).
+    Backend* backend = nullptr;
+    double systemSampleSeconds = 1.0;  // 0: no machine-load samples
+};
+
+struct JobResult {
+    FinishedEvent finished;   // also the last event the listener received
+    std::int64_t runId = -1;  // the run trained or evaluated; -1 when none was recorded
+    std::int64_t evaluationId = -1;  // an evaluation job's row
+};
+
+// Never throws: every failure (a bad experiment, unreadable data, a store error) ends in a
+// Failed FinishedEvent whose message says what and where.
+JobResult runJob(const Job& job, const JobEnvironment& environment, RunControl& control, TrainListener& listener);
+
+}  // namespace ts

@@ -1,0 +1,33 @@
+// What the jobs of job.cpp, evaluate_job.cpp and lr_find_job.cpp share (internal to jobs/).
+#pragma once
+#include <string>
+
+#include "jobs/job.h"
+
+namespace ts {
+
+void publishLog(TrainListener& listener, LogEvent::Level level, std::string message);
+
+// env.backend, or the backend `device` selects (its notice, such as the CPU fallback of
+// "auto", is logged). Throws std::runtime_error saying why a device is unusable.
+Backend& jobBackend(const JobEnvironment& env, const std::string& device, TrainListener& listener);
+std::string jobCacheDirectory(const JobEnvironment& env);
+
+// Passes every event on but the FinishedEvent, which a job sends itself once the store has
+// committed what the run wrote.
+class AllButFinished final : public TrainListener {
+public:
+    explicit AllButFinished(TrainListener& next) : next_(next) {}
+    void onEvent(const TrainEvent& event) override
+    {
+        if (!std::holds_alternative<FinishedEvent>(event)) next_.onEvent(event);
+    }
+
+private:
+    TrainListener& next_;
+};
+
+JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
+JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
+
+}  // namespace ts
