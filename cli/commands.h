@@ -10,6 +10,8 @@ int planCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
 int benchStoreCommand(const std::vector<std::string>& args);  // bench_store.cpp
 int trainCommand(const std::vector<std::string>& args);
+int evalCommand(const std::vector<std::string>& args);    // job_commands.cpp
+int lrFindCommand(const std::vector<std::string>& args);  // job_commands.cpp
 int validateCommand(const std::vector<std::string>& args);
 int runsCommand(const std::vector<std::string>& args);
 int selftestCommand(const std::vector<std::string>& args);  // selftest_command.cpp

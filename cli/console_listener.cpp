@@ -65,8 +65,8 @@ void ConsoleListener::onStarted(const StartedEvent& e)
                     static_cast<long long>(e.testSamples), static_cast<unsigned long long>(e.memory.total()));
         return;
     }
-    std::printf("run %lld: training %s on %s: %s, %lld epochs, batch %lld", static_cast<long long>(e.runId),
-                e.experiment.c_str(), e.device.c_str(), e.dataset.c_str(), static_cast<long long>(e.epochs),
+    if (e.runId >= 0) std::printf("run %lld: ", static_cast<long long>(e.runId));
+    std::printf("training %s on %s: %s, %lld epochs, batch %lld", e.experiment.c_str(), e.device.c_str(), e.dataset.c_str(), static_cast<long long>(e.epochs),
                 static_cast<long long>(e.batchSize));
     if (e.accumulationSteps > 1)
         std::printf(" x %lld accumulated (%lld steps per epoch)", static_cast<long long>(e.accumulationSteps),
@@ -124,7 +124,7 @@ void ConsoleListener::onFinished(const FinishedEvent& e)
     }
     if (terminal_) std::printf("\r\033[K");
     if (e.outcome == FinishedEvent::Outcome::Failed) {
-        std::fprintf(stderr, "training failed: %s\n", e.message.c_str());
+        std::fprintf(stderr, "failed: %s\n", e.message.c_str());
         return;
     }
     std::printf("%s after %s", outcome, clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()).c_str());

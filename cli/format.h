@@ -67,6 +67,22 @@ struct Options {
         return it == values.end() ? std::vector<std::string>{} : it->second;
     }
     bool has(const std::string& name) const { return values.count(name) || flags.count(name); }
+    // The option as a finite number ("3e-4" too); throws std::invalid_argument with a clear message.
+    double number(const std::string& name, double fallback) const
+    {
+        if (!has(name)) return fallback;
+        const std::string text = get(name, "");
+        std::size_t used = 0;
+        double v = 0;
+        try {
+            v = std::stod(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size() || !std::isfinite(v))
+            throw std::invalid_argument(name + " expects a number, got '" + text + "'");
+        return v;
+    }
     // The option as an integer >= minimum; throws std::invalid_argument with a clear message.
     long long integer(const std::string& name, long long fallback, long long minimum) const
     {

@@ -25,6 +25,11 @@ void printHelp()
         "              train --resume RUN_OR_CHECKPOINT continues a stopped or crashed run;\n"
         "              train --fork RUN_OR_CHECKPOINT [EXPERIMENT.yaml] --set k=v starts a new\n"
         "              run from a checkpoint with changed settings\n"
+        "  eval        evaluate a run's checkpoint over a split and store every prediction:\n"
+        "              eval RUN [--checkpoint best|last|EPOCH|FILE] [--split test|val|train]\n"
+        "              [--device ..] [--workspace DIR] [--json]\n"
+        "  lr-find     the learning-rate range test: lr-find EXPERIMENT.yaml [--steps N]\n"
+        "              [--min-lr X] [--max-lr Y] [--set k=v] [--device ..] [--json]\n"
         "  validate    check an experiment and show its model and planned memory:\n"
         "              validate EXPERIMENT.yaml [--set key=value ...] [--no-data]\n"
         "  info        the backends compiled in, CPU threads, CUDA devices, ops\n"
@@ -65,6 +70,8 @@ int main(int argc, char** argv)
     args.erase(args.begin());
     try {
         if (command == "train") return ts::cli::trainCommand(args);
+        if (command == "eval") return ts::cli::evalCommand(args);
+        if (command == "lr-find") return ts::cli::lrFindCommand(args);
         if (command == "validate") return ts::cli::validateCommand(args);
         if (command == "info") return ts::cli::infoCommand(args);
         if (command == "plan") return ts::cli::planCommand(args);

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
-#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
@@ -77,26 +75,6 @@ const MetricSummary* findSummary(const std::vector<MetricSummary>& summaries, co
     for (const auto& s : summaries)
         if (s.name == name) return &s;
     return nullptr;
-}
-
-const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries)
-{
-    // A summary whose best is NaN saw only NaN (best ignores NaN): no result to show.
-    for (const char* name : {"val_acc", "val_loss"})
-        if (const MetricSummary* s = findSummary(summaries, name); s && !std::isnan(s->best)) return s;
-    return nullptr;
-}
-
-double runDuration(const RunInfo& run)
-{
-    if (run.startTime <= 0) return NAN;
-    if (run.status == RunStatus::Running) {
-        const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-        return now - run.startTime;
-    }
-    if (run.endTime > 0) return run.endTime - run.startTime;
-    if (run.heartbeat > run.startTime) return run.heartbeat - run.startTime;  // crashed: last sign of life
-    return NAN;
 }
 
 }  // namespace ts::cli

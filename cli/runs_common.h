@@ -25,11 +25,7 @@ std::int64_t resolveRun(RunReader& reader, const Workspace& workspace, const std
 
 // The summary of `name`, if the run has that metric.
 const MetricSummary* findSummary(const std::vector<MetricSummary>& summaries, const std::string& name);
-// The run's headline validation result: val_acc's best, else val_loss's best.
-const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries);
-
-// Seconds from start to end; for a live run to now, for a crashed one to its last heartbeat.
-double runDuration(const RunInfo& run);
+// bestValidation and runDuration, shared with the studio, are in types/run_records.h.
 
 // The sub-commands, each given its arguments after the sub-command's name.
 int runsList(const std::vector<std::string>& args);

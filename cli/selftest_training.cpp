@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "io/experiment_yaml.h"
+#include "io/shipped_experiments.h"
 #include "jobs/job.h"
 #include "train/run_control.h"
 
@@ -91,19 +92,13 @@ std::string findExperimentsDirectory(const std::string& explicitDir)
             throw std::runtime_error("--experiments " + explicitDir + " holds no " + probe);
         return explicitDir;
     }
-    std::vector<fs::path> tried{fs::current_path() / "experiments"};
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)  // build/cli/trainstudio-cli -> the source tree's experiments/; bin/ -> share/trainstudio/
-        for (fs::path dir = exe.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-            tried.push_back(dir / "experiments");
-            tried.push_back(dir / "share" / "trainstudio" / "experiments");
-            if (dir == dir.root_path() || tried.size() > 12) break;
-        }
-    for (const fs::path& dir : tried)
-        if (fs::exists(dir / probe)) return dir.string();
+    // experiments/ here first (the help says so), then where the studio looks.
+    if (std::error_code ec; fs::is_regular_file(fs::current_path() / "experiments" / probe, ec))
+        return (fs::current_path() / "experiments").string();
+    if (const fs::path shipped = shippedExperimentsDirectory(); !shipped.empty()) return shipped.string();
     throw std::runtime_error(std::string("cannot find experiments/") + probe +
-                             " in the current directory or next to the executable; pass --experiments DIR, "
+                             " in the current directory, the installed share/trainstudio/ or the source tree "
+                             "this binary was built from; pass --experiments DIR, "
                              "or --no-training to check the primitives only");
 }
 

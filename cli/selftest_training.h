@@ -36,7 +36,8 @@ TrainingComparison compareTraining(const std::string& experimentFile, Backend& c
                                    std::uint64_t seed);
 
 // The folder holding fashion_mnist_mlp.yaml: `explicitDir` when given, else experiments/ in
-// the current directory or next to (or above) the executable. Throws naming where it looked.
+// the current directory, else the shipped ones (io/shipped_experiments.h: installed, or the
+// source tree's). Throws naming where it looked.
 std::string findExperimentsDirectory(const std::string& explicitDir);
 
 }  // namespace ts::cli

@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,7 +16,10 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolButton>
+#include <QPushButton>
 
+#include "jobs_panel.h"
 #include "runs_page.h"
 #include "studio_workspace.h"
 #include "system_info.h"
@@ -45,6 +49,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("pages"));
+    m_session = new TrainingSession(this);
 
     // Wide enough for the longest title in the current language (Chinese ones are short).
     int textWidth = 0;
@@ -56,7 +61,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         item->setData(Qt::UserRole, PageInfo::key(page));
         item->setSizeHint(QSize(itemWidth, 36));
         if (page == Page::Train)  // the window owns the session: it outlives the page's runs
-            m_stack->addWidget(new TrainPage(new TrainingSession(this)));
+            m_stack->addWidget(new TrainPage(m_session));
         else if (page == Page::Runs)
             m_stack->addWidget(new RunsPage(studioWorkspace()));
         else
@@ -72,14 +77,48 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     layout->addWidget(m_stack, 1);
     setCentralWidget(central);
 
+    createJobsDock();
     createMenus();
 
+    m_jobsButton = new QToolButton;
+    m_jobsButton->setObjectName(QStringLiteral("jobsButton"));
+    m_jobsButton->setAutoRaise(true);
+    m_jobsButton->setToolTip(tr("Show the job queue (Ctrl+J)"));
+    m_jobsButton->hide();
+    connect(m_jobsButton, &QToolButton::clicked, this, [this] {
+        m_jobsDock->show();
+        m_jobsDock->raise();
+    });
+    statusBar()->addPermanentWidget(m_jobsButton);
     m_device = new QLabel(tr("Device: %1").arg(SystemInfo::deviceSummary()));
     m_device->setObjectName(QStringLiteral("deviceLabel"));
     statusBar()->addPermanentWidget(m_device);
+    connect(m_jobsPanel, &JobsPanel::summaryChanged, this, [this](const QString& summary) {
+        m_jobsButton->setText(summary);
+        m_jobsButton->setVisible(!summary.isEmpty());
+        // A second job waiting is the moment the queue matters: show it once.
+        if (m_session->queuedCount() > 0 && !m_jobsShownOnce) {
+            m_jobsShownOnce = true;
+            m_jobsDock->show();
+        }
+    });
+    connect(m_session, &TrainingSession::stateChanged, this, [this] {
+        if (m_closeWhenIdle && !m_session->isActive()) close();
+    });
 
     connect(m_sidebar, &QListWidget::currentRowChanged, this, &MainWindow::onRowChanged);
     restoreSettings();
+}
+
+void MainWindow::createJobsDock()
+{
+    m_jobsPanel = new JobsPanel(m_session, QString::fromStdString(studioWorkspace().directory));
+    m_jobsDock = new QDockWidget(tr("Jobs"), this);
+    m_jobsDock->setObjectName(QStringLiteral("jobsDock"));
+    m_jobsDock->setWidget(m_jobsPanel);
+    m_jobsDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_jobsDock);
+    m_jobsDock->hide();  // until jobs wait in the queue, or the user asks (View > Jobs)
 }
 
 // The language setting: the system's, or one chosen here; read at start-up (studio_app.cpp),
@@ -139,6 +178,11 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
     createLanguageMenu(view->addMenu(tr("&Language")));
+    QAction* jobs = m_jobsDock->toggleViewAction();
+    jobs->setObjectName(QStringLiteral("actionJobs"));
+    jobs->setText(tr("&Jobs"));
+    jobs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
+    view->addAction(jobs);
     view->addSeparator();
     m_pageActions = new QActionGroup(this);
     m_pageActions->setExclusive(true);
@@ -233,8 +277,40 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_session->isActive()) {
+        event->ignore();
+        if (m_closeWhenIdle) return;  // already stopping; the window closes when the job has ended
+        askToStopAndQuit();
+        return;
+    }
     saveSettings();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::askToStopAndQuit()
+{
+    if (findChild<QMessageBox*>(QStringLiteral("confirmQuit"))) return;
+    const int queued = m_session->queuedCount();
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Quit TrainStudio"),
+                                tr("A job is running. Stop it and quit? It stops after the current step and saves a "
+                                   "checkpoint, so it can be resumed later.") +
+                                    (queued > 0 ? QStringLiteral("\n\n") + tr("%n queued job(s) will not start.", nullptr, queued)
+                                                : QString()),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("confirmQuit"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* stop = box->addButton(tr("Stop and Quit"), QMessageBox::AcceptRole);
+    stop->setObjectName(QStringLiteral("stopAndQuitButton"));
+    box->addButton(tr("Keep Training"), QMessageBox::RejectRole);
+    box->setDefaultButton(stop);
+    // Window-modal and asynchronous: the trainer's events keep flowing while it asks.
+    connect(box, &QMessageBox::buttonClicked, this, [this, stop](QAbstractButton* clicked) {
+        if (clicked != stop) return;
+        m_closeWhenIdle = true;
+        statusBar()->showMessage(tr("Stopping: the current step finishes and a checkpoint is saved…"));
+        m_session->stopAll();
+    });
+    box->open();
 }
 
 }  // namespace ts::ui

@@ -7,12 +7,17 @@
 #include "pages.h"
 
 class QActionGroup;
+class QDockWidget;
+class QToolButton;
 class QLabel;
 class QMenu;
 class QListWidget;
 class QStackedWidget;
 
 namespace ts::ui {
+
+class JobsPanel;
+class TrainingSession;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -36,6 +41,9 @@ protected:
 
 private:
     void createMenus();
+    void createJobsDock();
+    // Closing with a job running: asks, then stops every job and closes once they have ended.
+    void askToStopAndQuit();
     void createLanguageMenu(QMenu* menu);
     void restoreSettings();
     void saveSettings() const;
@@ -45,6 +53,12 @@ private:
     QStackedWidget* m_stack = nullptr;
     QActionGroup* m_pageActions = nullptr;
     QLabel* m_device = nullptr;
+    TrainingSession* m_session = nullptr;  // the job queue: owned here, it outlives the pages
+    JobsPanel* m_jobsPanel = nullptr;
+    QDockWidget* m_jobsDock = nullptr;
+    QToolButton* m_jobsButton = nullptr;  // status bar: "2 job(s): 1 running, 1 queued"
+    bool m_jobsShownOnce = false;
+    bool m_closeWhenIdle = false;  // the user chose "Stop and Quit"
 };
 
 }  // namespace ts::ui

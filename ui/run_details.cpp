@@ -174,7 +174,7 @@ void RunDetails::showFields(const RunInfo& run)
     status->setPalette(palette);
     m_fields.value(QStringLiteral("started"))->setText(RunsModel::timeText(run.startTime));
     m_fields.value(QStringLiteral("ended"))->setText(RunsModel::timeText(run.endTime));
-    m_fields.value(QStringLiteral("duration"))->setText(RunsModel::durationText(RunsModel::durationSeconds(run)));
+    m_fields.value(QStringLiteral("duration"))->setText(RunsModel::durationText(runDuration(run)));
     const QString device = run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
     m_fields.value(QStringLiteral("device"))
         ->setText(run.host.empty() ? device : tr("%1 on %2").arg(device, QString::fromStdString(run.host)));

@@ -7,7 +7,6 @@
 #include <QPixmap>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -32,12 +31,7 @@ bool sameRow(const RunListing& a, const RunListing& b)
     return x.status != RunStatus::Running && x.name == y.name && x.status == y.status && x.startTime == y.startTime &&
            x.endTime == y.endTime && x.heartbeat == y.heartbeat && x.device == y.device &&
            x.experimentName == y.experimentName && x.notes == y.notes && x.message == y.message &&
-           sameSummary(RunsModel::bestValidation(a.summaries), RunsModel::bestValidation(b.summaries));
-}
-
-double unixNow()
-{
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+           sameSummary(bestValidation(a.summaries), bestValidation(b.summaries));
 }
 
 }  // namespace
@@ -113,24 +107,6 @@ QModelIndex RunsModel::indexOf(qint64 runId, int column) const
 {
     const int row = rowOf(runId);
     return row < 0 ? QModelIndex() : index(row, column);
-}
-
-const MetricSummary* RunsModel::bestValidation(const std::vector<MetricSummary>& summaries)
-{
-    // A summary whose best is NaN saw only NaN (best ignores NaN): nothing to show.
-    for (const char* name : {"val_acc", "val_loss"})
-        for (const auto& s : summaries)
-            if (s.name == name && !std::isnan(s.best)) return &s;
-    return nullptr;
-}
-
-double RunsModel::durationSeconds(const RunInfo& run)
-{
-    if (run.startTime <= 0) return NAN;
-    if (run.status == RunStatus::Running) return unixNow() - run.startTime;
-    if (run.endTime > 0) return run.endTime - run.startTime;
-    if (run.heartbeat > run.startTime) return run.heartbeat - run.startTime;  // crashed: last sign of life
-    return NAN;
 }
 
 QString RunsModel::statusText(RunStatus status)
@@ -242,7 +218,7 @@ QVariant RunsModel::displayData(const RunListing& row, int column) const
     case Name: return QString::fromStdString(run.name);
     case Status: return statusText(run.status);
     case Started: return timeText(run.startTime);
-    case Duration: return durationText(durationSeconds(run));
+    case Duration: return durationText(runDuration(run));
     case Device: return run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
     case BestValidation:
         if (const MetricSummary* best = bestValidation(row.summaries)) return bestText(*best);
@@ -258,7 +234,7 @@ QVariant RunsModel::sortData(const RunListing& row, int column) const
     switch (column) {
     case Started: return run.startTime > 0 ? run.startTime : double(run.id);  // queued runs keep id order
     case Duration: {
-        const double d = durationSeconds(run);
+        const double d = runDuration(run);
         return std::isnan(d) ? -1.0 : d;
     }
     case BestValidation: {

@@ -39,10 +39,6 @@ public:
     int rowOf(qint64 runId) const;  // -1 when not listed
     QModelIndex indexOf(qint64 runId, int column = Name) const;
 
-    // The run's headline validation result: val_acc's best, else val_loss's (as the CLI's list).
-    static const ts::MetricSummary* bestValidation(const std::vector<ts::MetricSummary>& summaries);
-    // Seconds from start to end; for a live run to now, for a dead one to its last heartbeat. NaN: unknown.
-    static double durationSeconds(const ts::RunInfo& run);
     static QString statusText(ts::RunStatus status);
     static QColor statusColor(ts::RunStatus status);
     static QIcon statusIcon(ts::RunStatus status);

@@ -118,10 +118,26 @@ void TrainPage::startTraining()
     m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
 }
 
+void TrainPage::queueTraining()
+{
+    const std::optional<ExperimentSpec> spec = experimentForRun();
+    if (!spec || !m_session) return;
+    if (!m_session->isActive()) {
+        startTraining();
+        return;
+    }
+    const qint64 job = m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
+    appendLog(tr("Queued %1 as job %2: it trains when the jobs before it have ended.")
+                  .arg(QString::fromStdString(spec->name))
+                  .arg(job));
+}
+
 void TrainPage::resumeRun(qint64 runId)
 {
-    if (!m_session || m_session->isActive()) {
-        appendLog(tr("Cannot resume run %1 while another run trains: stop it first.").arg(runId));
+    if (!m_session) return;
+    if (m_session->isActive()) {
+        const qint64 job = m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory());
+        appendLog(tr("Queued the resumption of run %1 as job %2.").arg(runId).arg(job));
         return;
     }
     resetRunView(0);
@@ -132,9 +148,7 @@ void TrainPage::resumeRun(qint64 runId)
 void TrainPage::resetRunView(double clipThreshold)
 {
     m_run = RunStartInfo{};
-    m_step = m_epoch = m_lastStep = 0;
-    m_secondsPerStep = 0;
-    m_lastWall = -1;
+    m_step = m_epoch = 0;
     m_memoryBytes = -1;
     m_lastOutcome.clear();
     m_clipThreshold = clipThreshold;
@@ -161,11 +175,11 @@ void TrainPage::updateActions()
     const State state = m_session ? m_session->state() : State::Idle;
     const bool active = state != State::Idle;
     m_trainAction->setEnabled(!active && m_spec.has_value() && m_session);
+    m_queueAction->setEnabled(m_spec.has_value() && m_session);
     m_pauseAction->setEnabled(state == State::Starting || state == State::Running || state == State::Paused);
     m_pauseAction->setText(state == State::Paused ? tr("&Resume") : tr("&Pause"));
     m_pauseAction->setIcon(style()->standardIcon(state == State::Paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
     m_stopAction->setEnabled(active && state != State::Stopping);
-    for (QWidget* editor : std::as_const(m_editors)) editor->setEnabled(!active);
 }
 
 void TrainPage::updateStatus()
@@ -180,14 +194,14 @@ void TrainPage::updateStatus()
         m_status->setText(tr("Starting: loading the dataset…"));
         return;
     }
-    const double eta = m_secondsPerStep * double(qMax<qint64>(0, m_run.totalSteps - m_step));
+    const std::optional<double> eta = m_session->progress().etaSeconds();
     const QString memory = m_memoryBytes >= 0 ? QLocale().formattedDataSize(qint64(m_memoryBytes)) : QStringLiteral("–");
     QString text = tr("Epoch %1/%2 · step %3/%4 · ETA %5 · %6 · memory %7")
                        .arg(m_epoch)
                        .arg(m_run.epochs)
                        .arg(m_step)
                        .arg(m_run.totalSteps)
-                       .arg(m_secondsPerStep > 0 ? durationText(eta) : QStringLiteral("–"), m_run.device, memory);
+                       .arg(eta ? durationText(*eta) : QStringLiteral("–"), m_run.device, memory);
     if (state == State::Paused) text = tr("Paused · %1").arg(text);
     if (state == State::Stopping) text = tr("Stopping · %1").arg(text);
     m_status->setText(text);
@@ -205,6 +219,9 @@ void TrainPage::appendLog(const QString& text, bool error)
 
 void TrainPage::onRunStarted(const RunStartInfo& info)
 {
+    // A queued job begins where the last one ended: a fresh view (the first was reset at Train).
+    m_step = info.firstStep;
+    m_epoch = 0;
     m_run = info;
     m_charts->reset(info.stepsPerEpoch, m_clipThreshold);
     appendLog(info.runId >= 0 ? tr("Run %1 on %2: %3, %n step(s)", nullptr, int(info.totalSteps)).arg(info.runId).arg(info.device, info.dataset)
@@ -216,13 +233,6 @@ void TrainPage::onSteps(const QVector<StepPoint>& steps)
 {
     m_charts->addSteps(steps);
     const StepPoint& last = steps.constLast();
-    // Seconds per step from wall time, smoothed; a pause shows as one slow stretch and fades.
-    if (m_lastWall >= 0 && last.step > m_lastStep && last.wallTime > m_lastWall) {
-        const double rate = (last.wallTime - m_lastWall) / double(last.step - m_lastStep);
-        m_secondsPerStep = m_secondsPerStep > 0 ? 0.8 * m_secondsPerStep + 0.2 * rate : rate;
-    }
-    m_lastWall = last.wallTime;
-    m_lastStep = last.step;
     m_step = last.step;
     m_epoch = last.epoch;
     updateStatus();

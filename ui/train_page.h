@@ -39,7 +39,7 @@ public:
     // The chosen experiment with the settings editor applied: what Start would run.
     std::optional<ts::ExperimentSpec> experimentForRun() const;
 
-    // Train (Ctrl+R), Pause/Resume (Ctrl+P), Stop (Ctrl+. / Shift+F5): for a menu.
+    // Train (Ctrl+R), Pause/Resume (Ctrl+P), Stop (Ctrl+. / Shift+F5), Queue (Ctrl+Shift+R): for a menu.
     QList<QAction*> trainActions() const;
     TrainingSession* session() const { return m_session; }
     TrainCharts* charts() const { return m_charts; }
@@ -51,8 +51,10 @@ public slots:
     // File > Open Experiment: a window-modal file dialog; the chosen file is opened.
     void showOpenDialog();
     void startTraining();
+    // Adds the experiment, as edited now, to the session's job queue (trains at once when idle).
+    void queueTraining();
     // Continues a stopped or crashed run of the workspace from its last checkpoint (the Runs
-    // page asks for it); the charts start where the run left off.
+    // page asks for it; queued behind a job in progress); the charts start where it left off.
     void resumeRun(qint64 runId);
     void togglePause();
     void stopTraining();
@@ -90,8 +92,9 @@ private:
     QComboBox* m_schedule = nullptr;
     QComboBox* m_precision = nullptr;
     QLabel* m_memory = nullptr;  // the run's planned memory, before it starts
-    QList<QWidget*> m_editors;  // disabled while a run is active
+    QList<QWidget*> m_editors;  // edit what the next queued job trains; the running one has its copy
 
+    QAction* m_queueAction = nullptr;
     QAction* m_trainAction = nullptr;
     QAction* m_pauseAction = nullptr;
     QAction* m_stopAction = nullptr;
@@ -103,9 +106,6 @@ private:
     // Status line state.
     RunStartInfo m_run;
     qint64 m_step = 0, m_epoch = 0;
-    double m_secondsPerStep = 0;  // smoothed, for the ETA
-    double m_lastWall = -1;
-    qint64 m_lastStep = 0;
     double m_memoryBytes = -1;
     double m_clipThreshold = 0;  // the run's gradient clip, drawn on the norm chart
     QString m_lastOutcome;

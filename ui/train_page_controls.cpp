@@ -69,10 +69,18 @@ void TrainPage::createActions()
     m_stopAction->setToolTip(tr("Stop after the current step; the run is kept (Ctrl+. or Shift+F5)"));
     connect(m_stopAction, &QAction::triggered, this, &TrainPage::stopTraining);
 
-    addActions({m_trainAction, m_pauseAction, m_stopAction});  // shortcuts work while the page shows
+    m_queueAction = new QAction(style()->standardIcon(QStyle::SP_FileDialogDetailedView), tr("&Queue"), this);
+    m_queueAction->setObjectName(QStringLiteral("actionQueue"));
+    m_queueAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_queueAction->setToolTip(tr("Queue the experiment with these settings: it trains when the jobs before it have "
+                                 "ended (Ctrl+Shift+R)"));
+    connect(m_queueAction, &QAction::triggered, this, &TrainPage::queueTraining);
+
+    // Shortcuts work while the page shows.
+    addActions({m_trainAction, m_pauseAction, m_stopAction, m_queueAction});
 }
 
-QList<QAction*> TrainPage::trainActions() const { return {m_trainAction, m_pauseAction, m_stopAction}; }
+QList<QAction*> TrainPage::trainActions() const { return {m_trainAction, m_pauseAction, m_stopAction, m_queueAction}; }
 
 QWidget* TrainPage::createControls()
 {

@@ -207,6 +207,7 @@ qint64 TrainingSession::enqueue(const Job& job, const QString& title, const QStr
     row.id = queued.id;
     row.kind = QString::fromStdString(jobKind(job));
     row.title = title;
+    if (m_state == State::Idle) row.state = JobRow::State::Running;  // next in line: it begins at once
     m_jobs.push_back(row);
     {
         std::lock_guard lock(m_shared->jobMutex);
@@ -264,24 +265,16 @@ void TrainingSession::cancel(qint64 jobId)
 {
     JobRow* j = findJob(jobId);
     if (!j || j->isDone()) return;
-    if (m_shared->dropQueued(jobId)) {
+    // A waiting job leaves the queue; the current one (running, or shown as starting) is
+    // stopped through its control and ends with its FinishedEvent like any run.
+    if (jobId != m_currentJob && m_shared->dropQueued(jobId)) {
         j->state = JobRow::State::Cancelled;
         j->message = tr("cancelled before it began");
-        if (jobId == m_currentJob) {  // shown as starting, never began: the next one is current
-            m_currentJob = 0;
-            setState(State::Idle);
-            for (const JobRow& next : std::as_const(m_jobs))
-                if (next.state == JobRow::State::Queued) {
-                    m_currentJob = next.id;
-                    setState(State::Starting);
-                    break;
-                }
-        }
+        m_controls.remove(jobId);
         emit jobsChanged();
         return;
     }
-    // Running (or about to begin): its control stops it after the current step.
-    if (const auto control = m_controls.value(jobId)) control->stop();
+    if (const auto control = m_controls.value(jobId)) control->stop();  // after the current step
     j->state = JobRow::State::Stopping;
     if (jobId == m_currentJob) setState(State::Stopping);
     emit jobsChanged();
@@ -400,9 +393,10 @@ void TrainingSession::drain()
                            m_controls.remove(m_currentJob);
                            m_currentJob = 0;
                            // The next queued job is current from now on (its JobBegan follows).
-                           for (const JobRow& next : std::as_const(m_jobs))
+                           for (JobRow& next : m_jobs)
                                if (next.state == JobRow::State::Queued) {
                                    m_currentJob = next.id;
+                                   next.state = JobRow::State::Running;
                                    break;
                                }
                            // Before the signal: a handler may start the next run.

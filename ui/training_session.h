@@ -108,6 +108,9 @@ public:
     bool isActive() const { return m_state != State::Idle; }
     const RunStartInfo& currentRun() const { return m_run; }
     qint64 currentJob() const { return m_currentJob; }
+    // The current job's progress and ETA (engine/jobs/job_progress.h): the one rule for the
+    // Train page's status line and the Jobs panel.
+    const ts::JobProgress& progress() const { return m_progress; }
     const QVector<JobRow>& jobs() const { return m_jobs; }
     int queuedCount() const;
 

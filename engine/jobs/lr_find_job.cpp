@@ -109,7 +109,9 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
             }
             done.metrics["steepest_lr"] = lr[steepest];
             done.metrics["min_loss_lr"] = lr[minAt];
-            done.metrics["suggested_lr"] = std::min(lr[steepest], lr[minAt] / 10);
+            // Never below the sweep's start: a lowest loss within a decade of min_lr would
+            // otherwise suggest a rate the test never tried.
+            done.metrics["suggested_lr"] = std::max(lr.front(), std::min(lr[steepest], lr[minAt] / 10));
             done.metrics["steps"] = double(lr.size());
             std::ostringstream msg;
             msg << "learning-rate range test over " << lr.size() << " steps (" << lr.front() << " to " << lr.back()

@@ -51,9 +51,11 @@ RunInfo readRun(const Statement& s)
         start = end + 1;
     }
     r.message = s.text(15);
-    // Read-only, so it cannot mark the run crashed (the next writer does): say so already.
+    // Read-only, so it cannot mark the run crashed (the next writer does): say so already,
+    // with the end the writer will store, the last sign of life.
     if (r.status == RunStatus::Running && runProcessGone(r.host, s.integer(16), r.heartbeat, unixNow())) {
         r.status = RunStatus::Crashed;
+        r.endTime = r.heartbeat;
         r.message = "the process ended without finishing the run (crashed or killed)";
     }
     return r;

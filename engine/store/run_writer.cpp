@@ -157,8 +157,11 @@ struct RunWriter::Impl {
         std::unordered_set<std::int64_t> finished;
         std::int64_t rows = 0, dropped = 0;
         std::string rowError;
-        const bool beat = Clock::now() >= nextHeartbeat;  // set before trying: a failure retries in 5 s, not at once
-        if (beat) nextHeartbeat = Clock::now() + std::chrono::seconds(int(kHeartbeatSeconds));
+        // Every commit refreshes the heartbeat of the open runs, not only the 5-s timer: a commit
+        // proves the process alive, and a killed run's end is its last heartbeat, so while it
+        // trains (rows every step) that end is one commit interval before the kill, not up to
+        // 5 s. Set before trying: a failure retries in 5 s, not at once.
+        nextHeartbeat = Clock::now() + std::chrono::seconds(int(kHeartbeatSeconds));
         try {
             Transaction tx(sql.db());
             for (Row& row : batch) {
@@ -175,7 +178,7 @@ struct RunWriter::Impl {
                     ++dropped;
                 }
             }
-            if (beat) sql.heartbeat(openRuns);
+            sql.heartbeat(openRuns);
             std::string seriesError;
             if (const auto lostPoints = sql.writeSeries(seriesError)) {
                 dropped += lostPoints;

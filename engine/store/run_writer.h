@@ -4,8 +4,9 @@
 // logging never slows a training step (ARCHITECTURE.md, Threads).
 //
 // Opening creates or upgrades the schema (store/schema.h) and marks runs whose process is
-// gone as crashed (same host and a dead pid, or no heartbeat for 30 s). The writer thread
-// refreshes the heartbeat of the runs it has open every 5 s.
+// gone as crashed (same host and a dead pid, or no heartbeat for 30 s), ending them at their
+// last heartbeat. The writer thread refreshes the heartbeat of the runs it has open at every
+// commit, and every 5 s when nothing is written.
 //
 // Another process may write the same database (the CLI while the studio is open): SQLite's
 // locks serialise the batches, with a busy timeout, and readers are never blocked (WAL).

@@ -1,5 +1,8 @@
 #include "types/run_records.h"
 
+#include <chrono>
+#include <cmath>
+
 namespace ts {
 
 namespace {
@@ -18,6 +21,27 @@ std::optional<RunStatus> parseRunStatus(const std::string& name)
 bool lowerIsBetter(const std::string& metric)
 {
     return metric.size() >= 4 && metric.compare(metric.size() - 4, 4, "loss") == 0;
+}
+
+const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries)
+{
+    for (const char* name : {"val_acc", "val_loss"})
+        for (const MetricSummary& s : summaries)
+            if (s.name == name && !std::isnan(s.best)) return &s;
+    return nullptr;
+}
+
+double runDuration(const RunInfo& run)
+{
+    if (run.startTime <= 0) return NAN;
+    if (run.status == RunStatus::Running) {
+        const auto sinceEpoch = std::chrono::system_clock::now().time_since_epoch();
+        return std::chrono::duration<double>(sinceEpoch).count() - run.startTime;
+    }
+    if (run.endTime > 0) return run.endTime - run.startTime;
+    // A crash noticed only by a reader has no end time yet: its last sign of life is the end.
+    if (run.heartbeat > run.startTime) return run.heartbeat - run.startTime;
+    return NAN;
 }
 
 }  // namespace ts

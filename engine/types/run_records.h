@@ -66,6 +66,14 @@ struct MetricSummary {
     std::int64_t bestStep = 0;
 };
 
+// A run's headline validation result, the one both run lists show: val_acc's best, else
+// val_loss's best. Null when the run has neither, or saw only NaN (best ignores NaN).
+const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries);
+
+// Seconds from start to end; for a running run up to now (the system clock), for a crashed
+// one whose end was never recorded up to its last heartbeat. NaN when unknown (never started).
+double runDuration(const RunInfo& run);
+
 struct CheckpointRecord {
     std::int64_t id = 0;
     std::int64_t runId = 0;

@@ -237,6 +237,114 @@
     </message>
 </context>
 <context>
+    <name>ts::ui::JobsModel</name>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>fork</source>
+        <translation>分支</translation>
+    </message>
+    <message>
+        <source>evaluate</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <source>learning-rate finder</source>
+        <translation>学习率查找</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>%1 (another process)</source>
+        <translation>%1（其他进程）</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>run %1 (%2)</source>
+        <translation>运行 %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::JobsPanel</name>
+    <message>
+        <source>&amp;Cancel Job</source>
+        <translation>取消任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Drop the selected queued job, or stop the running one after its current step (a checkpoint is saved) (Del)</source>
+        <translation>移除所选的排队任务，或在当前步骤后停止正在运行的任务（会保存检查点）(Del)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s): %1 running, %2 queued</source>
+        <translation>
+            <numerusform>%n 个任务：%1 个运行中，%2 个排队中</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::MainWindow</name>
     <message>
         <source>Device: %1</source>
@@ -297,6 +405,44 @@
     <message>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show the job queue (Ctrl+J)</source>
+        <translation>显示任务队列 (Ctrl+J)</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>&amp;Jobs</source>
+        <translation>任务(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Quit TrainStudio</source>
+        <translation>退出 TrainStudio</translation>
+    </message>
+    <message>
+        <source>A job is running. Stop it and quit? It stops after the current step and saves a checkpoint, so it can be resumed later.</source>
+        <translation>有任务正在运行。要停止它并退出吗？它会在当前步骤后停止并保存检查点，以后可以继续。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued job(s) will not start.</source>
+        <translation>
+            <numerusform>%n 个排队任务将不会开始。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop and Quit</source>
+        <translation>停止并退出</translation>
+    </message>
+    <message>
+        <source>Keep Training</source>
+        <translation>继续训练</translation>
+    </message>
+    <message>
+        <source>Stopping: the current step finishes and a checkpoint is saved…</source>
+        <translation>正在停止：当前步骤完成后保存检查点…</translation>
     </message>
 </context>
 <context>
@@ -779,10 +925,6 @@ SHA-256：%2</translation>
         <translation>实验文件 (*.yaml *.yml);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Cannot resume run %1 while another run trains: stop it first.</source>
-        <translation>另一个运行正在训练，无法恢复运行 %1：请先停止它。</translation>
-    </message>
-    <message>
         <source>Resuming run %1 on %2</source>
         <translation>正在 %2 上恢复运行 %1</translation>
     </message>
@@ -822,6 +964,22 @@ SHA-256：%2</translation>
         <source>not known: %1</source>
         <translation>未知：%1</translation>
     </message>
+    <message>
+        <source>Queued %1 as job %2: it trains when the jobs before it have ended.</source>
+        <translation>已将 %1 加入队列，任务 %2：前面的任务结束后开始训练。</translation>
+    </message>
+    <message>
+        <source>Queued the resumption of run %1 as job %2.</source>
+        <translation>已将运行 %1 的继续训练加入队列，任务 %2。</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>加入队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Queue the experiment with these settings: it trains when the jobs before it have ended (Ctrl+Shift+R)</source>
+        <translation>以当前设置将实验加入队列：前面的任务结束后开始训练 (Ctrl+Shift+R)</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::TrainingSession</name>
@@ -830,6 +988,14 @@ SHA-256：%2</translation>
         <translation>
             <numerusform>显示跟不上：有 %n 步未绘制到图表中。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>cancelled before it began</source>
+        <translation>开始前已取消</translation>
     </message>
 </context>
 <context>

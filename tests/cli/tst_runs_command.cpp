@@ -5,7 +5,7 @@
 // Children get a scratch HOME, so the user's default workspace is never touched.
 #include <QtTest>
 
-#include "cli_process.h"
+#include "child_process.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +18,7 @@ using namespace ts;
 
 namespace {
 
-using Result = ts::test::CliResult;
+using Result = ts::test::ProcessResult;
 
 QString g_home;  // scratch HOME of the child processes
 
@@ -28,7 +28,7 @@ Result cli(const QStringList& args, int timeoutMs = 60000)
     env.insert("HOME", g_home);
     env.remove("XDG_DATA_HOME");
     env.insert("OMP_NUM_THREADS", "2");
-    return ts::test::runCli(args, env, timeoutMs);
+    return ts::test::runProcess(TS_CLI_EXE, args, env, timeoutMs);
 }
 
 QJsonDocument parsed(const Result& r)
@@ -286,7 +286,6 @@ private slots:
             const Result t = cli({"train", experiment, "--epochs", "2", "--device", "cpu", "--workspace", ws, "--set",
                                   QString("optimizer.lr=%1").arg(i ? "0.01" : "0.003")},
                                  240000);
-            if (t.exitCode != 0 && t.err.contains("--workspace")) QSKIP("train does not take --workspace yet");
             QVERIFY2(t.exitCode == 0, qPrintable(t.err));
         }
         const QStringList where{"--workspace", ws};

@@ -4,19 +4,19 @@
 // JSON; with training, the Fashion-MNIST runs on both CPU instances must agree exactly.
 #include <QtTest>
 
-#include "cli_process.h"
+#include "child_process.h"
 
 #include "backend/devices.h"
 
 namespace {
 
-using Result = ts::test::CliResult;
+using Result = ts::test::ProcessResult;
 
 Result cli(const QStringList& args, int timeoutMs = 280000)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("OMP_NUM_THREADS", "2");
-    return ts::test::runCli(args, env, timeoutMs);
+    return ts::test::runProcess(TS_CLI_EXE, args, env, timeoutMs);
 }
 
 // Every stdout line must be one JSON object.

@@ -1,8 +1,13 @@
 // The run store and checkpoints against a real crash, through the real CLI: a training
 // process is killed with SIGKILL at a random moment after its first checkpoint; the database
 // passes PRAGMA integrity_check, the run shows as crashed, and `train --resume RUN` finishes
-// it with per-step losses bit-identical to an uninterrupted run's.
+// it with per-step losses bit-identical to an uninterrupted run's. A killed run ends at its
+// last heartbeat, which follows training to within a commit.
+#include <QDateTime>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -12,6 +17,7 @@
 #include <csignal>
 #include <filesystem>
 
+#include "child_process.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
 
@@ -54,13 +60,29 @@ training:
     return path;
 }
 
+ts::test::ProcessResult cli(const QStringList& args)
+{
+    return ts::test::runProcess(TS_CLI_EXE, args, QProcessEnvironment::systemEnvironment(), 240000);
+}
+
 bool runCli(const QStringList& args, QString* output = nullptr)
 {
-    QProcess p;
-    p.start(TS_CLI_EXE, args);
-    if (!p.waitForFinished(240000)) return false;
-    if (output) *output = p.readAllStandardOutput() + p.readAllStandardError();
-    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    const ts::test::ProcessResult r = cli(args);
+    if (output) *output = r.out + r.err;
+    return r.exitCode == 0;
+}
+
+double unixSeconds() { return QDateTime::currentMSecsSinceEpoch() / 1000.0; }
+
+// The start time of run `id`, 0 until the run exists (or the database does).
+double runStart(const Workspace& workspace, std::int64_t id)
+{
+    try {
+        RunReader reader(workspace);
+        if (const auto run = reader.run(id)) return run->startTime;
+    } catch (const StoreError&) {
+    }
+    return 0;
 }
 
 bool hasCheckpoint(const std::string& folder)
@@ -131,6 +153,59 @@ private slots:
         };
         QVERIFY(std::isfinite(last(finalFull, "val_loss")));  // the CSV has no test split: compare validation
         QCOMPARE(last(finalTail, "val_loss"), last(finalFull, "val_loss"));
+    }
+
+    // A killed run ends at its last sign of life, and the heartbeat follows training closely:
+    // killed 4 s after its start, a run lasted about 4 s. (The heartbeat used to equal the
+    // start until the first 5-second beat, so such a run lasted 0.0007 s, with end_time 0.)
+    void killedRunEndsAtItsLastHeartbeat()
+    {
+        QTemporaryDir dir;
+        const QString experiment = writeExperiment(dir.path());
+        const QString ws = dir.path() + "/workspace";
+        QProcess victim;
+        victim.start(TS_CLI_EXE, {"train", experiment, "--workspace", ws, "--epochs", "100000", "--json"});
+        QVERIFY(victim.waitForStarted());
+        const Workspace workspace = Workspace::open(ws.toStdString());
+        QTRY_VERIFY_WITH_TIMEOUT(runStart(workspace, 1) > 0, 60000);
+        const double start = runStart(workspace, 1);
+        // Under the 5 s of the timed beat, so only the heartbeat written as rows commit counts.
+        constexpr double kRunSeconds = 4;
+        while (unixSeconds() < start + kRunSeconds) QTest::qWait(20);
+        QVERIFY2(victim.state() == QProcess::Running, "the run finished before it could be killed: make it longer");
+        const double killedAt = unixSeconds();
+        ::kill(static_cast<pid_t>(victim.processId()), SIGKILL);
+        QVERIFY(victim.waitForFinished(10000));
+        const double ran = killedAt - start;
+
+        // The heartbeat is never later than the kill (one clock; 10 ms for rounding), and lags
+        // it by a commit interval (200 ms) plus scheduling on a loaded machine: allow 1.5 s.
+        auto checkEnd = [&](double endTime, double heartbeat, double duration) {
+            QCOMPARE(endTime, heartbeat);
+            QVERIFY2(duration > ran - 1.5 && duration < ran + 0.01,
+                     qPrintable(QString("lasted %1 s, killed after %2 s").arg(duration).arg(ran)));
+        };
+
+        // Read-only, as `runs list` sees it before any writer has stored the crash.
+        const ts::test::ProcessResult list = cli({"runs", "list", "--workspace", ws, "--json"});
+        QVERIFY2(list.exitCode == 0, qPrintable(list.err));
+        const QJsonArray runs = QJsonDocument::fromJson(list.out.toUtf8()).array();
+        QCOMPARE(runs.size(), 1);
+        const QJsonObject listed = runs[0].toObject();
+        QCOMPARE(listed["status"].toString(), QString("crashed"));
+        {
+            RunReader reader(workspace);
+            const double heartbeat = reader.run(1)->heartbeat;
+            checkEnd(listed["end_time"].toDouble(), heartbeat, listed["duration_s"].toDouble());
+        }
+        if (QTest::currentTestFailed()) return;
+
+        { RunWriter opener(workspace); }  // stores the crash
+        RunReader reader(workspace);
+        const auto run = reader.run(1);
+        QCOMPARE(run->status, RunStatus::Crashed);
+        checkEnd(run->endTime, run->heartbeat, runDuration(*run));
+        qInfo("killed after %.3f s; recorded as lasting %.3f s", ran, runDuration(*run));
     }
 
     // --fork: a new run from a checkpoint with changed settings, linked to its parent; the

@@ -7,6 +7,7 @@
 
 #include "graph/templates.h"
 #include "io/experiment_yaml.h"
+#include "io/shipped_experiments.h"
 
 using namespace ts;
 
@@ -121,6 +122,29 @@ private slots:
         QCOMPARE(mlp.dataset.path, std::string("/usr/share/datasets/fashion-mnist"));
         QCOMPARE(cnn.optimizer, mlp.optimizer);
         QCOMPARE(cnn.dataset.normalizeMean, mlp.dataset.normalizeMean);
+    }
+
+    // Where the studio and `selftest` find these files: from a build folder anywhere, this
+    // source tree (it used to be found only from a build folder inside it); from an installed
+    // binary, the copy installed beside it, even with the source tree still around.
+    void shippedExperimentsAreFoundFromAnyFolder()
+    {
+        namespace fs = std::filesystem;
+        auto found = [](const fs::path& exeDir) { return QString::fromStdString(shippedExperimentsDirectory(exeDir).string()); };
+        const QString source = QString::fromStdString(fs::canonical(kExperiments).string());
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+
+        fs::create_directories(root / "elsewhere/tests/ui");  // `cmake -B ../elsewhere`, a test's folder
+        QCOMPARE(found(root / "elsewhere/tests/ui"), source);
+        QCOMPARE(found(executableDirectory()), source);  // this suite, wherever it was built
+
+        const fs::path installed = root / "prefix/share/trainstudio/experiments";
+        fs::create_directories(installed);
+        fs::create_directories(root / "prefix/bin");
+        QCOMPARE(found(root / "prefix/bin"), source);  // a share/ folder without the experiments does not count
+        std::ofstream(installed / "fashion_mnist_mlp.yaml") << "name: installed\n";
+        QCOMPARE(found(root / "prefix/bin"), QString::fromStdString(fs::canonical(installed).string()));
     }
 
     void tabularExampleReadsEveryPart()

@@ -5,6 +5,7 @@
 #include <QtWidgets>
 
 #include "backend/devices.h"
+#include "child_process.h"
 #include "main_window.h"
 #include "pages.h"
 #include "screenshot.h"
@@ -59,28 +60,11 @@ int colourCount(const QImage& image)
     return colours.size();
 }
 
-struct ProcessResult {
-    int exitCode = -1;
-    QString out, err;
-};
-
-ProcessResult runStudioExe(const QStringList& args)
+ts::test::ProcessResult runStudioExe(const QStringList& args)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("QT_QPA_PLATFORM", "offscreen");
-    p.setProcessEnvironment(env);
-    p.start(TS_STUDIO_EXE, args);
-    ProcessResult r;
-    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit) {
-        p.kill();
-        r.err = "did not finish normally: " + p.errorString();
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return ts::test::runProcess(TS_STUDIO_EXE, args, env, 60000);
 }
 
 ts::CudaRuntimeInfo fakeCuda(int devices)
@@ -418,7 +402,7 @@ private slots:
         QFETCH(QString, language);
         QTemporaryDir dir;
         const QString path = dir.filePath("studio.png");
-        const ProcessResult r = runStudioExe({"--screenshot", path, "--lang", language});
+        const ts::test::ProcessResult r = runStudioExe({"--screenshot", path, "--lang", language});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(QFileInfo(path).size() > 0);
         const QImage image(path);
@@ -431,7 +415,7 @@ private slots:
 
     void commandLineOptions()
     {
-        ProcessResult r = runStudioExe({"--version"});
+        ts::test::ProcessResult r = runStudioExe({"--version"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("TrainStudio " + QString::fromStdString(ts::engineVersion())), qPrintable(r.out));
 

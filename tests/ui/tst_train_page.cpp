@@ -185,11 +185,12 @@ private slots:
         QCOMPARE(precision->currentData().toString(), QString("f32"));
 
         const auto actions = page.trainActions();
-        QCOMPARE(actions.size(), 3);
+        QCOMPARE(actions.size(), 4);
         QCOMPARE(actions[0]->shortcut(), QKeySequence("Ctrl+R"));
         QCOMPARE(actions[1]->shortcut(), QKeySequence("Ctrl+P"));
         QVERIFY(actions[2]->shortcuts().contains(QKeySequence("Shift+F5")));
-        QVERIFY(actions[0]->isEnabled() && !actions[1]->isEnabled() && !actions[2]->isEnabled());
+        QCOMPARE(actions[3]->shortcut(), QKeySequence("Ctrl+Shift+R"));
+        QVERIFY(actions[0]->isEnabled() && !actions[1]->isEnabled() && !actions[2]->isEnabled() && actions[3]->isEnabled());
 
         // The editor writes back into the spec Start runs.
         QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "editor", true)));
@@ -254,7 +255,9 @@ private slots:
         QTest::mouseClick(button(page, "trainButton"), Qt::LeftButton);
         QCOMPARE(session.state(), State::Starting);
         QVERIFY(!button(page, "trainButton")->isEnabled());
-        QVERIFY(!page.findChild<QSpinBox*>("epochsSpin")->isEnabled());
+        // The running job has its copy: the editors and Queue prepare the next one.
+        QVERIFY(page.findChild<QSpinBox*>("epochsSpin")->isEnabled());
+        QVERIFY(button(page, "queueButton")->isEnabled());
         QVERIFY(spinUntil([&] { return stepsIn(steps) >= 200; }, 60000));
         QCOMPARE(session.state(), State::Running);
         QCOMPARE(started.size(), 1);
@@ -462,11 +465,18 @@ private slots:
 
         // A device the machine cannot give.
         const auto spec = page.experimentForRun();
-        QVERIFY(session.start(*spec, "cuda:7", workspace()));
-        QVERIFY(!session.start(*spec, "cpu", workspace()));  // busy: refused
+        const qint64 cuda = session.start(*spec, "cuda:7", workspace());
+        const qint64 next = session.start(*spec, "cpu", workspace());  // busy: queued behind it
+        QVERIFY(cuda > 0 && next > cuda);
+        QCOMPARE(session.queuedCount(), 1);
+        session.cancel(next);  // dropped before it began: never trains
+        QCOMPARE(session.jobs().last().state, JobRow::State::Cancelled);
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Failed);
         QVERIFY(!finished.last()[1].toString().isEmpty());
+        QCOMPARE(session.jobs()[session.jobs().size() - 2].state, JobRow::State::Failed);
+        QTest::qWait(300);
+        QCOMPARE(finished.size(), 3);  // the cancelled job sends nothing
         QCOMPARE(session.state(), State::Idle);
     }
 
@@ -518,6 +528,71 @@ private slots:
         const QImage image(path);
         QVERIFY(!image.isNull());
         QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
+    }
+
+    // The job queue as a person sees it: one training running and two queued in the Jobs dock
+    // (saved as build/screenshots/job_queue_<platform>.png), one cancelled from the panel,
+    // then the window closed mid-run: it asks, stops the run with a checkpoint and closes.
+    void jobQueueAndStopOnQuit()
+    {
+        if (!QFileInfo::exists(kFashion)) QSKIP("Fashion-MNIST is not installed");
+        qputenv("TRAINSTUDIO_WORKSPACE", QFile::encodeName(workspace()));
+        MainWindow w;  // the window reads the workspace when it first records a run: keep it set
+        auto unset = qScopeGuard([] { qunsetenv("TRAINSTUDIO_WORKSPACE"); });
+        w.resize(1280, 860);
+        w.setCurrentPage(Page::Train);
+        auto* page = qobject_cast<TrainPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Train)));
+        QVERIFY(page->openExperiment(fashionExperiment(m_dir.path(), 20)));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        TrainingSession* session = page->session();
+        QSignalSpy steps(session, &TrainingSession::stepsArrived);
+        page->startTraining();
+        page->findChild<QSpinBox*>("epochsSpin")->setValue(2);  // the queued copies differ from the running one
+        QTest::mouseClick(button(*page, "queueButton"), Qt::LeftButton);
+        QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);  // the shortcut queues too
+        QCOMPARE(session->jobs().size(), 3);
+        QCOMPARE(session->queuedCount(), 2);
+        QVERIFY(spinUntil([&] { return stepsIn(steps) >= 100; }, 60000));
+
+        auto* dock = w.findChild<QDockWidget*>("jobsDock");
+        QVERIFY(dock && dock->isVisible());  // shown once jobs wait
+        auto* view = w.findChild<QTableView*>("jobsView");
+        QCOMPARE(view->model()->rowCount(), 3);  // newest first
+        QCOMPARE(view->model()->index(0, 1).data().toString(), QString("Queued"));
+        QCOMPARE(view->model()->index(1, 1).data().toString(), QString("Queued"));
+        QCOMPARE(view->model()->index(2, 1).data().toString(), QString("Running"));
+        QVERIFY(view->model()->index(2, 2).data(Qt::UserRole).toDouble() > 0);
+        auto* jobsButton = w.findChild<QToolButton*>("jobsButton");
+        QVERIFY(jobsButton->isVisible());
+        QCOMPARE(jobsButton->text(), QString("3 job(s): 1 running, 2 queued"));
+        spinFor(1000);
+        const QString path = QStringLiteral(TS_SCREENSHOT_DIR "/job_queue_%1.png").arg(QGuiApplication::platformName());
+        QDir().mkpath(QStringLiteral(TS_SCREENSHOT_DIR));
+        QCOMPARE(Screenshot::save(&w, path), QString());
+        qInfo("screenshot of the job queue: %s", qPrintable(path));
+
+        // Cancel the newest queued job from the panel.
+        view->selectRow(0);
+        QTest::mouseClick(w.findChild<QPushButton*>("cancelJobButton"), Qt::LeftButton);
+        QCOMPARE(session->jobs().last().state, JobRow::State::Cancelled);
+        QCOMPARE(session->queuedCount(), 1);
+
+        // Closing asks; "Stop and Quit" stops the run after its step, with a checkpoint.
+        const qint64 runId = session->currentRun().runId;
+        QVERIFY(runId > 0);
+        w.close();
+        QVERIFY(w.isVisible());
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = w.findChild<QMessageBox*>("confirmQuit")));
+        QVERIFY(box->text().contains("1 queued job(s) will not start"));
+        QTest::mouseClick(box->findChild<QPushButton*>("stopAndQuitButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), 60000);
+        QCOMPARE(session->jobs()[0].state, JobRow::State::Stopped);
+        QCOMPARE(session->jobs()[1].state, JobRow::State::Cancelled);
+        QCOMPARE(storedRun(runId).status, ts::RunStatus::Stopped);
+        ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
+        QVERIFY(!reader.checkpoints(runId).empty());
     }
 
     void mainWindowShowsTheTrainPage()

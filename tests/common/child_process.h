@@ -1,23 +1,26 @@
-// Runs the real trainstudio-cli (TS_CLI_EXE) as a child process and keeps what it printed:
-// shared by the CLI suites, each of which decides the child's environment.
+// Runs a program as a child process and keeps what it printed: the one runner of the suites
+// that drive the real binaries (trainstudio-cli, trainstudio), each of which decides the
+// child's environment.
 #pragma once
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
 namespace ts::test {
 
-struct CliResult {
-    int exitCode = -1;
+struct ProcessResult {
+    int exitCode = -1;  // -1 when it did not finish normally (timed out, crashed); err says why
     QString out, err;
 };
 
-inline CliResult runCli(const QStringList& args, const QProcessEnvironment& env, int timeoutMs)
+inline ProcessResult runProcess(const QString& program, const QStringList& args, const QProcessEnvironment& env,
+                                int timeoutMs)
 {
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(TS_CLI_EXE, args);
-    CliResult r;
+    p.start(program, args);
+    ProcessResult r;
     if (!p.waitForFinished(timeoutMs) || p.exitStatus() != QProcess::NormalExit) {
         p.kill();
         p.waitForFinished();
