@@ -22,6 +22,8 @@ JobsModel::JobsModel(TrainingSession* session, QString workspaceDir, QObject* pa
     rebuild();
 }
 
+JobsModel::~JobsModel() = default;
+
 int JobsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 int JobsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -66,7 +68,7 @@ QVariant JobsModel::data(const QModelIndex& index, int role) const
                              : j->kind == QLatin1String("evaluate") ? tr("evaluate")
                              : j->kind == QLatin1String("lr_find")  ? tr("learning-rate finder")
                                                                     : tr("train");
-        return external ? tr("%1 (another process)").arg(j->title) : tr("%1 · %2").arg(j->title, kind);
+        return external ? tr("%1 (another process)").arg(j->title) : tr("#%1 %2 · %3").arg(j->id).arg(j->title, kind);
     }
     case State: return stateText(j->state);
     case Progress: return j->state == JobRow::State::Queued ? QString() : QStringLiteral("%1%").arg(int(j->progress * 100));
@@ -98,7 +100,8 @@ void JobsModel::pollStore()
     if (!QFileInfo::exists(QString::fromStdString(workspace.databasePath()))) return;
     QVector<JobRow> external;
     try {
-        RunReader reader(workspace);
+        if (!m_reader) m_reader = std::make_unique<RunReader>(workspace);
+        RunReader& reader = *m_reader;
         const qint64 version = reader.dataVersion();
         if (version == m_dataVersion) return;  // nothing committed since the last look
         m_dataVersion = version;
@@ -123,7 +126,8 @@ void JobsModel::pollStore()
             external.push_back(row);
         }
     } catch (const std::exception&) {
-        return;  // a store being created or migrated: look again at the next tick
+        m_reader.reset();  // a store being created or migrated: open it again at the next tick
+        return;
     }
     m_external = external;
     rebuild();

@@ -6,7 +6,13 @@
 #include <QTimer>
 #include <QVector>
 
+#include <memory>
+
 #include "training_session.h"
+
+namespace ts {
+class RunReader;
+}
 
 namespace ts::ui {
 
@@ -17,6 +23,7 @@ public:
     // Qt::UserRole on Progress: the fraction done (ProgressDelegate); on Job: the job id
     // (0 for another process's run, which the studio cannot cancel).
     JobsModel(TrainingSession* session, QString workspaceDir, QObject* parent = nullptr);
+    ~JobsModel() override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -40,6 +47,7 @@ private:
     QString m_workspace;
     QVector<JobRow> m_external;  // running runs of other processes
     QVector<JobRow> m_rows;      // what the view shows: ours, newest first, then the external ones
+    std::unique_ptr<ts::RunReader> m_reader;  // one connection: data_version compares within it
     qint64 m_dataVersion = -1;
     QTimer m_poll;
 };

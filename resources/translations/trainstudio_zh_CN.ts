@@ -295,8 +295,8 @@
         <translation>%1（其他进程）</translation>
     </message>
     <message>
-        <source>%1 · %2</source>
-        <translation>%1 · %2</translation>
+        <source>#%1 %2 · %3</source>
+        <translation>#%1 %2 · %3</translation>
     </message>
     <message>
         <source>Job</source>

@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <functional>
 
+#include <csignal>
+
 #include "io/experiment_yaml.h"
+#include "jobs_model.h"
 #include "main_window.h"
 #include "screenshot.h"
 #include "store/run_reader.h"
@@ -550,7 +553,7 @@ private slots:
         page->startTraining();
         page->findChild<QSpinBox*>("epochsSpin")->setValue(2);  // the queued copies differ from the running one
         QTest::mouseClick(button(*page, "queueButton"), Qt::LeftButton);
-        QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);  // the shortcut queues too
+        page->trainActions()[3]->trigger();  // Queue (Ctrl+Shift+R) again
         QCOMPARE(session->jobs().size(), 3);
         QCOMPARE(session->queuedCount(), 2);
         QVERIFY(spinUntil([&] { return stepsIn(steps) >= 100; }, 60000));
@@ -593,6 +596,35 @@ private slots:
         QCOMPARE(storedRun(runId).status, ts::RunStatus::Stopped);
         ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
         QVERIFY(!reader.checkpoints(runId).empty());
+    }
+
+    // A run the CLI trains in the same workspace appears in the Jobs list while it runs, with
+    // its progress (epochs done of training.epochs), and leaves it when it ends.
+    void cliRunShowsInTheJobList()
+    {
+        if (!QFileInfo::exists(kFashion)) QSKIP("Fashion-MNIST is not installed");
+        TrainingSession session;
+        JobsModel model(&session, workspace());
+        QProcess cli;
+        cli.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        cli.start(QStringLiteral(TS_CLI_EXE), {"train", fashionExperiment(m_dir.path(), 20), "--workspace", workspace(),
+                                               "--device", "cpu", "--json"});
+        QVERIFY(cli.waitForStarted());
+        auto external = [&]() -> const JobRow* {
+            for (int r = 0; r < model.rowCount(); ++r)
+                if (model.rowAt(r)->id <= 0) return model.rowAt(r);
+            return nullptr;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(external() && external()->progress > 0, 90000);  // after its first epoch
+        const JobRow* row = external();
+        QCOMPARE(row->state, JobRow::State::Running);
+        QVERIFY2(row->title.contains("tiny_fashion"), qPrintable(row->title));
+        QVERIFY(model.data(model.index(0, JobsModel::Job), Qt::DisplayRole).toString().contains("another process"));
+        QCOMPARE(model.activeCount(), 1);
+        ::kill(pid_t(cli.processId()), SIGINT);  // the CLI stops cleanly on Ctrl+C
+        QVERIFY(cli.waitForFinished(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!external(), 10000);
+        QCOMPARE(model.activeCount(), 0);
     }
 
     void mainWindowShowsTheTrainPage()
