@@ -100,6 +100,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         if (m_session->queuedCount() > 0 && !m_jobsShownOnce) {
             m_jobsShownOnce = true;
             m_jobsDock->show();
+            // A few rows high: the Train page's charts keep most of the window.
+            resizeDocks({m_jobsDock}, {m_jobsDock->fontMetrics().height() * 11}, Qt::Vertical);
         }
     });
     connect(m_session, &TrainingSession::stateChanged, this, [this] {

@@ -22,7 +22,7 @@ void ProgressDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     style->drawControl(QStyle::CE_ItemViewItem, &item, painter, widget);
 
     QStyleOptionProgressBar bar;
-    bar.rect = option.rect.adjusted(2, 3, -2, -3);
+    bar.rect = option.rect.adjusted(2, 1, -2, -1);
     bar.minimum = 0;
     bar.maximum = 1000;
     const double f = fraction.toDouble();

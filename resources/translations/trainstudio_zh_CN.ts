@@ -974,7 +974,7 @@ SHA-256：%2</translation>
     </message>
     <message>
         <source>&amp;Queue</source>
-        <translation>加入队列(&amp;Q)</translation>
+        <translation>排队(&amp;Q)</translation>
     </message>
     <message>
         <source>Queue the experiment with these settings: it trains when the jobs before it have ended (Ctrl+Shift+R)</source>
