@@ -38,7 +38,7 @@ int evalCommand(const std::vector<std::string>& args)
         throw std::invalid_argument("eval expects a run id, got '" + o.positional[0] + "'");
     }
     job.checkpoint = o.get("--checkpoint", "best");
-    job.split = o.get("--split", "test");
+    job.split = o.get("--split", "");  // test, or val without a test split
     job.device = o.get("--device", "");
     JobEnvironment env;
     env.workspaceDir = Workspace::open(o.get("--workspace", Workspace::defaultDirectory())).directory;

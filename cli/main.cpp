@@ -27,6 +27,7 @@ void printHelp()
         "              run from a checkpoint with changed settings\n"
         "  eval        evaluate a run's checkpoint over a split and store every prediction:\n"
         "              eval RUN [--checkpoint best|last|EPOCH|FILE] [--split test|val|train]\n"
+        "              (default: test, or val when the data has no test split)\n"
         "              [--device ..] [--workspace DIR] [--json]\n"
         "  lr-find     the learning-rate range test: lr-find EXPERIMENT.yaml [--steps N]\n"
         "              [--min-lr X] [--max-lr Y] [--set k=v] [--device ..] [--json]\n"

@@ -209,6 +209,13 @@ void MainWindow::createMenus()
                 setCurrentPage(Page::Train);
                 trainPage->resumeRun(runId);
             });
+        if (auto* runsPage = qobject_cast<RunsPage*>(m_stack->widget(int(Page::Runs))))
+            connect(runsPage, &RunsPage::evaluateRequested, this, [this](qint64 runId) {
+                EvaluateJob job;
+                job.runId = runId;
+                m_session->enqueue(job, tr("run %1").arg(runId), QString::fromStdString(studioWorkspace().directory));
+                m_jobsDock->show();  // where its progress and result appear
+            });
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

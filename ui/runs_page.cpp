@@ -70,7 +70,7 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     auto* toolBar = new QToolBar;
     toolBar->setObjectName(QStringLiteral("runsToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolBar->addActions({m_resumeAction, m_renameAction, m_deleteAction});
+    toolBar->addActions({m_resumeAction, m_evaluateAction, m_renameAction, m_deleteAction});
     toolBar->addSeparator();
     toolBar->addAction(m_refreshAction);
 
@@ -112,10 +112,14 @@ void RunsPage::createActions()
     m_resumeAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Re&sume from Last Checkpoint"), this);
     m_resumeAction->setObjectName(QStringLiteral("actionResumeRun"));
     m_resumeAction->setToolTip(tr("Continue this run from its last checkpoint, on the Train page"));
+    m_evaluateAction = new QAction(style()->standardIcon(QStyle::SP_DialogApplyButton), tr("&Evaluate"), this);
+    m_evaluateAction->setObjectName(QStringLiteral("actionEvaluateRun"));
+    m_evaluateAction->setToolTip(tr("Evaluate the run's best checkpoint (or its last) on the test split (or the validation "
+                                    "split without one) and keep every prediction; it runs in the job queue"));
     m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Re&fresh"), this);
     m_refreshAction->setObjectName(QStringLiteral("actionRefreshRuns"));
     m_refreshAction->setShortcut(QKeySequence::Refresh);
-    for (QAction* a : {m_renameAction, m_deleteAction, m_resumeAction, m_refreshAction}) {
+    for (QAction* a : {m_renameAction, m_deleteAction, m_resumeAction, m_evaluateAction, m_refreshAction}) {
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         m_view->addAction(a);
     }
@@ -124,10 +128,14 @@ void RunsPage::createActions()
     connect(m_renameAction, &QAction::triggered, this, &RunsPage::renameSelectedRun);
     connect(m_deleteAction, &QAction::triggered, this, &RunsPage::deleteSelectedRun);
     connect(m_resumeAction, &QAction::triggered, this, &RunsPage::resumeSelectedRun);
+    connect(m_evaluateAction, &QAction::triggered, this, &RunsPage::evaluateSelectedRun);
     connect(m_refreshAction, &QAction::triggered, this, &RunsPage::refresh);
 }
 
-QList<QAction*> RunsPage::runActions() const { return {m_resumeAction, m_renameAction, m_deleteAction, m_refreshAction}; }
+QList<QAction*> RunsPage::runActions() const
+{
+    return {m_resumeAction, m_evaluateAction, m_renameAction, m_deleteAction, m_refreshAction};
+}
 
 void RunsPage::showEvent(QShowEvent* event)
 {
@@ -250,6 +258,7 @@ void RunsPage::updateActions()
     m_deleteAction->setEnabled(run);
     // A running run has nothing to resume; one that died (crashed, failed, stopped) has.
     m_resumeAction->setEnabled(run && run->run.status != RunStatus::Running);
+    m_evaluateAction->setEnabled(run && run->run.status != RunStatus::Running);
 }
 
 // --- banner and view state ---

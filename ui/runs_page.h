@@ -7,7 +7,8 @@
 // Writing: rename, notes and delete go through a RunWriter that the page opens on its
 // workspace the first time the user edits something. A page that only looks never opens one,
 // so it never holds a write connection or marks other processes' runs as crashed.
-// Resuming is not this page's job: it emits resumeRequested() for the Train side to act on.
+// Resuming and evaluating are not this page's job: it emits resumeRequested() and
+// evaluateRequested() for the studio's job queue to act on.
 // Store errors (locked, not a TrainStudio database, newer schema) appear in a banner.
 #pragma once
 
@@ -59,6 +60,7 @@ public slots:
     void renameSelectedRun();   // edits the name in place in the table
     void deleteSelectedRun();   // asks first (window-modal, non-blocking), then deleteRun()
     void resumeSelectedRun();   // checks a checkpoint exists, then resumeRequested()
+    void evaluateSelectedRun(); // checks a checkpoint exists, then evaluateRequested()
 
     // The writes, without questions. False, with the reason in the banner, on failure.
     bool renameRun(qint64 runId, const QString& name);
@@ -68,6 +70,8 @@ public slots:
 signals:
     // "Resume run `runId` from its last checkpoint": the Train page starts it.
     void resumeRequested(qint64 runId);
+    // Evaluate the run's best checkpoint (or its last) on its held-out split: an evaluate job.
+    void evaluateRequested(qint64 runId);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -106,6 +110,7 @@ private:
     QAction* m_renameAction = nullptr;
     QAction* m_deleteAction = nullptr;
     QAction* m_resumeAction = nullptr;
+    QAction* m_evaluateAction = nullptr;
     QAction* m_refreshAction = nullptr;
 };
 

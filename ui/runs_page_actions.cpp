@@ -74,6 +74,22 @@ void RunsPage::resumeSelectedRun()
     emit resumeRequested(id);
 }
 
+void RunsPage::evaluateSelectedRun()
+{
+    const qint64 id = selectedRunId();
+    if (id < 0 || !ensureReader()) return;
+    try {
+        if (m_reader->checkpoints(id).empty()) {
+            setBanner(Banner::WriteError, tr("Cannot evaluate run %1: it saved no checkpoint.").arg(id));
+            return;
+        }
+    } catch (const std::exception& e) {
+        setBanner(Banner::WriteError, tr("Cannot evaluate run %1: %2").arg(id).arg(what(e)));
+        return;
+    }
+    emit evaluateRequested(id);
+}
+
 // --- writing ---
 
 RunWriter* RunsPage::writer()

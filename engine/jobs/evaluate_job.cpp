@@ -78,6 +78,12 @@ CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoin
 
 std::shared_ptr<Dataset> splitOf(const DatasetSplits& splits, const std::string& name, const ExperimentSpec& spec)
 {
+    if (name.empty()) {  // the held-out split there is
+        if (splits.test) return splits.test;
+        if (splits.validation) return splits.validation;
+        throw std::invalid_argument("dataset '" + spec.dataset.path + "' has no test split and the run no validation split; "
+                                    "evaluate the train split");
+    }
     if (name == "test") {
         if (!splits.test) throw std::invalid_argument("dataset '" + spec.dataset.path + "' has no test split; evaluate val or train");
         return splits.test;
@@ -131,7 +137,8 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         Backend& backend = jobBackend(env, device, listener);
         const DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
         const std::shared_ptr<Dataset> data = splitOf(splits, job.split, spec);
-        const std::string prefix = job.split == "validation" ? "val" : job.split;
+        const std::string split = data == splits.test ? "test" : data == splits.validation ? "val" : "train";
+        const std::string prefix = split;
 
         // An inference executor holds the checkpoint's weights; the evaluator copies them.
         const std::int64_t batch = spec.training.batchSize;
@@ -147,7 +154,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         Loader loader(data, spec.dataset, splits.trainStatistics, options);
         publishLog(listener, LogEvent::Level::Info,
                    "evaluating run " + std::to_string(job.runId) + " at epoch " + std::to_string(chosen.epoch) + " (step " +
-                       std::to_string(chosen.step) + ", " + weightsPath + ") on the " + job.split + " split: " +
+                       std::to_string(chosen.step) + ", " + weightsPath + ") on the " + split + " split: " +
                        data->description());
 
         std::vector<Prediction> predictions;
@@ -168,7 +175,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
                     predictions.push_back(std::move(p));
                 }
                 seen += b.size;
-                listener.onEvent(ProgressEvent{b.index + 1, batches, "evaluating " + job.split});
+                listener.onEvent(ProgressEvent{b.index + 1, batches, "evaluating " + split});
             });
         if (!complete) {
             done.outcome = FinishedEvent::Outcome::Stopped;
@@ -190,7 +197,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
             done.metrics = record.metrics;
             std::ostringstream msg;
             msg << "evaluation " << result.evaluationId << " of run " << job.runId << " (epoch " << chosen.epoch << ") on "
-                << seen << " " << job.split << " samples: " << prefix << "_acc " << metrics.accuracy() << ", " << prefix
+                << seen << " " << split << " samples: " << prefix << "_acc " << metrics.accuracy() << ", " << prefix
                 << "_loss " << metrics.loss();
             done.message = msg.str();
         }

@@ -43,7 +43,7 @@ struct TrainJob {
 struct EvaluateJob {
     std::int64_t runId = 0;
     std::string checkpoint = "best";  // best | last | an epoch number | a weights file
-    std::string split = "test";       // test | val | train
+    std::string split;                // test | val | train; empty: test, or val when the data has no test split
     std::string device;               // empty: the run's training.device
 };
 

@@ -444,6 +444,10 @@
         <source>Stopping: the current step finishes and a checkpoint is saved…</source>
         <translation>正在停止：当前步骤完成后保存检查点…</translation>
     </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunCharts</name>
@@ -713,6 +717,22 @@ SHA-256：%2</translation>
     <message>
         <source>Cannot delete run %1: %2</source>
         <translation>无法删除运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluate</source>
+        <translation>评估(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Evaluate the run&apos;s best checkpoint (or its last) on the test split (or the validation split without one) and keep every prediction; it runs in the job queue</source>
+        <translation>在测试集（没有测试集时用验证集）上评估该运行的最佳检查点（没有时用最后一个），并保存每个预测；它在任务队列中运行</translation>
+    </message>
+    <message>
+        <source>Cannot evaluate run %1: it saved no checkpoint.</source>
+        <translation>无法评估运行 %1：它没有保存检查点。</translation>
+    </message>
+    <message>
+        <source>Cannot evaluate run %1: %2</source>
+        <translation>无法评估运行 %1：%2</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include "io/experiment_yaml.h"
 #include "jobs_model.h"
 #include "main_window.h"
+#include "runs_page.h"
 #include "screenshot.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
@@ -625,6 +626,41 @@ private slots:
         QVERIFY(cli.waitForFinished(60000));
         QTRY_VERIFY_WITH_TIMEOUT(!external(), 10000);
         QCOMPARE(model.activeCount(), 0);
+    }
+
+    // Runs page > Evaluate queues an evaluate job; its metrics and predictions land in the store.
+    void evaluateFromTheRunsPage()
+    {
+        qputenv("TRAINSTUDIO_WORKSPACE", QFile::encodeName(workspace()));
+        MainWindow w;
+        auto unset = qScopeGuard([] { qunsetenv("TRAINSTUDIO_WORKSPACE"); });
+        auto* page = qobject_cast<TrainPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Train)));
+        QSignalSpy finished(page->session(), &TrainingSession::finished);
+        QVERIFY(page->openExperiment(csvExperiment(m_dir.path(), "to_evaluate", true)));
+        page->startTraining();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Finished);
+        const qint64 runId = page->session()->currentRun().runId;
+        QVERIFY(runId > 0);
+
+        auto* runs = qobject_cast<RunsPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Runs)));
+        runs->refresh();
+        runs->selectRun(runId);
+        QAction* evaluate = w.findChild<QAction*>("actionEvaluateRun");
+        QVERIFY(evaluate && evaluate->isEnabled());
+        evaluate->trigger();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Finished);
+        const JobRow& job = page->session()->jobs().last();
+        QCOMPARE(job.kind, QString("evaluate"));
+        QCOMPARE(job.state, JobRow::State::Finished);
+        QVERIFY2(job.message.contains("val_acc"), qPrintable(job.message));  // no test split: validation
+        ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
+        const auto evaluations = reader.evaluations(runId);
+        QCOMPARE(int(evaluations.size()), 1);
+        QCOMPARE(evaluations[0].split, std::string("val"));
+        QCOMPARE(std::int64_t(reader.predictions(evaluations[0].id).size()), evaluations[0].samples);
+        QVERIFY(evaluations[0].samples > 0);
     }
 
     void mainWindowShowsTheTrainPage()
