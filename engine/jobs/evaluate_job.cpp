@@ -116,10 +116,10 @@ double unixNow()
 
 JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener)
 {
-    JobResult result;
-    FinishedEvent& done = result.finished;
-    result.runId = job.runId;
-    try {
+    JobResult start;
+    start.runId = job.runId;
+    return finishJob(start, listener, [&](JobResult& result) {
+        FinishedEvent& done = result.finished;
         if (env.workspaceDir.empty()) throw std::invalid_argument("evaluating a run needs the workspace that holds it");
         const Workspace workspace = Workspace::open(env.workspaceDir);
         RunReader reader(workspace);
@@ -201,12 +201,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
                 << "_loss " << metrics.loss();
             done.message = msg.str();
         }
-    } catch (const std::exception& e) {
-        done.outcome = FinishedEvent::Outcome::Failed;
-        done.message = e.what();
-    }
-    listener.onEvent(done);
-    return result;
+    });
 }
 
 }  // namespace ts

@@ -27,6 +27,21 @@ private:
     TrainListener& next_;
 };
 
+// Runs `body` (which fills `result`), turns an exception into a Failed FinishedEvent with its
+// message, then sends the FinishedEvent: the ending every job shares.
+template <class Body>
+JobResult finishJob(JobResult result, TrainListener& listener, Body&& body)
+{
+    try {
+        body(result);
+    } catch (const std::exception& e) {
+        result.finished.outcome = FinishedEvent::Outcome::Failed;
+        result.finished.message = e.what();
+    }
+    listener.onEvent(result.finished);
+    return result;
+}
+
 JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 

@@ -56,9 +56,8 @@ private:
 
 JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener)
 {
-    JobResult result;
-    FinishedEvent& done = result.finished;
-    try {
+    return finishJob(JobResult{}, listener, [&](JobResult& result) {
+        FinishedEvent& done = result.finished;
         if (!(job.minLr > 0 && job.maxLr > job.minLr)) throw std::invalid_argument("lr_find needs 0 < min_lr < max_lr");
         if (job.steps < 10) throw std::invalid_argument("lr_find needs at least 10 steps");
         ExperimentSpec spec = job.experiment;
@@ -120,12 +119,7 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
                 << lr[minAt] << ")";
             done.message = msg.str();
         }
-    } catch (const std::exception& e) {
-        done.outcome = FinishedEvent::Outcome::Failed;
-        done.message = e.what();
-    }
-    listener.onEvent(done);
-    return result;
+    });
 }
 
 }  // namespace ts
