@@ -4,7 +4,6 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -24,6 +23,7 @@
 #include "backend/backend.h"
 #include "backend/devices.h"
 #include "io/experiment_yaml.h"
+#include "io/shipped_experiments.h"
 #include "system_info.h"
 #include "train/memory_advice.h"
 
@@ -33,19 +33,9 @@ namespace {
 const QString kRecentKey = QStringLiteral("train/recentExperiments");
 constexpr int kMaxRecent = 8;
 
-// The experiments/ folder shipped with the studio: installed beside the binary's share/, or
-// the source tree's when running from a build directory inside it.
-QString shippedExperimentsDir()
-{
-    const QDir app(QCoreApplication::applicationDirPath());
-    const QStringList candidates{app.filePath(QStringLiteral("../share/trainstudio/experiments")),
-                                 app.filePath(QStringLiteral("../experiments")),
-                                 app.filePath(QStringLiteral("../../experiments")),
-                                 app.filePath(QStringLiteral("../../../experiments"))};
-    for (const QString& dir : candidates)
-        if (QFileInfo::exists(dir + QStringLiteral("/fashion_mnist_mlp.yaml"))) return QDir::cleanPath(dir);
-    return {};
-}
+// The experiments/ folder shipped with the studio (the engine's rule, shared with the CLI's
+// selftest); empty when there is none.
+QString shippedExperimentsDir() { return QString::fromStdString(ts::shippedExperimentsDirectory().string()); }
 
 }  // namespace
 

@@ -469,18 +469,27 @@ private slots:
 
         // A device the machine cannot give.
         const auto spec = page.experimentForRun();
-        const qint64 cuda = session.start(*spec, "cuda:7", workspace());
-        const qint64 next = session.start(*spec, "cpu", workspace());  // busy: queued behind it
-        QVERIFY(cuda > 0 && next > cuda);
-        QCOMPARE(session.queuedCount(), 1);
-        session.cancel(next);  // dropped before it began: never trains
-        QCOMPARE(session.jobs().last().state, JobRow::State::Cancelled);
+        QVERIFY(session.start(*spec, "cuda:7", workspace()));
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Failed);
         QVERIFY(!finished.last()[1].toString().isEmpty());
-        QCOMPARE(session.jobs()[session.jobs().size() - 2].state, JobRow::State::Failed);
+        QCOMPARE(session.jobs().last().state, JobRow::State::Failed);
+
+        // Busy: a second job waits in the queue, and a cancelled one never trains. (The first
+        // is paused before it begins, so the second cannot have been taken yet.)
+        const qint64 first = session.start(*spec, "cpu", workspace());
+        session.pause();
+        const qint64 next = session.start(*spec, "cpu", workspace());
+        QVERIFY(first > 0 && next > first);
+        QCOMPARE(session.queuedCount(), 1);
+        session.cancel(next);
+        QCOMPARE(session.jobs().last().state, JobRow::State::Cancelled);
+        QCOMPARE(session.queuedCount(), 0);
+        session.stop();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Stopped);
         QTest::qWait(300);
-        QCOMPARE(finished.size(), 3);  // the cancelled job sends nothing
+        QCOMPARE(finished.size(), 4);  // the cancelled job sends nothing
         QCOMPARE(session.state(), State::Idle);
     }
 
