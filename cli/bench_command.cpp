@@ -81,16 +81,16 @@ int benchCommand(const std::vector<std::string>& args)
     std::printf("bench: model %s, batch %lld, %lld steps (forward, backward, SGD update), CPU backend\n\n",
                 model.c_str(), batch, steps);
     std::printf("%-10s %14s %12s %14s\n", "threads", "samples/s", "ms/step", "GEMM GFLOP/s");
-    double single = 0;
+    double single = 0, parallel = 0;  // the rates printed: the speed-up is their ratio
     for (int threads : {1, all}) {
         setCpuThreads(threads);
         const double rate = samplesPerSecond(ex, steps);
-        if (threads == 1) single = rate;
+        (threads == 1 ? single : parallel) = rate;
         std::printf("%-10d %14.0f %12.2f %14s\n", threads, rate, 1000.0 * batch / rate,
                     gemm ? std::to_string(int(gemmGflops(gemm))).c_str() : "-");
         if (all == 1) break;
     }
-    if (all > 1) std::printf("speed-up with %d threads: %.2fx\n", all, samplesPerSecond(ex, steps) / single);
+    if (all > 1) std::printf("speed-up with %d threads: %.2fx\n", all, parallel / single);
     if (gemm) std::printf("(GEMM %lldx%lldx%lld through %s)\n", gemm, gemm, gemm, "OpenBLAS");
 
     // Where the time goes, all threads.

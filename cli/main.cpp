@@ -51,7 +51,11 @@ void printHelp()
         "\n"
         "Options:\n"
         "  -h, --help     show this help\n"
-        "  -V, --version  show the version\n");
+        "  -V, --version  show the version\n"
+        "\n"
+        "Workspace (studio.db and checkpoints/): --workspace DIR, else $TRAINSTUDIO_WORKSPACE,\n"
+        "else $XDG_DATA_HOME/trainstudio/workspace or ~/.local/share/trainstudio/workspace;\n"
+        "the studio uses the same rule.\n");
 }
 
 }  // namespace

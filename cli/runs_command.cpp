@@ -18,7 +18,7 @@ void printRunsHelp()
     std::printf(
         "Usage: trainstudio-cli runs <sub-command> [--workspace DIR] [options]\n"
         "\n"
-        "The runs stored in a workspace (default %s).\n"
+        "The runs stored in a workspace (default %s: $TRAINSTUDIO_WORKSPACE when set).\n"
         "Everything but delete only reads the store, so it is safe while runs train.\n"
         "\n"
         "  list [--status S] [--json]    every run, newest first: id, name, status, start (local\n"

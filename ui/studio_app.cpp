@@ -44,18 +44,23 @@ namespace {
 void printError(const QString& message) { std::fprintf(stderr, "trainstudio: %s\n", qPrintable(message)); }
 }  // namespace
 
-int runStudio(int argc, char** argv)
+
+void setIdentity()
 {
-    QApplication app(argc, argv);
     // Organisation and application name decide where QSettings live; keep them fixed.
     QCoreApplication::setOrganizationName(QStringLiteral("TrainStudio"));
     QCoreApplication::setApplicationName(QStringLiteral("TrainStudio"));
     QCoreApplication::setApplicationVersion(QString::fromStdString(engineVersion()));
-    QGuiApplication::setDesktopFileName(QStringLiteral("trainstudio"));  // packaging/trainstudio.desktop
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/trainstudio.svg")));
+}
 
+// The command line, read with a QCoreApplication: --help, --version and mistakes are answered
+// without a display (the GUI platform plugin is only loaded once they are past). Returns the
+// exit code to end with, or -1 to go on with `language` and `screenshot` filled.
+int parseCommandLine(int argc, char** argv, QString& language, QString& screenshot)
+{
+    QCoreApplication core(argc, argv);
+    setIdentity();
     // A first, silent pass only learns --lang, so the real pass (and --help) speaks that language.
-    QString language;
     {
         QCommandLineParser peek;
         StudioOptions options;
@@ -73,16 +78,30 @@ int runStudio(int argc, char** argv)
         printError(StudioOptions::unknownLanguage(language));
         return 2;
     }
-    Translations::install(language, &app);
+    Translations::install(language, &core);
 
     QCommandLineParser parser;
     StudioOptions options;
     options.addTo(parser);
-    parser.process(app);  // exits on --help, --version and unknown options
+    parser.process(core);  // exits on --help, --version and unknown options
+    screenshot = parser.value(options.screenshot);
+    return -1;
+}
+
+int runStudio(int argc, char** argv)
+{
+    QString language, screenshot;
+    if (const int code = parseCommandLine(argc, argv, language, screenshot); code >= 0) return code;
+
+    QApplication app(argc, argv);
+    setIdentity();
+    QGuiApplication::setDesktopFileName(QStringLiteral("trainstudio"));  // packaging/trainstudio.desktop
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/trainstudio.svg")));
+    Translations::install(language, &app);
 
     MainWindow window;
-    if (parser.isSet(options.screenshot)) {
-        const QString error = Screenshot::save(&window, parser.value(options.screenshot));
+    if (!screenshot.isEmpty()) {
+        const QString error = Screenshot::save(&window, screenshot);
         if (!error.isEmpty()) printError(error);
         return error.isEmpty() ? 0 : 1;
     }

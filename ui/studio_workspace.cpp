@@ -1,19 +1,12 @@
 #include "studio_workspace.h"
 
-#include <QByteArray>
-#include <QDir>
-#include <QFile>
-
 #include <stdexcept>
 
 namespace ts::ui {
 
 ts::Workspace studioWorkspace()
 {
-    const QByteArray fromEnv = qgetenv("TRAINSTUDIO_WORKSPACE");
-    const QString chosen = fromEnv.isEmpty() ? QString::fromStdString(ts::Workspace::defaultDirectory())
-                                             : QFile::decodeName(fromEnv);
-    const std::string directory = QDir(chosen).absolutePath().toStdString();  // Workspace wants it absolute
+    const std::string directory = ts::Workspace::defaultDirectory();  // TRAINSTUDIO_WORKSPACE first, as the CLI
     try {
         return ts::Workspace::open(directory);
     } catch (const std::runtime_error&) {

@@ -6,8 +6,7 @@
 
 namespace ts::ui {
 
-// $TRAINSTUDIO_WORKSPACE when set (tests, and people who keep runs elsewhere), else
-// Workspace::defaultDirectory(). The folder is created when possible; when it cannot be
+// Workspace::defaultDirectory() ($TRAINSTUDIO_WORKSPACE when set, the CLI's rule too). The folder is created when possible; when it cannot be
 // (read-only disk) the path is still returned, and the pages report the store's error.
 ts::Workspace studioWorkspace();
 

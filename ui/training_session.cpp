@@ -362,6 +362,7 @@ void TrainingSession::drain()
                            progressed = true;
                        },
                        [&](EpochEvent& e) {
+                           m_progress.onEvent(e);  // its evaluation is not step time
                            EpochSummary summary{e.epoch, e.step, {}, e.seconds, e.dataWaitFraction};
                            for (const auto& [name, value] : e.metrics) summary.metrics.insert(qs(name), value);
                            emit epochFinished(summary);

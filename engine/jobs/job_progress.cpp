@@ -4,6 +4,26 @@
 
 namespace ts {
 
+void JobProgress::advance(std::int64_t done, Clock::time_point now)
+{
+    const std::int64_t steps = done - done_;
+    if (last_ && steps > 0 && !skipNext_) {
+        window_.push_back({steps, std::chrono::duration<double>(now - *last_).count()});
+        windowSteps_ += steps;
+        windowSeconds_ += window_.back().seconds;
+        while (window_.size() > 1 && windowSteps_ - window_.front().steps >= kWindowSteps) {
+            windowSteps_ -= window_.front().steps;
+            windowSeconds_ -= window_.front().seconds;
+            window_.pop_front();
+        }
+    }
+    if (steps > 0 || !last_) {
+        last_ = now;
+        skipNext_ = false;
+    }
+    done_ = std::max(done_, done);
+}
+
 void JobProgress::onEvent(const TrainEvent& event, Clock::time_point now)
 {
     if (const auto* s = std::get_if<StartedEvent>(&event)) {
@@ -12,34 +32,23 @@ void JobProgress::onEvent(const TrainEvent& event, Clock::time_point now)
         total_ = s->stepsThisRun();
         epoch_ = s->firstEpoch;
     } else if (const auto* step = std::get_if<StepEvent>(&event)) {
-        done_ = std::max<std::int64_t>(0, step->step - plan_.firstStep);
+        advance(std::max<std::int64_t>(0, step->step - plan_.firstStep), now);
         epoch_ = step->epoch;
         inEpoch_ = plan_.stepsPerEpoch > 0 ? std::clamp<std::int64_t>(step->step - (step->epoch - 1) * plan_.stepsPerEpoch,
                                                                         0, plan_.stepsPerEpoch)
                                            : 0;
-        // Timed from the first step: set-up (data, planning) says nothing of the pace.
-        if (!first_) {
-            first_ = now;
-            timedFrom_ = done_;
-        }
-        last_ = now;
+    } else if (std::holds_alternative<EpochEvent>(event)) {
+        skipNext_ = true;  // the evaluation that ended the epoch is not step time
     } else if (const auto* p = std::get_if<ProgressEvent>(&event)) {
-        done_ = p->done;
         total_ = p->total;
-        if (!first_) {
-            first_ = now;
-            timedFrom_ = done_;
-        }
-        last_ = now;
+        advance(p->done, now);
     }
 }
 
 std::optional<double> JobProgress::etaSeconds() const
 {
-    const std::int64_t timed = done_ - timedFrom_;
-    if (!first_ || timed < 1 || total_ <= 0) return std::nullopt;
-    const double perStep = std::chrono::duration<double>(last_ - *first_).count() / double(timed);
-    return perStep * double(std::max<std::int64_t>(0, total_ - done_));
+    if (windowSteps_ < 1 || total_ <= 0) return std::nullopt;
+    return windowSeconds_ / double(windowSteps_) * double(std::max<std::int64_t>(0, total_ - done_));
 }
 
 }  // namespace ts

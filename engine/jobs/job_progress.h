@@ -1,11 +1,16 @@
 // How far a job has come and when it will end, from its own events: the one progress rule
-// the CLI's bar and the studio's job list share. Training counts optimizer steps against the
-// StartedEvent's plan (so accumulation and resumed runs count right); other jobs count
-// ProgressEvents. The ETA is the elapsed time per step times the steps left, timed from the
-// first step, not from set-up.
+// the CLI's bar and the studio's job list and status line share. Training counts optimizer
+// steps against the StartedEvent's plan (so accumulation and resumed runs count right); other
+// jobs count ProgressEvents.
+//
+// The ETA is the time per step over a moving window of the most recent steps (kWindowSteps)
+// times the steps left. Set-up before the first step and the evaluation between epochs (the
+// interval an EpochEvent falls in) are not step time, so neither is counted: an early ETA is
+// not inflated by loading, and one after an epoch's evaluation not by the pause.
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <optional>
 
 #include "types/events.h"
@@ -15,6 +20,7 @@ namespace ts {
 class JobProgress {
 public:
     using Clock = std::chrono::steady_clock;
+    static constexpr std::int64_t kWindowSteps = 200;
 
     void onEvent(const TrainEvent& event, Clock::time_point now = Clock::now());
 
@@ -30,11 +36,20 @@ public:
     std::int64_t stepsInEpoch() const { return inEpoch_; }
 
 private:
+    void advance(std::int64_t done, Clock::time_point now);
+
+    struct Interval {
+        std::int64_t steps;
+        double seconds;
+    };
     StartedEvent plan_;
     bool started_ = false;
-    std::int64_t done_ = 0, total_ = 0, epoch_ = 0, inEpoch_ = 0, timedFrom_ = 0;
-    std::optional<Clock::time_point> first_;
-    Clock::time_point last_{};
+    std::int64_t done_ = 0, total_ = 0, epoch_ = 0, inEpoch_ = 0;
+    std::optional<Clock::time_point> last_;  // when done_ was reached
+    bool skipNext_ = false;                  // an evaluation happened since last_
+    std::deque<Interval> window_;            // recent step time, at most kWindowSteps steps
+    std::int64_t windowSteps_ = 0;
+    double windowSeconds_ = 0;
 };
 
 }  // namespace ts

@@ -18,6 +18,11 @@ std::string Workspace::runCheckpointsPath(std::int64_t runId) const
 
 std::string Workspace::defaultDirectory()
 {
+    if (const char* chosen = std::getenv("TRAINSTUDIO_WORKSPACE"); chosen && *chosen) {
+        std::error_code ec;
+        const fs::path dir = fs::absolute(chosen, ec);
+        return ec ? std::string(chosen) : dir.lexically_normal().string();
+    }
     // XDG base directories: an empty or relative XDG_DATA_HOME is to be ignored.
     const char* xdg = std::getenv("XDG_DATA_HOME");
     if (xdg && xdg[0] == '/') return std::string(xdg) + "/trainstudio/workspace";

@@ -14,7 +14,8 @@ struct Workspace {
     // checkpoints/run_<id>: one folder per run, so deleting a run deletes one folder.
     std::string runCheckpointsPath(std::int64_t runId) const;
 
-    // $XDG_DATA_HOME/trainstudio/workspace, else $HOME/.local/share/trainstudio/workspace.
+    // $TRAINSTUDIO_WORKSPACE when set (made absolute), else $XDG_DATA_HOME/trainstudio/workspace,
+    // else $HOME/.local/share/trainstudio/workspace: the one rule of the CLI and the studio.
     static std::string defaultDirectory();
     // Makes the directory and checkpoints/ (std::runtime_error naming the path and the
     // system's reason when that fails). Does not touch the database: RunWriter/RunReader do.

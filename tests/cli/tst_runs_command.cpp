@@ -22,11 +22,14 @@ using Result = ts::test::ProcessResult;
 
 QString g_home;  // scratch HOME of the child processes
 
-Result cli(const QStringList& args, int timeoutMs = 60000)
+// `workspaceVariable`: TRAINSTUDIO_WORKSPACE for the child (unset when empty).
+Result cli(const QStringList& args, int timeoutMs = 60000, const QString& workspaceVariable = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("HOME", g_home);
     env.remove("XDG_DATA_HOME");
+    env.remove("TRAINSTUDIO_WORKSPACE");
+    if (!workspaceVariable.isEmpty()) env.insert("TRAINSTUDIO_WORKSPACE", workspaceVariable);
     env.insert("OMP_NUM_THREADS", "2");
     return ts::test::runProcess(TS_CLI_EXE, args, env, timeoutMs);
 }
@@ -109,6 +112,20 @@ private slots:
         writer.flush();
         QCOMPARE(a, 1);
         QCOMPARE(s, 3);
+    }
+
+    // One rule with the studio: TRAINSTUDIO_WORKSPACE when no --workspace is given; --workspace wins.
+    void workspaceFromTheEnvironment()
+    {
+        const Result fromVariable = cli({"runs", "list", "--json"}, 60000, ws_);
+        QCOMPARE(fromVariable.exitCode, 0);
+        QCOMPARE(parsed(fromVariable).array().size(), 3);
+        const QString empty = dir_.filePath("empty_ws");
+        const Result overridden = cli(at({"list", "--json"}), 60000, empty);
+        QCOMPARE(overridden.exitCode, 0);
+        QCOMPARE(parsed(overridden).array().size(), 3);
+        const Result help = cli({"--help"});
+        QVERIFY2(help.out.contains("TRAINSTUDIO_WORKSPACE"), qPrintable(help.out));
     }
 
     void listJson()

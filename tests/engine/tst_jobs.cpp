@@ -557,6 +557,36 @@ private slots:
         QVERIFY2(std::fabs(*p.etaSeconds() - 89.0) <= 1e-9, qPrintable(QString::number(*p.etaSeconds(), 'g', 17)));
         QCOMPARE(p.epoch(), std::int64_t(2));
         QCOMPARE(p.stepsInEpoch(), std::int64_t(1));  // step 21 is the first of epoch 2 (steps 21..40)
+
+        // An epoch's evaluation (90 s between two steps) is not step time: the ETA stays at
+        // 1 s a step for the 79 steps left.
+        p.onEvent(EpochEvent{.epoch = 2, .step = 30}, t0 + seconds(19));
+        p.onEvent(StepEvent{.step = 31, .epoch = 2}, t0 + seconds(109));
+        QVERIFY2(std::fabs(*p.etaSeconds() - 79.0) <= 1e-9, qPrintable(QString::number(*p.etaSeconds(), 'g', 17)));
+        // Faster steps since then: the window holds (10 steps, 10 s) and (10 steps, 5 s).
+        p.onEvent(StepEvent{.step = 41, .epoch = 2}, t0 + seconds(114));
+        QVERIFY2(std::fabs(*p.etaSeconds() - 0.75 * 69) <= 1e-9, qPrintable(QString::number(*p.etaSeconds(), 'g', 17)));
+    }
+
+    // The window forgets old step times: after kWindowSteps fast steps, a slow start is gone.
+    void jobProgressWindowForgetsOldSteps()
+    {
+        using namespace std::chrono;
+        JobProgress p;
+        StartedEvent s;
+        s.totalSteps = 10000;
+        s.stepsPerEpoch = 10000;
+        p.onEvent(s);
+        const JobProgress::Clock::time_point t0{seconds(0)};
+        p.onEvent(StepEvent{.step = 1, .epoch = 1}, t0);
+        p.onEvent(StepEvent{.step = 11, .epoch = 1}, t0 + seconds(100));  // 10 s a step at first
+        auto t = t0 + seconds(100);
+        for (std::int64_t step = 21; step <= 11 + JobProgress::kWindowSteps; step += 10) {
+            t += milliseconds(100);  // then 0.01 s a step
+            p.onEvent(StepEvent{.step = step, .epoch = 1}, t);
+        }
+        const double perStep = *p.etaSeconds() / double(p.total() - p.done());
+        QVERIFY2(std::fabs(perStep - 0.01) <= 1e-9, qPrintable(QString::number(perStep, 'g', 17)));
     }
 
     // Non-training jobs count ProgressEvents against their own total.

@@ -60,10 +60,15 @@ int colourCount(const QImage& image)
     return colours.size();
 }
 
-ts::test::ProcessResult runStudioExe(const QStringList& args)
+// `display`: false runs it as on a machine without one (no DISPLAY, no platform chosen).
+ts::test::ProcessResult runStudioExe(const QStringList& args, bool display = true)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("QT_QPA_PLATFORM", "offscreen");
+    if (display) {
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+    } else {
+        for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) env.remove(name);
+    }
     return ts::test::runProcess(TS_STUDIO_EXE, args, env, 60000);
 }
 
@@ -434,6 +439,14 @@ private slots:
 
         r = runStudioExe({"--no-such-option"});
         QVERIFY(r.exitCode != 0);
+
+        // Without a display: help and version still answer (no xcb plugin abort).
+        r = runStudioExe({"--help"}, false);
+        QVERIFY2(r.exitCode == 0 && r.out.contains("--screenshot <file>"), qPrintable(r.err));
+        r = runStudioExe({"--version"}, false);
+        QVERIFY2(r.exitCode == 0 && r.out.contains("TrainStudio"), qPrintable(r.err));
+        r = runStudioExe({"--lang", "zh_CN", "--help"}, false);
+        QVERIFY2(r.exitCode == 0 && r.out.contains("截图"), qPrintable(r.err));
     }
 };
 
