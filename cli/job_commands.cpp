@@ -1,6 +1,7 @@
 // `trainstudio-cli eval` and `lr-find`: the engine's evaluate and learning-rate finder jobs,
 // shown by the same console listener as training.
 #include <cstdio>
+#include <filesystem>
 
 #include "commands.h"
 #include "console_listener.h"
@@ -41,7 +42,7 @@ int evalCommand(const std::vector<std::string>& args)
     job.split = o.get("--split", "");  // test, or val without a test split
     job.device = o.get("--device", "");
     JobEnvironment env;
-    env.workspaceDir = Workspace::open(o.get("--workspace", Workspace::defaultDirectory())).directory;
+    env.workspaceDir = std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).string();
     env.systemSampleSeconds = 0;
     return runAndReport(job, env, o.flags.count("--json") != 0);
 }

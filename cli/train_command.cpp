@@ -3,6 +3,7 @@
 // --fork starts a new one from a checkpoint with changed settings.
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 
 #include "commands.h"
 #include "console_listener.h"
@@ -65,7 +66,7 @@ int trainCommand(const std::vector<std::string>& args)
     const bool json = o.flags.count("--json") != 0;
 
     JobEnvironment env;
-    env.workspaceDir = Workspace::open(o.get("--workspace", Workspace::defaultDirectory())).directory;
+    env.workspaceDir = std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).string();
     ConsoleListener console(json, env.workspaceDir);
     RunControl control;
     InterruptListener interrupt(control, console);
@@ -74,7 +75,7 @@ int trainCommand(const std::vector<std::string>& args)
     std::signal(SIGINT, SIG_DFL);
     if (!json && result.runId >= 0)
         std::fprintf(stderr, "run %lld saved in %s (trainstudio-cli runs show %lld --workspace ...)\n",
-                     static_cast<long long>(result.runId), Workspace::open(env.workspaceDir).databasePath().c_str(),
+                     static_cast<long long>(result.runId), Workspace{env.workspaceDir}.databasePath().c_str(),
                      static_cast<long long>(result.runId));
     return result.finished.outcome == FinishedEvent::Outcome::Failed ? 1 : 0;
 }

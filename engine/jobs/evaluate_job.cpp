@@ -121,7 +121,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
     return finishJob(start, listener, [&](JobResult& result) {
         FinishedEvent& done = result.finished;
         if (env.workspaceDir.empty()) throw std::invalid_argument("evaluating a run needs the workspace that holds it");
-        const Workspace workspace = Workspace::open(env.workspaceDir);
+        const Workspace workspace{std::filesystem::absolute(env.workspaceDir).lexically_normal().string()};  // read, not created
         RunReader reader(workspace);
         const std::optional<RunInfo> run = reader.run(job.runId);
         if (!run) throw std::invalid_argument("run " + std::to_string(job.runId) + " is not in " + workspace.databasePath());

@@ -68,11 +68,13 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
     bool recorded = false;  // the RunRecorder saw the FinishedEvent and closed the run
     try {
         checkTrainJob(job, env);
+        // A new run creates its workspace only once its data is there: a run that fails before
+        // it starts leaves no folder behind. Resuming needs the workspace that holds the run.
         std::optional<Workspace> workspace;
-        if (!env.workspaceDir.empty()) workspace = Workspace::open(env.workspaceDir);
         std::optional<Continuation> from;
         const std::string& source = job.resume.empty() ? job.fork : job.resume;
         if (!source.empty()) {
+            workspace = Workspace::open(env.workspaceDir);
             from = loadContinuation(*workspace, source);
             publishLog(listener, LogEvent::Level::Info,
                        std::string(job.resume.empty() ? "forking " : "resuming ") +
@@ -84,6 +86,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
 
         // Recorded once the data is there: a run that never started is no run.
+        if (!workspace && !env.workspaceDir.empty()) workspace = Workspace::open(env.workspaceDir);
         if (workspace) {
             writer = std::make_unique<RunWriter>(*workspace);
             NewRun run = newRunFor(spec, backend.name());

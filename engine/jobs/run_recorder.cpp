@@ -1,5 +1,8 @@
 #include "jobs/run_recorder.h"
 
+#include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <type_traits>
 
 #include "io/experiment_yaml.h"
@@ -20,6 +23,26 @@ std::string relativeToCheckpoints(const Workspace& w, const std::string& path)
 const char* levelName(LogEvent::Level level)
 {
     return level == LogEvent::Level::Error ? "error" : level == LogEvent::Level::Warning ? "warning" : "info";
+}
+
+// The lines the live log shows, kept with the run (the studio's Train page words them in the
+// user's language; the store keeps them in English, as the CLI prints them).
+std::string startedLine(const StartedEvent& e)
+{
+    std::ostringstream out;
+    out << "training " << e.experiment << " on " << e.device << ": " << e.dataset << ", epochs " << e.firstEpoch << " to "
+        << e.epochs << ", " << e.stepsThisRun() << " steps of batch " << e.batchSize;
+    if (e.accumulationSteps > 1) out << " x " << e.accumulationSteps << " accumulated";
+    return out.str();
+}
+
+std::string epochLine(const EpochEvent& e)
+{
+    std::ostringstream out;
+    out << "epoch " << e.epoch << " done in " << std::fixed << std::setprecision(1) << e.seconds << " s:";
+    out << std::defaultfloat << std::setprecision(4);
+    for (const auto& [name, value] : e.metrics) out << " " << name << " " << value;
+    return out.str();
 }
 
 }  // namespace
@@ -50,17 +73,28 @@ void RunRecorder::onEvent(const TrainEvent& event)
                 writer_.addMetric(runId_, "data_wait_s", e.step, e.dataWaitSeconds, e.wallTime);
                 for (const auto& [parameter, norm] : e.layerGradNorms)
                     writer_.addMetric(runId_, "grad_norm/" + parameter, e.step, norm, e.wallTime);
+            } else if constexpr (std::is_same_v<T, StartedEvent>) {
+                writer_.addLog(runId_, {store::unixNow(), "info", startedLine(e)});
             } else if constexpr (std::is_same_v<T, EpochEvent>) {
                 lastStep_ = e.step;
+                lastEpochMetrics_ = e.metrics;
                 for (const auto& [name, value] : e.metrics) writer_.addMetric(runId_, name, e.step, value, lastWallTime_);
                 writer_.addMetric(runId_, "epoch", e.step, double(e.epoch), lastWallTime_);
                 writer_.addMetric(runId_, "data_wait_fraction", e.step, e.dataWaitFraction, lastWallTime_);
+                writer_.addLog(runId_, {store::unixNow(), "info", epochLine(e)});
             } else if constexpr (std::is_same_v<T, LogEvent>) {
                 writer_.addLog(runId_, {store::unixNow(), levelName(e.level), e.message});
             } else if constexpr (std::is_same_v<T, FinishedEvent>) {
-                // The last epoch's metrics were logged with it; only the test split's are new.
-                for (const auto& [name, value] : e.metrics)
-                    if (name.starts_with("test_")) writer_.addMetric(runId_, name, lastStep_, value, lastWallTime_);
+                // The last epoch's metrics were logged with it; only the test split's are new, and
+                // not even those when the test split stood in for validation (the same values
+                // at the same step would count twice).
+                for (const auto& [name, value] : e.metrics) {
+                    if (!name.starts_with("test_")) continue;
+                    const auto logged = lastEpochMetrics_.find(name);
+                    const bool same = logged != lastEpochMetrics_.end() &&
+                                      (logged->second == value || (std::isnan(value) && std::isnan(logged->second)));
+                    if (!same) writer_.addMetric(runId_, name, lastStep_, value, lastWallTime_);
+                }
                 using O = FinishedEvent::Outcome;
                 const RunStatus status = e.outcome == O::Failed    ? RunStatus::Failed
                                          : e.outcome == O::Stopped ? RunStatus::Stopped
@@ -78,6 +112,7 @@ void RunRecorder::onEvent(const TrainEvent& event)
                 writer_.addCheckpoint(r);
                 for (const std::string& path : e.removed)
                     writer_.removeCheckpoint(runId_, relativeToCheckpoints(writer_.workspace(), path));
+                writer_.addLog(runId_, {store::unixNow(), "info", "checkpoint saved: " + r.path + (r.best ? " (best)" : "")});
             } else if constexpr (std::is_same_v<T, SystemEvent>) {
                 writer_.addSystemSample(runId_, e.sample);
             }

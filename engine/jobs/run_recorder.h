@@ -4,6 +4,7 @@
 //                  grad_norm/<parameter> at the step
 //   EpochEvent  -> every metric of the epoch at its last step, plus "epoch" (value: epoch)
 //                  and data_wait_fraction
+//   StartedEvent, EpochEvent, CheckpointEvent -> also a log line each (what the live log shows)
 //   LogEvent    -> a log line; FinishedEvent -> the test split's metrics (test_*), a log line and the
 //                  run's status (finished / stopped / failed; an early stop is finished)
 //   CheckpointEvent -> a checkpoint row (paths made relative to checkpoints/), removals
@@ -11,6 +12,8 @@
 // Epoch and final metrics are stamped with the wall time of the latest StepEvent.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "types/experiment_spec.h"
 #include "store/run_writer.h"
@@ -32,6 +35,7 @@ private:
     std::int64_t runId_;
     std::int64_t lastStep_ = 0;
     double lastWallTime_ = 0;  // epoch and final metrics carry no time of their own
+    std::map<std::string, double> lastEpochMetrics_;
 };
 
 }  // namespace ts

@@ -3,6 +3,7 @@
 // is written through RunWriter with known values (NaN, infinity, differing parameters); one
 // comes from `trainstudio-cli train` on the shipped tabular experiment, end to end.
 // Children get a scratch HOME, so the user's default workspace is never touched.
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "child_process.h"
@@ -126,6 +127,25 @@ private slots:
         QCOMPARE(parsed(overridden).array().size(), 3);
         const Result help = cli({"--help"});
         QVERIFY2(help.out.contains("TRAINSTUDIO_WORKSPACE"), qPrintable(help.out));
+    }
+
+    // A run that fails before it starts (its data is missing) leaves no workspace folder behind.
+    void failedTrainLeavesNoWorkspace()
+    {
+        QFile source(QStringLiteral(TS_SOURCE_DIR "/experiments/tabular_example.yaml"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(source.readAll());
+        text.replace(QRegularExpression("path: .*"), "path: /nonexistent/table.csv");
+        const QString file = dir_.filePath("missing_data.yaml");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        const QString fresh = dir_.filePath("never_created");
+        const Result r = cli({"train", file, "--workspace", fresh, "--device", "cpu"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("/nonexistent/table.csv"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(fresh));
     }
 
     void listJson()

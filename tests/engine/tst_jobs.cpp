@@ -233,6 +233,26 @@ private slots:
         QVERIFY(!checkpoints.empty());
         QCOMPARE(checkpoints.back().epoch, kEpochs);
         QCOMPARE(checkpoints.back().step, kStepsPerEpoch * kEpochs);
+
+        // One test_acc point per epoch: the final test metrics, equal to the last epoch's at the
+        // same step, are not stored a second time.
+        const MetricSeries testAcc = reader.metric(run_, "test_acc");
+        QCOMPARE(std::int64_t(testAcc.steps.size()), kEpochs);
+        QCOMPARE(testAcc.steps.back(), kStepsPerEpoch * kEpochs);
+        QCOMPARE(testAcc.values.back(), finalMetrics_.at("test_acc"));
+        for (const MetricSummary& summary : reader.summaries(run_))
+            if (summary.name == "test_acc") QCOMPARE(summary.count, kEpochs);  // `runs show` counted kEpochs + 1
+
+        // The stored log has what the live log shows: the plan, every epoch, every checkpoint.
+        std::vector<std::string> lines;
+        for (const LogLine& l : reader.logs(run_)) lines.push_back(l.message);
+        auto count = [&](const std::string& prefix) {
+            return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with(prefix); });
+        };
+        QCOMPARE(count("training "), 1);
+        QCOMPARE(std::int64_t(count("epoch ")), kEpochs);
+        QVERIFY(count("checkpoint saved: ") >= 1);
+        QVERIFY(count("memory on ") == 1);
     }
 
     // The last checkpoint holds the weights of the final test pass (evaluated on the final
