@@ -12,6 +12,7 @@
 #include "jobs/job_parts.h"
 #include "jobs/run_recorder.h"
 #include "store/resume_source.h"
+#include "store/run_reader.h"
 #include "store/run_writer.h"
 #include "train/trainer.h"
 
@@ -48,6 +49,19 @@ ExperimentSpec experimentFor(const TrainJob& job, const Continuation* from)
     return spec;
 }
 
+// A resumed run keeps the name its user knows it by: "<parent's name> (resumed)". Empty (the
+// store's "<experiment> #<n>") for new runs and forks.
+std::string continuedName(const Workspace& workspace, const TrainJob& job, const Continuation* from)
+{
+    if (job.resume.empty() || !from || !from->parentRun) return {};
+    RunReader reader(workspace);
+    const std::optional<RunInfo> parent = reader.run(*from->parentRun);
+    if (!parent || parent->name.empty()) return {};
+    const std::string suffix = " (resumed)";
+    const bool already = parent->name.size() >= suffix.size() && parent->name.ends_with(suffix);
+    return already ? parent->name : parent->name + suffix;
+}
+
 void checkTrainJob(const TrainJob& job, const JobEnvironment& env)
 {
     const bool resume = !job.resume.empty(), fork = !job.fork.empty();
@@ -81,6 +95,15 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                            (from->parentRun ? "run " + std::to_string(*from->parentRun) + " from " : "from ") + from->source);
         }
         const ExperimentSpec spec = experimentFor(job, from ? &*from : nullptr);
+        if (from && from->checkpoint.state.epoch > spec.training.epochs && from->checkpoint.state.batchInEpoch == 0) {
+            const std::string what = from->parentRun ? "run " + std::to_string(*from->parentRun) : from->source;
+            const std::string more = "--epochs " + std::to_string(spec.training.epochs + 5);
+            throw std::invalid_argument(what + " has trained all " + std::to_string(spec.training.epochs) +
+                                        " of its epochs: nothing is left to " +
+                                        (job.resume.empty() ? "train; give the fork more epochs (" + more + ")"
+                                                            : "resume; raise the epochs (" + more +
+                                                                  ") to train further, or fork it with other settings"));
+        }
         Backend& backend = jobBackend(env, spec.training.device, listener);
         publishLog(listener, LogEvent::Level::Info, "loading " + spec.dataset.path);
         DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
@@ -90,7 +113,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         if (workspace) {
             writer = std::make_unique<RunWriter>(*workspace);
             NewRun run = newRunFor(spec, backend.name());
-            run.name = job.name;
+            run.name = job.name.empty() ? continuedName(*workspace, job, from ? &*from : nullptr) : job.name;
             run.tags = job.tags;
             if (from) {
                 run.parentRunId = from->parentRun;

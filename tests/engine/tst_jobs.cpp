@@ -443,6 +443,33 @@ private slots:
         QCOMPARE(second.runAtFinish->status, RunStatus::Finished);
         QVERIFY(second.runAtFinish->parentRunId == std::optional<std::int64_t>(stopped.runId));
         QCOMPARE(QString::fromStdString(second.runAtFinish->parentRelation), QString("resume"));
+        // It keeps the name its user knows it by.
+        QCOMPARE(second.runAtFinish->name, first.runAtFinish->name + " (resumed)");
+
+        // The resumed run has trained all its epochs: resuming it again is refused, and no
+        // empty run is created.
+        const std::size_t runsBefore = RunReader(Workspace::open(ws_)).listRuns().size();
+        StoreCheckingRecorder third;
+        RunControl again;
+        TrainJob resumeDone;
+        resumeDone.resume = std::to_string(resumed.runId);
+        const JobResult refused = runJob(resumeDone, env_, again, third);
+        QCOMPARE(refused.finished.outcome, FinishedEvent::Outcome::Failed);
+        QVERIFY2(refused.finished.message.find("nothing is left to resume") != std::string::npos &&
+                     refused.finished.message.find("--epochs") != std::string::npos,
+                 refused.finished.message.c_str());
+        QCOMPARE(refused.runId, std::int64_t(-1));
+        QCOMPARE(RunReader(Workspace::open(ws_)).listRuns().size(), runsBefore);
+        // More epochs: the same resume trains on.
+        TrainJob further = resumeDone;
+        further.epochs = kEpochs + 1;
+        StoreCheckingRecorder fourth;
+        fourth.workspaceDir = ws_;
+        RunControl more;
+        const JobResult extended = runJob(further, env_, more, fourth);
+        QVERIFY2(extended.finished.outcome == FinishedEvent::Outcome::Finished, extended.finished.message.c_str());
+        QCOMPARE(fourth.all<StepEvent>().front().step, kStepsPerEpoch * kEpochs + 1);
+        QCOMPARE(fourth.runAtFinish->name, first.runAtFinish->name + " (resumed)");  // not "(resumed) (resumed)"
     }
 
     void lrFindSweepsGeometrically_data()
