@@ -73,17 +73,18 @@ void printJson(const ShownRun& s, const Workspace& workspace)
     json.endArray().field("checkpoints_dir", workspace.runCheckpointsPath(run.id));
 
     json.key("metrics").beginArray();
-    for (const auto& m : s.summaries)
+    for (const auto& m : s.summaries) {
         json.beginObject()
             .field("name", m.name)
             .field("count", m.count)
             .field("last", m.last)
             .field("last_step", m.lastStep)
             .field("min", m.min)
-            .field("max", m.max)
-            .field("best", m.best)
-            .field("best_step", m.bestStep)
-            .endObject();
+            .field("max", m.max);
+        if (metricGoal(m.name) == MetricGoal::None) json.key("best").null().key("best_step").null();  // lr, grad_norm
+        else json.field("best", m.best).field("best_step", m.bestStep);
+        json.endObject();
+    }
     json.endArray().key("checkpoints").beginArray();
     for (const auto& c : s.checkpoints)
         json.beginObject()
@@ -134,9 +135,11 @@ void printText(const ShownRun& s, const Workspace& workspace)
 
     std::printf("\nmetrics (%zu)\n", s.summaries.size());
     Table metrics({"name", "count", "last", "at step", "min", "max", "best", "at step"}, "lrrrrrrr");
-    for (const auto& m : s.summaries)
+    for (const auto& m : s.summaries) {
+        const bool hasGoal = metricGoal(m.name) != MetricGoal::None;  // lr, grad_norm: no "best"
         metrics.add({m.name, std::to_string(m.count), displayNumber(m.last), std::to_string(m.lastStep), displayNumber(m.min),
-                     displayNumber(m.max), displayNumber(m.best), std::to_string(m.bestStep)});
+                     displayNumber(m.max), hasGoal ? displayNumber(m.best) : "-", hasGoal ? std::to_string(m.bestStep) : "-"});
+    }
     if (!metrics.empty()) metrics.print(stdout, 2);
 
     std::printf("\ncheckpoints (%zu)\n", s.checkpoints.size());

@@ -164,7 +164,7 @@ WriterDb::Series& WriterDb::series(std::int64_t runId, std::int64_t metric, cons
     if (auto it = series_.find(key); it != series_.end()) return it->second;
     Series series;
     Summary& s = series.summary;
-    s.lowerIsBetter = ts::lowerIsBetter(name);  // the rule early stopping and the checkpoint policy use
+    s.goal = ts::metricGoal(name);  // the rule early stopping and the checkpoint policy use
     loadSummary_.bind(1, runId).bind(2, metric);
     if (loadSummary_.step()) {  // a resumed run or another writer's: continue its summary
         s.count = loadSummary_.integer(0);
@@ -197,14 +197,16 @@ void WriterDb::addMetric(std::int64_t runId, const std::string& name, std::int64
     Summary& s = series.summary;
     if (s.count++ == 0 || step >= s.lastStep) s.last = value, s.lastStep = step;
     if (!std::isnan(value)) {
+        const bool better = s.goal == MetricGoal::Minimise ? value < s.best : value > s.best;
         if (!s.hasValue) {
             s.hasValue = true;
-            s.min = s.max = s.best = value;
-            s.bestStep = step;
+            s.min = s.max = value;
+            s.best = s.goal == MetricGoal::None ? NAN : value;  // no goal, no best
+            s.bestStep = s.goal == MetricGoal::None ? 0 : step;
         } else {
             s.min = std::min(s.min, value);
             s.max = std::max(s.max, value);
-            if (s.lowerIsBetter ? value < s.best : value > s.best) s.best = value, s.bestStep = step;
+            if (s.goal != MetricGoal::None && better) s.best = value, s.bestStep = step;
         }
     }
     touched_.insert({runId, metric});

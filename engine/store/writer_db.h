@@ -56,7 +56,7 @@ private:
         std::int64_t count = 0, lastStep = 0, bestStep = 0;
         double last = 0, min = 0, max = 0, best = 0;
         bool hasValue = false;  // a non-NaN value was seen (min/max/best are set)
-        bool lowerIsBetter = false;
+        MetricGoal goal = MetricGoal::None;
     };
     // One metric of one run, as the writer holds it: its summary and the chunk being filled.
     struct Series {

@@ -18,10 +18,16 @@ std::optional<RunStatus> parseRunStatus(const std::string& name)
     return std::nullopt;
 }
 
-bool lowerIsBetter(const std::string& metric)
+MetricGoal metricGoal(const std::string& metric)
 {
-    return metric.size() >= 4 && metric.compare(metric.size() - 4, 4, "loss") == 0;
+    if (metric.ends_with("loss") || metric.starts_with("data_wait")) return MetricGoal::Minimise;
+    for (const char* higher : {"acc", "f1", "precision", "recall", "auc"})
+        if (metric.ends_with(higher)) return MetricGoal::Maximise;
+    if (metric == "samples_per_s") return MetricGoal::Maximise;
+    return MetricGoal::None;
 }
+
+bool lowerIsBetter(const std::string& metric) { return metricGoal(metric) == MetricGoal::Minimise; }
 
 const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries)
 {

@@ -35,9 +35,14 @@ struct RunInfo {
     std::string experimentYaml;  // the full experiment as run (experimentToYaml)
 };
 
-// Metric direction by name: anything ending in "loss" is minimised, everything else
-// (accuracy, F1, AUC) maximised. Early stopping, the plateau schedule, the checkpoint policy
-// and the store's summaries all use this one rule.
+// Which way a metric is better, by name: the one table that early stopping, the plateau
+// schedule, the checkpoint policy, the store's summaries ("best") and every view use.
+//   Minimise  *loss, data_wait*                 (losses; time spent waiting for data)
+//   Maximise  *acc, *f1, *precision, *recall, *auc, samples_per_s
+//   None      everything else: lr, grad_norm*, epoch, ... (no "best" is kept)
+enum class MetricGoal { Minimise, Maximise, None };
+MetricGoal metricGoal(const std::string& metric);
+// metricGoal(metric) == Minimise (a metric with no goal counts as maximised where one is needed).
 bool lowerIsBetter(const std::string& metric);
 
 // Faithful for NaN and +/-infinity (the store keeps a flag beside the REAL column).
@@ -55,7 +60,7 @@ struct MetricSeries {
 };
 
 // Maintained as points arrive: listing runs never scans points. min/max/best ignore NaN.
-// "Best" is the min for names ending in "loss" and the max otherwise (lowerIsBetter).
+// "Best" follows metricGoal: the min or the max; NaN (no best) for a metric with no goal.
 struct MetricSummary {
     std::string name;
     std::int64_t count = 0;

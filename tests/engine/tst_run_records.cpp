@@ -37,6 +37,22 @@ double unixNow() { return std::chrono::duration<double>(std::chrono::system_cloc
 class TestRunRecords : public QObject {
     Q_OBJECT
 private slots:
+    // The one table of which way metrics are better.
+    void metricGoalsByName()
+    {
+        for (const char* name : {"loss", "val_loss", "test_loss", "data_wait_s", "data_wait_fraction"}) {
+            QCOMPARE(metricGoal(name), MetricGoal::Minimise);
+            QVERIFY(lowerIsBetter(name));
+        }
+        for (const char* name : {"val_acc", "train_acc", "test_top5_acc", "val_macro_f1", "val_precision", "val_recall",
+                                 "val_auc", "samples_per_s"}) {
+            QCOMPARE(metricGoal(name), MetricGoal::Maximise);
+            QVERIFY(!lowerIsBetter(name));
+        }
+        for (const char* name : {"lr", "grad_norm", "grad_norm/fc1.weight", "epoch", "steps"})
+            QCOMPARE(metricGoal(name), MetricGoal::None);
+    }
+
     void bestValidationPrefersAccuracyThenLoss()
     {
         const std::vector<MetricSummary> both{summary("loss", 0.1), summary("val_loss", 0.4), summary("val_acc", 0.9)};

@@ -329,9 +329,17 @@ private slots:
             const double acc[] = {0.1, 0.5, 0.3};
             for (int i = 0; i < 3; ++i) writer.addMetric(id, "val_acc", i + 1, acc[i], i);
             writer.addMetric(id, "only_nan", 1, std::nan(""), 0);
+            const double noGoal[] = {3, 1, 2};  // grad_norm: neither direction is better
+            for (int i = 0; i < 3; ++i) writer.addMetric(id, "grad_norm", i + 1, noGoal[i], i);
+            for (int i = 0; i < 3; ++i) writer.addMetric(id, "data_wait_s", i + 1, noGoal[i], i);  // less waiting is better
             writer.flush();
         }
         RunReader reader(w);
+        auto gradNorm = summaryOf(reader, id, "grad_norm");
+        QVERIFY(std::isnan(gradNorm->best));  // no best (it used to be the max, 3)
+        QCOMPARE(gradNorm->min, 1.0);
+        QCOMPARE(gradNorm->max, 3.0);
+        QCOMPARE(summaryOf(reader, id, "data_wait_s")->best, 1.0);  // the min (it used to be the max)
         auto loss = summaryOf(reader, id, "val_loss");
         QCOMPARE(loss->count, std::int64_t(5));
         QVERIFY(std::isnan(loss->last));  // the last value, NaN included
@@ -362,10 +370,11 @@ private slots:
         // The run list carries the summaries, newest run first; parameters keep numbers.
         const auto list = again.listRuns();
         QCOMPARE(list.size(), std::size_t(1));
-        QCOMPARE(list[0].summaries.size(), std::size_t(3));
+        QCOMPARE(list[0].summaries.size(), std::size_t(5));
         QCOMPARE(list[0].run.tags, (std::vector<std::string>{"baseline", "small"}));
         QCOMPARE(list[0].run.name, std::string("exp #1"));
-        QCOMPARE(again.metricNames(id), (std::vector<std::string>{"only_nan", "val_acc", "val_loss"}));
+        QCOMPARE(again.metricNames(id),
+                 (std::vector<std::string>{"data_wait_s", "grad_norm", "only_nan", "val_acc", "val_loss"}));
         store::Database db(w.databasePath(), store::Database::Mode::ReadOnly);
         store::Statement num(db, "SELECT number FROM parameters WHERE key = 'optimizer.lr'");
         QVERIFY(num.step());
@@ -698,11 +707,16 @@ private slots:
         QCOMPARE(reader.metric(id, "epoch").values, (std::vector<double>{1.0}));
         QCOMPARE(reader.metric(id, "data_wait_fraction").values, (std::vector<double>{0.2}));
         QCOMPARE(reader.metric(id, "test_acc").steps, (std::vector<std::int64_t>{10}));
+        // The log keeps what the live log shows, in order: the epoch, the warning, each
+        // checkpoint, then how the run ended.
         const auto logs = reader.logs(id);
-        QCOMPARE(logs.size(), std::size_t(2));
-        QCOMPARE(logs[0].level, std::string("warning"));
-        QCOMPARE(logs[0].message, std::string("careful"));
-        QCOMPARE(logs[1].message, std::string("stopped early"));
+        QCOMPARE(logs.size(), std::size_t(5));
+        QCOMPARE(logs[0].message, std::string("epoch 1 done in 2.0 s: train_loss 1.9 val_acc 0.8"));
+        QCOMPARE(logs[1].level, std::string("warning"));
+        QCOMPARE(logs[1].message, std::string("careful"));
+        QCOMPARE(logs[2].message, std::string("checkpoint saved: run_1/old.safetensors"));
+        QCOMPARE(logs[3].message, std::string("checkpoint saved: run_1/epoch_001.safetensors (best)"));
+        QCOMPARE(logs[4].message, std::string("stopped early"));
         const auto run = reader.run(id);
         QCOMPARE(run->status, RunStatus::Finished);  // an early stop finishes the run
         QVERIFY(run->endTime >= run->startTime);
