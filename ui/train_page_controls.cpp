@@ -24,6 +24,7 @@
 #include "backend/devices.h"
 #include "io/experiment_yaml.h"
 #include "io/shipped_experiments.h"
+#include "scientific_spin_box.h"
 #include "system_info.h"
 #include "train/memory_advice.h"
 
@@ -90,11 +91,9 @@ QWidget* TrainPage::createControls()
     m_batchSize = new QSpinBox;
     m_batchSize->setObjectName(QStringLiteral("batchSizeSpin"));
     m_batchSize->setRange(1, 65536);
-    m_lr = new QDoubleSpinBox;
+    m_lr = new widgets::ScientificSpinBox;  // 3e-4 as typed; any positive rate
     m_lr->setObjectName(QStringLiteral("learningRateSpin"));
-    m_lr->setDecimals(6);
-    m_lr->setRange(0.000001, 10.0);
-    m_lr->setSingleStep(0.0001);
+    m_lr->setRange(1e-12, 10.0);
     m_optimizer = new QComboBox;
     m_optimizer->setObjectName(QStringLiteral("optimizerCombo"));
     for (const char* type : {"sgd", "adam", "adamw", "rmsprop"}) m_optimizer->addItem(QString::fromLatin1(type), QString::fromLatin1(type));
