@@ -113,6 +113,7 @@ void TrainPage::startTraining()
 {
     const std::optional<ExperimentSpec> spec = experimentForRun();
     if (!spec || !m_session || m_session->isActive()) return;
+    rememberRecent(m_experiment->currentData().toString());  // trained: a recent experiment
     resetRunView(spec->training.clipGradNorm);
     appendLog(tr("Starting %1 on %2").arg(QString::fromStdString(spec->name), m_device->currentText()));
     m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
@@ -126,6 +127,7 @@ void TrainPage::queueTraining()
         startTraining();
         return;
     }
+    rememberRecent(m_experiment->currentData().toString());
     const qint64 job = m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
     appendLog(tr("Queued %1 as job %2: it trains when the jobs before it have ended.")
                   .arg(QString::fromStdString(spec->name))

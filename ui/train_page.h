@@ -67,6 +67,11 @@ private:
     void populateDevices();
     void onExperimentChosen(int index);
     void loadIntoEditor(const ts::ExperimentSpec& spec);
+    // train_page_settings.cpp: Open Recent and the fields as edited, across sessions.
+    static void rememberRecent(const QString& file);
+    static QString rememberedExperiment();
+    void saveEdits() const;
+    void restoreEdits();
     void updateMemoryEstimate();
     void updateActions();
     void updateStatus();
@@ -82,6 +87,7 @@ private:
     QString m_workspace;
     std::optional<ts::ExperimentSpec> m_spec;  // the chosen experiment as loaded
     int m_lastExperimentIndex = -1;            // to go back when "Open…" is cancelled
+    bool m_restoring = false;                  // filling the fields: not an edit to remember
 
     QComboBox* m_experiment = nullptr;
     QComboBox* m_device = nullptr;

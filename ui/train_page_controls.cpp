@@ -31,8 +31,6 @@
 namespace ts::ui {
 namespace {
 
-const QString kRecentKey = QStringLiteral("train/recentExperiments");
-constexpr int kMaxRecent = 8;
 
 // The experiments/ folder shipped with the studio (the engine's rule, shared with the CLI's
 // selftest); empty when there is none.
@@ -131,6 +129,11 @@ QWidget* TrainPage::createControls()
     connect(m_batchSize, &QSpinBox::valueChanged, this, &TrainPage::updateMemoryEstimate);
     connect(m_optimizer, &QComboBox::currentIndexChanged, this, &TrainPage::updateMemoryEstimate);
     m_editors = {m_experiment, m_device, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
+    // Every edit is remembered for the next session (train_page_settings.cpp).
+    for (QSpinBox* box : {m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::saveEdits);
+    connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::saveEdits);
+    for (QComboBox* box : {m_device, m_optimizer, m_schedule, m_precision})
+        connect(box, &QComboBox::currentIndexChanged, this, &TrainPage::saveEdits);
 
     auto* buttons = new QHBoxLayout;
     for (QAction* action : trainActions()) {
@@ -170,12 +173,24 @@ void TrainPage::populateExperiments()
     if (const QString dir = shippedExperimentsDir(); !dir.isEmpty())
         for (const QFileInfo& f : QDir(dir).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
             files << f.absoluteFilePath();
-    for (const QString& recent : QSettings().value(kRecentKey).toStringList())
-        if (!files.contains(recent) && QFileInfo::exists(recent)) files << recent;
+    for (const QString& recent : recentExperiments())
+        if (!files.contains(recent)) files << recent;
     for (const QString& file : files)
         m_experiment->addItem(QFileInfo(file).completeBaseName(), file);
     m_experiment->addItem(tr("Open…"));  // no data: the file dialog
-    if (!files.isEmpty()) onExperimentChosen(0);
+    if (files.isEmpty()) return;
+    // The experiment of the last session, with its fields as they were edited.
+    const QString last = rememberedExperiment();
+    const int index = last.isEmpty() ? -1 : m_experiment->findData(last);
+    if (index < 0 && QFileInfo::exists(last)) {
+        openExperiment(last);
+    } else {
+        m_experiment->setCurrentIndex(qMax(0, index));
+        m_restoring = true;  // the file's values must not overwrite the remembered edits
+        onExperimentChosen(qMax(0, index));
+        m_restoring = false;
+    }
+    restoreEdits();
 }
 
 bool TrainPage::openExperiment(const QString& path)
@@ -185,14 +200,10 @@ bool TrainPage::openExperiment(const QString& path)
     if (index < 0) {
         index = m_experiment->count() - 1;  // before "Open…"
         m_experiment->insertItem(index, QFileInfo(file).completeBaseName(), file);
-        QSettings settings;
-        QStringList recent = settings.value(kRecentKey).toStringList();
-        recent.removeAll(file);
-        recent.prepend(file);
-        settings.setValue(kRecentKey, recent.mid(0, kMaxRecent));
     }
     m_experiment->setCurrentIndex(index);
     onExperimentChosen(index);
+    if (m_spec) rememberRecent(file);  // a file that does not open is no recent experiment
     return m_spec.has_value();
 }
 
@@ -207,19 +218,16 @@ void TrainPage::onExperimentChosen(int index)
     try {
         m_spec = ts::loadExperiment(file.toStdString());
         loadIntoEditor(*m_spec);
+        saveEdits();
     } catch (const std::exception& e) {
+        // Nothing of the previous experiment stays on screen under this one's name.
         m_spec.reset();
+        m_schedule->setCurrentIndex(-1);
+        m_memory->clear();
+        m_memory->setToolTip(QString());
         appendLog(tr("Cannot load the experiment: %1").arg(QString::fromStdString(e.what())), true);
     }
     updateActions();
-}
-
-QStringList TrainPage::recentExperiments()
-{
-    QStringList files;
-    for (const QString& file : QSettings().value(kRecentKey).toStringList())
-        if (QFileInfo::exists(file)) files << file;
-    return files;
 }
 
 void TrainPage::showOpenDialog()

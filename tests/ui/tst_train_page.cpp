@@ -672,6 +672,40 @@ private slots:
         QVERIFY(evaluations[0].samples > 0);
     }
 
+    // The experiment chosen and its fields as edited come back in the next session; only files
+    // that open (or train) enter Open Recent; a file that does not open clears the old figures.
+    void rememberedAcrossSessions()
+    {
+        const QString file = QFileInfo(csvExperiment(m_dir.path(), "remembered", true)).absoluteFilePath();
+        {
+            TrainPage page(nullptr);
+            QVERIFY(page.openExperiment(file));
+            page.findChild<QSpinBox*>("epochsSpin")->setValue(7);
+            page.findChild<QDoubleSpinBox*>("learningRateSpin")->setValue(3e-4);
+            auto* optimizer = page.findChild<QComboBox*>("optimizerCombo");
+            optimizer->setCurrentIndex(optimizer->findData("sgd"));
+        }
+        QVERIFY(TrainPage::recentExperiments().contains(file));
+        TrainPage page(nullptr);  // the next session
+        auto* experiments = page.findChild<QComboBox*>("experimentCombo");
+        QCOMPARE(experiments->currentData().toString(), file);
+        QCOMPARE(page.findChild<QSpinBox*>("epochsSpin")->value(), 7);
+        QCOMPARE(page.findChild<QDoubleSpinBox*>("learningRateSpin")->value(), 3e-4);
+        QCOMPARE(page.findChild<QComboBox*>("optimizerCombo")->currentData().toString(), QString("sgd"));
+        QCOMPARE(page.experimentForRun()->training.epochs, 7);
+
+        auto* memory = page.findChild<QLabel*>("memoryLabel");
+        QVERIFY(!memory->text().isEmpty());
+        const QString broken = writeFile(m_dir.path() + "/not_an_experiment.yaml", "name: [unclosed\n");
+        QVERIFY(!page.openExperiment(broken));
+        QVERIFY2(memory->text().isEmpty(), qPrintable(memory->text()));  // not the previous experiment's
+        QCOMPARE(page.findChild<QComboBox*>("scheduleCombo")->currentIndex(), -1);
+        QVERIFY(!TrainPage::recentExperiments().contains(QFileInfo(broken).absoluteFilePath()));
+        // The broken file is not remembered as the session's experiment either.
+        TrainPage after(nullptr);
+        QCOMPARE(after.findChild<QComboBox*>("experimentCombo")->currentData().toString(), file);
+    }
+
     void mainWindowShowsTheTrainPage()
     {
         MainWindow w;
