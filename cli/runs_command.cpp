@@ -22,8 +22,9 @@ void printRunsHelp()
         "Everything but delete only reads the store, so it is safe while runs train.\n"
         "\n"
         "  list [--status S] [--json]    every run, newest first: id, name, status, start (local\n"
-        "                                time), duration, device and the best validation result\n"
-        "                                (val_acc's best, else val_loss's); S is one of queued,\n"
+        "                                time), duration, device and its result (val_acc's best,\n"
+        "                                else val_loss's; without validation the final test_acc,\n"
+        "                                else test_loss); S is one of queued,\n"
         "                                running, finished, failed, stopped, crashed\n"
         "  show RUN [--log N] [--json]   one run: its record, parent, tags, notes, message, every\n"
         "                                metric's last/min/max/best, its checkpoints and its last\n"
@@ -115,6 +116,16 @@ int runsList(const std::vector<std::string>& args)
                 json.beginObject().field("metric", best->name).field("value", best->best).field("step", best->bestStep).endObject();
             else
                 json.null();
+            json.key("result");  // the headline: best validation, else the final test metric
+            if (const HeadlineResult r = headlineResult(summaries); r.summary)
+                json.beginObject()
+                    .field("metric", r.summary->name)
+                    .field("value", r.value)
+                    .field("step", r.step)
+                    .field("kind", r.finalTest ? "final" : "best")
+                    .endObject();
+            else
+                json.null();
             json.endObject();
         }
         json.endArray().print();
@@ -127,12 +138,12 @@ int runsList(const std::vector<std::string>& args)
             std::printf("no runs in %s yet: `trainstudio-cli train EXPERIMENT.yaml` makes one\n", workspace.directory.c_str());
         return 0;
     }
-    Table table({"id", "name", "status", "started", "duration", "device", "best validation"}, "rllllll");
+    Table table({"id", "name", "status", "started", "duration", "device", "result"}, "rllllll");
     for (const auto& [run, summaries] : runs) {
-        const MetricSummary* best = bestValidation(summaries);
+        const HeadlineResult r = headlineResult(summaries);
         table.add({std::to_string(run.id), run.name, runStatusName(run.status), localTime(run.startTime),
                    formatDuration(runDuration(run)), run.device.empty() ? "-" : run.device,
-                   best ? best->name + " " + displayNumber(best->best) : "-"});
+                   r.summary ? r.summary->name + " " + displayNumber(r.value) + (r.finalTest ? " (final)" : " (best)") : "-"});
     }
     table.print();
     return 0;

@@ -170,11 +170,14 @@ QString RunsModel::timeText(double unixSeconds)
     return QLocale().toString(t, QLocale::ShortFormat);
 }
 
-QString RunsModel::bestText(const MetricSummary& best)
+QString RunsModel::resultText(const HeadlineResult& r)
 {
+    if (!r.summary) return QStringLiteral("—");
     // Accuracy is stored as a fraction; people read it as a percentage.
-    if (best.name == "val_acc") return tr("acc %1 %").arg(QLocale().toString(best.best * 100.0, 'f', 2));
-    return tr("loss %1").arg(QLocale().toString(best.best, 'g', 4));
+    const bool accuracy = r.summary->name.ends_with("_acc");
+    const QString value = accuracy ? tr("acc %1 %").arg(QLocale().toString(r.value * 100.0, 'f', 2))
+                                   : tr("loss %1").arg(QLocale().toString(r.value, 'g', 4));
+    return r.finalTest ? tr("test %1").arg(value) : tr("val %1").arg(value);
 }
 
 int RunsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
@@ -196,16 +199,16 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         return column == Status ? QVariant(statusColor(row.run.status)) : QVariant();
     case Qt::TextAlignmentRole:
-        return column == Duration || column == BestValidation ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
-                                                              : QVariant();
+        return column == Id || column == Duration || column == Result ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                                                      : QVariant();
     case Qt::ToolTipRole:
         if (column == Status && !row.run.message.empty()) return QString::fromStdString(row.run.message);
         if (column == Name && !row.run.notes.empty()) return QString::fromStdString(row.run.notes);
-        if (column == BestValidation)
-            if (const MetricSummary* best = bestValidation(row.summaries))
-                return tr("%1: best %2 at step %3")
-                    .arg(QString::fromStdString(best->name), QLocale().toString(best->best, 'g', 6))
-                    .arg(best->bestStep);
+        if (column == Result)
+            if (const HeadlineResult r = headlineResult(row.summaries); r.summary)
+                return (r.finalTest ? tr("%1: final %2 at step %3 (no validation split)") : tr("%1: best %2 at step %3"))
+                    .arg(QString::fromStdString(r.summary->name), QLocale().toString(r.value, 'g', 6))
+                    .arg(r.step);
         return {};
     default: return {};
     }
@@ -215,14 +218,13 @@ QVariant RunsModel::displayData(const RunListing& row, int column) const
 {
     const RunInfo& run = row.run;
     switch (column) {
+    case Id: return QString::number(run.id);  // what `trainstudio-cli runs show N` takes
     case Name: return QString::fromStdString(run.name);
     case Status: return statusText(run.status);
     case Started: return timeText(run.startTime);
     case Duration: return durationText(runDuration(run));
     case Device: return run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
-    case BestValidation:
-        if (const MetricSummary* best = bestValidation(row.summaries)) return bestText(*best);
-        return QStringLiteral("—");
+    case Result: return resultText(headlineResult(row.summaries));
     case Experiment: return QString::fromStdString(run.experimentName);
     default: return {};
     }
@@ -237,11 +239,12 @@ QVariant RunsModel::sortData(const RunListing& row, int column) const
         const double d = runDuration(run);
         return std::isnan(d) ? -1.0 : d;
     }
-    case BestValidation: {
+    case Id: return double(run.id);
+    case Result: {
         // Higher is better throughout: accuracies above every loss-only run, losses negated.
-        const MetricSummary* best = bestValidation(row.summaries);
-        if (!best) return -std::numeric_limits<double>::max();
-        return best->name == "val_acc" ? 1e12 + best->best : -best->best;
+        const HeadlineResult r = headlineResult(row.summaries);
+        if (!r.summary) return -std::numeric_limits<double>::max();
+        return r.summary->name.ends_with("_acc") ? 1e12 + r.value : -r.value;
     }
     case Status: return int(run.status);
     default: return displayData(row, column);
@@ -252,12 +255,13 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
+    case Id: return tr("ID");
     case Name: return tr("Name");
     case Status: return tr("Status");
     case Started: return tr("Started");
     case Duration: return tr("Duration");
     case Device: return tr("Device");
-    case BestValidation: return tr("Best validation");
+    case Result: return tr("Result");
     case Experiment: return tr("Experiment");
     default: return {};
     }

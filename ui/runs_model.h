@@ -18,7 +18,8 @@ namespace ts::ui {
 class RunsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Status, Started, Duration, Device, BestValidation, Experiment, ColumnCount };
+    // Result: the headline (best validation metric, else the final test metric), labelled which.
+    enum Column { Id, Name, Status, Started, Duration, Device, Result, Experiment, ColumnCount };
     enum Role {
         RunIdRole = Qt::UserRole + 1,  // qint64
         SortRole,                      // numbers for numeric columns, so sorting is not by text
@@ -44,7 +45,7 @@ public:
     static QIcon statusIcon(ts::RunStatus status);
     static QString durationText(double seconds);
     static QString timeText(double unixSeconds);  // local, short format; "—" for 0
-    static QString bestText(const ts::MetricSummary& best);
+    static QString resultText(const ts::HeadlineResult& result);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -19,7 +19,7 @@
 namespace ts::ui {
 
 namespace {
-const QString kHeaderKey = QStringLiteral("runsPage/header");
+const QString kHeaderKey = QStringLiteral("runsPage/header2");  // 2: the ID and Result columns
 const QString kSplitterKey = QStringLiteral("runsPage/splitter");
 const QString kDetailsSplitterKey = QStringLiteral("runsPage/detailsSplitter");
 constexpr int kPollMs = 1000;

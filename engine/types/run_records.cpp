@@ -50,4 +50,13 @@ double runDuration(const RunInfo& run)
     return NAN;
 }
 
+HeadlineResult headlineResult(const std::vector<MetricSummary>& summaries)
+{
+    if (const MetricSummary* best = bestValidation(summaries)) return {best, best->best, best->bestStep, false};
+    for (const char* name : {"test_acc", "test_loss"})
+        for (const MetricSummary& s : summaries)
+            if (s.name == name && !std::isnan(s.last)) return {&s, s.last, s.lastStep, true};
+    return {};
+}
+
 }  // namespace ts

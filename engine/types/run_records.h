@@ -75,6 +75,17 @@ struct MetricSummary {
 // val_loss's best. Null when the run has neither, or saw only NaN (best ignores NaN).
 const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries);
 
+// The one result a run list shows: the best validation metric (bestValidation), else the
+// final test metric (test_acc's last, else test_loss's) for runs trained without a validation
+// split (the shipped recipes). `summary` is null when the run has neither.
+struct HeadlineResult {
+    const MetricSummary* summary = nullptr;
+    double value = 0;
+    std::int64_t step = 0;
+    bool finalTest = false;  // false: a best validation value
+};
+HeadlineResult headlineResult(const std::vector<MetricSummary>& summaries);
+
 // Seconds from start to end; for a running run up to now (the system clock), for a crashed
 // one whose end was never recorded up to its last heartbeat. NaN when unknown (never started).
 double runDuration(const RunInfo& run);

@@ -640,12 +640,28 @@ SHA-256：%2</translation>
         <translation>设备</translation>
     </message>
     <message>
-        <source>Best validation</source>
-        <translation>最佳验证结果</translation>
-    </message>
-    <message>
         <source>Experiment</source>
         <translation>实验</translation>
+    </message>
+    <message>
+        <source>test %1</source>
+        <translation>测试 %1</translation>
+    </message>
+    <message>
+        <source>val %1</source>
+        <translation>验证 %1</translation>
+    </message>
+    <message>
+        <source>%1: final %2 at step %3 (no validation split)</source>
+        <translation>%1：最终 %2，第 %3 步（没有验证集）</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
     </message>
 </context>
 <context>

@@ -30,6 +30,7 @@ struct RunSpec {
     int epochs = 4;
     double finalValAcc = 0.91;
     bool withValAcc = true;
+    bool withValidation = true;  // false: no val_* at all (a run without a validation split)
     std::optional<RunStatus> finish = RunStatus::Finished;
     int checkpoints = 1;
 };
@@ -52,9 +53,9 @@ qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
     }
     for (int epoch = 1; epoch <= spec.epochs; ++epoch) {
         const int step = epoch * spec.steps / spec.epochs;
-        writer.addMetric(id, "val_loss", step, 1.0 / epoch, step * 0.01);
+        if (spec.withValidation) writer.addMetric(id, "val_loss", step, 1.0 / epoch, step * 0.01);
         writer.addMetric(id, "train_loss", step, 1.1 / epoch, step * 0.01);
-        if (spec.withValAcc) writer.addMetric(id, "val_acc", step, spec.finalValAcc - 0.05 * (spec.epochs - epoch), step * 0.01);
+        if (spec.withValAcc && spec.withValidation) writer.addMetric(id, "val_acc", step, spec.finalValAcc - 0.05 * (spec.epochs - epoch), step * 0.01);
     }
     const std::filesystem::path folder = ws.runCheckpointsPath(id);
     std::filesystem::create_directories(folder);
@@ -166,22 +167,58 @@ private slots:
         QCOMPARE(cell(2, RunsModel::Status).toString(), QString("Finished"));
         QVERIFY(!cell(2, RunsModel::Status, Qt::DecorationRole).value<QIcon>().isNull());
         QCOMPARE(cell(1, RunsModel::Status, Qt::ForegroundRole).value<QColor>(), RunsModel::statusColor(RunStatus::Failed));
-        QCOMPARE(cell(2, RunsModel::BestValidation).toString(), QString("acc 91.00 %"));  // best of 0.76..0.91
-        QCOMPARE(cell(1, RunsModel::BestValidation).toString(), QString("loss 0.25"));    // val_loss's min (1/4)
+        QCOMPARE(cell(2, RunsModel::Result).toString(), QString("val acc 91.00 %"));  // best of 0.76..0.91
+        QCOMPARE(cell(1, RunsModel::Result).toString(), QString("val loss 0.25"));    // val_loss's min (1/4)
         QCOMPARE(cell(2, RunsModel::Device).toString(), QString("cpu"));
         QCOMPARE(cell(2, RunsModel::Experiment).toString(), QString("fashion_mnist_mlp"));
         QVERIFY(cell(2, RunsModel::Started).toString() != QString("—"));
         QVERIFY(cell(2, RunsModel::Duration).toString().endsWith(" s"));
         QVERIFY(model.flags(model.index(0, RunsModel::Name)) & Qt::ItemIsEditable);
         QVERIFY(!(model.flags(model.index(0, RunsModel::Status)) & Qt::ItemIsEditable));
+        QCOMPARE(cell(0, RunsModel::Id).toString(), QString::number(c));  // what `runs show N` takes
+        QCOMPARE(model.headerData(RunsModel::Id, Qt::Horizontal, Qt::DisplayRole).toString(), QString("ID"));
 
         // Sorting is the proxy's, by numbers: best validation puts the 91 % run first.
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
         proxy.setSortRole(RunsModel::SortRole);
-        proxy.sort(RunsModel::BestValidation, Qt::DescendingOrder);
+        proxy.sort(RunsModel::Result, Qt::DescendingOrder);
         QCOMPARE(proxy.index(0, RunsModel::Name).data().toString(), QString("first"));
         QCOMPARE(proxy.index(2, RunsModel::Name).data().toString(), QString("lossOnly"));
+    }
+
+    // A run trained without a validation split (the shipped recipes) shows its final test
+    // accuracy, labelled as such, not "—".
+    void resultFallsBackToTheFinalTestMetric()
+    {
+        qint64 id;
+        {
+            RunWriter writer(m_ws);
+            id = addRun(writer, m_ws, {.name = "no validation", .withValidation = false});
+            writer.addMetric(id, "test_acc", 10, 0.8, 1.0);
+            writer.addMetric(id, "test_acc", 20, 0.8644, 2.0);
+            writer.flush();
+        }
+        RunReader reader(m_ws);
+        RunsModel model;
+        model.refresh(reader);
+        const QModelIndex result = model.index(0, RunsModel::Result);
+        QCOMPARE(result.data().toString(), QString("test acc 86.44 %"));  // the last test_acc, not the best
+        QVERIFY(result.data(Qt::ToolTipRole).toString().contains("no validation split"));
+        const std::vector<MetricSummary> onlyTest = {[] {
+            MetricSummary s;
+            s.name = "test_acc";
+            s.last = 0.8644;
+            s.lastStep = 20;
+            s.best = 0.9;
+            return s;
+        }()};
+        const HeadlineResult r = headlineResult(onlyTest);
+        QVERIFY(r.summary && r.finalTest);
+        QCOMPARE(r.value, 0.8644);  // the final value, not the best
+        QCOMPARE(RunsModel::resultText(r), QString("test acc 86.44 %"));
+        Q_UNUSED(id);
+        QCOMPARE(RunsModel::resultText(HeadlineResult{}), QString("—"));
     }
 
     void refreshUpdatesRowsInPlace()
@@ -190,8 +227,8 @@ private slots:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRuns({listing(5, "e"), listing(4, "d"), listing(3, "c"), listing(2, "b"), listing(1, "a")});
         QCOMPARE(model.rowCount(), 5);
-        const QPersistentModelIndex runOne = model.index(4, 0);
-        const QPersistentModelIndex runThree = model.index(2, 0);
+        const QPersistentModelIndex runOne = model.index(4, RunsModel::Name);
+        const QPersistentModelIndex runThree = model.index(2, RunsModel::Name);
 
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
