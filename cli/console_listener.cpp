@@ -98,8 +98,9 @@ void ConsoleListener::onEpoch(const EpochEvent& e)
         std::printf("{\"event\":\"epoch\",\"epoch\":%lld,\"step\":%lld,\"eta_s\":%s", static_cast<long long>(e.epoch),
                     static_cast<long long>(e.step), eta ? jsonNumber(*eta).c_str() : "null");
         for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), jsonNumber(v).c_str());
-        std::printf(",\"samples_per_s\":%s,\"seconds\":%s,\"data_wait_fraction\":%s}\n", jsonNumber(rate).c_str(),
-                    jsonNumber(e.seconds).c_str(), jsonNumber(e.dataWaitFraction).c_str());
+        std::printf(",\"samples_per_s\":%s,\"seconds\":%s,\"paused_s\":%s,\"data_wait_fraction\":%s}\n",
+                    jsonNumber(rate).c_str(), jsonNumber(e.seconds).c_str(), jsonNumber(e.pausedSeconds).c_str(),
+                    jsonNumber(e.dataWaitFraction).c_str());
         return;
     }
     // The held-out split evaluated each epoch: validation, or the test split without one.

@@ -108,6 +108,7 @@ int runsList(const std::vector<std::string>& args)
                 .field("started", isoLocalTime(run.startTime))
                 .field("end_time", run.endTime)
                 .field("duration_s", runDuration(run))
+                .field("active_s", activeSeconds(run, summaries))
                 .field("device", run.device);
             json.key("tags").beginArray();
             for (const auto& t : run.tags) json.value(t);
@@ -142,7 +143,7 @@ int runsList(const std::vector<std::string>& args)
     for (const auto& [run, summaries] : runs) {
         const HeadlineResult r = headlineResult(summaries);
         table.add({std::to_string(run.id), run.name, runStatusName(run.status), localTime(run.startTime),
-                   formatDuration(runDuration(run)), run.device.empty() ? "-" : run.device,
+                   formatDuration(activeSeconds(run, summaries)), run.device.empty() ? "-" : run.device,
                    r.summary ? r.summary->name + " " + displayNumber(r.value) + (r.finalTest ? " (final)" : " (best)") : "-"});
     }
     table.print();

@@ -61,6 +61,8 @@ void printJson(const ShownRun& s, const Workspace& workspace)
         .field("end_time", run.endTime)
         .field("ended", isoLocalTime(run.endTime))
         .field("duration_s", runDuration(run))
+        .field("active_s", activeSeconds(run, s.summaries))
+        .field("paused_s", pausedSeconds(s.summaries))
         .field("heartbeat", run.heartbeat)
         .field("host", run.host)
         .field("device", run.device)
@@ -122,7 +124,9 @@ void printText(const ShownRun& s, const Workspace& workspace)
     row("message", run.message);
     row("started", localTime(run.startTime));
     if (run.endTime > 0) row("ended", localTime(run.endTime));
-    row("duration", formatDuration(runDuration(run)) + (run.status == RunStatus::Running ? " so far" : ""));
+    const double paused = pausedSeconds(s.summaries);
+    row("duration", formatDuration(activeSeconds(run, s.summaries)) + (run.status == RunStatus::Running ? " so far" : "") +
+                        (paused > 0 ? " active, paused " + formatDuration(paused) : ""));
     if (run.status == RunStatus::Running || run.status == RunStatus::Crashed) row("heartbeat", localTime(run.heartbeat));
     row("device", run.device + (run.host.empty() ? "" : " on " + run.host));
     row("seed", std::to_string(run.seed));

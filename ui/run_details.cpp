@@ -135,7 +135,7 @@ void RunDetails::showRun(RunReader& reader, qint64 runId)
         m_runId = runId;
         setEnabled(true);
     }
-    showFields(*run);
+    showFields(*run, reader.summaries(runId));
     // Edits in progress win over the store; otherwise show what is stored (another window,
     // or the CLI, may have changed it).
     const QString stored = QString::fromStdString(run->notes);
@@ -164,7 +164,7 @@ void RunDetails::clear()
     updateSaveButton();
 }
 
-void RunDetails::showFields(const RunInfo& run)
+void RunDetails::showFields(const RunInfo& run, const std::vector<MetricSummary>& summaries)
 {
     m_title->setText(QString::fromStdString(run.name));
     QLabel* status = m_fields.value(QStringLiteral("status"));
@@ -174,7 +174,10 @@ void RunDetails::showFields(const RunInfo& run)
     status->setPalette(palette);
     m_fields.value(QStringLiteral("started"))->setText(RunsModel::timeText(run.startTime));
     m_fields.value(QStringLiteral("ended"))->setText(RunsModel::timeText(run.endTime));
-    m_fields.value(QStringLiteral("duration"))->setText(RunsModel::durationText(runDuration(run)));
+    const double paused = pausedSeconds(summaries);
+    const QString active = RunsModel::durationText(activeSeconds(run, summaries));
+    m_fields.value(QStringLiteral("duration"))
+        ->setText(paused > 0 ? tr("%1 (paused %2)").arg(active, RunsModel::durationText(paused)) : active);
     const QString device = run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
     m_fields.value(QStringLiteral("device"))
         ->setText(run.host.empty() ? device : tr("%1 on %2").arg(device, QString::fromStdString(run.host)));

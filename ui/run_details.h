@@ -49,7 +49,7 @@ signals:
     void saveNotesRequested(qint64 runId, const QString& notes);
 
 private:
-    void showFields(const ts::RunInfo& run);
+    void showFields(const ts::RunInfo& run, const std::vector<ts::MetricSummary>& summaries);
     void showCheckpoints(const std::vector<ts::CheckpointRecord>& checkpoints);
     void appendLogs(const std::vector<ts::LogLine>& lines);
     void updateSaveButton();

@@ -222,7 +222,7 @@ QVariant RunsModel::displayData(const RunListing& row, int column) const
     case Name: return QString::fromStdString(run.name);
     case Status: return statusText(run.status);
     case Started: return timeText(run.startTime);
-    case Duration: return durationText(runDuration(run));
+    case Duration: return durationText(activeSeconds(run, row.summaries));  // pauses left out
     case Device: return run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
     case Result: return resultText(headlineResult(row.summaries));
     case Experiment: return QString::fromStdString(run.experimentName);
@@ -236,7 +236,7 @@ QVariant RunsModel::sortData(const RunListing& row, int column) const
     switch (column) {
     case Started: return run.startTime > 0 ? run.startTime : double(run.id);  // queued runs keep id order
     case Duration: {
-        const double d = runDuration(run);
+        const double d = activeSeconds(run, row.summaries);
         return std::isnan(d) ? -1.0 : d;
     }
     case Id: return double(run.id);

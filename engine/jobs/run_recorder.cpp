@@ -39,7 +39,9 @@ std::string startedLine(const StartedEvent& e)
 std::string epochLine(const EpochEvent& e)
 {
     std::ostringstream out;
-    out << "epoch " << e.epoch << " done in " << std::fixed << std::setprecision(1) << e.seconds << " s:";
+    out << "epoch " << e.epoch << " done in " << std::fixed << std::setprecision(1) << e.seconds << " s";
+    if (e.pausedSeconds > 0) out << " (paused " << e.pausedSeconds << " s)";
+    out << ":";
     out << std::defaultfloat << std::setprecision(4);
     for (const auto& [name, value] : e.metrics) out << " " << name << " " << value;
     return out.str();
@@ -81,6 +83,8 @@ void RunRecorder::onEvent(const TrainEvent& event)
                 for (const auto& [name, value] : e.metrics) writer_.addMetric(runId_, name, e.step, value, lastWallTime_);
                 writer_.addMetric(runId_, "epoch", e.step, double(e.epoch), lastWallTime_);
                 writer_.addMetric(runId_, "data_wait_fraction", e.step, e.dataWaitFraction, lastWallTime_);
+                pausedSeconds_ += e.pausedSeconds;
+                if (pausedSeconds_ > 0) writer_.addMetric(runId_, "paused_s", e.step, pausedSeconds_, lastWallTime_);
                 writer_.addLog(runId_, {store::unixNow(), "info", epochLine(e)});
             } else if constexpr (std::is_same_v<T, LogEvent>) {
                 writer_.addLog(runId_, {store::unixNow(), levelName(e.level), e.message});

@@ -2,8 +2,8 @@
 // queued rows of a RunWriter (it never blocks the trainer).
 //   StepEvent   -> metrics loss, lr, grad_norm, samples_per_s, data_wait_s and
 //                  grad_norm/<parameter> at the step
-//   EpochEvent  -> every metric of the epoch at its last step, plus "epoch" (value: epoch)
-//                  and data_wait_fraction
+//   EpochEvent  -> every metric of the epoch at its last step, plus "epoch" (value: epoch),
+//                  data_wait_fraction and, once the run has been paused, paused_s (seconds in all)
 //   StartedEvent, EpochEvent, CheckpointEvent -> also a log line each (what the live log shows)
 //   LogEvent    -> a log line; FinishedEvent -> the test split's metrics (test_*), a log line and the
 //                  run's status (finished / stopped / failed; an early stop is finished)
@@ -36,6 +36,7 @@ private:
     std::int64_t lastStep_ = 0;
     double lastWallTime_ = 0;  // epoch and final metrics carry no time of their own
     std::map<std::string, double> lastEpochMetrics_;
+    double pausedSeconds_ = 0;  // "paused_s": the run's paused time so far
 };
 
 }  // namespace ts

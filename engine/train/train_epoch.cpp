@@ -21,7 +21,10 @@ bool Trainer::checkPause()
     if (control_->stopRequested()) return false;
     if (!control_->pauseRequested()) return true;
     log(LogEvent::Level::Info, "paused at step " + std::to_string(step_));
-    if (!control_->waitWhilePaused()) return false;
+    const auto pausedAt = std::chrono::steady_clock::now();
+    const bool resumed = control_->waitWhilePaused();
+    pausedSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - pausedAt).count();
+    if (!resumed) return false;
     log(LogEvent::Level::Info, "resumed at step " + std::to_string(step_));
     return true;
 }
@@ -62,6 +65,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
 {
     const TrainingSpec& t = spec_.training;
     const auto epochStart = std::chrono::steady_clock::now();
+    const double pausedBefore = pausedSeconds_;
     if (fixedBatches_.empty()) trainLoader_->startEpoch(epoch - 1, firstBatch);
     exec_->setTraining(true);
 
@@ -182,7 +186,9 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
         groupLoss = 0;
         groupSamples = 0;
     }
-    totals.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epochStart).count();
+    // Active time: a pause is not training time (it is reported beside it).
+    totals.pausedSeconds = pausedSeconds_ - pausedBefore;
+    totals.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epochStart).count() - totals.pausedSeconds;
     totals.waitSeconds = lastWait;
     return EpochResult::Completed;
 }

@@ -201,6 +201,7 @@ FinishedEvent Trainer::run()
                 e.metrics.insert(val.begin(), val.end());
             }
             e.seconds = totals.seconds;
+            e.pausedSeconds = totals.pausedSeconds;
             e.dataWaitFraction = totals.seconds > 0 ? totals.waitSeconds / totals.seconds : 0;
             last = e.metrics;
             if (!firstTrainLoss) firstTrainLoss = e.metrics["train_loss"];

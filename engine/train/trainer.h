@@ -84,7 +84,7 @@ private:
     enum class EpochResult { Completed, Stopped, Failed };
     struct EpochTotals {
         ClassificationMetrics running;
-        double seconds = 0, waitSeconds = 0;
+        double seconds = 0, waitSeconds = 0, pausedSeconds = 0;
     };
 
     void setup();
@@ -135,6 +135,7 @@ private:
     GraphBinding binding_;
     std::int64_t classes_ = 0;
     std::int64_t step_ = 0;            // optimizer steps taken
+    double pausedSeconds_ = 0;         // paused so far in this run (checkPause)
     std::uint64_t microStep_ = 0;      // forwards run (dropout stream)
     std::int64_t batchesPerEpoch_ = 0, stepsPerEpoch_ = 0, totalSteps_ = 0;
     std::string failure_;              // set when an epoch ends Failed

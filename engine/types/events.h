@@ -51,8 +51,9 @@ struct EpochEvent {
     std::int64_t epoch = 0;  // 1-based: the epoch just finished
     std::int64_t step = 0;
     std::map<std::string, double> metrics;  // train_loss, train_acc, val_loss, val_acc, val_top5_acc, ...
-    double seconds = 0;
-    double dataWaitFraction = 0;  // share of the epoch spent waiting for data
+    double seconds = 0;            // active: training time, pauses left out
+    double pausedSeconds = 0;      // paused during the epoch (not in seconds)
+    double dataWaitFraction = 0;   // share of the active time spent waiting for data
 };
 
 // Progress of work that is not optimizer steps (an evaluation's batches): `done` of `total`.

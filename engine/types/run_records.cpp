@@ -59,4 +59,16 @@ HeadlineResult headlineResult(const std::vector<MetricSummary>& summaries)
     return {};
 }
 
+double pausedSeconds(const std::vector<MetricSummary>& summaries)
+{
+    for (const MetricSummary& s : summaries)
+        if (s.name == "paused_s" && std::isfinite(s.last)) return s.last;
+    return 0;
+}
+
+double activeSeconds(const RunInfo& run, const std::vector<MetricSummary>& summaries)
+{
+    return runDuration(run) - pausedSeconds(summaries);
+}
+
 }  // namespace ts

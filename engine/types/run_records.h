@@ -86,6 +86,11 @@ struct HeadlineResult {
 };
 HeadlineResult headlineResult(const std::vector<MetricSummary>& summaries);
 
+// The run's paused seconds (its "paused_s" metric; 0 when it never paused) and its active
+// time: runDuration less the pauses. NaN when the duration is unknown.
+double pausedSeconds(const std::vector<MetricSummary>& summaries);
+double activeSeconds(const RunInfo& run, const std::vector<MetricSummary>& summaries);
+
 // Seconds from start to end; for a running run up to now (the system clock), for a crashed
 // one whose end was never recorded up to its last heartbeat. NaN when unknown (never started).
 double runDuration(const RunInfo& run);

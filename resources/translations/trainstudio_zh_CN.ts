@@ -568,6 +568,10 @@ SHA-256: %2</source>
         <translation>%1
 SHA-256：%2</translation>
     </message>
+    <message>
+        <source>%1 (paused %2)</source>
+        <translation>%1（暂停 %2）</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunsModel</name>

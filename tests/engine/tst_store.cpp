@@ -666,7 +666,8 @@ private slots:
         step.dataWaitSeconds = 0.01;
         step.wallTime = 1.5;
         recorder.onEvent(step);
-        recorder.onEvent(EpochEvent{1, 10, {{"val_acc", 0.8}, {"train_loss", 1.9}}, 2.0, 0.2});
+        recorder.onEvent(EpochEvent{1, 10, {{"val_acc", 0.8}, {"train_loss", 1.9}}, 2.0, 0.0, 0.2});
+        recorder.onEvent(EpochEvent{2, 12, {}, 1.0, 1.5, 0.0});  // paused 1.5 s in epoch 2
         recorder.onEvent(LogEvent{LogEvent::Level::Warning, "careful"});
         CheckpointEvent first;
         first.record.path = dir + "/old.safetensors";
@@ -698,25 +699,28 @@ private slots:
         RunReader reader(w);
         const auto names = reader.metricNames(id);
         for (const char* name : {"loss", "lr", "grad_norm", "samples_per_s", "data_wait_s", "grad_norm/fc1.weight",
-                                 "val_acc", "train_loss", "epoch", "data_wait_fraction", "test_acc"})
+                                 "val_acc", "train_loss", "epoch", "data_wait_fraction", "test_acc", "paused_s"})
             QVERIFY2(std::find(names.begin(), names.end(), name) != names.end(), name);
-        QCOMPARE(names.size(), std::size_t(11));
+        QCOMPARE(names.size(), std::size_t(12));
+        QCOMPARE(reader.metric(id, "paused_s").values, (std::vector<double>{1.5}));  // from the first pause on
+        QCOMPARE(pausedSeconds(reader.summaries(id)), 1.5);
         QCOMPARE(reader.metric(id, "grad_norm/fc1.weight").values, (std::vector<double>{0.5}));
         QCOMPARE(reader.metric(id, "val_acc").steps, (std::vector<std::int64_t>{10}));
         QCOMPARE(reader.metric(id, "val_acc").wallTimes, (std::vector<double>{1.5}));
-        QCOMPARE(reader.metric(id, "epoch").values, (std::vector<double>{1.0}));
-        QCOMPARE(reader.metric(id, "data_wait_fraction").values, (std::vector<double>{0.2}));
-        QCOMPARE(reader.metric(id, "test_acc").steps, (std::vector<std::int64_t>{10}));
+        QCOMPARE(reader.metric(id, "epoch").values, (std::vector<double>{1.0, 2.0}));
+        QCOMPARE(reader.metric(id, "data_wait_fraction").values, (std::vector<double>{0.2, 0.0}));
+        QCOMPARE(reader.metric(id, "test_acc").steps, (std::vector<std::int64_t>{12}));
         // The log keeps what the live log shows, in order: the epoch, the warning, each
         // checkpoint, then how the run ended.
         const auto logs = reader.logs(id);
-        QCOMPARE(logs.size(), std::size_t(5));
+        QCOMPARE(logs.size(), std::size_t(6));
         QCOMPARE(logs[0].message, std::string("epoch 1 done in 2.0 s: train_loss 1.9 val_acc 0.8"));
-        QCOMPARE(logs[1].level, std::string("warning"));
-        QCOMPARE(logs[1].message, std::string("careful"));
-        QCOMPARE(logs[2].message, std::string("checkpoint saved: run_1/old.safetensors"));
-        QCOMPARE(logs[3].message, std::string("checkpoint saved: run_1/epoch_001.safetensors (best)"));
-        QCOMPARE(logs[4].message, std::string("stopped early"));
+        QCOMPARE(logs[1].message, std::string("epoch 2 done in 1.0 s (paused 1.5 s):"));
+        QCOMPARE(logs[2].level, std::string("warning"));
+        QCOMPARE(logs[2].message, std::string("careful"));
+        QCOMPARE(logs[3].message, std::string("checkpoint saved: run_1/old.safetensors"));
+        QCOMPARE(logs[4].message, std::string("checkpoint saved: run_1/epoch_001.safetensors (best)"));
+        QCOMPARE(logs[5].message, std::string("stopped early"));
         const auto run = reader.run(id);
         QCOMPARE(run->status, RunStatus::Finished);  // an early stop finishes the run
         QVERIFY(run->endTime >= run->startTime);

@@ -295,6 +295,46 @@ private slots:
         QVERIFY(std::holds_alternative<FinishedEvent>(rec.events.back()));
     }
 
+    // A pause is not training time: the epoch reports its active seconds and, beside them,
+    // how long it was paused (measured here independently, on the pausing thread).
+    void pausedTimeIsReportedApart()
+    {
+        Recorder rec;
+        ExperimentSpec spec = blobSpec();
+        spec.training.epochs = 100000;
+        Trainer trainer(spec, blobSplits(), cpuBackend());
+        trainer.addListener(&rec);
+        double heldSeconds = 0;
+        std::thread ui([&] {
+            rec.waitFor([](const std::vector<TrainEvent>& ev) {
+                return std::count_if(ev.begin(), ev.end(), [](auto& e) { return std::holds_alternative<StepEvent>(e); }) >= 2;
+            });
+            trainer.control().pause();
+            rec.waitFor([](const std::vector<TrainEvent>& ev) {
+                for (auto& e : ev)
+                    if (auto* l = std::get_if<LogEvent>(&e); l && l->message.rfind("paused", 0) == 0) return true;
+                return false;
+            });
+            const auto pausedAt = std::chrono::steady_clock::now();
+            std::this_thread::sleep_for(std::chrono::milliseconds(400));
+            heldSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - pausedAt).count();
+            trainer.control().resume();
+            rec.waitFor([](const std::vector<TrainEvent>& ev) {
+                return std::any_of(ev.begin(), ev.end(), [](auto& e) { return std::holds_alternative<EpochEvent>(e); });
+            });
+            trainer.control().stop();
+        });
+        trainer.run();
+        ui.join();
+        const EpochEvent first = rec.all<EpochEvent>().front();
+        // The trainer's pause spans the test's sleep, plus the time to see the resume (< 0.2 s).
+        QVERIFY2(first.pausedSeconds >= heldSeconds && first.pausedSeconds < heldSeconds + 0.2,
+                 qPrintable(QString("%1 vs %2").arg(first.pausedSeconds).arg(heldSeconds)));
+        // 15 small batches train in well under the pause: the active time leaves it out.
+        QVERIFY2(first.seconds < heldSeconds, qPrintable(QString::number(first.seconds)));
+        QVERIFY(first.seconds > 0);
+    }
+
     void sameSeedSameLosses()
     {
         Recorder a, b, c;
