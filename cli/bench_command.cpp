@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "exec/executor.h"
 #include "format.h"
+#include "runs_output.h"
 #include "graph/templates.h"
 
 namespace ts::cli {
@@ -98,13 +99,20 @@ int benchCommand(const std::vector<std::string>& args)
     for (long long i = 0; i < steps; ++i) step(ex);
     double total = 0;
     for (const auto& t : ex.timings()) total += t.forwardSeconds + t.backwardSeconds;
-    std::printf("\n%-10s %-14s %12s %12s %8s\n", "node", "op", "fwd ms", "bwd ms", "share");
+    std::printf("\n");
+    Table table({"node", "op", "fwd ms", "bwd ms", "share"}, "llrrr");
+    auto number = [](const char* format, double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, format, v);
+        return std::string(text);
+    };
     for (std::size_t i = 0; i < ex.timings().size(); ++i) {
         const NodeTiming& t = ex.timings()[i];
-        std::printf("%-10s %-14s %12.3f %12.3f %7.1f%%\n", ex.graph().nodes[i].name.c_str(),
-                    ex.graph().nodes[i].op->type().c_str(), 1000 * t.forwardSeconds / steps,
-                    1000 * t.backwardSeconds / steps, 100 * (t.forwardSeconds + t.backwardSeconds) / total);
+        table.add({ex.graph().nodes[i].name, ex.graph().nodes[i].op->type(), number("%.3f", 1000 * t.forwardSeconds / steps),
+                   number("%.3f", 1000 * t.backwardSeconds / steps),
+                   number("%.1f%%", 100 * (t.forwardSeconds + t.backwardSeconds) / total)});
     }
+    table.print();
     return 0;
 }
 

@@ -8,18 +8,26 @@
 #include "exec/memory_plan.h"
 #include "format.h"
 #include "graph/cost_model.h"
+#include "runs_output.h"
 
 namespace ts::cli {
 
 void printModelSummary(const CheckedGraph& graph, bool training, std::size_t optimizerStateBytes)
 {
     const CostReport cost = estimateCost(graph);
-    std::printf("%-10s %-14s %-20s %12s %12s %12s\n", "node", "op", "output", "parameters", "MFLOPs", "activations");
+    auto mflops = [](double flops) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f", flops / 1e6);
+        return std::string(text);
+    };
+    // Columns as wide as their longest entry: generated names ("crossentropy1") stay aligned.
+    Table table({"node", "op", "output", "parameters", "MFLOPs", "activations"}, "lllrrr");
     for (const NodeCost& n : cost.nodes)
-        std::printf("%-10s %-14s %-20s %12s %12.1f %12s\n", n.name.c_str(), n.op.c_str(), n.outputShape.str().c_str(),
-                    formatCount(n.parameters).c_str(), n.flops / 1e6, formatBytes(double(n.activationBytes)).c_str());
-    std::printf("%-10s %-14s %-20s %12s %12.1f %12s\n\n", "total", "", "", formatCount(cost.parameters).c_str(),
-                cost.flops / 1e6, formatBytes(double(cost.activationBytes)).c_str());
+        table.add({n.name, n.op, n.outputShape.str(), formatCount(n.parameters), mflops(n.flops),
+                   formatBytes(double(n.activationBytes))});
+    table.add({"total", "", "", formatCount(cost.parameters), mflops(cost.flops), formatBytes(double(cost.activationBytes))});
+    table.print();
+    std::printf("\n");
 
     const MemoryPlan plan = planMemory(graph, cpuBackend(), training);
     std::printf("planned memory (%s, batch %lld):\n", training ? "training" : "inference", static_cast<long long>(graph.batch));
