@@ -56,6 +56,23 @@ public:
             fail(path_, "metadata '" + key + "': expected " + (std::is_floating_point_v<T> ? "a number" : "a whole number") + ", got '" + s + "'");
         return value;
     }
+    // A comma-separated list ("" is an empty one); a bad item names the key and its position.
+    template <class T> std::vector<T> numbers(const std::string& key) const
+    {
+        const std::string& s = text(key);
+        std::vector<T> out;
+        for (std::size_t begin = 0; begin < s.size();) {
+            const std::size_t end = std::min(s.find(',', begin), s.size());
+            T value{};
+            const auto r = std::from_chars(s.data() + begin, s.data() + end, value);
+            if (r.ec != std::errc() || r.ptr != s.data() + end || end == begin)
+                fail(path_, "metadata '" + key + "': item " + std::to_string(out.size() + 1) + " (character " +
+                                std::to_string(begin) + ") is not a number");
+            out.push_back(value);
+            begin = end + 1;
+        }
+        return out;
+    }
     bool boolean(const std::string& key) const
     {
         const std::string& s = text(key);
@@ -67,6 +84,28 @@ private:
     const std::string& path_;
     const std::map<std::string, std::string>& meta_;
 };
+
+// Lists as text in the metadata: "3,0,12"; doubles exactly ("%.17g").
+template <class T>
+std::string joined(const std::vector<T>& values)
+{
+    std::string out;
+    for (const T& v : values) out += (out.empty() ? "" : ",") + toText(v);
+    return out;
+}
+
+void writeSums(std::map<std::string, std::string>& m, const MetricSums& e)
+{
+    m["ts_epoch_count"] = toText(e.count);
+    m["ts_epoch_loss_sum"] = toText(e.lossSum);
+    m["ts_epoch_loss_count"] = toText(e.lossCount);
+    m["ts_epoch_top_k_correct"] = joined(e.topKCorrect);
+    m["ts_epoch_confusion"] = joined(e.confusion);
+    m["ts_epoch_binary_scores"] = joined(e.binaryScores);
+    m["ts_epoch_binary_positive"] = joined(e.binaryPositive);
+    m["ts_epoch_seconds"] = toText(e.seconds);
+    m["ts_epoch_wait_seconds"] = toText(e.waitSeconds);
+}
 
 std::map<std::string, std::string> stateMetadata(const TrainingState& s)
 {
@@ -94,6 +133,7 @@ std::map<std::string, std::string> stateMetadata(const TrainingState& s)
     if (s.bestMetricValue) m["ts_best_metric_value"] = toText(*s.bestMetricValue);
     m["ts_best_epoch"] = toText(s.bestEpoch);
     for (const auto& [name, value] : s.lastEpochMetrics) m[kMetricPrefix + name] = toText(value);
+    if (s.epochSums) writeSums(m, *s.epochSums);
     m["ts_experiment_yaml"] = s.experimentYaml;
     return m;
 }
@@ -128,6 +168,19 @@ TrainingState parseState(const std::string& path, SafetensorsFile file)
     s.bestEpoch = r.number<std::int64_t>("ts_best_epoch");
     for (const auto& [key, value] : file.metadata)
         if (key.rfind(kMetricPrefix, 0) == 0) s.lastEpochMetrics[key.substr(std::strlen(kMetricPrefix))] = r.number<double>(key);
+    if (r.has("ts_epoch_count")) {
+        MetricSums e;
+        e.count = r.number<std::int64_t>("ts_epoch_count");
+        e.lossSum = r.number<double>("ts_epoch_loss_sum");
+        e.lossCount = r.number<std::int64_t>("ts_epoch_loss_count");
+        e.topKCorrect = r.numbers<std::int64_t>("ts_epoch_top_k_correct");
+        e.confusion = r.numbers<std::int64_t>("ts_epoch_confusion");
+        e.binaryScores = r.numbers<double>("ts_epoch_binary_scores");
+        e.binaryPositive = r.numbers<std::int64_t>("ts_epoch_binary_positive");
+        e.seconds = r.number<double>("ts_epoch_seconds");
+        e.waitSeconds = r.number<double>("ts_epoch_wait_seconds");
+        s.epochSums = std::move(e);
+    }
     s.experimentYaml = r.text("ts_experiment_yaml");
     return s;
 }
@@ -180,6 +233,20 @@ bool TrainingState::operator==(const TrainingState& o) const
             if (i->first != j->first || !sameDouble(i->second, j->second)) return false;
         return true;
     };
+    const auto sameSums = [&](const std::optional<MetricSums>& a, const std::optional<MetricSums>& b) {
+        if (a.has_value() != b.has_value()) return false;
+        if (!a) return true;
+        const auto sameScores = [&] {
+            if (a->binaryScores.size() != b->binaryScores.size()) return false;
+            for (std::size_t i = 0; i < a->binaryScores.size(); ++i)
+                if (!sameDouble(a->binaryScores[i], b->binaryScores[i])) return false;
+            return true;
+        };
+        return a->count == b->count && sameDouble(a->lossSum, b->lossSum) && a->lossCount == b->lossCount &&
+               a->topKCorrect == b->topKCorrect && a->confusion == b->confusion && sameScores() &&
+               a->binaryPositive == b->binaryPositive && sameDouble(a->seconds, b->seconds) &&
+               sameDouble(a->waitSeconds, b->waitSeconds);
+    };
     const bool sameBest = bestMetricValue.has_value() == o.bestMetricValue.has_value() &&
                           (!bestMetricValue || sameDouble(*bestMetricValue, *o.bestMetricValue));
     return epoch == o.epoch && batchInEpoch == o.batchInEpoch && step == o.step && microStep == o.microStep && seed == o.seed &&
@@ -187,7 +254,7 @@ bool TrainingState::operator==(const TrainingState& o) const
            sameDouble(earlyBest, o.earlyBest) && earlyBestEpoch == o.earlyBestEpoch && earlyBad == o.earlyBad &&
            earlyUpdates == o.earlyUpdates && sameDouble(lossScale, o.lossScale) && scalerGoodSteps == o.scalerGoodSteps &&
            bestMetricName == o.bestMetricName && sameBest && bestEpoch == o.bestEpoch && sameMetrics(lastEpochMetrics, o.lastEpochMetrics) &&
-           experimentYaml == o.experimentYaml;
+           sameSums(epochSums, o.epochSums) && experimentYaml == o.experimentYaml;
 }
 
 std::string checkpointStatePath(const std::string& weightsPath)

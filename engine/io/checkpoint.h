@@ -19,6 +19,7 @@
 
 #include "io/safetensors.h"
 #include "optim/schedule.h"
+#include "types/metric_sums.h"
 
 namespace ts {
 
@@ -46,6 +47,8 @@ struct TrainingState {
     std::optional<double> bestMetricValue;
     std::int64_t bestEpoch = 0;
     std::map<std::string, double> lastEpochMetrics;  // the last EpochEvent's metrics
+    // Written mid-epoch (batchInEpoch > 0): the epoch's running metric sums and time so far.
+    std::optional<MetricSums> epochSums;
     std::string experimentYaml;  // experimentToYaml of the spec being trained
     // Exact equality, as a save and load must give: doubles bit for bit except that any NaN
     // equals any NaN; optimizer tensors by name, dtype, shape and bytes (host tensors).

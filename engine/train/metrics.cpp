@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace ts {
 
@@ -30,6 +31,40 @@ void ClassificationMetrics::reset()
     topKCorrect_.assign(topK_.size(), 0);
     confusion_.assign(static_cast<std::size_t>(classes_), std::vector<std::int64_t>(static_cast<std::size_t>(classes_), 0));
     scores_.clear();
+}
+
+MetricSums ClassificationMetrics::sums() const
+{
+    MetricSums s;
+    s.count = count_;
+    s.lossSum = lossSum_;
+    s.lossCount = lossCount_;
+    s.topKCorrect = topKCorrect_;
+    for (const auto& row : confusion_) s.confusion.insert(s.confusion.end(), row.begin(), row.end());
+    for (const auto& [score, positive] : scores_) {
+        s.binaryScores.push_back(score);
+        s.binaryPositive.push_back(positive ? 1 : 0);
+    }
+    return s;
+}
+
+void ClassificationMetrics::restore(const MetricSums& s)
+{
+    const auto classes = static_cast<std::size_t>(classes_);
+    if (s.topKCorrect.size() != topK_.size() || s.confusion.size() != classes * classes ||
+        s.binaryScores.size() != s.binaryPositive.size() || (classes_ != 2 && !s.binaryScores.empty()))
+        throw std::invalid_argument("the checkpoint's running metrics are for " +
+                                    std::to_string(static_cast<long long>(std::sqrt(double(s.confusion.size())))) +
+                                    " classes and " + std::to_string(s.topKCorrect.size()) + " top-k values, this run has " +
+                                    std::to_string(classes_) + " and " + std::to_string(topK_.size()));
+    count_ = s.count;
+    lossSum_ = s.lossSum;
+    lossCount_ = s.lossCount;
+    topKCorrect_ = s.topKCorrect;
+    for (std::size_t r = 0; r < classes; ++r)
+        confusion_[r].assign(s.confusion.begin() + std::ptrdiff_t(r * classes), s.confusion.begin() + std::ptrdiff_t((r + 1) * classes));
+    scores_.clear();
+    for (std::size_t i = 0; i < s.binaryScores.size(); ++i) scores_.emplace_back(s.binaryScores[i], s.binaryPositive[i] != 0);
 }
 
 void ClassificationMetrics::add(const float* logits, const std::int64_t* labels, std::int64_t n, double meanLoss)

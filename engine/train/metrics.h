@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "types/metric_sums.h"
+
 namespace ts {
 
 struct ClassScores {
@@ -27,6 +29,10 @@ public:
     // The same without a loss (loss() then averages only the batches that had one).
     void add(const float* logits, const std::int64_t* labels, std::int64_t n);
     void reset();
+    // The sums behind every metric, for a checkpoint (time fields left 0), and back.
+    // restore() throws std::invalid_argument when they do not fit these classes and k values.
+    MetricSums sums() const;
+    void restore(const MetricSums& sums);
 
     std::int64_t numClasses() const { return classes_; }
     std::int64_t count() const { return count_; }

@@ -66,12 +66,21 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     const TrainingSpec& t = spec_.training;
     const auto epochStart = std::chrono::steady_clock::now();
     const double pausedBefore = pausedSeconds_;
+    double lastWait = 0;
+    // Active time: a pause is not training time (it is reported beside it). A resumed epoch
+    // adds the time its checkpoint had counted.
+    auto closeTotals = [&] {
+        totals.pausedSeconds = pausedSeconds_ - pausedBefore;
+        totals.seconds = totals.priorSeconds +
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - epochStart).count() - totals.pausedSeconds;
+        totals.waitSeconds = totals.priorWaitSeconds + lastWait;
+    };
     if (fixedBatches_.empty()) trainLoader_->startEpoch(epoch - 1, firstBatch);
     exec_->setTraining(true);
 
     std::size_t fixedIndex = static_cast<std::size_t>(firstBatch);
     std::int64_t micro = 0, groupSize = 1, groupSamples = 0;
-    double groupLoss = 0, lastWait = 0;
+    double groupLoss = 0;
     bool groupBad = false;
     std::string badWhat;
     double stepWait = 0, intervalSeconds = 0;
@@ -83,6 +92,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             // Stop only between optimizer steps, so a checkpoint never splits a group.
             if (!checkPause()) {
                 stopBatch_ = b;
+                closeTotals();  // the checkpoint keeps the epoch so far
                 return EpochResult::Stopped;
             }
             // The graph's loss is a batch mean; seeding backward with 1/groupSize makes the
@@ -186,10 +196,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
         groupLoss = 0;
         groupSamples = 0;
     }
-    // Active time: a pause is not training time (it is reported beside it).
-    totals.pausedSeconds = pausedSeconds_ - pausedBefore;
-    totals.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epochStart).count() - totals.pausedSeconds;
-    totals.waitSeconds = lastWait;
+    closeTotals();
     return EpochResult::Completed;
 }
 

@@ -169,6 +169,13 @@ FinishedEvent Trainer::run()
 
         for (std::int64_t epoch = firstEpoch_; epoch <= t.epochs; ++epoch) {
             EpochTotals totals{ClassificationMetrics(classes_, t.topK)};
+            // A run resumed mid-epoch continues that epoch's sums: it reports what an
+            // uninterrupted epoch would, not only the batches after the resume.
+            if (epoch == firstEpoch_ && firstBatch_ > 0 && resumedSums_) {
+                totals.running.restore(*resumedSums_);
+                totals.priorSeconds = resumedSums_->seconds;
+                totals.priorWaitSeconds = resumedSums_->waitSeconds;
+            }
             const EpochResult r = trainEpoch(epoch, totals, epoch == firstEpoch_ ? firstBatch_ : 0);
             if (r == EpochResult::Failed) {
                 finished.outcome = FinishedEvent::Outcome::Failed;
@@ -179,7 +186,7 @@ FinishedEvent Trainer::run()
                 finished.outcome = FinishedEvent::Outcome::Stopped;
                 finished.message = "stopped by request at step " + std::to_string(step_) + " (epoch " +
                                    std::to_string(epoch) + ")";
-                writeCheckpoint(epoch, stopBatch_);  // resumable from exactly here
+                writeCheckpoint(epoch, stopBatch_, &totals);  // resumable from exactly here
                 break;
             }
             EpochEvent e;
@@ -195,7 +202,7 @@ FinishedEvent Trainer::run()
                 if (stopped) {
                     finished.outcome = FinishedEvent::Outcome::Stopped;
                     finished.message = "stopped by request during evaluation (epoch " + std::to_string(epoch) + ")";
-                    writeCheckpoint(epoch, batchesPerEpoch_);  // resuming re-runs this evaluation
+                    writeCheckpoint(epoch, batchesPerEpoch_, &totals);  // resuming re-runs this evaluation
                     break;
                 }
                 e.metrics.insert(val.begin(), val.end());

@@ -85,6 +85,7 @@ private:
     struct EpochTotals {
         ClassificationMetrics running;
         double seconds = 0, waitSeconds = 0, pausedSeconds = 0;
+        double priorSeconds = 0, priorWaitSeconds = 0;  // counted before a resume
     };
 
     void setup();
@@ -94,8 +95,9 @@ private:
     EpochResult trainEpoch(std::int64_t epoch, EpochTotals& totals, std::int64_t firstBatch);
     // Writes a checkpoint whose training resumes at (nextEpoch, batchInEpoch) and applies the
     // keep-last-K-plus-best policy. Throws std::runtime_error with what to do when it fails.
-    void writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch);
-    TrainingState captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch) const;
+    // `unfinished`: the epoch's totals so far, kept when the checkpoint is mid-epoch.
+    void writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch, const EpochTotals* unfinished = nullptr);
+    TrainingState captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch, const EpochTotals* epoch) const;
     void maybePublishSystem();
     bool nextBatch(Batch& batch, std::size_t& fixedIndex);
     // Metrics of `loader`'s split named with `prefix` ("val", "test"); `stopped` when a stop
@@ -130,6 +132,7 @@ private:
     std::chrono::steady_clock::time_point lastSystemEvent_{};
     std::map<std::string, double> lastMetrics_;  // the last epoch's metrics
     std::int64_t firstEpoch_ = 1, firstBatch_ = 0;  // where this run starts (resume)
+    std::optional<MetricSums> resumedSums_;         // the first epoch's sums so far (resume mid-epoch)
     std::int64_t stopBatch_ = 0;  // batches of the current epoch consumed when a stop arrived
     std::vector<Batch> fixedBatches_;  // overfit mode: the same batches every epoch
     GraphBinding binding_;

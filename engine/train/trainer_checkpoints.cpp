@@ -9,7 +9,7 @@
 
 namespace ts {
 
-TrainingState Trainer::captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch) const
+TrainingState Trainer::captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch, const EpochTotals* epoch) const
 {
     TrainingState s;
     s.epoch = nextEpoch;
@@ -35,6 +35,11 @@ TrainingState Trainer::captureState(std::int64_t nextEpoch, std::int64_t batchIn
             s.bestEpoch = best->epoch;
         }
     s.lastEpochMetrics = lastMetrics_;
+    if (batchInEpoch > 0 && epoch) {
+        s.epochSums = epoch->running.sums();
+        s.epochSums->seconds = epoch->seconds;
+        s.epochSums->waitSeconds = epoch->waitSeconds;
+    }
     s.experimentYaml = experimentToYaml(withAbsolutePaths(spec_));
     return s;
 }
@@ -55,12 +60,14 @@ void Trainer::restoreFrom(const Checkpoint& checkpoint)
     if (scaler_.enabled() && s.lossScale > 0 && s.lossScale != 1.0) scaler_ = LossScaler(true, s.lossScale, s.scalerGoodSteps);
     firstEpoch_ = s.epoch;
     firstBatch_ = s.batchInEpoch;
+    resumedSums_ = s.epochSums;
     if (options_.fork && firstBatch_ > 0) {
         // A fork may change the batch size, which moves every batch boundary: start clean.
         const ExperimentSpec parent = parseExperiment(s.experimentYaml, options_.resumeSource);
         if (parent.training.batchSize != spec_.training.batchSize) {
             ++firstEpoch_;
             firstBatch_ = 0;
+            resumedSums_.reset();
             log(LogEvent::Level::Info, "the batch size changed: the fork starts at the next epoch");
         }
     }
@@ -77,7 +84,7 @@ void Trainer::restoreFrom(const Checkpoint& checkpoint)
                                           " epochs done): nothing is left to train; raise the epochs (--epochs N) to train more");
 }
 
-void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch)
+void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch, const EpochTotals* unfinished)
 {
     if (!policy_) return;
     const bool midEpoch = batchInEpoch > 0;
@@ -89,7 +96,7 @@ void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch)
     SavedCheckpoint saved;
     try {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-        saved = saveCheckpoint(path, captureWeights(*exec_), captureState(nextEpoch, batchInEpoch));
+        saved = saveCheckpoint(path, captureWeights(*exec_), captureState(nextEpoch, batchInEpoch, unfinished));
     } catch (const std::exception& e) {
         throw std::runtime_error(std::string("could not save the checkpoint at step ") + std::to_string(step_) + ": " +
                                  e.what() +

@@ -98,6 +98,15 @@ TrainingState fullState()
                           {"minus_zero", -0.0},
                           {"huge", std::numeric_limits<double>::max()},
                           {"val acc \"odd\" name", 0.5}};
+    // A mid-epoch checkpoint's running sums (two classes: the binary scores too).
+    MetricSums sums;
+    sums.count = 48, sums.lossSum = 1.0 / 3.0 * 48, sums.lossCount = 48;
+    sums.topKCorrect = {40};
+    sums.confusion = {20, 4, 4, 20};
+    sums.binaryScores = {0.1, -2.5, std::nextafter(1.0, 2.0), -0.0};
+    sums.binaryPositive = {1, 0, 1, 0};
+    sums.seconds = 0.1 + 0.2, sums.waitSeconds = 1e-9;
+    s.epochSums = sums;
     s.experimentYaml = "name: \"t\"\ndescription: |\n  ünïcödé, 中文, a \\ backslash\n\ttab\ntraining: {epochs: 3}\n";
     return s;
 }
@@ -437,6 +446,12 @@ private slots:
         t = s, t.plateau->badEpochs = 3;
         QVERIFY(!(t == s));
         t = s, t.plateau.reset();
+        QVERIFY(!(t == s));
+        t = s, t.epochSums->confusion[1] = 5;
+        QVERIFY(!(t == s));
+        t = s, t.epochSums->binaryScores[2] = 1.0;
+        QVERIFY(!(t == s));
+        t = s, t.epochSums.reset();
         QVERIFY(!(t == s));
         t = s, t.optimizerState[1].second = t.optimizerState[1].second.clone(), static_cast<unsigned char*>(t.optimizerState[1].second.raw())[0] ^= 1;
         QVERIFY(!(t == s));

@@ -119,6 +119,17 @@ private slots:
         const auto endA = a.all<FinishedEvent>().back().metrics, endC = c.all<FinishedEvent>().back().metrics;
         QCOMPARE(endC.at("test_acc"), endA.at("test_acc"));
         QCOMPARE(endC.at("test_loss"), endA.at("test_loss"));
+        // The resumed epoch 2 reports its training metrics over all 15 steps, exactly as the
+        // uninterrupted run does (it used to average only the 7 after the resume).
+        const EpochEvent fullEpoch2 = a.all<EpochEvent>()[1], resumedEpoch2 = c.all<EpochEvent>().front();
+        QCOMPARE(resumedEpoch2.epoch, std::int64_t(2));
+        for (const char* name : {"train_loss", "train_acc", "train_macro_f1"})
+            QVERIFY2(resumedEpoch2.metrics.at(name) == fullEpoch2.metrics.at(name),
+                     qPrintable(QString("%1: %2 vs %3").arg(name).arg(resumedEpoch2.metrics.at(name), 0, 'g', 17)
+                                    .arg(fullEpoch2.metrics.at(name), 0, 'g', 17)));
+        // And its time: the part before the stop is counted (so more than the resumed part alone).
+        QVERIFY(resumedEpoch2.seconds > r.resume->state.epochSums->seconds);
+        QVERIFY(r.resume->state.epochSums->count == 8 * 16);  // 8 batches of 16 seen before the stop
     }
 
     void resumesFromEndOfEpochCheckpoint()
