@@ -1,5 +1,6 @@
 #include "console_listener.h"
 #include "format.h"
+#include "tensor/format_bytes.h"
 
 #include <unistd.h>
 
@@ -66,7 +67,8 @@ void ConsoleListener::onStarted(const StartedEvent& e)
         return;
     }
     if (e.runId >= 0) std::printf("run %lld: ", static_cast<long long>(e.runId));
-    std::printf("training %s on %s: %s, %lld epochs, batch %lld", e.experiment.c_str(), e.device.c_str(), e.dataset.c_str(), static_cast<long long>(e.epochs),
+    std::printf("training %s on %s: %s, %s, batch %lld", e.experiment.c_str(), e.device.c_str(), e.dataset.c_str(),
+                countText(e.epochs, "epoch").c_str(),
                 static_cast<long long>(e.batchSize));
     if (e.accumulationSteps > 1)
         std::printf(" x %lld accumulated (%lld steps per epoch)", static_cast<long long>(e.accumulationSteps),

@@ -138,7 +138,12 @@ void MainWindow::createLanguageMenu(QMenu* menu)
         group->addAction(action);
         connect(action, &QAction::triggered, this, [this, code] {
             QSettings().setValue(Translations::kSettingsKey, code);
-            statusBar()->showMessage(tr("The language changes when TrainStudio starts again."), 8000);
+            // Said where it is seen, not only in the status bar; window-modal, no nested loop.
+            auto* box = new QMessageBox(QMessageBox::Information, tr("Language"),
+                                        tr("The language changes when TrainStudio starts again."), QMessageBox::Ok, this);
+            box->setObjectName(QStringLiteral("languageRestartNotice"));
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
         });
     };
     add(tr("System Language"), QString());

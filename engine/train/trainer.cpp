@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "backend/math_precision.h"
+#include "tensor/format_bytes.h"
 #include "train/memory_advice.h"
 
 namespace ts {
@@ -224,7 +225,7 @@ FinishedEvent Trainer::run()
                     std::ostringstream msg;
                     msg << "early stop after epoch " << epoch << ": " << t.earlyStopping.metric << " did not improve by more than "
                         << t.earlyStopping.minDelta << " for " << early_->epochsWithoutImprovement()
-                        << " epoch(s); best " << early_->best() << " at epoch " << early_->bestEpoch() + 1;
+                        << (early_->epochsWithoutImprovement() == 1 ? " epoch" : " epochs") << "; best " << early_->best() << " at epoch " << early_->bestEpoch() + 1;
                     finished.message = msg.str();
                 }
             if (policy_ && (stopEarly || epoch == t.epochs || policy_->due(epoch, t.epochs))) writeCheckpoint(epoch + 1, 0);
@@ -255,7 +256,7 @@ FinishedEvent Trainer::run()
                 for (const auto& [k, v] : m.summary("test")) finished.metrics[k] = v;
         }
         if (outcome == FinishedEvent::Outcome::Finished && finished.message.empty())
-            finished.message = "finished " + std::to_string(t.epochs) + " epoch(s), " + std::to_string(step_) + " steps";
+            finished.message = "finished " + countText(t.epochs, "epoch") + ", " + countText(step_, "step");
     } catch (const DeviceOutOfMemory& e) {
         finished.outcome = FinishedEvent::Outcome::Failed;
         finished.message = e.what();

@@ -448,6 +448,10 @@
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunCharts</name>

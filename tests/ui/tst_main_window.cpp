@@ -226,6 +226,11 @@ private slots:
         QCOMPARE(chinese->text(), QString("简体中文"));
         chinese->trigger();
         QCOMPARE(QSettings().value("language").toString(), QString("zh_CN"));
+        // The restart it needs is said in a dialog, not only in the status bar.
+        auto* notice = w.findChild<QMessageBox*>("languageRestartNotice");
+        QVERIFY(notice && notice->isVisible());
+        QVERIFY(notice->text().contains("starts again"));
+        notice->accept();
         menu->actions().first()->trigger();  // System Language
         QCOMPARE(QSettings().value("language").toString(), QString());
     }
