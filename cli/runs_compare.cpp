@@ -1,11 +1,16 @@
-// `trainstudio-cli runs compare RUN RUN [RUN...]`: what was different between runs (their
-// parameters) and what came of it (final and best metrics), side by side.
+// `trainstudio-cli runs compare RUN RUN [RUN...]`: what came of the runs (their results
+// first), how their models differ (summarised: layers, parameters, FLOPs, not one row per
+// layer attribute), the other settings that differ, then every metric side by side.
 #include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
 
+#include "format.h"
+#include "graph/cost_model.h"
+#include "graph/graph.h"
+#include "io/experiment_yaml.h"
 #include "runs_common.h"
 #include "runs_output.h"
 
@@ -41,6 +46,34 @@ std::vector<ParameterRow> differingParameters(const std::vector<ComparedRun>& ru
             rows.push_back(std::move(row));
     }
     return rows;
+}
+
+bool isModelKey(const std::string& key) { return key.rfind("model.", 0) == 0; }
+
+// "Conv2d x2, Linear x2, ReLU x3, ...; 421,834 parameters, 1,114.7 MFLOPs a sample" from the
+// experiment stored with the run; empty when it has none that checks.
+struct ModelSummary {
+    std::string layers, parameters, flops;
+};
+ModelSummary summariseModel(const RunInfo& run)
+{
+    if (run.experimentYaml.empty()) return {};
+    try {
+        const ExperimentSpec spec = parseExperiment(run.experimentYaml, "run " + std::to_string(run.id));
+        const CheckedGraph graph = checkGraph(spec.model, 1);
+        std::map<std::string, int> ops;
+        for (const CheckedNode& n : graph.nodes) ++ops[n.op->type()];
+        ModelSummary m;
+        for (const auto& [op, count] : ops) m.layers += (m.layers.empty() ? "" : ", ") + op + (count > 1 ? " x" + std::to_string(count) : "");
+        const CostReport cost = estimateCost(graph);
+        m.parameters = formatCount(cost.parameters);
+        char flops[32];
+        std::snprintf(flops, sizeof flops, "%.1f", cost.flops / 1e6);
+        m.flops = flops;
+        return m;
+    } catch (const std::exception&) {
+        return {};
+    }
 }
 
 std::set<std::string> metricNames(const std::vector<ComparedRun>& runs)
@@ -86,18 +119,46 @@ void printText(const std::vector<ComparedRun>& runs, const std::vector<Parameter
 {
     std::vector<std::string> header{""};
     for (const auto& r : runs) header.push_back("run " + std::to_string(r.run.id));
-    Table summary(header, "");
-    std::vector<std::string> names{"name"}, statuses{"status"};
-    for (const auto& r : runs) names.push_back(r.run.name), statuses.push_back(runStatusName(r.run.status));
-    summary.add(names);
-    summary.add(statuses);
+    // What came of each run first: the question a comparison is asked for.
+    Table summary(header, "l" + std::string(runs.size(), 'r'));
+    std::vector<std::string> names{"name"}, statuses{"status"}, results{"result"}, durations{"duration"};
+    for (const auto& r : runs) {
+        names.push_back(r.run.name);
+        statuses.push_back(runStatusName(r.run.status));
+        const HeadlineResult h = headlineResult(r.summaries);
+        results.push_back(h.summary ? h.summary->name + " " + displayNumber(h.value) + (h.finalTest ? " (final)" : " (best)") : "-");
+        durations.push_back(formatDuration(activeSeconds(r.run, r.summaries)));
+    }
+    for (const auto& row : {names, statuses, results, durations}) summary.add(row);
     summary.print();
 
-    std::printf("\nparameters: %zu differ, %zu identical\n", differing.size(), identical);
-    if (!differing.empty()) {
+    // The model: one summary per run, not one row per layer attribute.
+    std::vector<ParameterRow> settings;
+    std::size_t modelKeys = 0;
+    for (const ParameterRow& row : differing) (isModelKey(row.first) ? ++modelKeys : (settings.push_back(row), 0));
+    if (modelKeys == 0) {
+        const ModelSummary m = summariseModel(runs.front().run);
+        std::printf("\nmodel: the same%s\n", m.parameters.empty() ? "" : (" (" + m.parameters + " parameters)").c_str());
+    } else {
+        std::printf("\nmodel: %zu setting(s) differ\n", modelKeys);
+        header[0] = "";
+        Table model(header, "l" + std::string(runs.size(), 'r'));
+        std::vector<std::string> layers{"layers"}, parameters{"parameters"}, flops{"MFLOPs a sample"};
+        for (const auto& r : runs) {
+            const ModelSummary m = summariseModel(r.run);
+            layers.push_back(m.layers.empty() ? "-" : m.layers);
+            parameters.push_back(m.parameters.empty() ? "-" : m.parameters);
+            flops.push_back(m.flops.empty() ? "-" : m.flops);
+        }
+        for (const auto& row : {layers, parameters, flops}) model.add(row);
+        model.print(stdout, 2);
+    }
+
+    std::printf("\nother settings: %zu differ, %zu identical\n", settings.size(), identical);
+    if (!settings.empty()) {
         header[0] = "key";
         Table params(header, "");
-        for (const auto& [key, values] : differing) {
+        for (const auto& [key, values] : settings) {
             std::vector<std::string> row{key};
             for (const auto& v : values) row.push_back(v ? *v : "(absent)");
             params.add(row);
@@ -105,20 +166,32 @@ void printText(const std::vector<ComparedRun>& runs, const std::vector<Parameter
         params.print(stdout, 2);
     }
 
-    const std::set<std::string> metrics = metricNames(runs);
+    // Metrics with a goal first (losses, accuracies), then the rest; per-parameter gradient
+    // norms are counted, not listed (runs metrics RUN grad_norm/<name> reads them).
+    std::vector<std::string> ordered, others;
+    std::size_t perLayer = 0;
+    for (const auto& name : metricNames(runs)) {
+        if (name.rfind("grad_norm/", 0) == 0) ++perLayer;
+        else (metricGoal(name) != MetricGoal::None ? ordered : others).push_back(name);
+    }
+    ordered.insert(ordered.end(), others.begin(), others.end());
     std::printf("\nmetrics: final / best (at step)\n");
-    if (metrics.empty()) return;
+    if (ordered.empty()) return;
     header[0] = "metric";
     Table table(header, "l" + std::string(runs.size(), 'r'));
-    for (const auto& name : metrics) {
+    for (const auto& name : ordered) {
+        const bool goal = metricGoal(name) != MetricGoal::None;
         std::vector<std::string> row{name};
         for (const auto& r : runs) {
             const MetricSummary* s = findSummary(r.summaries, name);
-            row.push_back(s ? displayNumber(s->last) + " / " + displayNumber(s->best) + " (" + std::to_string(s->bestStep) + ")" : "-");
+            if (!s) row.push_back("-");
+            else if (!goal) row.push_back(displayNumber(s->last));
+            else row.push_back(displayNumber(s->last) + " / " + displayNumber(s->best) + " (" + std::to_string(s->bestStep) + ")");
         }
         table.add(row);
     }
     table.print(stdout, 2);
+    if (perLayer) std::printf("  (and %zu per-parameter gradient norms: runs metrics RUN grad_norm/NAME)\n", perLayer);
 }
 
 }  // namespace

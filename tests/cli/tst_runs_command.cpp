@@ -339,6 +339,27 @@ private slots:
         const QJsonArray differing = compared["parameters"].toObject()["differing"].toArray();
         QVERIFY(std::any_of(differing.begin(), differing.end(),
                             [](const QJsonValue& d) { return d.toObject()["key"].toString() == "optimizer.lr"; }));
+        // A third run with a wider model: compare summarises the model (layers, parameters,
+        // FLOPs) instead of listing model.* keys, and puts the results first.
+        QFile source(experiment);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QString wider = QString::fromUtf8(source.readAll());
+        wider.replace("data/wine_like.csv", QString(TS_SOURCE_DIR) + "/experiments/data/wine_like.csv");
+        wider.replace("{name: hidden1, in_features: 5, out_features: 32}", "{name: hidden1, in_features: 5, out_features: 64}");
+        const QString widerFile = dir_.filePath("wider.yaml");
+        QFile out(widerFile);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(wider.toUtf8());
+        out.close();
+        QVERIFY(cli({"train", widerFile, "--epochs", "2", "--device", "cpu", "--workspace", ws}, 240000).exitCode == 0);
+        const Result text = cli(QStringList{"runs", "compare", "1", "3"} + where);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.indexOf("result") < text.out.indexOf("model:") && text.out.indexOf("model:") < text.out.indexOf("metrics:"),
+                 qPrintable(text.out));
+        QVERIFY2(!text.out.contains("model.layers"), qPrintable(text.out));  // summarised, not listed
+        // hidden1 5->32 has 192 parameters, 5->64 has 384; hidden2 32->32 has 1,056, 64->32 2,080.
+        QVERIFY2(text.out.contains("1,347") && text.out.contains("2,563"), qPrintable(text.out));
+        QVERIFY2(text.out.contains("per-parameter gradient norms"), qPrintable(text.out));
         const Result csv = cli(QStringList{"runs", "export", "2", "--metrics", "val_acc"} + where);
         QCOMPARE(csv.exitCode, 0);
         const QStringList rows = csv.out.trimmed().split('\n');
