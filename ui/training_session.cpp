@@ -64,7 +64,6 @@ struct TrainingSession::Shared {
     std::mutex jobMutex;
     std::condition_variable jobWake;
     std::deque<Queued> jobs;
-    std::shared_ptr<RunControl> current;  // the running job's control (under jobMutex), for the destructor
     bool quit = false;
     std::thread thread;
 
@@ -130,13 +129,10 @@ void TrainingSession::Shared::loop()
             if (jobs.empty()) return;  // quit, and nothing left to run
             next = std::move(jobs.front());
             jobs.pop_front();
-            current = next.control;
         }
         push(JobBegan{next.id});
         Listener bridge(*this);
         runJob(next.job, next.environment, *next.control, bridge);  // never throws; ends with a FinishedEvent
-        std::lock_guard lock(jobMutex);
-        current.reset();
     }
 }
 
@@ -164,9 +160,9 @@ TrainingSession::~TrainingSession()
         // Not stopAll(): no signals from a half-destroyed session.
         std::lock_guard lock(m_shared->jobMutex);
         m_shared->jobs.clear();  // jobs queued but not begun never start
-        if (m_shared->current) m_shared->current->stop();
         m_shared->quit = true;
     }
+    for (const auto& control : std::as_const(m_controls)) control->stop();  // the running one's among them
     m_shared->jobWake.notify_all();
     m_shared->thread.join();  // before ~QObject: no ping can reach a dead object
 }

@@ -47,12 +47,12 @@ std::string listEpochs(const std::vector<CheckpointRecord>& checkpoints)
 CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoints, const EvaluateJob& job,
                                   TrainListener& listener)
 {
-    const std::string& which = job.checkpoint.empty() ? std::string("best") : job.checkpoint;
+    const std::string which = job.checkpoint.empty() ? "best" : job.checkpoint;
     const std::string runText = "run " + std::to_string(job.runId);
-    if (checkpoints.empty() && parseNumber(which).has_value() == false && (which == "best" || which == "last"))
-        throw std::invalid_argument(runText + " has no checkpoint to evaluate (it saved none before it ended); "
-                                              "train it again or resume it to write one");
     if (which == "best" || which == "last") {
+        if (checkpoints.empty())
+            throw std::invalid_argument(runText + " has no checkpoint to evaluate (it saved none before it ended); "
+                                                  "train it again or resume it to write one");
         if (which == "best") {
             for (auto it = checkpoints.rbegin(); it != checkpoints.rend(); ++it)
                 if (it->best) return *it;

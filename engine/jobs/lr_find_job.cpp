@@ -18,14 +18,11 @@ namespace ts {
 namespace {
 
 // Watches the sweep: smooths the loss (debiased exponential moving average, as TensorBoard's
-// and fastai's), stops the run at the last step or once the smoothed loss passes 4x its
-// minimum (diverged: larger rates only get worse).
+// and fastai's) and stops the run once the smoothed loss passes 4x its minimum (diverged:
+// larger rates only get worse). The trainer's maxSteps ends it otherwise.
 class RangeWatcher final : public TrainListener {
 public:
-    RangeWatcher(TrainListener& next, RunControl& control, std::int64_t steps)
-        : next_(next), control_(control), steps_(steps)
-    {
-    }
+    RangeWatcher(TrainListener& next, RunControl& control) : next_(next), control_(control) {}
     void onEvent(const TrainEvent& event) override
     {
         if (std::holds_alternative<FinishedEvent>(event)) return;  // the job sends its own
@@ -38,7 +35,7 @@ public:
         smoothedLosses.push_back(smoothed);
         if (std::isfinite(smoothed)) best_ = std::min(best_, smoothed);
         diverged = !std::isfinite(smoothed) || smoothed > 4 * best_;
-        if (s->step >= steps_ || diverged) control_.stop();
+        if (diverged) control_.stop();
     }
 
     std::vector<double> lrs, smoothedLosses;
@@ -48,7 +45,6 @@ private:
     static constexpr double kBeta = 0.98;
     TrainListener& next_;
     RunControl& control_;
-    std::int64_t steps_;
     double average_ = 0, best_ = std::numeric_limits<double>::infinity();
 };
 
@@ -64,19 +60,16 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
         if (!job.device.empty()) spec.training.device = job.device;
         Backend& backend = jobBackend(env, spec.training.device, listener);
         DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
-        // Epochs enough for `steps` steps; the sweep's end is set so that step `steps` - 1
-        // reaches maxLr although the run's total may be longer (the watcher stops it there).
+        // Exactly `steps` steps (the trainer's maxSteps, which the sweep spans), over as many
+        // epochs as they take: every epoch has at least one step.
         TrainingSpec& t = spec.training;
-        const std::int64_t batches = std::max<std::int64_t>(1, splits.train->size() / std::max<std::int64_t>(1, t.batchSize));
-        const std::int64_t perEpoch = (batches + t.accumulationSteps - 1) / std::max<std::int64_t>(1, t.accumulationSteps);
-        t.epochs = (job.steps + perEpoch - 1) / perEpoch;
+        t.epochs = job.steps;
         t.earlyStopping.enabled = false;
         t.overfitBatches = 0;
-        const std::int64_t total = perEpoch * t.epochs;
         spec.optimizer.lr = job.minLr;
         spec.schedule = ScheduleSpec{};
         spec.schedule.type = "range_test";
-        spec.schedule.maxLr = job.minLr * std::pow(job.maxLr / job.minLr, double(total - 1) / double(job.steps - 1));
+        spec.schedule.maxLr = job.maxLr;
         splits.validation.reset();  // the sweep needs no evaluation
         splits.test.reset();
 
@@ -84,8 +77,9 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
         options.cacheDir = jobCacheDirectory(env);
         options.systemSampleSeconds = env.systemSampleSeconds;
         options.control = &control;
+        options.maxSteps = job.steps;
         Trainer trainer(spec, std::move(splits), backend, std::move(options));
-        RangeWatcher watcher(listener, control, job.steps);
+        RangeWatcher watcher(listener, control);
         trainer.addListener(&watcher);
         const FinishedEvent trained = trainer.run();
         if (trained.outcome == FinishedEvent::Outcome::Failed) {

@@ -88,6 +88,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     auto intervalStart = std::chrono::steady_clock::now();
     Batch batch;
     for (std::int64_t b = firstBatch; nextBatch(batch, fixedIndex); ++b) {
+        if (micro == 0 && options_.maxSteps > 0 && step_ >= options_.maxSteps) break;  // the run's last step is taken
         if (micro == 0) {
             // Stop only between optimizer steps, so a checkpoint never splits a group.
             if (!checkPause()) {

@@ -85,6 +85,7 @@ void Trainer::setup()
                                     ": lower training.batch_size");
     stepsPerEpoch_ = (batchesPerEpoch_ + t.accumulationSteps - 1) / t.accumulationSteps;
     totalSteps_ = stepsPerEpoch_ * t.epochs;
+    if (options_.maxSteps > 0) totalSteps_ = std::min(totalSteps_, options_.maxSteps);
 
     if (t.earlyStopping.enabled) early_.emplace(t.earlyStopping);
     if (!options_.checkpointDir.empty()) policy_.emplace(t.checkpoint, options_.checkpointDir);
@@ -229,7 +230,7 @@ FinishedEvent Trainer::run()
                     finished.message = msg.str();
                 }
             if (policy_ && (stopEarly || epoch == t.epochs || policy_->due(epoch, t.epochs))) writeCheckpoint(epoch + 1, 0);
-            if (stopEarly) break;
+            if (stopEarly || (options_.maxSteps > 0 && step_ >= options_.maxSteps)) break;
         }
 
         if (overfit && firstTrainLoss && last.count("train_loss")) {

@@ -55,6 +55,9 @@ struct TrainerOptions {
     // Publish a SystemEvent (CPU, RAM; GPU with the CUDA backend) at most this often; 0: never.
     double systemSampleSeconds = 1.0;
     std::int64_t runId = -1;  // the store's run, announced in the StartedEvent; -1: not recorded
+    // > 0: the run ends after this many optimizer steps (mid-epoch if need be), and schedules
+    // span exactly these steps (the learning-rate finder's sweep).
+    std::int64_t maxSteps = 0;
     // Steers the run from other threads; null: the trainer's own (control()). Not owned.
     RunControl* control = nullptr;
 };
