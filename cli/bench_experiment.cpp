@@ -29,9 +29,9 @@ int benchExperiment(const std::string& path, const Options& o)
     if (o.has("--device")) spec.training.device = o.get("--device", "auto");
     const auto steps = o.integer("--steps", 50, 1);
     const bool json = o.flags.count("--json") != 0;
-    std::string notice;
+    Message notice;
     Backend& backend = selectBackend(spec.training.device, &notice);
-    if (!notice.empty() && !json) std::fprintf(stderr, "%s\n", notice.c_str());
+    if (!notice.text.empty() && !json) std::fprintf(stderr, "%s\n", notice.text.c_str());
     const auto precision = parseMathPrecision(spec.training.precision);
     if (!precision) throw std::invalid_argument("training.precision '" + spec.training.precision + "': expected f32, tf32, bf16 or f16");
     backend.setMathPrecision(*precision);

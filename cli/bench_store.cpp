@@ -96,7 +96,7 @@ int benchStoreCommand(const std::vector<std::string>& args)
         const double pushMs = msSince(start);
         writer.flush();
         const double writeMs = msSince(start);
-        writer.finishRun(run, RunStatus::Finished, "");
+        writer.finishRun(run, RunStatus::Finished, {});
         std::printf("write: %s points in %.0f ms (pushing took %.0f ms): %s points/s, queue peak %s rows\n",
                     formatCount(points).c_str(), writeMs, pushMs, formatCount(std::int64_t(points / (writeMs / 1e3))).c_str(),
                     formatCount(writer.stats().maxQueued).c_str());
@@ -125,7 +125,7 @@ int benchStoreCommand(const std::vector<std::string>& args)
             const auto id = writer.createRun(benchRun("bench_list"));
             for (const char* name : {"loss", "val_loss", "acc", "val_acc", "lr", "epoch"})
                 for (int s = 1; s <= 3; ++s) writer.addMetric(id, name, s, 0.5 / s, s);
-            writer.finishRun(id, RunStatus::Finished, "");
+            writer.finishRun(id, RunStatus::Finished, {});
         }
         writer.flush();
         std::printf("created %s runs in %.0f ms\n", formatCount(runs).c_str(), msSince(start));

@@ -42,8 +42,8 @@ void ConsoleListener::onEvent(const TrainEvent& event)
     else if (auto* f = std::get_if<FinishedEvent>(&event)) onFinished(*f);
     else if (auto* l = std::get_if<LogEvent>(&event)) {
         const char* level = l->level == LogEvent::Level::Error ? "error" : l->level == LogEvent::Level::Warning ? "warning" : "info";
-        if (json_) std::printf("{\"event\":\"log\",\"level\":\"%s\",\"message\":%s}\n", level, jsonString(l->message).c_str());
-        else std::fprintf(stderr, "%s%s: %s\n", terminal_ ? "\r\033[K" : "", level, l->message.c_str());
+        if (json_) std::printf("{\"event\":\"log\",\"level\":\"%s\",\"message\":%s}\n", level, jsonString(l->message.text).c_str());
+        else std::fprintf(stderr, "%s%s: %s\n", terminal_ ? "\r\033[K" : "", level, l->message.text.c_str());
     }
     std::fflush(stdout);
 }
@@ -121,20 +121,20 @@ void ConsoleListener::onFinished(const FinishedEvent& e)
     if (json_) {
         std::printf("{\"event\":\"done\",\"outcome\":\"%s\"", outcome);
         for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), jsonNumber(v).c_str());
-        if (!e.message.empty()) std::printf(",\"message\":%s", jsonString(e.message).c_str());
+        if (!e.message.text.empty()) std::printf(",\"message\":%s", jsonString(e.message.text).c_str());
         std::printf("}\n");
         return;
     }
     if (terminal_) std::printf("\r\033[K");
     if (e.outcome == FinishedEvent::Outcome::Failed) {
-        std::fprintf(stderr, "failed: %s\n", e.message.c_str());
+        std::fprintf(stderr, "failed: %s\n", e.message.text.c_str());
         return;
     }
     std::printf("%s after %s", outcome, clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()).c_str());
     if (e.metrics.count("test_acc"))
         std::printf(": test_loss %.4f  test_acc %.4f", metric(e.metrics, "test_loss"), metric(e.metrics, "test_acc"));
     std::printf("\n");
-    if (!e.message.empty()) std::printf("%s\n", e.message.c_str());
+    if (!e.message.text.empty()) std::printf("%s\n", e.message.text.c_str());
 }
 
 }  // namespace ts::cli

@@ -55,7 +55,7 @@ void printJson(const ShownRun& s, const Workspace& workspace)
         .field("experiment_id", run.experimentId)
         .field("experiment", run.experimentName)
         .field("status", runStatusName(run.status))
-        .field("message", run.message)
+        .field("message", run.message.text)
         .field("start_time", run.startTime)
         .field("started", isoLocalTime(run.startTime))
         .field("end_time", run.endTime)
@@ -106,7 +106,7 @@ void printJson(const ShownRun& s, const Workspace& workspace)
             .endObject();
     json.endArray().field("log_lines", s.logCount).key("logs").beginArray();
     for (const auto& l : s.logs)
-        json.beginObject().field("time", l.time).field("level", l.level).field("message", l.message).endObject();
+        json.beginObject().field("time", l.time).field("level", l.level).field("message", l.message.text).endObject();
     json.endArray().key("parameters").beginObject();
     for (const auto& [k, v] : s.parameters) json.field(k, v);
     json.endObject().field("experiment_yaml", run.experimentYaml).endObject().print();
@@ -121,7 +121,7 @@ void printText(const ShownRun& s, const Workspace& workspace)
     };
     row("experiment", run.experimentName);
     row("status", runStatusName(run.status));
-    row("message", run.message);
+    row("message", run.message.text);
     row("started", localTime(run.startTime));
     if (run.endTime > 0) row("ended", localTime(run.endTime));
     const double paused = pausedSeconds(s.summaries);
@@ -159,7 +159,7 @@ void printText(const ShownRun& s, const Workspace& workspace)
     for (const auto& l : s.logs) {
         const std::string time = localTime(l.time);
         std::printf("  %s  %-7s  %s\n", time.size() > 11 ? time.substr(11).c_str() : time.c_str(), l.level.c_str(),
-                    indented(l.message, 21).c_str());
+                    indented(l.message.text, 21).c_str());
     }
 }
 

@@ -59,7 +59,7 @@ TrainingComparison compareTraining(const std::string& experimentFile, Backend& c
             RunControl control;
             const FinishedEvent done = runJob(TrainJob{.experiment = spec}, env, control, recorder).finished;
             if (done.outcome == FinishedEvent::Outcome::Failed) {
-                c.detail = (backend == &candidate ? "candidate run failed: " : "reference run failed: ") + done.message;
+                c.detail = (backend == &candidate ? "candidate run failed: " : "reference run failed: ") + done.message.text;
                 return c;
             }
             (backend == &candidate ? c.candidate : c.reference) = std::move(recorder.losses);

@@ -251,7 +251,7 @@ void MainWindow::onRowChanged(int row)
 
 QSize MainWindow::defaultSize()
 {
-    const QSize preferred(1100, 720);
+    const QSize preferred(1280, 800);  // eight charts fit beside the Train page's settings
     const QScreen* screen = QGuiApplication::primaryScreen();
     if (!screen) return preferred;
     const QSize room = screen->availableSize() * 0.9;

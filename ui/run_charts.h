@@ -1,6 +1,6 @@
 // The Runs page's charts of one stored run: loss (raw per step under a smoothed line, train
 // and validation per epoch), accuracy, learning rate and gradient norm, with checkpoints
-// marked on the loss chart.
+// marked on the loss chart. A resumed or forked run's charts continue its ancestors' curves.
 //
 // Reading is incremental: each series remembers the last step it holds and update() asks the
 // store only for later points (RunReader::metric's afterStep), so a run that is training
@@ -14,6 +14,7 @@
 #include <set>
 #include <vector>
 
+#include "chart_grid.h"
 #include "store/run_reader.h"
 
 namespace ts::widgets {
@@ -22,7 +23,7 @@ class LiveChart;
 
 namespace ts::ui {
 
-class RunCharts : public QWidget {
+class RunCharts : public widgets::ChartGrid {
     Q_OBJECT
 public:
     explicit RunCharts(QWidget* parent = nullptr);
@@ -51,11 +52,14 @@ private:
     };
     const Series* find(const QString& metric) const;
     void addMarkers(const std::vector<ts::CheckpointRecord>& checkpoints);
+    bool joinLineage(ts::RunReader& reader);
 
     std::vector<Series> m_series;
     widgets::LiveChart* m_lossChart = nullptr;
     std::set<qint64> m_markedCheckpoints;  // checkpoint ids already drawn
     qint64 m_runId = -1;
+    bool m_lineageJoined = false;  // the ancestors' points are drawn (or there are none)
+    double m_timeOffset = 0;       // the ancestors' wall time, added to this run's
 };
 
 }  // namespace ts::ui

@@ -16,7 +16,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "engine_messages.h"
 #include "run_charts.h"
+#include "run_overview.h"
 #include "runs_model.h"
 #include "store/resume_source.h"
 
@@ -43,6 +45,7 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
 
     m_form = new QFormLayout;
     addField(QStringLiteral("status"), tr("Status:"));
+    addField(QStringLiteral("result"), tr("Result:"));
     addField(QStringLiteral("started"), tr("Started:"));
     addField(QStringLiteral("ended"), tr("Ended:"));
     addField(QStringLiteral("duration"), tr("Duration:"));
@@ -52,14 +55,23 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
     addField(QStringLiteral("message"), tr("Message:"));
     infoLayout->addLayout(m_form);
 
-    infoLayout->addWidget(new QLabel(tr("Notes:")));
+    m_overview = new RunOverview;
+    infoLayout->addSpacing(6);
+    infoLayout->addWidget(m_overview);
+    infoLayout->addStretch(1);
+    connect(m_overview, &RunOverview::runActivated, this, &RunDetails::runActivated);
+
+    // Notes get a tab of their own: the editor fills it and its button is always in view.
+    auto* notesTab = new QWidget;
+    auto* notesLayout = new QVBoxLayout(notesTab);
     m_notes = new QPlainTextEdit;
     m_notes->setObjectName(QStringLiteral("notesEditor"));
     m_notes->setPlaceholderText(tr("What was tried in this run, and what came of it"));
-    infoLayout->addWidget(m_notes, 1);
+    notesLayout->addWidget(m_notes, 1);
     m_saveNotes = new QPushButton(tr("Save Notes"));
     m_saveNotes->setObjectName(QStringLiteral("saveNotesButton"));
-    infoLayout->addWidget(m_saveNotes, 0, Qt::AlignRight);
+    m_saveNotes->setToolTip(tr("Store the notes with the run (Ctrl+S in the editor)"));
+    notesLayout->addWidget(m_saveNotes, 0, Qt::AlignRight);
     // Ctrl+S inside the editor only: elsewhere it means nothing on this page.
     auto* save = new QAction(tr("Save Notes"), m_notes);
     save->setShortcut(QKeySequence::Save);
@@ -92,9 +104,10 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
         scroll->setWidget(content);
         return scroll;
     };
-    m_tabs->addTab(scrolling(m_charts), tr("Charts"));
+    m_tabs->addTab(m_charts, tr("Charts"));  // the chart grid scrolls itself when it must
     m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
     m_tabs->addTab(m_log, tr("Log"));
+    m_tabs->addTab(notesTab, tr("Notes"));
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("runDetailsSplitter"));
@@ -123,7 +136,7 @@ QString RunDetails::fieldText(const QString& field) const
     return label ? label->text() : QString();
 }
 
-void RunDetails::showRun(RunReader& reader, qint64 runId)
+void RunDetails::showRun(RunReader& reader, qint64 runId, const std::vector<RunListing>& runs)
 {
     const std::optional<RunInfo> run = reader.run(runId);
     if (!run) {  // deleted meanwhile
@@ -135,7 +148,9 @@ void RunDetails::showRun(RunReader& reader, qint64 runId)
         m_runId = runId;
         setEnabled(true);
     }
-    showFields(*run, reader.summaries(runId));
+    const std::vector<MetricSummary> summaries = reader.summaries(runId);
+    showFields(*run, summaries);
+    m_overview->showRun(*run, summaries, runs);
     // Edits in progress win over the store; otherwise show what is stored (another window,
     // or the CLI, may have changed it).
     const QString stored = QString::fromStdString(run->notes);
@@ -152,6 +167,7 @@ void RunDetails::clear()
     m_runId = -1;
     m_title->setText(tr("No run selected"));
     for (QLabel* label : std::as_const(m_fields)) label->clear();
+    m_overview->clear();
     m_savedNotes.clear();
     m_notes->clear();
     m_charts->clear();
@@ -172,6 +188,7 @@ void RunDetails::showFields(const RunInfo& run, const std::vector<MetricSummary>
     QPalette palette = status->palette();
     palette.setColor(QPalette::WindowText, RunsModel::statusColor(run.status));
     status->setPalette(palette);
+    m_fields.value(QStringLiteral("result"))->setText(RunsModel::resultText(headlineResult(summaries)));
     m_fields.value(QStringLiteral("started"))->setText(RunsModel::timeText(run.startTime));
     m_fields.value(QStringLiteral("ended"))->setText(RunsModel::timeText(run.endTime));
     const double paused = pausedSeconds(summaries);
@@ -190,7 +207,7 @@ void RunDetails::showFields(const RunInfo& run, const std::vector<MetricSummary>
     }
     m_fields.value(QStringLiteral("parent"))->setText(parent);
     m_fields.value(QStringLiteral("message"))
-        ->setText(run.message.empty() ? QStringLiteral("—") : QString::fromStdString(run.message));
+        ->setText(run.message.text.empty() ? QStringLiteral("—") : renderMessage(run.message));
 }
 
 void RunDetails::showCheckpoints(const std::vector<CheckpointRecord>& checkpoints)
@@ -232,8 +249,7 @@ void RunDetails::appendLogs(const std::vector<LogLine>& lines)
         const LogLine& line = lines[i];
         const QDateTime time = QDateTime::fromMSecsSinceEpoch(qint64(line.time * 1000.0)).toLocalTime();
         m_log->appendPlainText(QStringLiteral("%1  %2  %3").arg(time.toString(QStringLiteral("HH:mm:ss")),
-                                                                QString::fromStdString(line.level),
-                                                                QString::fromStdString(line.message)));
+                                                                logLevelText(line.level), renderMessage(line.message)));
     }
     m_logCount = lines.size();
 }

@@ -1,5 +1,6 @@
-// The Runs page's panel for the selected run: its fields (status, times, device, seed,
-// parent, message), a notes editor, its charts from the store, its checkpoints and its log.
+// The Runs page's panel for the selected run: its fields (status, result, times, device,
+// seed, parent, message), settings, final metrics and lineage (RunOverview), and tabs with
+// its charts from the store, its checkpoints, its log and its notes.
 // It only reads, through the page's RunReader; saving notes is a request (saveNotesRequested)
 // that the page carries out with its writer, so this panel never touches the database itself.
 #pragma once
@@ -21,6 +22,7 @@ class QTreeWidget;
 namespace ts::ui {
 
 class RunCharts;
+class RunOverview;
 
 class RunDetails : public QWidget {
     Q_OBJECT
@@ -29,12 +31,14 @@ public:
 
     // Shows `runId`. Another run than the one shown starts afresh; the same run reads only
     // what is new (chart points, log lines) and keeps notes being edited. Throws StoreError.
-    void showRun(ts::RunReader& reader, qint64 runId);
+    // `runs`: the workspace's run listing, for the lineage tree.
+    void showRun(ts::RunReader& reader, qint64 runId, const std::vector<ts::RunListing>& runs);
     void clear();  // nothing selected
 
     qint64 runId() const { return m_runId; }
     int checkpointCount() const { return m_checkpointCount; }
     RunCharts* charts() const { return m_charts; }
+    RunOverview* overview() const { return m_overview; }
     QPlainTextEdit* notesEditor() const { return m_notes; }
     QTreeWidget* checkpointList() const { return m_checkpoints; }
     QPlainTextEdit* logView() const { return m_log; }
@@ -47,6 +51,7 @@ public:
 
 signals:
     void saveNotesRequested(qint64 runId, const QString& notes);
+    void runActivated(qint64 runId);  // a run of the lineage tree was activated
 
 private:
     void showFields(const ts::RunInfo& run, const std::vector<ts::MetricSummary>& summaries);
@@ -69,6 +74,7 @@ private:
     QPushButton* m_saveNotes = nullptr;
     QTabWidget* m_tabs = nullptr;
     RunCharts* m_charts = nullptr;
+    RunOverview* m_overview = nullptr;
     QTreeWidget* m_checkpoints = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QSplitter* m_splitter = nullptr;

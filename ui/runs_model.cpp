@@ -12,6 +12,8 @@
 #include <limits>
 #include <unordered_set>
 
+#include "engine_messages.h"
+
 namespace ts::ui {
 
 namespace {
@@ -202,7 +204,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         return column == Id || column == Duration || column == Result ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
                                                                       : QVariant();
     case Qt::ToolTipRole:
-        if (column == Status && !row.run.message.empty()) return QString::fromStdString(row.run.message);
+        if (column == Status && !row.run.message.text.empty()) return renderMessage(row.run.message);
         if (column == Name && !row.run.notes.empty()) return QString::fromStdString(row.run.notes);
         if (column == Result)
             if (const HeadlineResult r = headlineResult(row.summaries); r.summary)

@@ -36,6 +36,7 @@ public:
     void clear();
 
     const ts::RunListing* listing(int row) const;
+    const std::vector<ts::RunListing>& runs() const { return m_rows; }
     const ts::RunListing* findRun(qint64 runId) const;
     int rowOf(qint64 runId) const;  // -1 when not listed
     QModelIndex indexOf(qint64 runId, int column = Name) const;

@@ -90,6 +90,7 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     // follows run once the editor has finished.
     connect(m_model, &RunsModel::renameRequested, this, &RunsPage::renameRun, Qt::QueuedConnection);
     connect(m_details, &RunDetails::saveNotesRequested, this, &RunsPage::saveNotes);
+    connect(m_details, &RunDetails::runActivated, this, &RunsPage::selectRun);
 
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &RunsPage::poll);
@@ -226,7 +227,7 @@ void RunsPage::updateDetails()
         return;
     }
     try {
-        m_details->showRun(*m_reader, id);
+        m_details->showRun(*m_reader, id, m_model->runs());
     } catch (const std::exception& e) {
         readFailed(e);
     }

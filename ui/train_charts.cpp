@@ -1,7 +1,5 @@
 #include "train_charts.h"
 
-#include <QGridLayout>
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -13,29 +11,24 @@ namespace ts::ui {
 
 using widgets::ChartSamples;
 
-TrainCharts::TrainCharts(QWidget* parent) : QWidget(parent)
+TrainCharts::TrainCharts(QWidget* parent) : ChartGrid(parent)
 {
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    for (const char* id : {"loss", "accuracy", "lr", "grad_norm", "throughput", "data_wait", "load", "memory"}) {
-        widgets::LiveChart* c = MetricCharts::create(QString::fromLatin1(id));
-        grid->addWidget(c, int(m_order.size()) / 2, int(m_order.size()) % 2);
-        m_charts.insert(QString::fromLatin1(id), c);
-        m_order << QString::fromLatin1(id);
-    }
+    for (const char* id : {"loss", "accuracy", "lr", "grad_norm", "throughput", "data_wait", "load", "memory"})
+        addChart(QString::fromLatin1(id), MetricCharts::create(QString::fromLatin1(id)));
+    setSettingsKey(QStringLiteral("trainPage/charts"));
 }
 
-QWidget* TrainCharts::chartWidget(const QString& chart) const { return m_charts.value(chart); }
+QWidget* TrainCharts::chartWidget(const QString& id) const { return chart(id); }
 
-qint64 TrainCharts::pointCount(const QString& chart, const QString& series) const
+qint64 TrainCharts::pointCount(const QString& id, const QString& series) const
 {
-    widgets::LiveChart* c = m_charts.value(chart);
+    widgets::LiveChart* c = chart(id);
     return c && c->hasSeries(series) ? qint64(c->pointCount(series)) : -1;
 }
 
 void TrainCharts::reset(qint64 stepsPerEpoch, double clipThreshold)
 {
-    for (widgets::LiveChart* c : std::as_const(m_charts)) c->clear();
+    for (widgets::LiveChart* c : charts()) c->clear();
     m_stepsPerEpoch = stepsPerEpoch;
     m_lastWall = 0;
     m_lastStep = 0;

@@ -4,11 +4,11 @@
 // The charts themselves are defined in metric_charts.h, shared with the Runs page.
 #pragma once
 
-#include <QHash>
 #include <QString>
 #include <QVector>
 #include <QWidget>
 
+#include "chart_grid.h"
 #include "training_session.h"
 
 namespace ts::widgets {
@@ -18,7 +18,7 @@ class LiveChart;
 namespace ts::ui {
 
 
-class TrainCharts : public QWidget {
+class TrainCharts : public widgets::ChartGrid {
     Q_OBJECT
 public:
     explicit TrainCharts(QWidget* parent = nullptr);
@@ -34,14 +34,9 @@ public:
     // Points a chart holds for one series ("loss"/"train_loss", "accuracy"/"val_acc", ...);
     // -1 when there is no such chart or series. For tests.
     qint64 pointCount(const QString& chart, const QString& series) const;
-    QStringList chartIds() const { return m_order; }
     QWidget* chartWidget(const QString& chart) const;
 
 private:
-    widgets::LiveChart* chart(const QString& id) const { return m_charts.value(id); }
-
-    QHash<QString, widgets::LiveChart*> m_charts;  // children of the layout
-    QStringList m_order;
     qint64 m_stepsPerEpoch = 0;
     double m_lastWall = 0;  // wall time of the previous step: the step's duration for the wait share
     qint64 m_lastStep = 0;

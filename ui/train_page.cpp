@@ -57,16 +57,12 @@ TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent
     controlsScroll->setMinimumWidth(controls->minimumSizeHint().width() +
                                     controlsScroll->verticalScrollBar()->sizeHint().width());
     controlsScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
-    auto* chartsScroll = new QScrollArea;
-    chartsScroll->setWidget(m_charts);
-    chartsScroll->setWidgetResizable(true);
-    chartsScroll->setFrameShape(QFrame::NoFrame);
 
     auto* top = new QWidget;
     auto* topLayout = new QHBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(controlsScroll);
-    topLayout->addWidget(chartsScroll, 1);
+    topLayout->addWidget(m_charts, 1);  // the chart grid scrolls itself when it must
 
     auto* bottom = new QWidget;
     auto* bottomLayout = new QVBoxLayout(bottom);
@@ -77,7 +73,7 @@ TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(top);
     splitter->addWidget(bottom);
-    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);

@@ -26,6 +26,7 @@
 #include "io/shipped_experiments.h"
 #include "scientific_spin_box.h"
 #include "system_info.h"
+#include "engine_messages.h"
 #include "train/memory_advice.h"
 
 namespace ts::ui {
@@ -269,7 +270,7 @@ void TrainPage::updateMemoryEstimate()
         m_memory->setText(tr("%1 planned: activations %2, weights with gradients and optimizer state %3")
                               .arg(locale.formattedDataSize(qint64(m.total())), locale.formattedDataSize(qint64(m.activations)),
                                    locale.formattedDataSize(qint64(m.parameters + m.gradients + m.optimizerState))));
-        m_memory->setToolTip(QString::fromStdString(describeRunMemory(m, spec->optimizer.type)));
+        m_memory->setToolTip(renderMessage(describeRunMemory(m, spec->optimizer.type)));
     } catch (const std::exception& e) {
         m_memory->setText(tr("not known: %1").arg(QString::fromStdString(e.what())));
         m_memory->setToolTip(QString());

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine_messages.h"
 #include "train/run_control.h"
 
 #ifdef __linux__
@@ -367,7 +368,7 @@ void TrainingSession::drain()
                            const auto level = e.level == LogEvent::Level::Error     ? LogLevel::Error
                                               : e.level == LogEvent::Level::Warning ? LogLevel::Warning
                                                                                     : LogLevel::Info;
-                           emit logLine(level, qs(e.message));
+                           emit logLine(level, renderMessage(e.message));
                        },
                        [&](CheckpointEvent& e) {
                            emit checkpointSaved(qs(e.record.path), e.record.step, e.record.epoch, e.record.best);
@@ -385,7 +386,7 @@ void TrainingSession::drain()
                                                                         : JobRow::State::Finished;
                                if (j->state == JobRow::State::Finished) j->progress = 1;
                                j->etaSeconds = -1;
-                               j->message = qs(e.message);
+                               j->message = renderMessage(e.message);
                            }
                            m_controls.remove(m_currentJob);
                            m_currentJob = 0;
@@ -399,7 +400,7 @@ void TrainingSession::drain()
                            // Before the signal: a handler may start the next run.
                            setState(m_currentJob ? State::Starting : State::Idle);
                            emit jobsChanged();
-                           emit finished(outcome, qs(e.message));
+                           emit finished(outcome, renderMessage(e.message));
                        },
                    },
                    item);

@@ -1,6 +1,10 @@
 #include "live_chart.h"
 
+#include "compact_ticker.h"
+
+#include <QAbstractScrollArea>
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -8,6 +12,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <qcustomplot.h>
 
@@ -24,9 +29,32 @@ constexpr double kDefaultSmoothing = 0.6;
 LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // The legend is a row above the plot, never over the data; it wraps when the chart is narrow.
+    // Centred between two empty stretching cells; layoutAxesAndLegend caps its width.
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->insertRow(0);
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(0, 0, legendRow);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->plotLayout()->setRowSpacing(0);
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
+    legendRow->addElement(0, 0, new QCPLayoutElement(m_plot));
+    legendRow->addElement(0, 1, m_plot->legend);
+    legendRow->addElement(0, 2, new QCPLayoutElement(m_plot));
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    // A compact legend: small charts are mostly plot, and the legend sits over the data.
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setTicker(QSharedPointer<CompactTicker>::create());
+        axis->setNumberFormat(QStringLiteral("g"));  // draw "9.99e-4" as written, not as a raised power
+    }
+    m_emptyText = new QCPItemText(m_plot);
+    m_emptyText->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_emptyText->position->setCoords(0.5, 0.5);
+    m_emptyText->setPositionAlignment(Qt::AlignCenter);
+    m_emptyText->setClipToAxisRect(false);
+    // Plain wheel turns scroll the page the chart sits in; Ctrl+wheel zooms (eventFilter).
+    m_plot->installEventFilter(this);
+    // A compact legend: small charts are mostly plot.
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
     m_plot->legend->setFont(legendFont);
@@ -47,7 +75,8 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     m_smoothingBox->setValue(kDefaultSmoothing);
     m_smoothingLabel->setBuddy(m_smoothingBox);
 
-    auto* bar = new QHBoxLayout;
+    m_bar = new QWidget(this);
+    auto* bar = new QHBoxLayout(m_bar);
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addStretch(1);
     bar->addWidget(m_smoothingLabel);
@@ -57,15 +86,12 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addLayout(bar);
+    layout->addWidget(m_bar);
     layout->addWidget(m_plot, 1);
 
     connect(m_followBox, &QCheckBox::toggled, this, &LiveChart::setFollow);
     connect(m_logBox, &QCheckBox::toggled, this, &LiveChart::setLogY);
-    connect(m_smoothingBox, &QDoubleSpinBox::valueChanged, this, [this](double w) {
-        for (auto& s : m_series)
-            if (s->data.isSmoothed()) setSmoothing(s->id, std::max(w, 0.001));
-    });
+    connect(m_smoothingBox, &QDoubleSpinBox::valueChanged, this, &LiveChart::setSmoothingWeight);
     connect(m_plot, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         QMenu* menu = createContextMenu(this);
         menu->setAttribute(Qt::WA_DeleteOnClose);
@@ -82,6 +108,7 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
 
     retranslate();
     updateSmoothingBox();
+    updateEmptyState();
     applyPalette();
 }
 
@@ -116,6 +143,7 @@ void LiveChart::removeSeries(const QString& id) {
     if ((*it)->smooth) m_plot->removeGraph((*it)->smooth);
     m_series.erase(it);
     rebuildLegend();
+    updateEmptyState();
     updateSmoothingBox();
     scheduleReplot();
 }
@@ -124,7 +152,10 @@ bool LiveChart::append(const QString& id, const ChartSamples& samples) {
     Series* s = find(id);
     const bool wasEmpty = s && s->data.size() == 0;
     if (!s || !s->data.append(samples)) return false;
-    if (wasEmpty && s->data.size() > 0) rebuildLegend();
+    if (wasEmpty && s->data.size() > 0) {
+        rebuildLegend();
+        updateEmptyState();
+    }
     scheduleReplot();
     return true;
 }
@@ -157,6 +188,12 @@ void LiveChart::setSmoothing(const QString& id, double weight) {
     scheduleReplot();
 }
 
+void LiveChart::setSmoothingWeight(double weight) {
+    // 0 would drop the smoothed line and with it the series' smoothing: keep it barely on.
+    for (auto& s : m_series)
+        if (s->data.isSmoothed()) setSmoothing(s->id, std::max(weight, 0.001));
+}
+
 double LiveChart::smoothing(const QString& id) const {
     const Series* s = find(id);
     return s ? s->data.smoothing() : 0.0;
@@ -180,6 +217,8 @@ QCPGraph* LiveChart::smoothedGraph(const QString& id) const {
 void LiveChart::clear() {
     for (auto& s : m_series) s->data.clear();
     rebuildLegend();
+    updateEmptyState();
+    setFollow(true);  // a new run: show it whole
     for (Marker& m : m_markers) {
         m_plot->removeItem(m.line);
         m_plot->removeItem(m.text);
@@ -205,9 +244,58 @@ double LiveChart::replotNow() {
 }
 
 void LiveChart::updateSmoothingBox() {
-    const bool any = std::any_of(m_series.begin(), m_series.end(), [](const auto& s) { return s->data.isSmoothed(); });
+    const bool any = hasSmoothedSeries();
     m_smoothingLabel->setVisible(any);
     m_smoothingBox->setVisible(any);
+}
+
+bool LiveChart::isEmpty() const {
+    return std::none_of(m_series.begin(), m_series.end(), [](const auto& s) { return s->data.size() > 0; });
+}
+
+// An empty chart shows a note in a bare frame: no 0-5 axis, no empty legend box. The axes go
+// back to a neutral range so a new run does not start inside the previous run's.
+void LiveChart::updateEmptyState() {
+    const bool empty = isEmpty();
+    m_emptyText->setVisible(empty);
+    m_plot->legend->setVisible(!empty);
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) axis->setTickLabels(!empty);
+    if (empty) {
+        ++m_programmaticRange;
+        m_plot->xAxis->setRange(0, 1);
+        m_plot->yAxis->setRange(m_logY ? 0.1 : 0, 1);
+        --m_programmaticRange;
+    }
+}
+
+void LiveChart::setControlsVisible(bool on) { m_bar->setVisible(on); }
+
+void LiveChart::setXLabelVisible(bool on) {
+    m_xLabelVisible = on;
+    updateXAxisLabel();
+    scheduleReplot();
+}
+
+bool LiveChart::hasSmoothedSeries() const {
+    return std::any_of(m_series.begin(), m_series.end(), [](const auto& s) { return s->data.isSmoothed(); });
+}
+
+QString LiveChart::title() const { return m_title ? m_title->text() : QString(); }
+
+bool LiveChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_plot && event->type() == QEvent::Wheel &&
+        !(static_cast<QWheelEvent*>(event)->modifiers() & Qt::ControlModifier)) {
+        // Handed to the page's scroll area directly: Qt 6 passes only spontaneous wheel events
+        // on to parents, and synthetic ones (tests, forwarded events) must scroll too.
+        for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(w)) {
+                QCoreApplication::sendEvent(area->viewport(), event);
+                return true;
+            }
+        event->ignore();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void LiveChart::changeEvent(QEvent* event) {
@@ -226,6 +314,7 @@ void LiveChart::retranslate() {
     m_logBox->setText(tr("Log scale"));
     m_smoothingLabel->setText(tr("Smoothing"));
     m_smoothingBox->setToolTip(tr("Weight of the exponential moving average (0 = raw values)."));
+    m_emptyText->setText(tr("No data yet"));
     updateXAxisLabel();
 }
 

@@ -44,6 +44,12 @@ public:
     ~LiveChart() override;
 
     void setTitle(const QString& title);
+    QString title() const;
+    // The chart's own bar (smoothing, log scale, follow). A page that shows many charts hides
+    // it and offers one bar for all (ChartGrid); the context menu keeps every choice.
+    void setControlsVisible(bool on);
+    // The x axis' title ("Step"); exports always have it.
+    void setXLabelVisible(bool on);
     void setYLabel(const QString& label);
 
     // Series. `id` is the caller's stable key; `label` is what the legend shows.
@@ -81,8 +87,9 @@ public:
     int markerCount() const { return static_cast<int>(m_markers.size()); }
 
     // Exports (the context menu calls these after a file dialog; tests call them directly).
-    // Width/height 0 mean the plot's current size.
-    bool exportPng(const QString& path, int width = 0, int height = 0);
+    // Width/height 0 mean the plot's current size. A PNG is `width` x `height` pixels and lays
+    // its text out for `dpi` (96: as on screen; 192: text twice as large), stored in the file.
+    bool exportPng(const QString& path, int width = 0, int height = 0, int dpi = 96);
     bool exportSvg(const QString& path, int width = 0, int height = 0);
     bool exportCsv(const QString& path) const;  // every series' raw points, long format
     static bool svgAvailable();
@@ -96,6 +103,11 @@ public:
     QCPGraph* smoothedGraph(const QString& id) const;  // nullptr while smoothing is off
     // Decimates and replots now, bypassing the timer; returns the milliseconds it took.
     double replotNow();
+    // True while no series has a point: the chart shows a note instead of an empty 0-5 frame.
+    bool isEmpty() const;
+    // Smoothing weight of every smoothed series at once (what the bar's box sets).
+    void setSmoothingWeight(double weight);
+    bool hasSmoothedSeries() const;
 
 signals:
     void followChanged(bool on);
@@ -104,6 +116,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Series {
@@ -117,6 +130,7 @@ private:
         std::size_t drawnVersion = static_cast<std::size_t>(-1);  // data version last decimated
         bool dense = false;  // over a point per 4 pixel columns in view: drawn with fast pens
     };
+    struct XLabelForExport;
     struct Marker {
         ChartX x;
         QCPItemStraightLine* line = nullptr;
@@ -138,6 +152,8 @@ private:
     void applyPalette();
     void retranslate();
     void updateSmoothingBox();
+    void updateEmptyState();
+    void layoutAxesAndLegend();
     int plotColumns() const;
     void refreshForExport(int width);
     void exportWithDialog(int kind);
@@ -148,6 +164,8 @@ private:
     QCheckBox* m_logBox = nullptr;
     QLabel* m_smoothingLabel = nullptr;
     QDoubleSpinBox* m_smoothingBox = nullptr;
+    QWidget* m_bar = nullptr;
+    QCPItemText* m_emptyText = nullptr;
     QTimer m_replotTimer;
 
     std::vector<std::unique_ptr<Series>> m_series;  // in insertion order: legend and CSV follow it
@@ -162,6 +180,7 @@ private:
     XAxisMode m_xMode = XAxisMode::Step;
     bool m_logY = false;
     bool m_follow = true;
+    bool m_xLabelVisible = true;
     bool m_viewDirty = true;  // range or size changed since the last decimation
     int m_programmaticRange = 0;  // >0 while the chart itself moves the axes
     double m_lastLower = 0, m_lastUpper = 0;

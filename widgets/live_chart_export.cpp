@@ -3,6 +3,12 @@
 #include "live_chart.h"
 
 #include <QActionGroup>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QImage>
+#include <QSettings>
+#include <QSpinBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -41,6 +47,41 @@ void appendCsvField(QByteArray& out, const QString& text) {
     out.append(utf8);
 }
 
+// The PNG's pixel size and DPI, remembered between exports. False when cancelled.
+bool askPngSize(QWidget* parent, QSize& size, int& dpi) {
+    QSettings settings;
+    QDialog dialog(parent);
+    dialog.setWindowTitle(LiveChart::tr("PNG size"));
+    auto* width = new QSpinBox;
+    auto* height = new QSpinBox;
+    auto* resolution = new QSpinBox;
+    for (QSpinBox* box : {width, height}) {
+        box->setRange(64, 20000);
+        box->setSuffix(LiveChart::tr(" px"));
+    }
+    resolution->setRange(48, 1200);
+    resolution->setSuffix(LiveChart::tr(" dpi"));
+    resolution->setToolTip(LiveChart::tr("Text and lines grow with the DPI: 96 looks as on screen, 192 twice as large."));
+    width->setValue(settings.value(QStringLiteral("charts/pngWidth"), 1600).toInt());
+    height->setValue(settings.value(QStringLiteral("charts/pngHeight"), 1000).toInt());
+    resolution->setValue(settings.value(QStringLiteral("charts/pngDpi"), 150).toInt());
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(LiveChart::tr("Width:"), width);
+    form->addRow(LiveChart::tr("Height:"), height);
+    form->addRow(LiveChart::tr("Resolution:"), resolution);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return false;
+    size = QSize(width->value(), height->value());
+    dpi = resolution->value();
+    settings.setValue(QStringLiteral("charts/pngWidth"), size.width());
+    settings.setValue(QStringLiteral("charts/pngHeight"), size.height());
+    settings.setValue(QStringLiteral("charts/pngDpi"), dpi);
+    return true;
+}
+
 }  // namespace
 
 bool LiveChart::svgAvailable() {
@@ -51,10 +92,23 @@ bool LiveChart::svgAvailable() {
 #endif
 }
 
+// A file stands alone, so it names its x axis even when the page shows the axis name once.
+struct LiveChart::XLabelForExport {
+    explicit XLabelForExport(LiveChart& c) : chart(c), hidden(!c.m_xLabelVisible) {
+        if (hidden) chart.setXLabelVisible(true);
+    }
+    ~XLabelForExport() {
+        if (hidden) chart.setXLabelVisible(false);
+    }
+    LiveChart& chart;
+    const bool hidden;
+};
+
 // Exports may be larger than the widget: decimate for the wider of the two so the file keeps
 // every column's extremes at its own resolution.
 void LiveChart::refreshForExport(int width) {
     m_replotTimer.stop();
+
     if (m_follow) applyFollowRange();
     m_viewDirty = true;
     updateGraphs(std::max(plotColumns(), width));
@@ -62,15 +116,35 @@ void LiveChart::refreshForExport(int width) {
     placeMarkerLabels();
 }
 
-bool LiveChart::exportPng(const QString& path, int width, int height) {
-    refreshForExport(width);
-    return m_plot->savePng(path, width, height);
+// The plot is laid out at the logical size width x height x 96/dpi and drawn scaled to fill
+// exactly width x height pixels, so a higher DPI means larger text in the same image.
+bool LiveChart::exportPng(const QString& path, int width, int height, int dpi) {
+    const int w = width > 0 ? width : m_plot->width();
+    const int h = height > 0 ? height : m_plot->height();
+    if (w <= 0 || h <= 0 || dpi <= 0) return false;
+    const double scale = dpi / 96.0;
+    const int logicalW = std::max(1, int(std::lround(w / scale))), logicalH = std::max(1, int(std::lround(h / scale)));
+    QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
+    image.fill(m_plot->palette().color(QPalette::Base));
+    {
+        const XLabelForExport label(*this);
+        refreshForExport(w);
+        QCPPainter painter(&image);
+        painter.scale(double(w) / logicalW, double(h) / logicalH);
+        m_plot->toPainter(&painter, logicalW, logicalH);
+    }
+    const int dotsPerMeter = int(std::lround(dpi / 0.0254));
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    QSaveFile file(path);
+    return file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") && file.commit();
 }
 
 bool LiveChart::exportSvg(const QString& path, int width, int height) {
 #ifdef TS_WIDGETS_HAVE_SVG
     const int w = width > 0 ? width : m_plot->width();
     const int h = height > 0 ? height : m_plot->height();
+    const XLabelForExport label(*this);
     refreshForExport(w);
     QSvgGenerator svg;
     svg.setFileName(path);
@@ -135,7 +209,15 @@ void LiveChart::exportWithDialog(int kind) {
                                                 QDir::home().filePath(base + '.' + suffixes[kind]), filter);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += '.' + QLatin1String(suffixes[kind]);
-    const bool ok = kind == Png ? exportPng(path) : kind == Svg ? exportSvg(path) : exportCsv(path);
+    bool ok = false;
+    if (kind == Png) {
+        QSize size;
+        int dpi = 0;
+        if (!askPngSize(this, size, dpi)) return;
+        ok = exportPng(path, size.width(), size.height(), dpi);
+    } else {
+        ok = kind == Svg ? exportSvg(path) : exportCsv(path);
+    }
     if (!ok)
         QMessageBox::warning(this, tr("Export failed"),
                              tr("Could not write %1. Check that the folder exists and is writable.")

@@ -1,9 +1,13 @@
 // LiveChart's look: series pens, checkpoint/best/threshold marks, axis labels and palette.
 #include "live_chart.h"
 
+#include "compact_ticker.h"
+
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ts::widgets {
 
@@ -34,20 +38,19 @@ void LiveChart::setYLabel(const QString& label) {
 
 void LiveChart::updateXAxisLabel() {
     QCPAxis* axis = m_plot->xAxis;
+    const auto label = [&](const QString& text) { axis->setLabel(m_xLabelVisible ? text : QString()); };
     switch (m_xMode) {
     case XAxisMode::Step:
-        axis->setLabel(tr("Step"));
-        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        label(tr("Step"));
+        axis->setTicker(QSharedPointer<CompactTicker>::create());
         break;
     case XAxisMode::Epoch:
-        axis->setLabel(tr("Epoch"));
-        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        label(tr("Epoch"));
+        axis->setTicker(QSharedPointer<CompactTicker>::create());
         break;
     case XAxisMode::WallTime: {
-        axis->setLabel(tr("Wall time"));
-        auto ticker = QSharedPointer<QCPAxisTickerTime>::create();
-        ticker->setTimeFormat(QStringLiteral("%h:%m:%s"));
-        axis->setTicker(ticker);
+        label(tr("Wall time"));
+        axis->setTicker(QSharedPointer<QCPAxisTickerTime>::create());  // format: layoutAxesAndLegend
         break;
     }
     }
@@ -180,8 +183,6 @@ void LiveChart::updateMarks() {
         if (!shown) continue;
         m.line->point1->setCoords(x, 0);
         m.line->point2->setCoords(x, 1);
-        // Two staggered rows so neighbouring checkpoints' labels overlap less.
-        m.text->position->setCoords(x, 0.01 + 0.06 * static_cast<double>(i % 2));
     }
     placeMarkerLabels();
     if (m_bestText) {
@@ -198,15 +199,67 @@ void LiveChart::updateMarks() {
     }
 }
 
-// A label right of its line would be cut off at the plot's right edge: put it on the left there.
+// Checkpoint labels in two rows at the top, each put where it fits: right of its line, or left
+// of it at the plot's right edge, and hidden when both rows are taken there (the dashed line
+// stays). Many epochs make many marks; overlapping labels would be unreadable.
 void LiveChart::placeMarkerLabels() {
-    const double right = m_plot->axisRect()->right();
-    for (Marker& m : m_markers) {
-        if (!m.text->visible()) continue;
-        const double px = m_plot->xAxis->coordToPixel(m.x.in(m_xMode));
-        const double needed = QFontMetricsF(m.text->font()).horizontalAdvance(m.text->text()) + 8;
-        m.text->setPositionAlignment((px + needed > right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    const double left = m_plot->axisRect()->left(), right = m_plot->axisRect()->right();
+    std::vector<Marker*> order;
+    for (Marker& m : m_markers)
+        if (std::isfinite(m.x.in(m_xMode))) order.push_back(&m);
+    std::sort(order.begin(), order.end(), [&](Marker* a, Marker* b) { return a->x.in(m_xMode) < b->x.in(m_xMode); });
+    double rowEnd[2] = {-INFINITY, -INFINITY};
+    for (Marker* m : order) {
+        const double px = m_plot->xAxis->coordToPixel(m->x.in(m_xMode));
+        const double width = QFontMetricsF(m->text->font()).horizontalAdvance(m->text->text()) + 8;
+        const bool flip = px + width > right;
+        const double from = flip ? px - width : px, to = flip ? px : px + width;
+        int row = -1;
+        for (int r = 0; r < 2 && row < 0; ++r)
+            if (from > rowEnd[r] + 2) row = r;
+        const bool shown = row >= 0 && px >= left - 1 && px <= right + 1;
+        m->text->setVisible(shown);
+        if (!shown) continue;
+        rowEnd[row] = to;
+        m->text->setPositionAlignment((flip ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        const double rowTop = 2 + row * (QFontMetricsF(m->text->font()).height() + 3);
+        m->text->position->setCoords(m->x.in(m_xMode), rowTop / std::max(m_plot->axisRect()->height(), 1));
     }
+}
+
+// Sizes that depend on the chart's size and font (and so on the scale factor and language):
+// as many ticks as their labels have room for, legend entries wrapped to the width, and a
+// wall-time format as long as the range needs. Runs before each replot's layout.
+void LiveChart::layoutAxesAndLegend() {
+    const QFontMetricsF metrics(m_plot->xAxis->tickLabelFont());
+    double widest = metrics.horizontalAdvance(QStringLiteral("00000"));
+    for (const QString& label : m_plot->xAxis->tickVectorLabels()) widest = std::max(widest, metrics.horizontalAdvance(label));
+    const double em = metrics.height();
+    // From the viewport, which is current even in an export (the axis rect is last layout's):
+    // minus the y axis' labels and the title, legend and x axis rows.
+    const int width = std::max(m_plot->viewport().width() - int(5 * em), 1);
+    const int height = std::max(m_plot->viewport().height() - int(5 * em), 1);
+    m_plot->xAxis->ticker()->setTickCount(std::clamp(int(width / (widest + 2.5 * em)), 2, 8));
+    m_plot->yAxis->ticker()->setTickCount(std::clamp(int(height / (2.5 * em)), 2, 6));
+    if (auto time = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerTime>())
+        time->setTimeFormat(m_plot->xAxis->range().upper >= 3600 ? QStringLiteral("%h:%m:%s") : QStringLiteral("%m:%s"));
+
+    QCPLegend* legend = m_plot->legend;
+    double widestItem = 1;
+    int items = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)  // counts a wrapped grid's empty cells too
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            widestItem = std::max(widestItem, double(item->minimumOuterSizeHint().width()));
+            ++items;
+        }
+    const double available = m_plot->width() - legend->margins().left() - legend->margins().right();
+    const double cell = widestItem + legend->columnSpacing();
+    const int perRow = std::clamp(int(available / cell), 1, std::max(items, 1));
+    if (perRow != legend->wrap()) {
+        legend->setWrap(perRow);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+    legend->setMaximumSize(int(perRow * cell + legend->margins().left() + legend->margins().right()), QWIDGETSIZE_MAX);
 }
 
 void LiveChart::applyPalette() {
@@ -226,12 +279,13 @@ void LiveChart::applyPalette() {
         axis->grid()->setPen(QPen(grid, 1, Qt::SolidLine));
         axis->grid()->setZeroLinePen(Qt::NoPen);
     }
-    QColor legendBg = bg;
-    legendBg.setAlpha(170);  // the data shows through
-    m_plot->legend->setBrush(legendBg);
-    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+    m_plot->legend->setBrush(Qt::NoBrush);  // a row of its own above the plot: no frame needed
+    m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setTextColor(fg);
     if (m_title) m_title->setTextColor(fg);
+    QColor faint = fg;
+    faint.setAlpha(120);
+    m_emptyText->setColor(faint);
     updateMarks();
 }
 

@@ -2,6 +2,8 @@
 // that hands QCustomPlot only what the visible range needs.
 #include "live_chart.h"
 
+#include "compact_ticker.h"
+
 #include <QCheckBox>
 
 #include <qcustomplot.h>
@@ -48,6 +50,7 @@ int LiveChart::plotColumns() const {
 }
 
 void LiveChart::onBeforeReplot() {
+    layoutAxesAndLegend();
     if (m_follow) applyFollowRange();
     updateGraphs(plotColumns());
     if (m_follow) fitY();
@@ -108,7 +111,10 @@ void LiveChart::applyFollowRange() {
         lo -= 0.5;
         hi += 0.5;
     } else {
-        hi += (hi - lo) * 0.02;  // a little air on the right, where the new points appear
+        // Air on the right, where new points appear, and room for a last point's marker.
+        const int laidOut = m_plot->axisRect()->width();  // 0 or tiny before the first layout
+        const double pixels = laidOut > 50 ? laidOut : std::max(width() - 60, 100);
+        hi += (hi - lo) * std::max(0.02, 8.0 / pixels);
     }
     ++m_programmaticRange;
     m_plot->xAxis->setRange(lo, hi);
@@ -170,7 +176,7 @@ void LiveChart::setLogY(bool on) {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     } else {
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
-        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        m_plot->yAxis->setTicker(QSharedPointer<CompactTicker>::create());
     }
     fitY();
     --m_programmaticRange;

@@ -24,7 +24,7 @@ int cudaIndex(const std::string& device)
 
 }  // namespace
 
-Backend& selectBackend(const std::string& device, std::string* notice)
+Backend& selectBackend(const std::string& device, Message* notice)
 {
     if (device == "cpu") return cpuBackend();
     const bool wantsCuda = device == "cuda" || device.rfind("cuda:", 0) == 0;
@@ -46,7 +46,7 @@ Backend& selectBackend(const std::string& device, std::string* notice)
         }
     }
     if (wantsCuda) throw std::runtime_error("--device " + device + ": " + why + "; use --device cpu");
-    if (notice) *notice = "device auto: " + why + "; training on the CPU";
+    if (notice) *notice = makeMessage(MessageId::BackendAutoCpu, {why});
     return cpuBackend();
 }
 

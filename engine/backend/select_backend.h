@@ -2,6 +2,8 @@
 #pragma once
 #include <string>
 
+#include "types/message.h"
+
 namespace ts {
 
 class Backend;
@@ -9,6 +11,6 @@ class Backend;
 // "auto" picks a CUDA device when the CUDA backend can run one, else the CPU, and says so in
 // `notice`. "cuda" without a usable GPU throws std::runtime_error naming why and the way out.
 // An unknown name throws std::invalid_argument.
-Backend& selectBackend(const std::string& device, std::string* notice = nullptr);
+Backend& selectBackend(const std::string& device, Message* notice = nullptr);
 
 }  // namespace ts

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <sstream>
 #include <stdexcept>
 
 #include "backend/backend.h"
@@ -57,7 +56,7 @@ CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoin
             for (auto it = checkpoints.rbegin(); it != checkpoints.rend(); ++it)
                 if (it->best) return *it;
             publishLog(listener, LogEvent::Level::Info,
-                       runText + " marks no checkpoint as best (no tracked metric): evaluating the last one");
+                       makeMessage(MessageId::EvalNoBestCheckpoint, {std::to_string(job.runId)}));
         }
         return checkpoints.back();  // by step
     }
@@ -153,9 +152,9 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         options.batchAllocator = &backend.hostAllocator();
         Loader loader(data, spec.dataset, splits.trainStatistics, options);
         publishLog(listener, LogEvent::Level::Info,
-                   "evaluating run " + std::to_string(job.runId) + " at epoch " + std::to_string(chosen.epoch) + " (step " +
-                       std::to_string(chosen.step) + ", " + weightsPath + ") on the " + split + " split: " +
-                       data->description());
+                   makeMessage(MessageId::EvalStarted, {std::to_string(job.runId), std::to_string(chosen.epoch),
+                                                        std::to_string(chosen.step), weightsPath, split,
+                                                        data->description()}));
 
         std::vector<Prediction> predictions;
         predictions.reserve(std::size_t(data->size()));
@@ -179,8 +178,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
             });
         if (!complete) {
             done.outcome = FinishedEvent::Outcome::Stopped;
-            done.message = "evaluation stopped by request after " + std::to_string(seen) + " of " +
-                           std::to_string(data->size()) + " samples; nothing was stored";
+            done.message = makeMessage(MessageId::EvalStopped, {std::to_string(seen), std::to_string(data->size())});
         } else {
             EvaluationRecord record;
             record.runId = job.runId;
@@ -195,11 +193,10 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
             RunWriter writer(workspace);
             result.evaluationId = writer.addEvaluation(record, predictions);
             done.metrics = record.metrics;
-            std::ostringstream msg;
-            msg << "evaluation " << result.evaluationId << " of run " << job.runId << " (epoch " << chosen.epoch << ") on "
-                << seen << " " << split << " samples: " << prefix << "_acc " << metrics.accuracy() << ", " << prefix
-                << "_loss " << metrics.loss();
-            done.message = msg.str();
+            done.message = makeMessage(MessageId::EvalFinished,
+                                       {std::to_string(result.evaluationId), std::to_string(job.runId),
+                                        std::to_string(chosen.epoch), std::to_string(seen), prefix,
+                                        numberArg(metrics.accuracy()), numberArg(metrics.loss())});
         }
     });
 }

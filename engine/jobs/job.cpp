@@ -90,9 +90,12 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         if (!source.empty()) {
             workspace = Workspace::open(env.workspaceDir);
             from = loadContinuation(*workspace, source);
+            const bool fork = job.resume.empty();
             publishLog(listener, LogEvent::Level::Info,
-                       std::string(job.resume.empty() ? "forking " : "resuming ") +
-                           (from->parentRun ? "run " + std::to_string(*from->parentRun) + " from " : "from ") + from->source);
+                       from->parentRun ? makeMessage(fork ? MessageId::JobForkingRun : MessageId::JobResumingRun,
+                                                     {std::to_string(*from->parentRun), from->source})
+                                       : makeMessage(fork ? MessageId::JobForkingFile : MessageId::JobResumingFile,
+                                                     {from->source}));
         }
         const ExperimentSpec spec = experimentFor(job, from ? &*from : nullptr);
         if (from && from->checkpoint.state.epoch > spec.training.epochs && from->checkpoint.state.batchInEpoch == 0) {
@@ -105,7 +108,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                                                                   ") to train further, or fork it with other settings"));
         }
         Backend& backend = jobBackend(env, spec.training.device, listener);
-        publishLog(listener, LogEvent::Level::Info, "loading " + spec.dataset.path);
+        publishLog(listener, LogEvent::Level::Info, makeMessage(MessageId::JobLoadingData, {spec.dataset.path}));
         DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
 
         // Recorded once the data is there: a run that never started is no run.
@@ -123,7 +126,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         }
         if (control.stopRequested()) {
             done.outcome = FinishedEvent::Outcome::Stopped;
-            done.message = "stopped before training started";
+            done.message = makeMessage(MessageId::JobStoppedBeforeStart);
         } else {
             TrainerOptions options;
             options.cacheDir = jobCacheDirectory(env);
@@ -149,14 +152,14 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         }
     } catch (const std::exception& e) {
         done.outcome = FinishedEvent::Outcome::Failed;
-        done.message = e.what();
+        done.message = Message{e.what()};
     }
     if (writer) {
         try {
             if (!recorded && result.runId >= 0) writer->finishRun(result.runId, statusOf(done.outcome), done.message);
             writer->flush();  // the FinishedEvent promises the run is in the store
         } catch (const std::exception& e) {
-            publishLog(listener, LogEvent::Level::Error, std::string("could not save the run: ") + e.what());
+            publishLog(listener, LogEvent::Level::Error, makeMessage(MessageId::JobSaveFailed, {e.what()}));
         }
     }
     listener.onEvent(done);
@@ -165,7 +168,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
 
 }  // namespace
 
-void publishLog(TrainListener& listener, LogEvent::Level level, std::string message)
+void publishLog(TrainListener& listener, LogEvent::Level level, Message message)
 {
     listener.onEvent(LogEvent{level, std::move(message)});
 }
@@ -173,9 +176,9 @@ void publishLog(TrainListener& listener, LogEvent::Level level, std::string mess
 Backend& jobBackend(const JobEnvironment& env, const std::string& device, TrainListener& listener)
 {
     if (env.backend) return *env.backend;
-    std::string notice;
+    Message notice;
     Backend& backend = selectBackend(device, &notice);
-    if (!notice.empty()) publishLog(listener, LogEvent::Level::Info, notice);
+    if (!notice.text.empty()) publishLog(listener, LogEvent::Level::Info, std::move(notice));
     return backend;
 }
 

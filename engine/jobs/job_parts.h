@@ -6,7 +6,7 @@
 
 namespace ts {
 
-void publishLog(TrainListener& listener, LogEvent::Level level, std::string message);
+void publishLog(TrainListener& listener, LogEvent::Level level, Message message);
 
 // env.backend, or the backend `device` selects (its notice, such as the CPU fallback of
 // "auto", is logged). Throws std::runtime_error saying why a device is unusable.
@@ -36,7 +36,7 @@ JobResult finishJob(JobResult result, TrainListener& listener, Body&& body)
         body(result);
     } catch (const std::exception& e) {
         result.finished.outcome = FinishedEvent::Outcome::Failed;
-        result.finished.message = e.what();
+        result.finished.message = Message{e.what()};
     }
     listener.onEvent(result.finished);
     return result;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "backend/backend.h"
 #include "data/dataset.h"
@@ -86,8 +85,7 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
             done = trained;
         } else if (watcher.lrs.size() < 5) {
             done.outcome = FinishedEvent::Outcome::Failed;
-            done.message = "the learning-rate finder stopped after " + std::to_string(watcher.lrs.size()) +
-                           " steps, too few to suggest a rate; lower min_lr or train on more data";
+            done.message = makeMessage(MessageId::LrFindTooFewSteps, {std::to_string(watcher.lrs.size())});
         } else {
             // The steepest descent of the smoothed loss against log(lr), before its minimum:
             // the usual suggestion; the minimum's rate / 10 is the conservative one.
@@ -106,12 +104,10 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
             // otherwise suggest a rate the test never tried.
             done.metrics["suggested_lr"] = std::max(lr.front(), std::min(lr[steepest], lr[minAt] / 10));
             done.metrics["steps"] = double(lr.size());
-            std::ostringstream msg;
-            msg << "learning-rate range test over " << lr.size() << " steps (" << lr.front() << " to " << lr.back()
-                << (watcher.diverged ? ", stopped when the loss diverged" : "") << "): suggested lr "
-                << done.metrics["suggested_lr"] << " (steepest descent at " << lr[steepest] << ", lowest loss at "
-                << lr[minAt] << ")";
-            done.message = msg.str();
+            done.message = makeMessage(watcher.diverged ? MessageId::LrFindFinishedDiverged : MessageId::LrFindFinished,
+                                       {std::to_string(lr.size()), numberArg(lr.front()), numberArg(lr.back()),
+                                        numberArg(done.metrics["suggested_lr"]), numberArg(lr[steepest]),
+                                        numberArg(lr[minAt])});
         }
     });
 }

@@ -25,26 +25,50 @@ const char* levelName(LogEvent::Level level)
     return level == LogEvent::Level::Error ? "error" : level == LogEvent::Level::Warning ? "warning" : "info";
 }
 
-// The lines the live log shows, kept with the run (the studio's Train page words them in the
-// user's language; the store keeps them in English, as the CLI prints them).
-std::string startedLine(const StartedEvent& e)
+// The lines the live log shows, kept with the run as messages (English text beside the id
+// and arguments, so the studio words stored lines in the user's language).
+Message startedLine(const StartedEvent& e)
+{
+    std::vector<std::string> args{e.experiment,
+                                  e.device,
+                                  e.dataset,
+                                  std::to_string(e.firstEpoch),
+                                  std::to_string(e.epochs),
+                                  std::to_string(e.stepsThisRun()),
+                                  std::to_string(e.batchSize)};
+    if (e.accumulationSteps <= 1) return makeMessage(MessageId::RunStarted, std::move(args));
+    args.push_back(std::to_string(e.accumulationSteps));
+    return makeMessage(MessageId::RunStartedAccumulated, std::move(args));
+}
+
+std::string seconds(double s)
 {
     std::ostringstream out;
-    out << "training " << e.experiment << " on " << e.device << ": " << e.dataset << ", epochs " << e.firstEpoch << " to "
-        << e.epochs << ", " << e.stepsThisRun() << " steps of batch " << e.batchSize;
-    if (e.accumulationSteps > 1) out << " x " << e.accumulationSteps << " accumulated";
+    out << std::fixed << std::setprecision(1) << s;
     return out.str();
 }
 
-std::string epochLine(const EpochEvent& e)
+Message epochLine(const EpochEvent& e)
 {
-    std::ostringstream out;
-    out << "epoch " << e.epoch << " done in " << std::fixed << std::setprecision(1) << e.seconds << " s";
-    if (e.pausedSeconds > 0) out << " (paused " << e.pausedSeconds << " s)";
-    out << ":";
-    out << std::defaultfloat << std::setprecision(4);
-    for (const auto& [name, value] : e.metrics) out << " " << name << " " << value;
-    return out.str();
+    std::ostringstream metrics;  // "train_loss 0.4671 val_acc 0.8512": names are not translated
+    metrics << std::setprecision(4);
+    for (const auto& [name, value] : e.metrics) metrics << (metrics.tellp() > 0 ? " " : "") << name << " " << value;
+    if (e.pausedSeconds > 0)
+        return makeMessage(MessageId::RunEpochDonePaused,
+                           {std::to_string(e.epoch), seconds(e.seconds), seconds(e.pausedSeconds), metrics.str()});
+    return makeMessage(MessageId::RunEpochDone, {std::to_string(e.epoch), seconds(e.seconds), metrics.str()});
+}
+
+Message endLine(const FinishedEvent& e)
+{
+    if (!e.message.text.empty()) return e.message;
+    switch (e.outcome) {
+    case FinishedEvent::Outcome::Finished: return makeMessage(MessageId::RunFinished);
+    case FinishedEvent::Outcome::Stopped: return makeMessage(MessageId::RunStopped);
+    case FinishedEvent::Outcome::EarlyStopped: return makeMessage(MessageId::RunStoppedEarly);
+    case FinishedEvent::Outcome::Failed: break;
+    }
+    return makeMessage(MessageId::RunFailed);
 }
 
 }  // namespace
@@ -103,9 +127,7 @@ void RunRecorder::onEvent(const TrainEvent& event)
                 const RunStatus status = e.outcome == O::Failed    ? RunStatus::Failed
                                          : e.outcome == O::Stopped ? RunStatus::Stopped
                                                                    : RunStatus::Finished;  // early stop included
-                const std::string message = !e.message.empty()               ? e.message
-                                            : e.outcome == O::EarlyStopped ? "stopped early"
-                                                                           : runStatusName(status);
+                const Message message = endLine(e);
                 writer_.addLog(runId_, {store::unixNow(), status == RunStatus::Failed ? "error" : "info", message});
                 writer_.finishRun(runId_, status, message);
             } else if constexpr (std::is_same_v<T, CheckpointEvent>) {
@@ -116,7 +138,9 @@ void RunRecorder::onEvent(const TrainEvent& event)
                 writer_.addCheckpoint(r);
                 for (const std::string& path : e.removed)
                     writer_.removeCheckpoint(runId_, relativeToCheckpoints(writer_.workspace(), path));
-                writer_.addLog(runId_, {store::unixNow(), "info", "checkpoint saved: " + r.path + (r.best ? " (best)" : "")});
+                writer_.addLog(runId_, {store::unixNow(), "info",
+                                        makeMessage(r.best ? MessageId::RunCheckpointSavedBest : MessageId::RunCheckpointSaved,
+                                                    {r.path})});
             } else if constexpr (std::is_same_v<T, SystemEvent>) {
                 writer_.addSystemSample(runId_, e.sample);
             }

@@ -7,6 +7,7 @@
 
 #include "store/database.h"
 #include "store/evaluations.h"
+#include "store/message_columns.h"
 #include "store/point_chunk.h"
 #include "store/run_writer.h"
 #include "store/schema.h"
@@ -18,12 +19,18 @@ using namespace store;
 
 namespace {
 
-// The pid column came with schema 2; an older file (read without upgrading) has none.
+// The pid column came with schema 2, the message's id and arguments with 5; an older file
+// (read without upgrading) has none.
 std::string runColumns(int schemaVersion)
 {
     return std::string("SELECT r.id, r.experiment_id, e.name, r.name, r.status, r.start_time, r.end_time, r.heartbeat, "
                        "r.host, r.device, r.seed, r.parent_run_id, r.parent_relation, r.notes, r.tags, r.message, ") +
-           (schemaVersion >= 2 ? "r.pid" : "0");
+           (schemaVersion >= 2 ? "r.pid" : "0") + (schemaVersion >= 5 ? ", r.message_id, r.message_args" : ", '', ''");
+}
+
+Message readMessage(const Statement& s, int textColumn, int idColumn)
+{
+    return Message{s.text(textColumn), s.text(idColumn), decodeMessageArgs(s.text(idColumn + 1))};
 }
 
 RunInfo readRun(const Statement& s)
@@ -50,13 +57,13 @@ RunInfo readRun(const Statement& s)
         r.tags.push_back(tags.substr(start, end - start));
         start = end + 1;
     }
-    r.message = s.text(15);
+    r.message = readMessage(s, 15, 17);
     // Read-only, so it cannot mark the run crashed (the next writer does): say so already,
     // with the end the writer will store, the last sign of life.
     if (r.status == RunStatus::Running && runProcessGone(r.host, s.integer(16), r.heartbeat, unixNow())) {
         r.status = RunStatus::Crashed;
         r.endTime = r.heartbeat;
-        r.message = "the process ended without finishing the run (crashed or killed)";
+        r.message = makeMessage(MessageId::RunCrashed);
     }
     return r;
 }
@@ -121,7 +128,9 @@ struct RunReader::Impl {
         checkpoints = Statement(db, "SELECT id, run_id, path, state_path, step, epoch, metric_name, metric_value, best, "
                                     "size_bytes, sha256, state_sha256, created FROM checkpoints WHERE run_id = ?1 "
                                     "ORDER BY step, id");
-        logs = Statement(db, "SELECT time, level, message FROM logs WHERE run_id = ?1 ORDER BY id");
+        logs = Statement(db, std::string("SELECT time, level, message, ") +
+                                 (version >= 5 ? "message_id, message_args" : "'', ''") +
+                                 " FROM logs WHERE run_id = ?1 ORDER BY id");
         // The clock came with schema 3; older files read it as unknown.
         system = Statement(db, std::string("SELECT wall_time, cpu_percent, ram_bytes, gpu_percent, gpu_memory_used, "
                                            "gpu_memory_total, gpu_temperature, gpu_power_watts, ") +
@@ -177,7 +186,7 @@ std::optional<RunInfo> RunReader::run(std::int64_t runId)
     impl_->run.bind(1, runId);
     if (!impl_->run.step()) return std::nullopt;
     RunInfo info = readRun(impl_->run);
-    info.experimentYaml = impl_->run.text(17);  // after the run columns
+    info.experimentYaml = impl_->run.text(19);  // after the run columns
     return info;
 }
 
@@ -296,7 +305,7 @@ std::vector<LogLine> RunReader::logs(std::int64_t runId)
     Resetting r{s};
     s.bind(1, runId);
     std::vector<LogLine> out;
-    while (s.step()) out.push_back({s.real(0), s.text(1), s.text(2)});
+    while (s.step()) out.push_back({s.real(0), s.text(1), readMessage(s, 2, 3)});
     return out;
 }
 

@@ -35,7 +35,7 @@ struct MetricRow {
 };
 struct LogRow {
     std::int64_t run;
-    LogLine line;
+    std::unique_ptr<LogLine> line;  // boxed, as below
 };
 struct SystemRow {
     std::int64_t run;
@@ -51,7 +51,7 @@ struct RemoveCheckpointRow {
 struct FinishRow {
     std::int64_t run;
     RunStatus status;
-    std::string message;
+    std::unique_ptr<Message> message;  // boxed
 };
 // A synchronous request: runs on the writer thread, in order with the rows queued before it;
 // `done` is fulfilled after the batch commits (or with the reason it did not).
@@ -228,12 +228,12 @@ struct RunWriter::Impl {
             [&](auto& r) {
                 using T = std::decay_t<decltype(r)>;
                 if constexpr (std::is_same_v<T, MetricRow>) sql.addMetric(r.run, r.name, r.step, r.value, r.wallTime);
-                else if constexpr (std::is_same_v<T, LogRow>) sql.addLog(r.run, r.line);
+                else if constexpr (std::is_same_v<T, LogRow>) sql.addLog(r.run, *r.line);
                 else if constexpr (std::is_same_v<T, SystemRow>) sql.addSystemSample(r.run, r.sample);
                 else if constexpr (std::is_same_v<T, CheckpointRow>) sql.addCheckpoint(*r.record);
                 else if constexpr (std::is_same_v<T, RemoveCheckpointRow>) sql.removeCheckpoint(r.run, r.path);
                 else if constexpr (std::is_same_v<T, FinishRow>) {
-                    sql.finishRun(r.run, r.status, r.message);
+                    sql.finishRun(r.run, r.status, *r.message);
                     finished.insert(r.run);
                 }
             },
@@ -271,7 +271,10 @@ void RunWriter::addMetric(std::int64_t runId, const std::string& name, std::int6
     impl_->push(MetricRow{runId, name, step, value, wallTime});
 }
 
-void RunWriter::addLog(std::int64_t runId, const LogLine& line) { impl_->push(LogRow{runId, line}); }
+void RunWriter::addLog(std::int64_t runId, const LogLine& line)
+{
+    impl_->push(LogRow{runId, std::make_unique<LogLine>(line)});
+}
 
 void RunWriter::addSystemSample(std::int64_t runId, const SystemSample& sample) { impl_->push(SystemRow{runId, sample}); }
 
@@ -285,9 +288,9 @@ void RunWriter::removeCheckpoint(std::int64_t runId, const std::string& path)
     impl_->push(RemoveCheckpointRow{runId, path});
 }
 
-void RunWriter::finishRun(std::int64_t runId, RunStatus status, const std::string& message)
+void RunWriter::finishRun(std::int64_t runId, RunStatus status, const Message& message)
 {
-    impl_->push(FinishRow{runId, status, message});
+    impl_->push(FinishRow{runId, status, std::make_unique<Message>(message)});
 }
 
 std::int64_t RunWriter::addEvaluation(const EvaluationRecord& record, const std::vector<Prediction>& predictions)

@@ -68,7 +68,7 @@ public:
     void addSystemSample(std::int64_t runId, const SystemSample& sample);
     void addCheckpoint(const CheckpointRecord& record);
     void removeCheckpoint(std::int64_t runId, const std::string& path);
-    void finishRun(std::int64_t runId, RunStatus status, const std::string& message);
+    void finishRun(std::int64_t runId, RunStatus status, const Message& message);
     // Synchronous: an evaluation of one of the run's checkpoints, its metrics and every
     // sample's prediction, committed when this returns. Returns its id. Throws StoreError.
     std::int64_t addEvaluation(const EvaluationRecord& record, const std::vector<Prediction>& predictions);

@@ -158,7 +158,17 @@ CREATE TABLE predictions (
 ) WITHOUT ROWID;
 )sql";
 
-const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
+// Version 5: log lines and run messages keep the message's id and arguments beside their
+// English text (store/message_columns.h), so the studio words them in its user's language.
+// Older rows have an empty id: they show their text as it is.
+const char* const kMigration5 = R"sql(
+ALTER TABLE logs ADD COLUMN message_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE logs ADD COLUMN message_args TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN message_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN message_args TEXT NOT NULL DEFAULT '';
+)sql";
+
+const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion);
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include "store/message_columns.h"
 #include "store/schema.h"
 
 namespace ts::store {
@@ -68,7 +69,8 @@ WriterDb::WriterDb(const std::string& path)
 
     insertChunk_ = Statement(db_, "INSERT OR REPLACE INTO points (run_id, metric_id, chunk, min_step, max_step, count, data) "
                                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-    insertLog_ = Statement(db_, "INSERT INTO logs (run_id, time, level, message) VALUES (?1, ?2, ?3, ?4)");
+    insertLog_ = Statement(db_, "INSERT INTO logs (run_id, time, level, message, message_id, message_args) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     insertSystem_ = Statement(db_, "INSERT INTO system_samples (run_id, wall_time, cpu_percent, ram_bytes, gpu_percent, "
                                    "gpu_memory_used, gpu_memory_total, gpu_temperature, gpu_power_watts, gpu_clock_mhz) "
                                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
@@ -77,7 +79,8 @@ WriterDb::WriterDb(const std::string& path)
                                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
     clearBest_ = Statement(db_, "UPDATE checkpoints SET best = 0 WHERE run_id = ?1 AND best");
     removeCheckpoint_ = Statement(db_, "DELETE FROM checkpoints WHERE run_id = ?1 AND path = ?2");
-    finish_ = Statement(db_, "UPDATE runs SET status = ?2, message = ?3, end_time = ?4, heartbeat = ?4 WHERE id = ?1");
+    finish_ = Statement(db_, "UPDATE runs SET status = ?2, message = ?3, message_id = ?5, message_args = ?6, end_time = ?4, "
+                             "heartbeat = ?4 WHERE id = ?1");
     heartbeat_ = Statement(db_, "UPDATE runs SET heartbeat = ?2 WHERE id = ?1 AND status = 'running'");
     findMetric_ = Statement(db_, "SELECT id FROM metric_names WHERE name = ?1");
     insertMetric_ = Statement(db_, "INSERT INTO metric_names (name) VALUES (?1)");
@@ -101,10 +104,11 @@ int WriterDb::markCrashed()
         const double heartbeat = running.real(3);
         if (runProcessGone(running.text(1), running.integer(2), heartbeat, now)) dead.emplace_back(running.integer(0), heartbeat);
     }
-    Statement mark(db_, "UPDATE runs SET status = 'crashed', end_time = ?2, message = ?3 WHERE id = ?1");
+    Statement mark(db_, "UPDATE runs SET status = 'crashed', end_time = ?2, message = ?3, message_id = ?4, "
+                        "message_args = '' WHERE id = ?1");
+    const Message crashed = makeMessage(MessageId::RunCrashed);
     for (const auto& [id, heartbeat] : dead) {
-        mark.bind(1, id).bind(2, heartbeat).bind(3, std::string("the process ended without finishing the run "
-                                                                 "(crashed or killed); last sign of life at the end time"));
+        mark.bind(1, id).bind(2, heartbeat).bind(3, crashed.text).bind(4, crashed.id);
         mark.run();
     }
     tx.commit();
@@ -268,7 +272,8 @@ void WriterDb::forgetCaches()
 
 void WriterDb::addLog(std::int64_t runId, const LogLine& line)
 {
-    insertLog_.bind(1, runId).bind(2, line.time).bind(3, line.level).bind(4, line.message).run();
+    insertLog_.bind(1, runId).bind(2, line.time).bind(3, line.level).bind(4, line.message.text);
+    insertLog_.bind(5, line.message.id).bind(6, encodeMessageArgs(line.message.args)).run();
 }
 
 void WriterDb::addSystemSample(std::int64_t runId, const SystemSample& s)
@@ -294,9 +299,10 @@ void WriterDb::removeCheckpoint(std::int64_t runId, const std::string& path)
     removeCheckpoint_.bind(1, runId).bind(2, path).run();
 }
 
-void WriterDb::finishRun(std::int64_t runId, RunStatus status, const std::string& message)
+void WriterDb::finishRun(std::int64_t runId, RunStatus status, const Message& message)
 {
-    finish_.bind(1, runId).bind(2, std::string(runStatusName(status))).bind(3, message).bind(4, unixNow()).run();
+    finish_.bind(1, runId).bind(2, std::string(runStatusName(status))).bind(3, message.text).bind(4, unixNow());
+    finish_.bind(5, message.id).bind(6, encodeMessageArgs(message.args)).run();
     finished_.insert(runId);
 }
 

@@ -38,7 +38,7 @@ public:
     void addSystemSample(std::int64_t runId, const SystemSample& s);
     void addCheckpoint(const CheckpointRecord& r);
     void removeCheckpoint(std::int64_t runId, const std::string& path);
-    void finishRun(std::int64_t runId, RunStatus status, const std::string& message);
+    void finishRun(std::int64_t runId, RunStatus status, const Message& message);
     void heartbeat(const std::unordered_set<std::int64_t>& runs);
     void setText(std::int64_t runId, const char* column, const std::string& value);  // name, notes, tags
     // Throws StoreError for a missing run or one whose process is alive.

@@ -25,14 +25,16 @@ RunMemory planRunMemory(const ExperimentSpec& spec, std::int64_t batch, Backend&
     return runMemory(planMemory(checkGraph(spec.model, batch), backend, /*training=*/true), spec.optimizer);
 }
 
-std::string describeRunMemory(const RunMemory& m, const std::string& optimizerType)
+std::vector<std::string> runMemoryArgs(const RunMemory& m, const std::string& optimizerType)
 {
-    std::ostringstream out;
-    out << "parameters " << formatBytes(double(m.parameters)) << ", gradients " << formatBytes(double(m.gradients))
-        << ", optimizer state (" << optimizerType << ") " << formatBytes(double(m.optimizerState)) << ", activations "
-        << formatBytes(double(m.activations)) << ", workspace " << formatBytes(double(m.workspace)) << "; total "
-        << formatBytes(double(m.total()));
-    return out.str();
+    return {formatBytes(double(m.parameters)), formatBytes(double(m.gradients)), optimizerType,
+            formatBytes(double(m.optimizerState)), formatBytes(double(m.activations)), formatBytes(double(m.workspace)),
+            formatBytes(double(m.total()))};
+}
+
+Message describeRunMemory(const RunMemory& m, const std::string& optimizerType)
+{
+    return makeMessage(MessageId::MemoryBreakdown, runMemoryArgs(m, optimizerType));
 }
 
 std::string outOfMemoryAdvice(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes)
@@ -40,7 +42,7 @@ std::string outOfMemoryAdvice(const ExperimentSpec& spec, Backend& backend, std:
     const std::int64_t batch = spec.training.batchSize;
     const RunMemory need = planRunMemory(spec, batch, backend);
     std::ostringstream out;
-    out << "The run's plan at batch " << batch << ": " << describeRunMemory(need, spec.optimizer.type) << ", with "
+    out << "The run's plan at batch " << batch << ": " << describeRunMemory(need, spec.optimizer.type).text << ", with "
         << formatBytes(double(availableBytes)) << " available.";
     for (std::int64_t b = batch / 2; b >= 1; b /= 2) {
         const RunMemory smaller = planRunMemory(spec, b, backend);

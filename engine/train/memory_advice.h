@@ -4,8 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "types/experiment_spec.h"
+#include "types/message.h"
 #include "types/run_memory.h"
 
 namespace ts {
@@ -19,7 +21,9 @@ struct MemoryPlan;
 RunMemory runMemory(const MemoryPlan& trainingPlan, const OptimizerSpec& optimizer);
 RunMemory planRunMemory(const ExperimentSpec& spec, std::int64_t batch, Backend& backend);
 // "parameters 1.3 MiB, gradients 1.3 MiB, optimizer state (adam) 2.6 MiB, activations ...; total ..."
-std::string describeRunMemory(const RunMemory& m, const std::string& optimizerType);
+Message describeRunMemory(const RunMemory& m, const std::string& optimizerType);
+// Its arguments (the sizes formatted, the optimizer's name), which the planned-memory log line shares.
+std::vector<std::string> runMemoryArgs(const RunMemory& m, const std::string& optimizerType);
 
 // "parameters 1.3 MiB, gradients ..., activations ... (batch 1024)" and, for `availableBytes`,
 // the largest batch (halving) that fits with the accumulation that keeps the effective batch,

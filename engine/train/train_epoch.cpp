@@ -20,12 +20,12 @@ bool Trainer::checkPause()
 {
     if (control_->stopRequested()) return false;
     if (!control_->pauseRequested()) return true;
-    log(LogEvent::Level::Info, "paused at step " + std::to_string(step_));
+    log(LogEvent::Level::Info, makeMessage(MessageId::TrainPaused, {std::to_string(step_)}));
     const auto pausedAt = std::chrono::steady_clock::now();
     const bool resumed = control_->waitWhilePaused();
     pausedSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - pausedAt).count();
     if (!resumed) return false;
-    log(LogEvent::Level::Info, "resumed at step " + std::to_string(step_));
+    log(LogEvent::Level::Info, makeMessage(MessageId::TrainResumed, {std::to_string(step_)}));
     return true;
 }
 
@@ -39,15 +39,16 @@ bool Trainer::nextBatch(Batch& batch, std::size_t& fixedIndex)
 
 // The seeds' not-converging checklist, with this run's numbers in it. Returns true when the
 // run continues (skipNonFiniteLoss), after a warning.
-bool Trainer::handleNonFinite(const std::string& what, std::int64_t epoch, std::int64_t batch)
+bool Trainer::handleNonFinite(const std::string& what, MessageId skipped, std::int64_t epoch, std::int64_t batch)
 {
     const std::int64_t step = step_ + 1;  // the step being attempted, as StepEvent would number it
-    std::ostringstream where;
-    where << what << " at step " << step << " (epoch " << epoch << ", batch " << batch + 1 << ")";
     if (spec_.training.skipNonFiniteLoss) {
-        log(LogEvent::Level::Warning, where.str() + ": step skipped, parameters unchanged (training.skip_non_finite_loss)");
+        log(LogEvent::Level::Warning,
+            makeMessage(skipped, {std::to_string(step), std::to_string(epoch), std::to_string(batch + 1)}));
         return true;
     }
+    std::ostringstream where;
+    where << what << " at step " << step << " (epoch " << epoch << ", batch " << batch + 1 << ")";
     std::ostringstream msg;
     const double lr = currentLr();
     msg << "Training diverged: " << where.str() << ". Things to try:\n"
@@ -83,6 +84,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     double groupLoss = 0;
     bool groupBad = false;
     std::string badWhat;
+    MessageId badSkipped = MessageId::TrainSkippedNanLoss;
     double stepWait = 0, intervalSeconds = 0;
     std::int64_t intervalSamples = 0;
     auto intervalStart = std::chrono::steady_clock::now();
@@ -115,6 +117,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
         if (!std::isfinite(loss)) {
             groupBad = true;
             badWhat = std::string("the loss became ") + (std::isnan(loss) ? "NaN" : "infinite");
+            badSkipped = std::isnan(loss) ? MessageId::TrainSkippedNanLoss : MessageId::TrainSkippedInfiniteLoss;
         } else if (!groupBad) {
             // Logits before backward: with activation checkpointing, backward may reuse their buffer.
             const std::vector<float> logits = hostLogits(*exec_, binding_);
@@ -144,10 +147,9 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
                 const double scale = scaler_.scale();
                 if (!scaler_.update(gradNorm)) {
                     // fp16 overflow at this scale: not a divergence. Skip and retry smaller.
-                    std::ostringstream msg;
-                    msg << "f16: gradients overflowed at step " << step_ + 1 << " with loss scale " << scale
-                        << "; step skipped, loss scale now " << scaler_.scale();
-                    log(LogEvent::Level::Info, msg.str());
+                    log(LogEvent::Level::Info, makeMessage(MessageId::TrainF16Overflow,
+                                                           {std::to_string(step_ + 1), numberArg(scale),
+                                                            numberArg(scaler_.scale())}));
                     groupLoss = 0;
                     groupSamples = 0;
                     continue;
@@ -159,13 +161,14 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             } else if (!std::isfinite(gradNorm)) {
                 groupBad = true;
                 badWhat = "the gradient norm became non-finite";
+                badSkipped = MessageId::TrainSkippedNonFiniteGradient;
             }
         }
         if (groupBad) {
             groupBad = false;
             groupLoss = 0;
             groupSamples = 0;
-            if (!handleNonFinite(badWhat, epoch, b)) return EpochResult::Failed;
+            if (!handleNonFinite(badWhat, badSkipped, epoch, b)) return EpochResult::Failed;
             continue;  // no update: the next group starts from zeroed gradients
         }
         if (t.clipGradNorm > 0) clipGradientNorm(*exec_, t.clipGradNorm);

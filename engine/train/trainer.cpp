@@ -4,11 +4,9 @@
 #include "train/trainer.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "backend/backend.h"
 #include "backend/math_precision.h"
-#include "tensor/format_bytes.h"
 #include "train/memory_advice.h"
 
 namespace ts {
@@ -26,7 +24,7 @@ void Trainer::publish(const TrainEvent& event)
     for (TrainListener* l : listeners_) l->onEvent(event);
 }
 
-void Trainer::log(LogEvent::Level level, std::string message) { publish(LogEvent{level, std::move(message)}); }
+void Trainer::log(LogEvent::Level level, Message message) { publish(LogEvent{level, std::move(message)}); }
 
 double Trainer::elapsed() const
 {
@@ -117,8 +115,9 @@ void Trainer::announce()
     if (testLoader_) e.testSamples = splits_.test->size();
     e.memory = runMemory(exec_->plan(), spec_.optimizer);
     publish(e);
-    log(LogEvent::Level::Info,
-        "memory on " + backend_.name() + " (planned): " + describeRunMemory(e.memory, spec_.optimizer.type));
+    std::vector<std::string> memory = runMemoryArgs(e.memory, spec_.optimizer.type);
+    memory.insert(memory.begin(), backend_.name());
+    log(LogEvent::Level::Info, makeMessage(MessageId::TrainMemoryPlanned, std::move(memory)));
 }
 
 void Trainer::loadFixedBatches()
@@ -133,11 +132,11 @@ void Trainer::loadFixedBatches()
         fixedBatches_.push_back(std::move(copy));
     }
     trainLoader_.reset();  // the rest of the epoch is never needed: stop the workers
-    std::ostringstream msg;
-    msg << "Overfit sanity mode: training on the same " << fixedBatches_.size() << " batch(es) of "
-        << spec_.training.batchSize << " every epoch; the loss should go to almost 0.";
-    if (static_cast<std::int64_t>(fixedBatches_.size()) < wanted) msg << " (" << wanted << " requested; the split holds fewer.)";
-    log(LogEvent::Level::Info, msg.str());
+    const std::int64_t got = static_cast<std::int64_t>(fixedBatches_.size());
+    std::vector<std::string> args{std::to_string(got), std::to_string(spec_.training.batchSize)};
+    if (got < wanted) args.push_back(std::to_string(wanted));
+    log(LogEvent::Level::Info,
+        makeMessage(got < wanted ? MessageId::TrainOverfitModeFewer : MessageId::TrainOverfitMode, std::move(args)));
 }
 
 std::map<std::string, double> Trainer::evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped)
@@ -162,9 +161,9 @@ FinishedEvent Trainer::run()
         auto metricOrWarn = [&](const std::string& name) -> std::optional<double> {
             if (auto it = last.find(name); it != last.end()) return it->second;
             if (!warnedMissing)
-                log(LogEvent::Level::Warning, "metric '" + name + "' is not computed in this run (" +
-                                                  (overfit ? "overfit mode has no validation" : "no validation split") +
-                                                  "): early stopping / plateau schedule ignore it");
+                log(LogEvent::Level::Warning,
+                    makeMessage(overfit ? MessageId::TrainMetricMissingOverfit : MessageId::TrainMetricMissingNoValidation,
+                                {name}));
             warnedMissing = true;
             return std::nullopt;
         };
@@ -181,13 +180,12 @@ FinishedEvent Trainer::run()
             const EpochResult r = trainEpoch(epoch, totals, epoch == firstEpoch_ ? firstBatch_ : 0);
             if (r == EpochResult::Failed) {
                 finished.outcome = FinishedEvent::Outcome::Failed;
-                finished.message = failure_;
+                finished.message = Message{failure_};
                 break;
             }
             if (r == EpochResult::Stopped) {
                 finished.outcome = FinishedEvent::Outcome::Stopped;
-                finished.message = "stopped by request at step " + std::to_string(step_) + " (epoch " +
-                                   std::to_string(epoch) + ")";
+                finished.message = makeMessage(MessageId::TrainStopped, {std::to_string(step_), std::to_string(epoch)});
                 writeCheckpoint(epoch, stopBatch_, &totals);  // resumable from exactly here
                 break;
             }
@@ -203,7 +201,7 @@ FinishedEvent Trainer::run()
                 auto val = evaluateSplit(*held, valLoader_ ? "val" : "test", stopped);
                 if (stopped) {
                     finished.outcome = FinishedEvent::Outcome::Stopped;
-                    finished.message = "stopped by request during evaluation (epoch " + std::to_string(epoch) + ")";
+                    finished.message = makeMessage(MessageId::TrainStoppedInEvaluation, {std::to_string(epoch)});
                     writeCheckpoint(epoch, batchesPerEpoch_, &totals);  // resuming re-runs this evaluation
                     break;
                 }
@@ -223,11 +221,11 @@ FinishedEvent Trainer::run()
                 if (auto v = metricOrWarn(t.earlyStopping.metric); v && early_->update(*v)) {
                     stopEarly = true;
                     finished.outcome = FinishedEvent::Outcome::EarlyStopped;
-                    std::ostringstream msg;
-                    msg << "early stop after epoch " << epoch << ": " << t.earlyStopping.metric << " did not improve by more than "
-                        << t.earlyStopping.minDelta << " for " << early_->epochsWithoutImprovement()
-                        << (early_->epochsWithoutImprovement() == 1 ? " epoch" : " epochs") << "; best " << early_->best() << " at epoch " << early_->bestEpoch() + 1;
-                    finished.message = msg.str();
+                    finished.message = makeMessage(
+                        MessageId::TrainEarlyStopped,
+                        {std::to_string(epoch), t.earlyStopping.metric, numberArg(t.earlyStopping.minDelta),
+                         std::to_string(early_->epochsWithoutImprovement()), numberArg(early_->best()),
+                         std::to_string(early_->bestEpoch() + 1)});
                 }
             if (policy_ && (stopEarly || epoch == t.epochs || policy_->due(epoch, t.epochs))) writeCheckpoint(epoch + 1, 0);
             if (stopEarly || (options_.maxSteps > 0 && step_ >= options_.maxSteps)) break;
@@ -235,16 +233,11 @@ FinishedEvent Trainer::run()
 
         if (overfit && firstTrainLoss && last.count("train_loss")) {
             const double a = *firstTrainLoss, b = last["train_loss"];
-            std::ostringstream msg;
-            msg << "Overfit check: training loss " << a << " -> " << b << " on " << fixedBatches_.size() << " fixed batch(es). ";
-            if (b < 0.05 || b < 0.1 * a) {
-                msg << "It goes toward 0: the model, loss and optimiser can learn; train on the full data.";
-                log(LogEvent::Level::Info, msg.str());
-            } else {
-                msg << "It does not go toward 0: check the labels, the learning rate, the input normalisation "
-                       "and that the loss matches the model output; or train for more epochs.";
-                log(LogEvent::Level::Warning, msg.str());
-            }
+            std::vector<std::string> args{numberArg(a), numberArg(b), std::to_string(fixedBatches_.size())};
+            if (b < 0.05 || b < 0.1 * a)
+                log(LogEvent::Level::Info, makeMessage(MessageId::TrainOverfitLearns, std::move(args)));
+            else
+                log(LogEvent::Level::Warning, makeMessage(MessageId::TrainOverfitStuck, std::move(args)));
         }
         finished.metrics = last;
         const auto outcome = finished.outcome;
@@ -256,20 +249,21 @@ FinishedEvent Trainer::run()
             if (evaluator_->evaluate(*exec_, *testLoader_, m, control_))
                 for (const auto& [k, v] : m.summary("test")) finished.metrics[k] = v;
         }
-        if (outcome == FinishedEvent::Outcome::Finished && finished.message.empty())
-            finished.message = "finished " + countText(t.epochs, "epoch") + ", " + countText(step_, "step");
+        if (outcome == FinishedEvent::Outcome::Finished && finished.message.text.empty())
+            finished.message = makeMessage(MessageId::TrainFinished, {std::to_string(t.epochs), std::to_string(step_)});
     } catch (const DeviceOutOfMemory& e) {
         finished.outcome = FinishedEvent::Outcome::Failed;
-        finished.message = e.what();
+        std::string text = e.what();
         finished.metrics = last;
         try {  // the run's own blocks are free again once unwound: they count as available
-            finished.message += "\n" + outOfMemoryAdvice(spec_, backend_, e.deviceFree + e.stats.reserved);
+            text += "\n" + outOfMemoryAdvice(spec_, backend_, e.deviceFree + e.stats.reserved);
         } catch (const std::exception& adviceError) {
-            finished.message += std::string("\n(no memory plan: ") + adviceError.what() + ")";
+            text += std::string("\n(no memory plan: ") + adviceError.what() + ")";
         }
+        finished.message = Message{std::move(text)};
     } catch (const std::exception& e) {
         finished.outcome = FinishedEvent::Outcome::Failed;
-        finished.message = e.what();
+        finished.message = Message{e.what()};
         finished.metrics = last;
     }
     publish(finished);

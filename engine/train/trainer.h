@@ -106,13 +106,14 @@ private:
     // Metrics of `loader`'s split named with `prefix` ("val", "test"); `stopped` when a stop
     // request interrupted the pass.
     std::map<std::string, double> evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped);
-    bool handleNonFinite(const std::string& what, std::int64_t epoch, std::int64_t batch);
+    // `what` became non-finite ("the loss became NaN"); `skipped`: the warning when the step is skipped.
+    bool handleNonFinite(const std::string& what, MessageId skipped, std::int64_t epoch, std::int64_t batch);
     double currentLr() const;
     bool checkPause();
 
     // (Not "emit": Qt defines that as a macro for code that includes this header.)
     void publish(const TrainEvent& event);
-    void log(LogEvent::Level level, std::string message);
+    void log(LogEvent::Level level, Message message);
     double elapsed() const;
 
     ExperimentSpec spec_;

@@ -2,7 +2,6 @@
 // (restoreFrom), writing one under the keep-last-K-plus-best policy, and the system samples
 // published between steps.
 #include <filesystem>
-#include <sstream>
 
 #include "io/experiment_yaml.h"
 #include "train/trainer.h"
@@ -52,8 +51,7 @@ void Trainer::restoreFrom(const Checkpoint& checkpoint)
         optimizer_->loadState(s.optimizerState);
     } catch (const std::invalid_argument& e) {
         if (!options_.fork) throw;
-        log(LogEvent::Level::Warning, std::string("the checkpoint's optimizer state does not fit this optimizer (") +
-                                          e.what() + "): it starts fresh");
+        log(LogEvent::Level::Warning, makeMessage(MessageId::TrainOptimizerStateReset, {e.what()}));
     }
     step_ = s.step;
     microStep_ = s.microStep;
@@ -68,20 +66,18 @@ void Trainer::restoreFrom(const Checkpoint& checkpoint)
             ++firstEpoch_;
             firstBatch_ = 0;
             resumedSums_.reset();
-            log(LogEvent::Level::Info, "the batch size changed: the fork starts at the next epoch");
+            log(LogEvent::Level::Info, makeMessage(MessageId::TrainForkBatchChanged));
         }
     }
     if (plateau_ && s.plateau) plateau_->restore(*s.plateau);
     if (early_) early_->restore(s.earlyHasBest, s.earlyBest, s.earlyBestEpoch, s.earlyBad, s.earlyUpdates);
     lastMetrics_ = s.lastEpochMetrics;
-    std::ostringstream msg;
-    msg << (options_.fork ? "forked from " : "resumed from ") << options_.resumeSource << " at epoch " << firstEpoch_
-        << ", batch " << firstBatch_ << ", step " << step_;
-    log(LogEvent::Level::Info, msg.str());
+    log(LogEvent::Level::Info, makeMessage(options_.fork ? MessageId::TrainForkedFrom : MessageId::TrainResumedFrom,
+                                           {options_.resumeSource, std::to_string(firstEpoch_), std::to_string(firstBatch_),
+                                            std::to_string(step_)}));
     if (firstEpoch_ > spec_.training.epochs)
-        log(LogEvent::Level::Warning, "the checkpoint is at the end of training (" + std::to_string(firstEpoch_ - 1) + " of " +
-                                          std::to_string(spec_.training.epochs) +
-                                          " epochs done): nothing is left to train; raise the epochs (--epochs N) to train more");
+        log(LogEvent::Level::Warning, makeMessage(MessageId::TrainNothingLeft, {std::to_string(firstEpoch_ - 1),
+                                                                                std::to_string(spec_.training.epochs)}));
 }
 
 void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch, const EpochTotals* unfinished)

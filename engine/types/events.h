@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "types/message.h"
 #include "types/run_memory.h"
 #include "types/run_records.h"
 
@@ -64,12 +65,14 @@ struct ProgressEvent {
 
 struct LogEvent {
     enum class Level { Info, Warning, Error } level = Level::Info;
-    std::string message;
+    Message message;
 };
 
 struct FinishedEvent {
     enum class Outcome { Finished, Stopped, EarlyStopped, Failed } outcome = Outcome::Finished;
-    std::string message;  // for Failed: what happened, where, and what to try
+    // How it ended ("finished 2 epochs at step 3750"); for Failed: what happened, where, and
+    // what to try (an exception's text, English only).
+    Message message;
     std::map<std::string, double> metrics;  // final: test_loss, test_acc when a test split exists
 };
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "types/message.h"
+
 namespace ts {
 
 // Stored as lower-case text ("queued", "running", ...), so the database stays readable.
@@ -31,7 +33,7 @@ struct RunInfo {
     std::string parentRelation;               // "resume" | "fork" | ""
     std::string notes;
     std::vector<std::string> tags;
-    std::string message;         // the finished/failed message
+    Message message;             // how it ended: finished, stopped, failed, crashed
     std::string experimentYaml;  // the full experiment as run (experimentToYaml)
 };
 
@@ -122,7 +124,7 @@ struct SystemSample {
 struct LogLine {
     double time = 0;       // Unix seconds
     std::string level;     // "info" | "warning" | "error"
-    std::string message;
+    Message message;       // a line of a file older than schema 5 has its text only
 };
 
 }  // namespace ts

@@ -2,6 +2,245 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>EngineMessage</name>
+    <message>
+        <source>device auto: %1; training on the CPU</source>
+        <translation>设备 auto：%1；改用 CPU 训练</translation>
+    </message>
+    <message>
+        <source>resuming run %1 from %2</source>
+        <translation>正在从 %2 恢复运行 %1</translation>
+    </message>
+    <message>
+        <source>forking run %1 from %2</source>
+        <translation>正在从 %2 分叉运行 %1</translation>
+    </message>
+    <message>
+        <source>resuming from %1</source>
+        <translation>正在从 %1 恢复</translation>
+    </message>
+    <message>
+        <source>forking from %1</source>
+        <translation>正在从 %1 分叉</translation>
+    </message>
+    <message>
+        <source>loading %1</source>
+        <translation>正在加载 %1</translation>
+    </message>
+    <message>
+        <source>stopped before training started</source>
+        <translation>训练开始前已停止</translation>
+    </message>
+    <message>
+        <source>could not save the run: %1</source>
+        <translation>无法保存运行：%1</translation>
+    </message>
+    <message>
+        <source>run %1 marks no checkpoint as best (no tracked metric): evaluating the last one</source>
+        <translation>运行 %1 没有标记为最佳的检查点（未跟踪指标）：改为评估最后一个检查点</translation>
+    </message>
+    <message>
+        <source>evaluating run %1 at epoch %2 (step %3, %4) on the %5 split: %6</source>
+        <translation>正在 %5 划分上评估运行 %1 的第 %2 轮（第 %3 步，%4）：%6</translation>
+    </message>
+    <message numerus="yes">
+        <source>evaluation stopped by request after %1 of %n sample(s); nothing was stored</source>
+        <translation>
+            <numerusform>评估已按请求停止，已完成 %1/%n 个样本；未保存任何结果</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>evaluation %1 of run %2 (epoch %3) on %n %5 sample(s): %5_acc %6, %5_loss %7</source>
+        <translation>
+            <numerusform>运行 %2 的评估 %1（第 %3 轮），%n 个 %5 样本：%5_acc %6，%5_loss %7</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the learning-rate finder stopped after %n step(s), too few to suggest a rate; lower min_lr or train on more data</source>
+        <translation>
+            <numerusform>学习率查找器在 %n 步后停止，步数太少，无法给出建议；请降低 min_lr 或使用更多数据训练</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>learning-rate range test over %n step(s) (%2 to %3): suggested lr %4 (steepest descent at %5, lowest loss at %6)</source>
+        <translation>
+            <numerusform>学习率范围测试共 %n 步（%2 至 %3）：建议学习率 %4（下降最陡处 %5，损失最低处 %6）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>learning-rate range test over %n step(s) (%2 to %3, stopped when the loss diverged): suggested lr %4 (steepest descent at %5, lowest loss at %6)</source>
+        <translation>
+            <numerusform>学习率范围测试共 %n 步（%2 至 %3，损失发散时停止）：建议学习率 %4（下降最陡处 %5，损失最低处 %6）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>parameters %1, gradients %2, optimizer state (%3) %4, activations %5, workspace %6; total %7</source>
+        <translation>参数 %1，梯度 %2，优化器状态（%3）%4，激活值 %5，工作区 %6；总计 %7</translation>
+    </message>
+    <message>
+        <source>memory on %1 (planned): parameters %2, gradients %3, optimizer state (%4) %5, activations %6, workspace %7; total %8</source>
+        <translation>%1 上的内存（计划）：参数 %2，梯度 %3，优化器状态（%4）%5，激活值 %6，工作区 %7；总计 %8</translation>
+    </message>
+    <message numerus="yes">
+        <source>Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0.</source>
+        <translation>
+            <numerusform>过拟合自检模式：每轮都在同样的 %n 个批次（每批 %2 个样本）上训练；损失应降到接近 0。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0. (%3 requested; the split holds fewer.)</source>
+        <translation>
+            <numerusform>过拟合自检模式：每轮都在同样的 %n 个批次（每批 %2 个样本）上训练；损失应降到接近 0。（请求了 %3 个批次；该划分不够这么多。）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>metric &apos;%1&apos; is not computed in this run (overfit mode has no validation): early stopping / plateau schedule ignore it</source>
+        <translation>本次运行不计算指标“%1”（过拟合模式没有验证）：提前停止和平台期调度将忽略它</translation>
+    </message>
+    <message>
+        <source>metric &apos;%1&apos; is not computed in this run (no validation split): early stopping / plateau schedule ignore it</source>
+        <translation>本次运行不计算指标“%1”（没有验证划分）：提前停止和平台期调度将忽略它</translation>
+    </message>
+    <message numerus="yes">
+        <source>Overfit check: training loss %1 -&gt; %2 on %n fixed batch(es). It goes toward 0: the model, loss and optimiser can learn; train on the full data.</source>
+        <translation>
+            <numerusform>过拟合检查：在 %n 个固定批次上，训练损失 %1 -&gt; %2。损失趋向 0：模型、损失函数和优化器能够学习；请在完整数据上训练。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Overfit check: training loss %1 -&gt; %2 on %n fixed batch(es). It does not go toward 0: check the labels, the learning rate, the input normalisation and that the loss matches the model output; or train for more epochs.</source>
+        <translation>
+            <numerusform>过拟合检查：在 %n 个固定批次上，训练损失 %1 -&gt; %2。损失没有趋向 0：请检查标签、学习率、输入归一化，以及损失函数是否与模型输出相符；或训练更多轮。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>stopped by request at step %1 (epoch %2)</source>
+        <translation>已按请求在第 %1 步停止（第 %2 轮）</translation>
+    </message>
+    <message>
+        <source>stopped by request during evaluation (epoch %1)</source>
+        <translation>已按请求在评估期间停止（第 %1 轮）</translation>
+    </message>
+    <message numerus="yes">
+        <source>early stop after epoch %1: %2 did not improve by more than %3 for %n epoch(s); best %5 at epoch %6</source>
+        <translation>
+            <numerusform>第 %1 轮后提前停止：%2 已连续 %n 轮改进未超过 %3；最佳值 %5 出现在第 %6 轮</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>finished %n epoch(s) at step %2</source>
+        <translation>
+            <numerusform>训练了 %n 轮，于第 %2 步结束</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the checkpoint&apos;s optimizer state does not fit this optimizer (%1): it starts fresh</source>
+        <translation>检查点中的优化器状态与当前优化器不匹配（%1）：优化器状态将从头开始</translation>
+    </message>
+    <message>
+        <source>the batch size changed: the fork starts at the next epoch</source>
+        <translation>批大小已改变：分叉运行从下一轮开始</translation>
+    </message>
+    <message>
+        <source>resumed from %1 at epoch %2, batch %3, step %4</source>
+        <translation>已从 %1 恢复：第 %2 轮，第 %3 批，第 %4 步</translation>
+    </message>
+    <message>
+        <source>forked from %1 at epoch %2, batch %3, step %4</source>
+        <translation>已从 %1 分叉：第 %2 轮，第 %3 批，第 %4 步</translation>
+    </message>
+    <message numerus="yes">
+        <source>the checkpoint is at the end of training (%1 of %n epoch(s) done): nothing is left to train; raise the epochs (--epochs N) to train more</source>
+        <translation>
+            <numerusform>检查点已处于训练末尾（已完成 %1/%n 轮）：没有剩余的训练；请增加轮数（--epochs N）以继续训练</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>paused at step %1</source>
+        <translation>已在第 %1 步暂停</translation>
+    </message>
+    <message>
+        <source>resumed at step %1</source>
+        <translation>已在第 %1 步继续</translation>
+    </message>
+    <message>
+        <source>the loss became NaN at step %1 (epoch %2, batch %3): step skipped, parameters unchanged (training.skip_non_finite_loss)</source>
+        <translation>第 %1 步（第 %2 轮，第 %3 批）损失变为 NaN：已跳过该步，参数未改变（training.skip_non_finite_loss）</translation>
+    </message>
+    <message>
+        <source>the loss became infinite at step %1 (epoch %2, batch %3): step skipped, parameters unchanged (training.skip_non_finite_loss)</source>
+        <translation>第 %1 步（第 %2 轮，第 %3 批）损失变为无穷大：已跳过该步，参数未改变（training.skip_non_finite_loss）</translation>
+    </message>
+    <message>
+        <source>the gradient norm became non-finite at step %1 (epoch %2, batch %3): step skipped, parameters unchanged (training.skip_non_finite_loss)</source>
+        <translation>第 %1 步（第 %2 轮，第 %3 批）梯度范数变为非有限值：已跳过该步，参数未改变（training.skip_non_finite_loss）</translation>
+    </message>
+    <message>
+        <source>f16: gradients overflowed at step %1 with loss scale %2; step skipped, loss scale now %3</source>
+        <translation>f16：第 %1 步在损失缩放 %2 下梯度溢出；已跳过该步，损失缩放现为 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>training %1 on %2: %3, epochs %4 to %5, %n step(s) of batch %7</source>
+        <translation>
+            <numerusform>在 %2 上训练 %1：%3，第 %4 至 %5 轮，共 %n 步，批大小 %7</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>training %1 on %2: %3, epochs %4 to %5, %n step(s) of batch %7 x %8 accumulated</source>
+        <translation>
+            <numerusform>在 %2 上训练 %1：%3，第 %4 至 %5 轮，共 %n 步，批大小 %7 × %8（梯度累积）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>epoch %1 done in %2 s: %3</source>
+        <translation>第 %1 轮完成，用时 %2 秒：%3</translation>
+    </message>
+    <message>
+        <source>epoch %1 done in %2 s (paused %3 s): %4</source>
+        <translation>第 %1 轮完成，用时 %2 秒（暂停 %3 秒）：%4</translation>
+    </message>
+    <message>
+        <source>checkpoint saved: %1</source>
+        <translation>已保存检查点：%1</translation>
+    </message>
+    <message>
+        <source>checkpoint saved: %1 (best)</source>
+        <translation>已保存检查点：%1（最佳）</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>stopped early</source>
+        <translation>已提前停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>the process ended without finishing the run (crashed or killed); last sign of life at the end time</source>
+        <translation>进程在运行完成前结束（崩溃或被终止）；结束时间为最后一次活动的时间</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
     <name>MetricCharts</name>
     <message>
         <source>Loss</source>
@@ -463,6 +702,14 @@
         <source>epoch %1</source>
         <translation>第 %1 轮</translation>
     </message>
+    <message>
+        <source>forked from run %1</source>
+        <translation>从运行 %1 分叉</translation>
+    </message>
+    <message>
+        <source>resumed from run %1</source>
+        <translation>从运行 %1 恢复</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunDetails</name>
@@ -497,10 +744,6 @@
     <message>
         <source>Message:</source>
         <translation>消息：</translation>
-    </message>
-    <message>
-        <source>Notes:</source>
-        <translation>备注：</translation>
     </message>
     <message>
         <source>What was tried in this run, and what came of it</source>
@@ -575,6 +818,165 @@ SHA-256：%2</translation>
     <message>
         <source>%1 (paused %2)</source>
         <translation>%1（暂停 %2）</translation>
+    </message>
+    <message>
+        <source>Result:</source>
+        <translation>结果：</translation>
+    </message>
+    <message>
+        <source>Store the notes with the run (Ctrl+S in the editor)</source>
+        <translation>将备注与运行一起保存（在编辑器中按 Ctrl+S）</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::RunOverview</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Final metrics</source>
+        <translation>最终指标</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Lineage</source>
+        <translation>谱系</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Runs resumed or forked from one another. Activate a row to show that run.</source>
+        <translation>彼此恢复或分叉而来的运行。激活某一行即可显示该运行。</translation>
+    </message>
+    <message>
+        <source>Experiment:</source>
+        <translation>实验：</translation>
+    </message>
+    <message>
+        <source>cannot be read (%1)</source>
+        <translation>无法读取（%1）</translation>
+    </message>
+    <message>
+        <source>%1, learning rate %2</source>
+        <translation>%1，学习率 %2</translation>
+    </message>
+    <message>
+        <source>, weight decay %1</source>
+        <translation>，权重衰减 %1</translation>
+    </message>
+    <message>
+        <source>, momentum %1</source>
+        <translation>，动量 %1</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message numerus="yes">
+        <source>, warm-up %n step(s)</source>
+        <translation>
+            <numerusform>，预热 %n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation>学习率调度：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>%1 × %2 accumulated</source>
+        <translation>%1 × %2（梯度累积）</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>轮数：</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
+        <source>Gradient clipping:</source>
+        <translation>梯度裁剪：</translation>
+    </message>
+    <message>
+        <source>norm %1</source>
+        <translation>范数 %1</translation>
+    </message>
+    <message>
+        <source>Early stopping:</source>
+        <translation>提前停止：</translation>
+    </message>
+    <message>
+        <source>%1, patience %2</source>
+        <translation>%1，耐心值 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n 层</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2 parameters, %3 MFLOPs a sample</source>
+        <translation>%1，%2 个参数，每个样本 %3 MFLOPs</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Dataset:</source>
+        <translation>数据集：</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (best %2 at step %3)</source>
+        <translation>%1（最佳 %2，第 %3 步）</translation>
+    </message>
+    <message>
+        <source>None yet:</source>
+        <translation>暂无：</translation>
+    </message>
+    <message>
+        <source>metrics appear after the first epoch</source>
+        <translation>第一轮结束后显示指标</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>forked</source>
+        <translation>分叉</translation>
     </message>
 </context>
 <context>
@@ -1043,6 +1445,61 @@ SHA-256：%2</translation>
     </message>
 </context>
 <context>
+    <name>ts::widgets::ChartGrid</name>
+    <message>
+        <source>Show all</source>
+        <translation>全部显示</translation>
+    </message>
+    <message>
+        <source>Charts (%1 of %2)</source>
+        <translation>图表（%1/%2）</translation>
+    </message>
+    <message>
+        <source>Choose the charts to show</source>
+        <translation>选择要显示的图表</translation>
+    </message>
+    <message>
+        <source>X axis:</source>
+        <translation>X 轴：</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>运行时间</translation>
+    </message>
+    <message>
+        <source>Smoothing:</source>
+        <translation>平滑：</translation>
+    </message>
+    <message>
+        <source>Weight of the exponential moving average drawn over the raw values (0 = raw).</source>
+        <translation>叠加在原始值上的指数移动平均的权重（0 = 原始值）。</translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation>跟随</translation>
+    </message>
+    <message>
+        <source>Keep the newest data in view. Zooming or panning a chart turns this off.</source>
+        <translation>始终显示最新数据。缩放或平移图表会关闭此项。</translation>
+    </message>
+    <message>
+        <source>Fit all</source>
+        <translation>全部适配</translation>
+    </message>
+    <message>
+        <source>Show every chart&apos;s whole data again. Ctrl+wheel zooms a chart, dragging pans it; right-click a chart for log scale and export.</source>
+        <translation>重新显示每个图表的全部数据。Ctrl+滚轮缩放图表，拖动平移；右键单击图表可切换对数坐标和导出。</translation>
+    </message>
+</context>
+<context>
     <name>ts::widgets::LiveChart</name>
     <message>
         <source>Follow</source>
@@ -1135,6 +1592,38 @@ SHA-256：%2</translation>
     <message>
         <source>Wall time</source>
         <translation>运行时间</translation>
+    </message>
+    <message>
+        <source>No data yet</source>
+        <translation>暂无数据</translation>
+    </message>
+    <message>
+        <source>PNG size</source>
+        <translation>PNG 尺寸</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source> dpi</source>
+        <translation> dpi</translation>
+    </message>
+    <message>
+        <source>Text and lines grow with the DPI: 96 looks as on screen, 192 twice as large.</source>
+        <translation>文字和线条随 DPI 增大：96 与屏幕显示相同，192 为两倍大小。</translation>
+    </message>
+    <message>
+        <source>Width:</source>
+        <translation>宽度：</translation>
+    </message>
+    <message>
+        <source>Height:</source>
+        <translation>高度：</translation>
+    </message>
+    <message>
+        <source>Resolution:</source>
+        <translation>分辨率：</translation>
     </message>
 </context>
 </TS>

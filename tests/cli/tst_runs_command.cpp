@@ -85,7 +85,7 @@ private slots:
         for (int i = 0; i < 5; ++i) writer.addMetric(a, "loss", i + 1, losses[i], 0.5 * (i + 1));
         writer.addMetric(a, "val_acc", 5, 0.8, 2.5);
         writer.addMetric(a, "val_loss", 5, 0.6, 2.5);
-        writer.addLog(a, {1.0e9, "info", "finished after 1 epoch"});
+        writer.addLog(a, {1.0e9, "info", ts::Message{"finished after 1 epoch"}});
         const std::string folder = workspace.runCheckpointsPath(a);
         std::filesystem::create_directories(folder);
         std::ofstream(folder + "/epoch_001.safetensors") << "weights";
@@ -99,17 +99,17 @@ private slots:
         c.best = true;
         c.sizeBytes = 7;
         writer.addCheckpoint(c);
-        writer.finishRun(a, RunStatus::Finished, "done");
+        writer.finishRun(a, RunStatus::Finished, {"done"});
         writer.setNotes(a, "lr\t0.003\x01, then \"more\"");  // a tab and a control character survive JSON
         // Run 2: another learning rate, a better val_acc.
         const std::int64_t b = writer.createRun(newRun("0.01", {"fast"}));
         writer.addMetric(b, "loss", 5, 0.2, 2.0);
         writer.addMetric(b, "val_acc", 5, 0.9, 2.0);
-        writer.finishRun(b, RunStatus::Finished, "done");
+        writer.finishRun(b, RunStatus::Finished, {"done"});
         // Run 3: stopped, only val_loss (list falls back to it).
         const std::int64_t s = writer.createRun(newRun("0.003", {}));
         writer.addMetric(s, "val_loss", 1, 0.7, 1.0);
-        writer.finishRun(s, RunStatus::Stopped, "stopped by the user");
+        writer.finishRun(s, RunStatus::Stopped, {"stopped by the user"});
         writer.flush();
         QCOMPARE(a, 1);
         QCOMPARE(s, 3);

@@ -60,7 +60,7 @@ struct Recorder : TrainListener {
     bool hasLog(LogEvent::Level level, const std::string& text)
     {
         for (const auto& l : all<LogEvent>())
-            if (l.level == level && l.message.find(text) != std::string::npos) return true;
+            if (l.level == level && l.message.text.find(text) != std::string::npos) return true;
         return false;
     }
 };

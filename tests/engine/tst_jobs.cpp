@@ -186,7 +186,7 @@ private slots:
         StoreCheckingRecorder rec;
         rec.workspaceDir = ws_;
         const JobResult result = run(TrainJob{.experiment = idxSpec(data_)}, rec);
-        QVERIFY2(result.finished.outcome == FinishedEvent::Outcome::Finished, result.finished.message.c_str());
+        QVERIFY2(result.finished.outcome == FinishedEvent::Outcome::Finished, result.finished.message.text.c_str());
         QVERIFY(result.runId >= 0);
         run_ = result.runId;
         finalMetrics_ = result.finished.metrics;
@@ -245,7 +245,7 @@ private slots:
 
         // The stored log has what the live log shows: the plan, every epoch, every checkpoint.
         std::vector<std::string> lines;
-        for (const LogLine& l : reader.logs(run_)) lines.push_back(l.message);
+        for (const LogLine& l : reader.logs(run_)) lines.push_back(l.message.text);
         auto count = [&](const std::string& prefix) {
             return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.starts_with(prefix); });
         };
@@ -262,7 +262,7 @@ private slots:
         QVERIFY(run_ >= 0);
         Recorder rec;
         const JobResult result = run(EvaluateJob{.runId = run_, .checkpoint = "last", .split = "test"}, rec);
-        QVERIFY2(result.finished.outcome == FinishedEvent::Outcome::Finished, result.finished.message.c_str());
+        QVERIFY2(result.finished.outcome == FinishedEvent::Outcome::Finished, result.finished.message.text.c_str());
         QCOMPARE(result.runId, run_);
         QVERIFY(result.evaluationId >= 0);
         QVERIFY(std::holds_alternative<FinishedEvent>(rec.events.back()));
@@ -373,8 +373,8 @@ private slots:
         QCOMPARE(countFinished(rec.events), std::int64_t(1));
         QVERIFY(last->metrics.empty());
         for (const auto& fragment : expected)
-            QVERIFY2(last->message.find(fragment) != std::string::npos,
-                     qPrintable(QString("'%1' not in: %2").arg(QString::fromStdString(fragment), QString::fromStdString(last->message))));
+            QVERIFY2(last->message.text.find(fragment) != std::string::npos,
+                     qPrintable(QString("'%1' not in: %2").arg(QString::fromStdString(fragment), QString::fromStdString(last->message.text))));
         RunReader after(Workspace::open(ws_));
         QCOMPARE(after.evaluations(run_).size(), evaluationsBefore);
         QVERIFY(after.evaluations(job.runId).empty() || job.runId == run_);
@@ -390,7 +390,7 @@ private slots:
         first.control = &control;
         first.stopAtStep = 7;
         const JobResult stopped = run(TrainJob{.experiment = idxSpec(data_)}, first, &control);
-        QVERIFY2(stopped.finished.outcome == FinishedEvent::Outcome::Stopped, stopped.finished.message.c_str());
+        QVERIFY2(stopped.finished.outcome == FinishedEvent::Outcome::Stopped, stopped.finished.message.text.c_str());
         QVERIFY(first.runAtFinish.has_value());
         QCOMPARE(first.runAtFinish->status, RunStatus::Stopped);
         QCOMPARE(first.all<StepEvent>().back().step, std::int64_t(7));
@@ -415,7 +415,7 @@ private slots:
         feed.progress = &progress;
         RunControl fresh;
         const JobResult resumed = runJob(resume, env_, fresh, feed);
-        QVERIFY2(resumed.finished.outcome == FinishedEvent::Outcome::Finished, resumed.finished.message.c_str());
+        QVERIFY2(resumed.finished.outcome == FinishedEvent::Outcome::Finished, resumed.finished.message.text.c_str());
         QVERIFY(resumed.runId >= 0 && resumed.runId != stopped.runId);
 
         const auto starts = second.all<StartedEvent>();
@@ -455,9 +455,9 @@ private slots:
         resumeDone.resume = std::to_string(resumed.runId);
         const JobResult refused = runJob(resumeDone, env_, again, third);
         QCOMPARE(refused.finished.outcome, FinishedEvent::Outcome::Failed);
-        QVERIFY2(refused.finished.message.find("nothing is left to resume") != std::string::npos &&
-                     refused.finished.message.find("--epochs") != std::string::npos,
-                 refused.finished.message.c_str());
+        QVERIFY2(refused.finished.message.text.find("nothing is left to resume") != std::string::npos &&
+                     refused.finished.message.text.find("--epochs") != std::string::npos,
+                 refused.finished.message.text.c_str());
         QCOMPARE(refused.runId, std::int64_t(-1));
         QCOMPARE(RunReader(Workspace::open(ws_)).listRuns().size(), runsBefore);
         // More epochs: the same resume trains on.
@@ -467,7 +467,7 @@ private slots:
         fourth.workspaceDir = ws_;
         RunControl more;
         const JobResult extended = runJob(further, env_, more, fourth);
-        QVERIFY2(extended.finished.outcome == FinishedEvent::Outcome::Finished, extended.finished.message.c_str());
+        QVERIFY2(extended.finished.outcome == FinishedEvent::Outcome::Finished, extended.finished.message.text.c_str());
         QCOMPARE(fourth.all<StepEvent>().front().step, kStepsPerEpoch * kEpochs + 1);
         QCOMPARE(fourth.runAtFinish->name, first.runAtFinish->name + " (resumed)");  // not "(resumed) (resumed)"
     }
@@ -497,7 +497,7 @@ private slots:
         job.steps = 30;
         Recorder rec;
         const JobResult result = run(job, rec);
-        QVERIFY2(result.finished.outcome != FinishedEvent::Outcome::Failed, result.finished.message.c_str());
+        QVERIFY2(result.finished.outcome != FinishedEvent::Outcome::Failed, result.finished.message.text.c_str());
         QCOMPARE(result.runId, std::int64_t(-1));  // nothing recorded
         QVERIFY(std::holds_alternative<FinishedEvent>(rec.events.back()));
         QCOMPARE(countFinished(rec.events), std::int64_t(1));
@@ -505,9 +505,9 @@ private slots:
         const auto steps = rec.all<StepEvent>();
         QVERIFY(steps.size() >= 5);
         QVERIFY(std::int64_t(steps.size()) <= job.steps);
-        const bool diverged = result.finished.message.find("diverged") != std::string::npos;
+        const bool diverged = result.finished.message.text.find("diverged") != std::string::npos;
         if (!diverged) QCOMPARE(std::int64_t(steps.size()), job.steps);  // stops at `steps` exactly
-        if (divergence != "either") QVERIFY2(diverged == (divergence == "yes"), result.finished.message.c_str());
+        if (divergence != "either") QVERIFY2(diverged == (divergence == "yes"), result.finished.message.text.c_str());
         // Divergence as the job defines it (debiased EMA of the loss, beta 0.98, above 4x its
         // minimum so far), recomputed from the StepEvents: the sweep stops at the first
         // divergent step, never before and never later.
@@ -567,7 +567,7 @@ private slots:
         Recorder rec;
         const JobResult result = run(job, rec);
         QCOMPARE(result.finished.outcome, FinishedEvent::Outcome::Failed);
-        QVERIFY2(result.finished.message.find("min_lr") != std::string::npos, result.finished.message.c_str());
+        QVERIFY2(result.finished.message.text.find("min_lr") != std::string::npos, result.finished.message.text.c_str());
         QVERIFY(rec.all<StepEvent>().empty());
         QVERIFY(std::holds_alternative<FinishedEvent>(rec.events.back()));
     }

@@ -210,8 +210,8 @@ private slots:
         o.checkpointDir = blocker + "/checkpoints";  // a folder inside a regular file: cannot exist
         const FinishedEvent done = runTrainer(resumeSpec(), o, rec);
         QCOMPARE(done.outcome, FinishedEvent::Outcome::Failed);
-        QVERIFY2(QString::fromStdString(done.message).contains("could not save the checkpoint"), done.message.c_str());
-        QVERIFY(QString::fromStdString(done.message).contains("earlier checkpoints are intact"));
+        QVERIFY2(QString::fromStdString(done.message.text).contains("could not save the checkpoint"), done.message.text.c_str());
+        QVERIFY(QString::fromStdString(done.message.text).contains("earlier checkpoints are intact"));
     }
 };
 

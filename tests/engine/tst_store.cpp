@@ -179,7 +179,7 @@ private slots:
             RunWriter writer(w);  // upgrades
             const auto id = writer.createRun(newRun("old"));  // the new column is written
             writer.addMetric(1, "loss", 3, 0.25, 0.3);  // the old run's summary continues
-            writer.finishRun(id, RunStatus::Finished, "");
+            writer.finishRun(id, RunStatus::Finished, {});
             writer.flush();
         }
         store::Database db(w.databasePath(), store::Database::Mode::ReadOnly);
@@ -238,7 +238,7 @@ private slots:
             sample.gpuPercent = 99;
             sample.gpuClockMHz = 1980;
             writer.addSystemSample(id, sample);
-            writer.finishRun(id, RunStatus::Finished, "");
+            writer.finishRun(id, RunStatus::Finished, {});
             writer.flush();
         }
         store::Database db(w.databasePath(), store::Database::Mode::ReadOnly);
@@ -453,7 +453,7 @@ private slots:
         QCOMPARE(statusOf(w, liveId), std::string("running"));   // alive (this process) and recent
         RunReader reader(w);
         QVERIFY(reader.run(deadId)->endTime > 0);
-        QVERIFY(!reader.run(deadId)->message.empty());
+        QCOMPARE(reader.run(deadId)->message, makeMessage(MessageId::RunCrashed));
     }
 
     void heartbeatKeepsOpenRunsAlive()
@@ -515,7 +515,7 @@ private slots:
         fs::create_directories(w.runCheckpointsPath(id));
         std::ofstream(w.runCheckpointsPath(id) + "/epoch_001.safetensors") << "weights";
         writer.addMetric(id, "loss", 1, 0.5, 0);
-        writer.addLog(id, {1.0, "info", "hello"});
+        writer.addLog(id, {1.0, "info", ts::Message{"hello"}});
         writer.addSystemSample(id, SystemSample{});
         CheckpointRecord c;
         c.runId = id;
@@ -523,7 +523,7 @@ private slots:
         writer.addCheckpoint(c);
         writer.addMetric(other, "loss", 1, 0.5, 0);
         QVERIFY_THROWS_EXCEPTION(StoreError, writer.deleteRun(id));  // still running here
-        writer.finishRun(id, RunStatus::Finished, "");
+        writer.finishRun(id, RunStatus::Finished, {});
         writer.deleteRun(id);
         QVERIFY(!fs::exists(w.runCheckpointsPath(id)));
         QVERIFY_THROWS_EXCEPTION(StoreError, writer.deleteRun(id));  // no such run now
@@ -614,7 +614,7 @@ private slots:
                 for (std::int64_t step = 0;; ++step) {
                     writer.addMetric(id, "loss", step, 1.0 / double(step + 1), double(step) * 1e-3);
                     writer.addMetric(id, "acc", step, double(step % 100) / 100, double(step) * 1e-3);
-                    if (step % 1000 == 0) writer.addLog(id, {store::unixNow(), "info", "step"});
+                    if (step % 1000 == 0) writer.addLog(id, {store::unixNow(), "info", ts::Message{"step"}});
                     if (step % 2000 == 0) ::usleep(1000);
                 }
             } catch (...) {
@@ -667,8 +667,8 @@ private slots:
         step.wallTime = 1.5;
         recorder.onEvent(step);
         recorder.onEvent(EpochEvent{1, 10, {{"val_acc", 0.8}, {"train_loss", 1.9}}, 2.0, 0.0, 0.2});
-        recorder.onEvent(EpochEvent{2, 12, {}, 1.0, 1.5, 0.0});  // paused 1.5 s in epoch 2
-        recorder.onEvent(LogEvent{LogEvent::Level::Warning, "careful"});
+        recorder.onEvent(EpochEvent{2, 12, {{"train_loss", 1.5}}, 1.0, 1.5, 0.0});  // paused 1.5 s in epoch 2
+        recorder.onEvent(LogEvent{LogEvent::Level::Warning, Message{"careful"}});
         CheckpointEvent first;
         first.record.path = dir + "/old.safetensors";
         first.record.step = 5;
@@ -693,7 +693,7 @@ private slots:
         sample.ramBytes = 1e9;
         sample.gpuClockMHz = 1755;
         recorder.onEvent(SystemEvent{10, sample});
-        recorder.onEvent(FinishedEvent{FinishedEvent::Outcome::EarlyStopped, "", {{"test_acc", 0.79}}});
+        recorder.onEvent(FinishedEvent{FinishedEvent::Outcome::EarlyStopped, {}, {{"test_acc", 0.79}}});
         writer.flush();
 
         RunReader reader(w);
@@ -714,13 +714,20 @@ private slots:
         // checkpoint, then how the run ended.
         const auto logs = reader.logs(id);
         QCOMPARE(logs.size(), std::size_t(6));
-        QCOMPARE(logs[0].message, std::string("epoch 1 done in 2.0 s: train_loss 1.9 val_acc 0.8"));
-        QCOMPARE(logs[1].message, std::string("epoch 2 done in 1.0 s (paused 1.5 s):"));
+        QCOMPARE(logs[0].message.text, std::string("epoch 1 done in 2.0 s: train_loss 1.9 val_acc 0.8"));
+        QCOMPARE(logs[1].message.text, std::string("epoch 2 done in 1.0 s (paused 1.5 s): train_loss 1.5"));
         QCOMPARE(logs[2].level, std::string("warning"));
-        QCOMPARE(logs[2].message, std::string("careful"));
-        QCOMPARE(logs[3].message, std::string("checkpoint saved: run_1/old.safetensors"));
-        QCOMPARE(logs[4].message, std::string("checkpoint saved: run_1/epoch_001.safetensors (best)"));
-        QCOMPARE(logs[5].message, std::string("stopped early"));
+        QCOMPARE(logs[2].message.text, std::string("careful"));
+        QCOMPARE(logs[3].message.text, std::string("checkpoint saved: run_1/old.safetensors"));
+        QCOMPARE(logs[4].message.text, std::string("checkpoint saved: run_1/epoch_001.safetensors (best)"));
+        QCOMPARE(logs[5].message.text, std::string("stopped early"));
+        // Each line the recorder words itself keeps its id and arguments for the studio.
+        QCOMPARE(logs[0].message.id, std::string("run.epoch_done"));
+        QCOMPARE(logs[0].message.args, (std::vector<std::string>{"1", "2.0", "train_loss 1.9 val_acc 0.8"}));
+        QCOMPARE(logs[1].message.id, std::string("run.epoch_done_paused"));
+        QCOMPARE(logs[2].message.id, std::string());  // a plain text line stays plain
+        QCOMPARE(logs[4].message.id, std::string("run.checkpoint_saved_best"));
+        QCOMPARE(logs[5].message.id, std::string("run.stopped_early"));
         const auto run = reader.run(id);
         QCOMPARE(run->status, RunStatus::Finished);  // an early stop finishes the run
         QVERIFY(run->endTime >= run->startTime);
@@ -745,15 +752,82 @@ private slots:
                                          std::pair{FinishedEvent::Outcome::Finished, RunStatus::Finished}}) {
             const auto other = writer.createRun(newRun());
             RunRecorder r(writer, other);
-            r.onEvent(FinishedEvent{outcome, outcome == FinishedEvent::Outcome::Failed ? "out of memory" : "", {}});
+            r.onEvent(FinishedEvent{outcome, Message{outcome == FinishedEvent::Outcome::Failed ? "out of memory" : ""}, {}});
             writer.flush();
             const auto info = RunReader(w).run(other);
             QCOMPARE(info->status, expected);
             if (expected == RunStatus::Failed) {
-                QCOMPARE(info->message, std::string("out of memory"));
+                QCOMPARE(info->message.text, std::string("out of memory"));
                 QCOMPARE(RunReader(w).logs(other).at(0).level, std::string("error"));
             }
         }
+    }
+
+    // A log line's and a run's message come back as they were written: id, arguments (an
+    // empty one and non-ASCII text included) and English text.
+    void messagesRoundTrip()
+    {
+        const Workspace w = fresh();
+        RunWriter writer(w);
+        const auto id = writer.createRun(newRun());
+        const Message paused = makeMessage(MessageId::TrainPaused, {"42"});
+        const Message loading = makeMessage(MessageId::JobLoadingData, {"/数据/fashion mnist"});
+        const Message empty = makeMessage(MessageId::RunEpochDone, {"3", "1.5", ""});
+        writer.addLog(id, {1.0, "info", paused});
+        writer.addLog(id, {2.0, "info", loading});
+        writer.addLog(id, {3.0, "info", empty});
+        writer.addLog(id, {4.0, "warning", Message{"plain text"}});
+        const Message done = makeMessage(MessageId::TrainFinished, {"2", "3750"});
+        writer.finishRun(id, RunStatus::Finished, done);
+        writer.flush();
+
+        RunReader reader(w);
+        const auto logs = reader.logs(id);
+        QCOMPARE(logs.size(), std::size_t(4));
+        QCOMPARE(logs[0].message, paused);
+        QCOMPARE(logs[0].message.text, std::string("paused at step 42"));
+        QCOMPARE(logs[1].message, loading);
+        QCOMPARE(logs[2].message, empty);
+        QCOMPARE(logs[2].message.args.size(), std::size_t(3));
+        QCOMPARE(logs[3].message, Message{"plain text"});
+        QCOMPARE(reader.run(id)->message, done);
+        QCOMPARE(reader.listRuns().at(0).run.message, done);
+    }
+
+    // Schema 5 adds the message columns: lines and run messages of a version 4 file read as
+    // plain text, by a reader of the old file and after the writer upgrades it.
+    void migratesVersion4InPlace()
+    {
+        const Workspace w = fresh();
+        {
+            store::Database db(w.databasePath(), store::Database::Mode::ReadWriteCreate);
+            store::migrate(db, 4);
+            db.exec("INSERT INTO experiments (id, name, created) VALUES (1, 'old', 1.0);"
+                    "INSERT INTO runs (id, experiment_id, name, status, start_time, end_time, message) "
+                    "VALUES (1, 1, 'old #1', 'finished', 10, 20, 'finished 1 epoch(s)');"
+                    "INSERT INTO logs (run_id, time, level, message) VALUES (1, 15, 'info', 'paused at step 7');");
+        }
+        const auto expectOld = [](RunReader& reader) {
+            QCOMPARE(reader.run(1)->message, Message{"finished 1 epoch(s)"});
+            const auto logs = reader.logs(1);
+            QCOMPARE(logs.size(), std::size_t(1));
+            QCOMPARE(logs[0].message, Message{"paused at step 7"});
+        };
+        {
+            RunReader old(w);  // read-only: the file stays at version 4
+            expectOld(old);
+        }
+        {
+            RunWriter writer(w);  // upgrades
+            const auto id = writer.createRun(newRun("old"));
+            writer.addLog(id, {16.0, "info", makeMessage(MessageId::TrainPaused, {"8"})});
+            writer.flush();
+        }
+        store::Database db(w.databasePath(), store::Database::Mode::ReadOnly);
+        QCOMPARE(db.scalar("PRAGMA user_version"), std::int64_t(store::kSchemaVersion));
+        RunReader reader(w);
+        expectOld(reader);
+        QCOMPARE(reader.logs(2).at(0).message, makeMessage(MessageId::TrainPaused, {"8"}));
     }
 
     void flattensExperiments()

@@ -124,7 +124,7 @@ private slots:
         QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::EarlyStopped));
         QCOMPARE(rec.all<EpochEvent>().size(), std::size_t(2));  // the first sets the best
         QVERIFY(f.metrics.count("test_acc"));
-        QVERIFY(f.message.find("val_loss") != std::string::npos);
+        QVERIFY(f.message.text.find("val_loss") != std::string::npos);
     }
 
     void overfitModeDrivesLossToZero()
@@ -154,9 +154,9 @@ private slots:
         const FinishedEvent f = train(spec, blobSplits(), rec);
         QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Failed));
         const std::string where = "at step " + std::to_string(rec.all<StepEvent>().size() + 1) + " (epoch ";
-        QVERIFY2(f.message.find(where) != std::string::npos, f.message.c_str());
-        QVERIFY(f.message.find("learning rate (it is 1e+06; try 100000") != std::string::npos);
-        QVERIFY(f.message.find("gradient clipping") != std::string::npos);
+        QVERIFY2(f.message.text.find(where) != std::string::npos, f.message.text.c_str());
+        QVERIFY(f.message.text.find("learning rate (it is 1e+06; try 100000") != std::string::npos);
+        QVERIFY(f.message.text.find("gradient clipping") != std::string::npos);
         QVERIFY(f.metrics.count("test_acc") == 0);
     }
 
@@ -166,8 +166,8 @@ private slots:
             Recorder rec;
             const FinishedEvent f = train(blobSpec(), blobSplits(false, /*poisonEvery=*/100), rec);
             QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Failed));
-            QVERIFY2(f.message.find("the loss became") != std::string::npos, f.message.c_str());
-            QVERIFY(f.message.find("learning rate") != std::string::npos);
+            QVERIFY2(f.message.text.find("the loss became") != std::string::npos, f.message.text.c_str());
+            QVERIFY(f.message.text.find("learning rate") != std::string::npos);
         }
         Recorder rec;
         ExperimentSpec spec = blobSpec();
@@ -177,7 +177,7 @@ private slots:
         // Samples 99 and 199 are poisoned: each epoch skips the one or two batches holding them.
         const auto skipped = static_cast<std::int64_t>(std::count_if(rec.events.begin(), rec.events.end(), [](const TrainEvent& e) {
             auto* l = std::get_if<LogEvent>(&e);
-            return l && l->level == LogEvent::Level::Warning && l->message.find("step skipped") != std::string::npos;
+            return l && l->level == LogEvent::Level::Warning && l->message.text.find("step skipped") != std::string::npos;
         }));
         QVERIFY(skipped >= 5 && skipped <= 10);
         QCOMPARE(std::int64_t(rec.all<StepEvent>().size()), 5 * 15 - skipped);
@@ -226,7 +226,7 @@ private slots:
         QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Finished));
         std::vector<std::string> skips;
         for (const auto& l : rec.all<LogEvent>())
-            if (l.message.find("gradients overflowed") != std::string::npos) skips.push_back(l.message);
+            if (l.message.text.find("gradients overflowed") != std::string::npos) skips.push_back(l.message.text);
         QVERIFY(!skips.empty());
         QVERIFY2(skips.front().find("at step 1 with loss scale 1.09951e+12") != std::string::npos, skips.front().c_str());
         // Halving from 2^40 down to where |dloss| * scale < 65504 takes a couple of dozen steps.
@@ -277,7 +277,7 @@ private slots:
             trainer.control().pause();
             rec.waitFor([](const std::vector<TrainEvent>& ev) {
                 for (auto& e : ev)
-                    if (auto* l = std::get_if<LogEvent>(&e); l && l->message.rfind("paused", 0) == 0) return true;
+                    if (auto* l = std::get_if<LogEvent>(&e); l && l->message.text.rfind("paused", 0) == 0) return true;
                 return false;
             });
             const std::size_t whilePaused = rec.all<StepEvent>().size();
@@ -312,7 +312,7 @@ private slots:
             trainer.control().pause();
             rec.waitFor([](const std::vector<TrainEvent>& ev) {
                 for (auto& e : ev)
-                    if (auto* l = std::get_if<LogEvent>(&e); l && l->message.rfind("paused", 0) == 0) return true;
+                    if (auto* l = std::get_if<LogEvent>(&e); l && l->message.text.rfind("paused", 0) == 0) return true;
                 return false;
             });
             const auto pausedAt = std::chrono::steady_clock::now();
@@ -418,7 +418,7 @@ private slots:
         spec.model.nodes[1].inputs = {"nope"};
         const FinishedEvent f = train(spec, blobSplits(), rec);
         QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Failed));
-        QVERIFY(f.message.find("nope") != std::string::npos);
+        QVERIFY(f.message.text.find("nope") != std::string::npos);
         QCOMPARE(rec.events.size(), std::size_t(1));
     }
 };

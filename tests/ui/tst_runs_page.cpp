@@ -14,6 +14,12 @@
 #include "main_window.h"
 #include "run_charts.h"
 #include "run_details.h"
+#include "run_overview.h"
+#include "io/experiment_yaml.h"
+#include "io/shipped_experiments.h"
+#include "live_chart.h"
+
+#include <qcustomplot.h>
 #include "runs_model.h"
 #include "runs_page.h"
 #include "store/run_reader.h"
@@ -33,6 +39,10 @@ struct RunSpec {
     bool withValidation = true;  // false: no val_* at all (a run without a validation split)
     std::optional<RunStatus> finish = RunStatus::Finished;
     int checkpoints = 1;
+    int firstStep = 1;  // a resumed run starts after its parent's checkpoint
+    std::optional<qint64> parent;
+    std::string relation = "resume";
+    std::string experimentYaml = "name: fashion_mnist_mlp\n";
 };
 
 // One run as the trainer records it: per-step loss/lr/grad_norm, per-epoch train and
@@ -41,18 +51,20 @@ qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
 {
     NewRun run;
     run.experimentName = "fashion_mnist_mlp";
-    run.experimentYaml = "name: fashion_mnist_mlp\n";
+    run.experimentYaml = spec.experimentYaml;
     run.name = spec.name;
     run.device = "cpu";
     run.seed = 7;
+    run.parentRunId = spec.parent;
+    if (spec.parent) run.parentRelation = spec.relation;
     const qint64 id = writer.createRun(run);
-    for (int step = 1; step <= spec.steps; ++step) {
+    for (int step = spec.firstStep; step < spec.firstStep + spec.steps; ++step) {
         writer.addMetric(id, "loss", step, 2.0 / step, step * 0.01);
         writer.addMetric(id, "lr", step, 0.001, step * 0.01);
         writer.addMetric(id, "grad_norm", step, 1.0 + step % 3, step * 0.01);
     }
     for (int epoch = 1; epoch <= spec.epochs; ++epoch) {
-        const int step = epoch * spec.steps / spec.epochs;
+        const int step = spec.firstStep - 1 + epoch * spec.steps / spec.epochs;
         if (spec.withValidation) writer.addMetric(id, "val_loss", step, 1.0 / epoch, step * 0.01);
         writer.addMetric(id, "train_loss", step, 1.1 / epoch, step * 0.01);
         if (spec.withValAcc && spec.withValidation) writer.addMetric(id, "val_acc", step, spec.finalValAcc - 0.05 * (spec.epochs - epoch), step * 0.01);
@@ -75,8 +87,8 @@ qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
         record.sizeBytes = 12;
         writer.addCheckpoint(record);
     }
-    writer.addLog(id, {1.7e9, "info", "epoch 1 done"});
-    if (spec.finish) writer.finishRun(id, *spec.finish, "done");
+    writer.addLog(id, {1.7e9, "info", ts::Message{"epoch 1 done"}});
+    if (spec.finish) writer.finishRun(id, *spec.finish, {"done"});
     writer.flush();
     return id;
 }
@@ -275,7 +287,7 @@ private slots:
         QCOMPARE(page->model()->index(0, RunsModel::Status).data().toString(), QString("Running"));
 
         // ... and its status follows the store.
-        writer.finishRun(three, RunStatus::Finished, "done");
+        writer.finishRun(three, RunStatus::Finished, {"done"});
         writer.flush();
         QTRY_COMPARE_WITH_TIMEOUT(page->model()->index(0, RunsModel::Status).data().toString(), QString("Finished"), 5000);
     }
@@ -307,7 +319,7 @@ private slots:
         // The run goes on: only the new points are read and appended.
         for (int step = 51; step <= 70; ++step) writer.addMetric(id, "loss", step, 0.01, step * 0.01);
         writer.addMetric(id, "val_acc", 70, 0.95, 0.7);
-        writer.addLog(id, {1.7e9 + 5, "warning", "slow epoch"});
+        writer.addLog(id, {1.7e9 + 5, "warning", ts::Message{"slow epoch"}});
         writer.flush();
         QTRY_COMPARE_WITH_TIMEOUT(charts->pointCount("loss"), 70, 5000);
         QCOMPARE(charts->lastStep("loss"), 70);
@@ -324,6 +336,99 @@ private slots:
         page->view()->clearSelection();
         QCOMPARE(details->runId(), -1);
         QCOMPARE(charts->pointCount("loss"), 0);
+    }
+
+    // Resumed twice (1 -> 2 -> 3) and forked once (1 -> 4): run 3's charts continue runs 1 and
+    // 2 (only their points before each continuation's first step), marked where each began,
+    // and its details show the whole family as a tree.
+    void resumedRunContinuesItsLineage()
+    {
+        RunWriter writer(m_ws);
+        const qint64 first = addRun(writer, m_ws, {.name = "first", .steps = 30, .epochs = 3, .finish = RunStatus::Stopped});
+        // Run 1 got to step 30 but its checkpoint was at step 20: the resume redoes 21-30.
+        const qint64 second = addRun(writer, m_ws, {.name = "first (resumed)", .steps = 20, .epochs = 2,
+                                                     .finish = RunStatus::Stopped, .firstStep = 21, .parent = first});
+        const qint64 third = addRun(writer, m_ws, {.name = "first (resumed) (resumed)", .steps = 10,
+                                                    .epochs = 1, .firstStep = 36, .parent = second});
+        const qint64 fork = addRun(writer, m_ws, {.name = "fork", .steps = 5, .epochs = 1,
+                                                   .firstStep = 21, .parent = first, .relation = "fork"});
+        OPEN_PAGE(page, 4);
+        page->selectRun(third);
+        RunCharts* charts = page->details()->charts();
+        // 20 of run 1 (steps 1-20) + 15 of run 2 (21-35) + 10 of its own (36-45).
+        QCOMPARE(charts->pointCount("loss"), 45);
+        QCOMPARE(charts->lastStep("loss"), 45);
+        auto* loss = charts->chartOf("loss");
+        QVERIFY(loss->markerCount() >= 2);
+        // The wall time runs on: the first point of run 3 comes after run 2's last.
+        QCustomPlot* plot = loss->plot();
+        loss->setXAxisMode(widgets::XAxisMode::WallTime);
+        loss->replotNow();
+        QVERIFY(plot->xAxis->range().upper > 0.45);  // 0.20 + 0.15 + 0.10 s of steps, not 0.45 s alone
+
+        QTreeWidget* tree = page->details()->overview()->lineageTree();
+        QVERIFY(tree->isVisible());
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QTreeWidgetItem* root = tree->topLevelItem(0);
+        QCOMPARE(root->data(0, Qt::UserRole).toLongLong(), first);
+        QCOMPARE(root->childCount(), 2);  // the resume and the fork
+        QTreeWidgetItem* resumed = root->child(0);
+        QCOMPARE(resumed->data(0, Qt::UserRole).toLongLong(), second);
+        QCOMPARE(resumed->text(1), QString("resumed"));
+        QCOMPARE(root->child(1)->text(1), QString("forked"));
+        QCOMPARE(resumed->child(0)->data(0, Qt::UserRole).toLongLong(), third);
+        QVERIFY(resumed->child(0)->font(0).bold());
+        // Activating a row shows that run.
+        emit tree->itemActivated(root->child(1), 0);
+        QCOMPARE(page->selectedRunId(), fork);
+        QCOMPARE(charts->pointCount("loss"), 20 + 5);
+
+        // A run on its own has no lineage to show.
+        const qint64 alone = addRun(writer, m_ws, {.name = "alone"});
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 5, 5000);
+        page->selectRun(alone);
+        QVERIFY(!page->details()->overview()->lineageTree()->isVisible());
+    }
+
+    // The details name the run's key settings (defaults included) and its final metrics.
+    void detailsShowSettingsAndFinalMetrics()
+    {
+        const std::filesystem::path experiments = shippedExperimentsDirectory();
+        QVERIFY(!experiments.empty());
+        const ExperimentSpec spec = loadExperiment((experiments / "fashion_mnist_cnn.yaml").string());
+        RunWriter writer(m_ws);
+        const qint64 id = addRun(writer, m_ws, {.name = "cnn", .withValidation = false, .experimentYaml = experimentToYaml(spec)});
+        writer.addMetric(id, "test_acc", 40, 0.9123, 1.0);
+        writer.addMetric(id, "test_loss", 40, 0.25, 1.0);
+        writer.addMetric(id, "train_acc", 20, 0.90, 0.5);
+        writer.addMetric(id, "train_acc", 40, 0.85, 1.0);
+        writer.flush();
+        OPEN_PAGE(page, 1);
+        page->selectRun(id);
+        RunDetails* details = page->details();
+        RunOverview* overview = details->overview();
+        QCOMPARE(details->fieldText("result"), QString("test acc 91.23 %"));
+        QCOMPARE(overview->metricText("test_acc"), QString("91.23 %"));
+        QCOMPARE(overview->metricText("test_loss"), QString("0.25"));
+        QCOMPARE(overview->metricText("train_loss"), QString("0.275"));  // the last is the best: said once
+        QCOMPARE(overview->metricText("train_acc"), QString("85.00 % (best 90.00 % at step 20)"));
+        const QString optimizer = overview->settingText("Optimizer:");
+        QVERIFY2(optimizer.startsWith(QString::fromStdString(spec.optimizer.type)), qPrintable(optimizer));
+        QVERIFY2(optimizer.contains("learning rate"), qPrintable(optimizer));
+        QCOMPARE(overview->settingText("Batch size:"), QString::number(spec.training.batchSize));
+        QCOMPARE(overview->settingText("Epochs:"), QString::number(spec.training.epochs));
+        QCOMPARE(overview->settingText("Precision:"), QString::fromStdString(spec.training.precision));
+        QVERIFY2(overview->settingText("Model:").contains("parameters"), qPrintable(overview->settingText("Model:")));
+        // The notes have a tab of their own, with the button in view however long the message.
+        auto* save = details->findChild<QPushButton*>("saveNotesButton");
+        auto* tabs = details->findChild<QTabWidget*>("runTabs");
+        tabs->setCurrentIndex(tabs->indexOf(save->parentWidget()));
+        QTRY_VERIFY(save->isVisible());
+        QVERIFY(save->parentWidget()->rect().contains(save->geometry()));
+
+        // A stored experiment that no longer reads says so instead of showing nothing.
+        QCOMPARE(RunOverview::keySettings("name: [").size(), 1);
+        QVERIFY(RunOverview::keySettings("name: [").front().second.contains("cannot be read"));
     }
 
     void renameAndNotesLandInTheStore()

@@ -1,6 +1,7 @@
 // LiveChart and its numeric core. Runs under QT_QPA_PLATFORM=offscreen.
 #include "chart_series.h"
 #include "decimation.h"
+#include "compact_ticker.h"
 #include "live_chart.h"
 
 #include <QAction>
@@ -9,6 +10,9 @@
 #include <QFile>
 #include <QImage>
 #include <QMenu>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QVBoxLayout>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -78,9 +82,15 @@ private slots:
     void chartReceivesDecimatedPoints();
     void appendsCoalesceIntoFewReplots();
     void userZoomTurnsFollowOff();
+    void wheelScrollsThePage();
     void logScale();
     void xAxisModes();
     void markersBestAndThreshold();
+    void compactTickLabels_data();
+    void compactTickLabels();
+    void emptyChartShowsANote();
+    void legendSitsOutsideThePlot();
+    void checkpointLabelsNeverOverlap();
     void csvExport();
     void pngAndSvgExport();
     void contextMenu();
@@ -241,6 +251,7 @@ void TestLiveChart::appendsCoalesceIntoFewReplots() {
     QCOMPARE(chart.rawGraph("loss")->dataCount(), 2000);
 }
 
+// Ctrl+wheel zooms (and so stops following); dragging pans.
 void TestLiveChart::userZoomTurnsFollowOff() {
     LiveChart chart;
     chart.resize(600, 300);
@@ -254,7 +265,7 @@ void TestLiveChart::userZoomTurnsFollowOff() {
 
     QCustomPlot* plot = chart.plot();
     const QPointF pos = plot->axisRect()->rect().center();
-    QWheelEvent wheel(pos, plot->mapToGlobal(pos), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+    QWheelEvent wheel(pos, plot->mapToGlobal(pos), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
                       Qt::NoScrollPhase, false);
     QApplication::sendEvent(plot, &wheel);
     QVERIFY(!chart.follow());
@@ -272,6 +283,37 @@ void TestLiveChart::userZoomTurnsFollowOff() {
     chart.replotNow();
     QVERIFY(plot->xAxis->range().upper >= 2000);
     QVERIFY(chart.follow());
+}
+
+// A plain wheel turn over a chart scrolls the page it sits in and leaves the chart's view alone.
+void TestLiveChart::wheelScrollsThePage() {
+    QScrollArea area;
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    auto* chart = new LiveChart;
+    chart->setMinimumHeight(300);
+    layout->addWidget(chart);
+    layout->addSpacing(2000);  // a page taller than the view
+    area.setWidget(page);
+    area.setWidgetResizable(true);
+    area.resize(600, 400);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    chart->addSeries("loss", "loss", Qt::blue);
+    chart->append("loss", ramp(1000, 100));
+    chart->replotNow();
+    const QCPRange before = chart->plot()->xAxis->range();
+    QCOMPARE(area.verticalScrollBar()->value(), 0);
+
+    QCustomPlot* plot = chart->plot();
+    const QPointF pos = plot->axisRect()->rect().center();
+    QWheelEvent wheel(pos, plot->mapToGlobal(pos), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(plot, &wheel);
+    QVERIFY2(area.verticalScrollBar()->value() > 0, "the page did not scroll");
+    QVERIFY(chart->follow());
+    QCOMPARE(chart->plot()->xAxis->range().lower, before.lower);
+    QCOMPARE(chart->plot()->xAxis->range().upper, before.upper);
 }
 
 void TestLiveChart::logScale() {
@@ -354,6 +396,105 @@ void TestLiveChart::markersBestAndThreshold() {
     QCOMPARE(chart.markerCount(), 0);
 }
 
+void TestLiveChart::compactTickLabels_data() {
+    QTest::addColumn<double>("value");
+    QTest::addColumn<double>("step");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("learning rate") << 9.99e-4 << 1e-6 << "9.99e-4";
+    QTest::newRow("learning rate top") << 1e-3 << 1e-6 << "1e-3";
+    QTest::newRow("memory in GiB") << 0.3305 << 0.0005 << "0.3305";
+    QTest::newRow("step of 2.5") << 7.5 << 2.5 << "7.5";
+    QTest::newRow("quarter steps") << 0.25 << 0.25 << "0.25";
+    QTest::newRow("whole steps") << 200.0 << 50.0 << "200";
+    QTest::newRow("rounding noise at zero") << -1.4e-17 << 0.1 << "0";
+    QTest::newRow("large") << 1.2e7 << 2e6 << "1.2e7";
+    QTest::newRow("mantissa rounds up") << 9.9996e-4 << 1e-6 << "1e-3";
+}
+
+// Tick labels carry the digits their step needs and no more (checked against hand-written labels).
+void TestLiveChart::compactTickLabels() {
+    QFETCH(double, value);
+    QFETCH(double, step);
+    QFETCH(QString, label);
+    QCOMPARE(compactTickLabel(value, step, QLocale::c()), label);
+}
+
+void TestLiveChart::emptyChartShowsANote() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.addSeries("acc", "accuracy", Qt::blue, LiveChart::Style::Points);
+    chart.replotNow();
+    QVERIFY(chart.isEmpty());
+    QVERIFY(!chart.plot()->legend->visible());
+    QVERIFY(!chart.plot()->xAxis->tickLabels());
+    QVERIFY(!chart.plot()->yAxis->tickLabels());
+
+    ChartSamples s{{100}, {1}, {5}, {0.91}};
+    chart.append("acc", s);
+    chart.replotNow();
+    QVERIFY(!chart.isEmpty());
+    QVERIFY(chart.plot()->legend->visible());
+    QVERIFY(chart.plot()->yAxis->tickLabels());
+    QVERIFY(chart.plot()->yAxis->range().contains(0.91));
+
+    // A new run starts from a neutral view, not inside the previous run's range.
+    chart.clear();
+    chart.replotNow();
+    QVERIFY(chart.isEmpty());
+    QVERIFY(!chart.plot()->yAxis->range().contains(0.91) || chart.plot()->yAxis->range().size() >= 1.0);
+    chart.append("acc", ChartSamples{{50}, {1}, {5}, {0.2}});
+    chart.replotNow();
+    QVERIFY(chart.plot()->yAxis->range().contains(0.2));
+    QVERIFY(chart.plot()->yAxis->range().size() < 0.2);
+}
+
+// The legend is a row of its own: it never covers data, and wraps instead of running off.
+void TestLiveChart::legendSitsOutsideThePlot() {
+    LiveChart chart;
+    chart.resize(260, 220);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    for (const char* id : {"train (per step)", "train (epoch)", "validation", "test (no validation split)"}) {
+        chart.addSeries(id, id, Qt::blue);
+        chart.append(id, ramp(100, 10));
+    }
+    chart.replotNow();
+    chart.replotNow();  // the wrap follows the first layout's item sizes
+    const QRect legend = chart.plot()->legend->outerRect();
+    const QRect plotArea = chart.plot()->axisRect()->rect();
+    QVERIFY2(!legend.intersects(plotArea), "the legend overlaps the plot area");
+    QVERIFY(legend.right() <= chart.plot()->width());
+    QVERIFY(chart.plot()->legend->wrap() < 4);  // four long names do not fit one 260 px row
+}
+
+// Twenty checkpoints on a narrow chart: the labels shown do not overlap one another.
+void TestLiveChart::checkpointLabelsNeverOverlap() {
+    LiveChart chart;
+    chart.resize(400, 250);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.addSeries("loss", "loss", Qt::blue);
+    chart.append("loss", ramp(2000, 100));
+    for (int epoch = 1; epoch <= 20; ++epoch) chart.addMarker(epoch * 100.0, QString("epoch %1").arg(epoch));
+    chart.replotNow();
+    chart.replotNow();
+    std::vector<QRectF> shown;
+    for (int i = 0; i < chart.plot()->itemCount(); ++i) {
+        auto* text = qobject_cast<QCPItemText*>(chart.plot()->item(i));
+        if (!text || !text->visible() || !text->text().startsWith("epoch")) continue;
+        const QPointF at = text->position->pixelPosition();
+        const double w = QFontMetricsF(text->font()).horizontalAdvance(text->text());
+        const double h = QFontMetricsF(text->font()).height();
+        const bool right = text->positionAlignment() & Qt::AlignRight;
+        shown.emplace_back(right ? at.x() - w : at.x(), at.y(), w, h);
+    }
+    QVERIFY(shown.size() >= 2);
+    QVERIFY(shown.size() < 20);
+    for (std::size_t i = 0; i < shown.size(); ++i)
+        for (std::size_t j = i + 1; j < shown.size(); ++j)
+            QVERIFY2(!shown[i].intersects(shown[j]), qPrintable(QString("labels %1 and %2 overlap").arg(i).arg(j)));
+}
+
 void TestLiveChart::csvExport() {
     QTemporaryDir dir;
     LiveChart chart;
@@ -389,6 +530,23 @@ void TestLiveChart::pngAndSvgExport() {
     QCOMPARE(QImage(png).size(), QSize(640, 400));
     QVERIFY(chart.exportPng(png));
     QCOMPARE(QImage(png).size(), chart.plot()->size());
+    // Any size and DPI: exactly the pixels asked for, the DPI stored, text drawn larger.
+    const QString big = dir.filePath("big.png"), print = dir.filePath("print.png");
+    QVERIFY(chart.exportPng(big, 1600, 1000, 96));
+    QVERIFY(chart.exportPng(print, 1600, 1000, 300));
+    const QImage bigImage(big), printImage(print);
+    QCOMPARE(bigImage.size(), QSize(1600, 1000));
+    QCOMPARE(printImage.size(), QSize(1600, 1000));
+    QCOMPARE(qRound(printImage.dotsPerMeterX() * 0.0254), 300);
+    // At 300 DPI the plot is laid out 3.1x smaller, so its axes sit further in from the left edge.
+    auto firstDark = [](const QImage& image) {
+        for (int x = 0; x < image.width(); ++x)
+            for (int y = 0; y < image.height(); ++y)
+                if (qGray(image.pixel(x, y)) < 100) return x;
+        return image.width();
+    };
+    QVERIFY(firstDark(printImage) > firstDark(bigImage));
+    QVERIFY(!chart.exportPng(png, 100, 100, 0));
     if (!LiveChart::svgAvailable()) QSKIP("built without Qt SVG");
     const QString svg = dir.filePath("chart.svg");
     QVERIFY(chart.exportSvg(svg, 640, 400));

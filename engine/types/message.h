@@ -1,0 +1,97 @@
+// A message a user reads (a log line, how a run ended) in a form every front end can word in
+// its own language, since the engine knows no Qt and no translations: a stable id, its
+// arguments already formatted (numbers, sizes "83.4 MiB", paths), and the English text that
+// the CLI prints and the store keeps. The English templates are one table (message.cpp);
+// the studio has its own table of translatable templates by id (ui/engine_messages.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ts {
+
+// Text first, so Message{text} is a message without an id (an exception's what()), which
+// every front end shows as it is.
+struct Message {
+    std::string text;               // English
+    std::string id;                 // "train.paused"; empty: text only
+    std::vector<std::string> args;  // %1, %2, ... of the id's template, in order
+
+    bool operator==(const Message&) const = default;
+};
+
+// Every message the engine words itself. The table in message.cpp gives each its stable id
+// and English template; a new value needs a row there (and a template in the studio).
+enum class MessageId {
+    BackendAutoCpu,
+    JobResumingRun,
+    JobForkingRun,
+    JobResumingFile,
+    JobForkingFile,
+    JobLoadingData,
+    JobStoppedBeforeStart,
+    JobSaveFailed,
+    EvalNoBestCheckpoint,
+    EvalStarted,
+    EvalStopped,
+    EvalFinished,
+    LrFindTooFewSteps,
+    LrFindFinished,
+    LrFindFinishedDiverged,
+    MemoryBreakdown,
+    TrainMemoryPlanned,
+    TrainOverfitMode,
+    TrainOverfitModeFewer,
+    TrainMetricMissingOverfit,
+    TrainMetricMissingNoValidation,
+    TrainOverfitLearns,
+    TrainOverfitStuck,
+    TrainStopped,
+    TrainStoppedInEvaluation,
+    TrainEarlyStopped,
+    TrainFinished,
+    TrainOptimizerStateReset,
+    TrainForkBatchChanged,
+    TrainResumedFrom,
+    TrainForkedFrom,
+    TrainNothingLeft,
+    TrainPaused,
+    TrainResumed,
+    TrainSkippedNanLoss,
+    TrainSkippedInfiniteLoss,
+    TrainSkippedNonFiniteGradient,
+    TrainF16Overflow,
+    RunStarted,
+    RunStartedAccumulated,
+    RunEpochDone,
+    RunEpochDonePaused,
+    RunCheckpointSaved,
+    RunCheckpointSavedBest,
+    RunFinished,
+    RunStopped,
+    RunStoppedEarly,
+    RunFailed,
+    RunCrashed,
+    Count
+};
+
+// An id's stable key and English template. In a template %1..%9 are the arguments, and
+// {N:singular|plural} is the noun for the count in argument N ("%1 {1:epoch|epochs}").
+struct MessageTemplate {
+    MessageId id;
+    const char* key;
+    const char* english;
+};
+// Every template, in MessageId order.
+const std::vector<MessageTemplate>& messageTemplates();
+
+// The message `id` with `args` (as many as its template names), its English text filled in.
+Message makeMessage(MessageId id, std::vector<std::string> args = {});
+
+// `english` with its %N and {N:singular|plural} filled from `args` (a missing argument reads
+// as empty; a count that is not an integer takes the plural).
+std::string fillTemplate(const std::string& english, const std::vector<std::string>& args);
+
+// A number as an argument, as std::ostream prints it (6 significant digits: 0.001, 1e+06).
+std::string numberArg(double value);
+
+}  // namespace ts

@@ -1,0 +1,132 @@
+#include "engine_messages.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <iterator>
+
+namespace ts::ui {
+
+namespace {
+
+// An engine message as translators see it: the engine's English with %n for the count.
+struct Template {
+    const char* id;
+    const char* text;
+    int count = 0;  // the argument (1-based) that %n shows and that picks the plural form; 0: none
+};
+
+// The engine's ids (engine/types/message.cpp), in its order. One context for all of them, so
+// translators find the engine's messages together.
+const Template kTemplates[] = {
+    {"backend.auto_cpu", QT_TRANSLATE_NOOP("EngineMessage", "device auto: %1; training on the CPU")},
+    {"job.resuming_run", QT_TRANSLATE_NOOP("EngineMessage", "resuming run %1 from %2")},
+    {"job.forking_run", QT_TRANSLATE_NOOP("EngineMessage", "forking run %1 from %2")},
+    {"job.resuming_file", QT_TRANSLATE_NOOP("EngineMessage", "resuming from %1")},
+    {"job.forking_file", QT_TRANSLATE_NOOP("EngineMessage", "forking from %1")},
+    {"job.loading_data", QT_TRANSLATE_NOOP("EngineMessage", "loading %1")},
+    {"job.stopped_before_start", QT_TRANSLATE_NOOP("EngineMessage", "stopped before training started")},
+    {"job.save_failed", QT_TRANSLATE_NOOP("EngineMessage", "could not save the run: %1")},
+    {"eval.no_best_checkpoint", QT_TRANSLATE_NOOP("EngineMessage", "run %1 marks no checkpoint as best (no tracked metric): evaluating the last one")},
+    {"eval.started", QT_TRANSLATE_NOOP("EngineMessage", "evaluating run %1 at epoch %2 (step %3, %4) on the %5 split: %6")},
+    {"eval.stopped", QT_TRANSLATE_N_NOOP("EngineMessage", "evaluation stopped by request after %1 of %n sample(s); nothing was stored"), 2},
+    {"eval.finished", QT_TRANSLATE_N_NOOP("EngineMessage", "evaluation %1 of run %2 (epoch %3) on %n %5 sample(s): %5_acc %6, %5_loss %7"), 4},
+    {"lr_find.too_few_steps", QT_TRANSLATE_N_NOOP("EngineMessage", "the learning-rate finder stopped after %n step(s), too few to suggest a rate; lower min_lr or train on more data"), 1},
+    {"lr_find.finished", QT_TRANSLATE_N_NOOP("EngineMessage", "learning-rate range test over %n step(s) (%2 to %3): suggested lr %4 (steepest descent at %5, lowest loss at %6)"), 1},
+    {"lr_find.finished_diverged", QT_TRANSLATE_N_NOOP("EngineMessage", "learning-rate range test over %n step(s) (%2 to %3, stopped when the loss diverged): suggested lr %4 (steepest descent at %5, lowest loss at %6)"), 1},
+    {"memory.breakdown", QT_TRANSLATE_NOOP("EngineMessage", "parameters %1, gradients %2, optimizer state (%3) %4, activations %5, workspace %6; total %7")},
+    {"train.memory_planned", QT_TRANSLATE_NOOP("EngineMessage", "memory on %1 (planned): parameters %2, gradients %3, optimizer state (%4) %5, activations %6, workspace %7; total %8")},
+    {"train.overfit_mode", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0."), 1},
+    {"train.overfit_mode_fewer", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0. (%3 requested; the split holds fewer.)"), 1},
+    {"train.metric_missing_overfit", QT_TRANSLATE_NOOP("EngineMessage", "metric '%1' is not computed in this run (overfit mode has no validation): early stopping / plateau schedule ignore it")},
+    {"train.metric_missing_no_validation", QT_TRANSLATE_NOOP("EngineMessage", "metric '%1' is not computed in this run (no validation split): early stopping / plateau schedule ignore it")},
+    {"train.overfit_learns", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit check: training loss %1 -> %2 on %n fixed batch(es). It goes toward 0: the model, loss and optimiser can learn; train on the full data."), 3},
+    {"train.overfit_stuck", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit check: training loss %1 -> %2 on %n fixed batch(es). It does not go toward 0: check the labels, the learning rate, the input normalisation and that the loss matches the model output; or train for more epochs."), 3},
+    {"train.stopped", QT_TRANSLATE_NOOP("EngineMessage", "stopped by request at step %1 (epoch %2)")},
+    {"train.stopped_in_evaluation", QT_TRANSLATE_NOOP("EngineMessage", "stopped by request during evaluation (epoch %1)")},
+    {"train.early_stopped", QT_TRANSLATE_N_NOOP("EngineMessage", "early stop after epoch %1: %2 did not improve by more than %3 for %n epoch(s); best %5 at epoch %6"), 4},
+    {"train.finished", QT_TRANSLATE_N_NOOP("EngineMessage", "finished %n epoch(s) at step %2"), 1},
+    {"train.optimizer_state_reset", QT_TRANSLATE_NOOP("EngineMessage", "the checkpoint's optimizer state does not fit this optimizer (%1): it starts fresh")},
+    {"train.fork_batch_changed", QT_TRANSLATE_NOOP("EngineMessage", "the batch size changed: the fork starts at the next epoch")},
+    {"train.resumed_from", QT_TRANSLATE_NOOP("EngineMessage", "resumed from %1 at epoch %2, batch %3, step %4")},
+    {"train.forked_from", QT_TRANSLATE_NOOP("EngineMessage", "forked from %1 at epoch %2, batch %3, step %4")},
+    {"train.nothing_left", QT_TRANSLATE_N_NOOP("EngineMessage", "the checkpoint is at the end of training (%1 of %n epoch(s) done): nothing is left to train; raise the epochs (--epochs N) to train more"), 2},
+    {"train.paused", QT_TRANSLATE_NOOP("EngineMessage", "paused at step %1")},
+    {"train.resumed", QT_TRANSLATE_NOOP("EngineMessage", "resumed at step %1")},
+    {"train.skipped_nan_loss", QT_TRANSLATE_NOOP("EngineMessage", "the loss became NaN at step %1 (epoch %2, batch %3): step skipped, parameters unchanged (training.skip_non_finite_loss)")},
+    {"train.skipped_infinite_loss", QT_TRANSLATE_NOOP("EngineMessage", "the loss became infinite at step %1 (epoch %2, batch %3): step skipped, parameters unchanged (training.skip_non_finite_loss)")},
+    {"train.skipped_non_finite_gradient", QT_TRANSLATE_NOOP("EngineMessage", "the gradient norm became non-finite at step %1 (epoch %2, batch %3): step skipped, parameters unchanged (training.skip_non_finite_loss)")},
+    {"train.f16_overflow", QT_TRANSLATE_NOOP("EngineMessage", "f16: gradients overflowed at step %1 with loss scale %2; step skipped, loss scale now %3")},
+    {"run.started", QT_TRANSLATE_N_NOOP("EngineMessage", "training %1 on %2: %3, epochs %4 to %5, %n step(s) of batch %7"), 6},
+    {"run.started_accumulated", QT_TRANSLATE_N_NOOP("EngineMessage", "training %1 on %2: %3, epochs %4 to %5, %n step(s) of batch %7 x %8 accumulated"), 6},
+    {"run.epoch_done", QT_TRANSLATE_NOOP("EngineMessage", "epoch %1 done in %2 s: %3")},
+    {"run.epoch_done_paused", QT_TRANSLATE_NOOP("EngineMessage", "epoch %1 done in %2 s (paused %3 s): %4")},
+    {"run.checkpoint_saved", QT_TRANSLATE_NOOP("EngineMessage", "checkpoint saved: %1")},
+    {"run.checkpoint_saved_best", QT_TRANSLATE_NOOP("EngineMessage", "checkpoint saved: %1 (best)")},
+    {"run.finished", QT_TRANSLATE_NOOP("EngineMessage", "finished")},
+    {"run.stopped", QT_TRANSLATE_NOOP("EngineMessage", "stopped")},
+    {"run.stopped_early", QT_TRANSLATE_NOOP("EngineMessage", "stopped early")},
+    {"run.failed", QT_TRANSLATE_NOOP("EngineMessage", "failed")},
+    {"run.crashed", QT_TRANSLATE_NOOP("EngineMessage", "the process ended without finishing the run (crashed or killed); last sign of life at the end time")},
+};
+
+const char* const kLevels[][2] = {
+    {"info", QT_TRANSLATE_NOOP("EngineMessage", "info")},
+    {"warning", QT_TRANSLATE_NOOP("EngineMessage", "warning")},
+    {"error", QT_TRANSLATE_NOOP("EngineMessage", "error")},
+};
+
+const Template* findTemplate(const std::string& id)
+{
+    if (id.empty()) return nullptr;
+    const auto it = std::find_if(std::begin(kTemplates), std::end(kTemplates), [&](const Template& t) { return id == t.id; });
+    return it == std::end(kTemplates) ? nullptr : &*it;
+}
+
+QString argument(const std::vector<std::string>& args, int number)
+{
+    return number >= 1 && number <= int(args.size()) ? QString::fromStdString(args[std::size_t(number) - 1]) : QString();
+}
+
+// %1..%9 replaced by the arguments in one pass (not QString::arg, which numbers whatever
+// placeholders are left, so a template that uses %n for argument 1 would shift the others,
+// and an argument holding "%2" would be filled in again).
+QString fill(const QString& text, const std::vector<std::string>& args)
+{
+    QString out;
+    out.reserve(text.size() + 16);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == u'%' && i + 1 < text.size() && text[i + 1].isDigit() && text[i + 1] != u'0') {
+            out += argument(args, text[++i].digitValue());
+            continue;
+        }
+        out += text[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+QString renderMessage(const ts::Message& message)
+{
+    const QString english = QString::fromStdString(message.text);
+    const Template* t = findTemplate(message.id);
+    if (!t) return english;
+    const int n = t->count > 0 ? argument(message.args, t->count).toInt() : -1;
+    const QString translated = QCoreApplication::translate("EngineMessage", t->text, nullptr, n);
+    // translate() returns the source with %n filled in when no translator knows the text.
+    QString source = QString::fromUtf8(t->text);
+    if (n >= 0) source.replace(QStringLiteral("%n"), QString::number(n));
+    return translated == source ? english : fill(translated, message.args);
+}
+
+QString logLevelText(const std::string& level)
+{
+    for (const auto& [key, text] : kLevels)
+        if (level == key) return QCoreApplication::translate("EngineMessage", text);
+    return QString::fromStdString(level);
+}
+
+bool hasMessageTemplate(const std::string& id) { return findTemplate(id) != nullptr; }
+
+}  // namespace ts::ui

@@ -1,0 +1,82 @@
+// Many live charts on one page: one bar for all of them (which charts show, x axis,
+// smoothing, follow, fit all) above a grid that reflows its columns to the width and fills
+// the height, scrolling only when the charts would get smaller than readable.
+//
+// Choices that outlive the page (hidden charts, each chart's log scale) are kept in
+// QSettings under the key the page gives (setSettingsKey).
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QScrollArea;
+class QToolButton;
+
+namespace ts::widgets {
+
+class LiveChart;
+
+class ChartGrid : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartGrid(QWidget* parent = nullptr);
+
+    // Adds `chart` (the grid owns it) after the others; its own bar is hidden.
+    void addChart(const QString& id, LiveChart* chart);
+    LiveChart* chart(const QString& id) const;
+    QStringList chartIds() const;  // in the order added
+    std::vector<LiveChart*> charts() const;
+
+    void setChartVisible(const QString& id, bool on);
+    bool isChartVisible(const QString& id) const;
+    void setSettingsKey(const QString& key);  // then restores what was saved under it
+
+    // The smallest a chart may get before the grid scrolls instead (logical pixels).
+    void setMinimumCellSize(const QSize& size);
+    int columns() const { return m_columns; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Entry {
+        QString id;
+        LiveChart* chart = nullptr;
+        bool visible = true;
+    };
+    const Entry* find(const QString& id) const;
+    void relayout();
+    void retranslate();
+    void save() const;
+    void updateFollowBox();
+    void rebuildChartsMenu();
+
+    std::vector<Entry> m_entries;
+    QString m_settingsKey;
+    QSize m_minimumCell{220, 150};
+    int m_columns = 0;
+    int m_rows = 0;
+
+    QToolButton* m_chartsButton = nullptr;
+    QLabel* m_xLabel = nullptr;
+    QComboBox* m_xAxis = nullptr;
+    QLabel* m_smoothingLabel = nullptr;
+    QDoubleSpinBox* m_smoothing = nullptr;
+    QCheckBox* m_follow = nullptr;
+    QToolButton* m_fit = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QWidget* m_cells = nullptr;
+    QGridLayout* m_grid = nullptr;
+};
+
+}  // namespace ts::widgets
