@@ -111,7 +111,10 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("runDetailsSplitter"));
-    m_splitter->addWidget(scrolling(info));
+    QScrollArea* infoScroll = scrolling(info);
+    infoScroll->setMinimumWidth(info->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 28);  // labels and short values
+    m_splitter->addWidget(infoScroll);
+    m_splitter->setCollapsible(0, false);
     m_splitter->addWidget(m_tabs);
     m_splitter->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);

@@ -138,7 +138,7 @@ RunOverview::Rows RunOverview::finalMetrics(const std::vector<MetricSummary>& su
             text = tr("%1 (best %2 at step %3)").arg(text, metricValue(s->name, s->best)).arg(s->bestStep);
         rows.push_back({QString::fromStdString(s->name) + QLatin1Char(':'), text});
     }
-    if (rows.isEmpty()) rows.push_back({tr("None yet:"), tr("metrics appear after the first epoch")});
+    if (rows.isEmpty()) rows.push_back({QString(), tr("Metrics appear after the first epoch.")});
     return rows;
 }
 
@@ -151,7 +151,8 @@ void RunOverview::fill(QFormLayout* form, Rows& shown, const Rows& rows)
         auto* text = new QLabel(value);
         text->setWordWrap(true);
         text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        form->addRow(label, text);
+        if (label.isEmpty()) form->addRow(text);  // a note across the whole row
+        else form->addRow(label, text);
     }
 }
 

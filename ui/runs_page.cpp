@@ -8,11 +8,13 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "run_comparison.h"
 #include "run_details.h"
 #include "runs_model.h"
 
@@ -41,7 +43,8 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     m_view->setObjectName(QStringLiteral("runsView"));
     m_view->setModel(m_proxy);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Several runs (Ctrl/Shift-click, Ctrl+A) are compared; one shows its details.
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);  // F2 (the Rename action) edits
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
@@ -52,11 +55,16 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
 
     m_details = new RunDetails(m_workspace);
     m_details->setObjectName(QStringLiteral("runDetails"));
+    m_comparison = new RunComparison;
+    m_comparison->setObjectName(QStringLiteral("runComparison"));
+    m_detailsStack = new QStackedWidget;
+    m_detailsStack->addWidget(m_details);
+    m_detailsStack->addWidget(m_comparison);
 
     m_splitter = new QSplitter(Qt::Vertical);
     m_splitter->setObjectName(QStringLiteral("runsSplitter"));
     m_splitter->addWidget(m_view);
-    m_splitter->addWidget(m_details);
+    m_splitter->addWidget(m_detailsStack);
     m_splitter->setStretchFactor(1, 2);
 
     m_banner = new QLabel;
@@ -141,6 +149,7 @@ QList<QAction*> RunsPage::runActions() const
 void RunsPage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    m_shown = true;
     poll();  // what changed while the page was hidden, at once rather than a second later
 }
 
@@ -221,13 +230,14 @@ void RunsPage::readFailed(const std::exception& error)
 
 void RunsPage::updateDetails()
 {
-    const qint64 id = selectedRunId();
-    if (id < 0 || !m_reader) {
-        if (id < 0) m_details->clear();
-        return;
-    }
+    const QList<qint64> ids = selectedRunIds();
+    m_detailsStack->setCurrentWidget(ids.size() > 1 ? static_cast<QWidget*>(m_comparison) : m_details);
+    if (ids.size() <= 1) m_comparison->clear();
+    if (ids.size() != 1) m_details->clear();
+    if (ids.isEmpty() || !m_reader) return;
     try {
-        m_details->showRun(*m_reader, id, m_model->runs());
+        if (ids.size() == 1) m_details->showRun(*m_reader, ids.front(), m_model->runs());
+        else m_comparison->showRuns(*m_reader, ids);
     } catch (const std::exception& e) {
         readFailed(e);
     }
@@ -237,8 +247,27 @@ void RunsPage::updateDetails()
 
 qint64 RunsPage::selectedRunId() const
 {
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    return rows.isEmpty() ? -1 : rows.first().data(RunsModel::RunIdRole).toLongLong();
+    const QList<qint64> ids = selectedRunIds();
+    return ids.size() == 1 ? ids.front() : -1;
+}
+
+QList<qint64> RunsPage::selectedRunIds() const
+{
+    QList<qint64> ids;
+    for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
+        ids << row.data(RunsModel::RunIdRole).toLongLong();
+    std::sort(ids.begin(), ids.end());  // oldest first: the comparison's colours stay put
+    return ids;
+}
+
+void RunsPage::selectRuns(const QList<qint64>& runIds)
+{
+    QItemSelection selection;
+    for (qint64 id : runIds) {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->indexOf(id));
+        if (index.isValid()) selection.select(index, index);
+    }
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 void RunsPage::selectRun(qint64 runId)
@@ -301,6 +330,8 @@ void RunsPage::restoreViewState()
 
 void RunsPage::saveViewState() const
 {
+    // A page never shown has never been laid out: its sizes are guesses, not the user's.
+    if (!m_shown) return;
     QSettings settings;
     settings.setValue(kHeaderKey, m_view->horizontalHeader()->saveState());
     settings.setValue(kSplitterKey, m_splitter->saveState());

@@ -24,10 +24,12 @@ class QAction;
 class QLabel;
 class QSortFilterProxyModel;
 class QSplitter;
+class QStackedWidget;
 class QTableView;
 
 namespace ts::ui {
 
+class RunComparison;
 class RunDetails;
 class RunsModel;
 
@@ -49,8 +51,11 @@ public:
     QString bannerText() const;
     void setPollInterval(int milliseconds) { m_poll.setInterval(milliseconds); }
 
-    qint64 selectedRunId() const;  // -1: none
+    qint64 selectedRunId() const;  // the one selected run; -1: none, or several
+    QList<qint64> selectedRunIds() const;  // by id
     void selectRun(qint64 runId);
+    void selectRuns(const QList<qint64>& runIds);  // two or more: the comparison shows
+    RunComparison* comparison() const { return m_comparison; }
 
     // Rename (F2), Delete (Del), Resume from last checkpoint, Refresh (F5): for menus and toolbars.
     QList<QAction*> runActions() const;
@@ -112,6 +117,9 @@ private:
     QAction* m_resumeAction = nullptr;
     QAction* m_evaluateAction = nullptr;
     QAction* m_refreshAction = nullptr;
+    RunComparison* m_comparison = nullptr;
+    QStackedWidget* m_detailsStack = nullptr;
+    bool m_shown = false;  // laid out at least once: its view state is worth saving
 };
 
 }  // namespace ts::ui

@@ -115,6 +115,16 @@ void ChartGrid::addChart(const QString& id, LiveChart* chart)
     relayout();
 }
 
+void ChartGrid::removeAllCharts()
+{
+    while (m_grid->count() > 0) m_grid->takeAt(0);
+    for (const Entry& e : m_entries) delete e.chart;
+    m_entries.clear();
+    m_columns = m_rows = 0;
+    rebuildChartsMenu();
+    relayout();
+}
+
 const ChartGrid::Entry* ChartGrid::find(const QString& id) const
 {
     for (const Entry& e : m_entries)

@@ -32,6 +32,7 @@ public:
 
     // Adds `chart` (the grid owns it) after the others; its own bar is hidden.
     void addChart(const QString& id, LiveChart* chart);
+    void removeAllCharts();  // deletes them
     LiveChart* chart(const QString& id) const;
     QStringList chartIds() const;  // in the order added
     std::vector<LiveChart*> charts() const;

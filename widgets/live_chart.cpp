@@ -11,6 +11,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
@@ -59,7 +61,7 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
     m_plot->legend->setFont(legendFont);
     m_plot->legend->setIconSize(14, 8);
-    m_plot->legend->setRowSpacing(-2);
+    m_plot->legend->setRowSpacing(0);  // tighter clips the descenders of "_" and "g"
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     m_plot->setMinimumSize(160, 120);
@@ -98,6 +100,11 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
         menu->popup(m_plot->mapToGlobal(pos));
     });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &LiveChart::onBeforeReplot);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        if (!m_hoverReadout || isEmpty() || !m_plot->axisRect()->rect().contains(event->pos())) return;
+        const QString text = readoutAt(m_plot->xAxis->pixelToCoord(event->pos().x()));
+        if (!text.isEmpty()) QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    });
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &LiveChart::onUserRange);
     connect(m_plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &LiveChart::onUserRange);
 

@@ -108,6 +108,10 @@ public:
     // Smoothing weight of every smoothed series at once (what the bar's box sets).
     void setSmoothingWeight(double weight);
     bool hasSmoothedSeries() const;
+    // Hovering shows every series' value at the x under the pointer (the nearest point of
+    // each, smoothed where smoothed), as a tool tip. For charts that overlay many runs.
+    void setHoverReadout(bool on) { m_hoverReadout = on; }
+    QString readoutAt(double x) const;  // what the tool tip says at x (tests)
 
 signals:
     void followChanged(bool on);
@@ -181,6 +185,7 @@ private:
     bool m_logY = false;
     bool m_follow = true;
     bool m_xLabelVisible = true;
+    bool m_hoverReadout = false;
     bool m_viewDirty = true;  // range or size changed since the last decimation
     int m_programmaticRange = 0;  // >0 while the chart itself moves the axes
     double m_lastLower = 0, m_lastUpper = 0;

@@ -5,6 +5,7 @@
 #include "compact_ticker.h"
 
 #include <QCheckBox>
+#include <QLocale>
 
 #include <qcustomplot.h>
 
@@ -161,6 +162,20 @@ void LiveChart::resetZoom() {
     updateGraphs(plotColumns());
     fitY();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString LiveChart::readoutAt(double x) const {
+    QStringList lines;
+    for (const auto& s : m_series) {
+        if (s->data.size() == 0 || !s->data.hasX(m_xMode)) continue;
+        const auto xs = s->data.x(m_xMode);
+        const auto it = std::lower_bound(xs.begin(), xs.end(), x);
+        std::size_t i = std::size_t(it - xs.begin());
+        if (i == xs.size() || (i > 0 && x - xs[i - 1] < xs[i] - x)) --i;  // the nearer neighbour
+        const auto values = s->data.isSmoothed() ? s->data.smoothed() : s->data.values();
+        lines << QStringLiteral("%1: %2").arg(s->label, QLocale().toString(values[i], 'g', 5));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 void LiveChart::setLogY(bool on) {

@@ -476,6 +476,53 @@
     </message>
 </context>
 <context>
+    <name>ts::ui::ComparisonModel</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Active time</source>
+        <translation>有效训练时间</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>MFLOPs a sample</source>
+        <translation>每样本 MFLOPs</translation>
+    </message>
+    <message>
+        <source>best %1</source>
+        <translation>最佳 %1</translation>
+    </message>
+    <message>
+        <source>last %1</source>
+        <translation>最终 %1</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>Setting or result</source>
+        <translation>设置或结果</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::JobsModel</name>
     <message>
         <source>Queued</source>
@@ -709,6 +756,73 @@
     <message>
         <source>resumed from run %1</source>
         <translation>从运行 %1 恢复</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::RunComparison</name>
+    <message>
+        <source>Loss (per step)</source>
+        <translation>损失（每步）</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>Test loss</source>
+        <translation>测试损失</translation>
+    </message>
+    <message>
+        <source>Training loss (epoch)</source>
+        <translation>训练损失（每轮）</translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation>验证准确率</translation>
+    </message>
+    <message>
+        <source>Test accuracy</source>
+        <translation>测试准确率</translation>
+    </message>
+    <message>
+        <source>Training accuracy</source>
+        <translation>训练准确率</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>Differences only</source>
+        <translation>仅显示差异</translation>
+    </message>
+    <message>
+        <source>Hide the rows where every run has the same value</source>
+        <translation>隐藏所有运行取值相同的行</translation>
+    </message>
+    <message>
+        <source>Copy as CSV</source>
+        <translation>复制为 CSV</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Differences</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>
@@ -959,14 +1073,6 @@ SHA-256：%2</translation>
         <translation>%1（最佳 %2，第 %3 步）</translation>
     </message>
     <message>
-        <source>None yet:</source>
-        <translation>暂无：</translation>
-    </message>
-    <message>
-        <source>metrics appear after the first epoch</source>
-        <translation>第一轮结束后显示指标</translation>
-    </message>
-    <message>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
@@ -977,6 +1083,10 @@ SHA-256：%2</translation>
     <message>
         <source>forked</source>
         <translation>分叉</translation>
+    </message>
+    <message>
+        <source>Metrics appear after the first epoch.</source>
+        <translation>第一轮结束后显示指标。</translation>
     </message>
 </context>
 <context>

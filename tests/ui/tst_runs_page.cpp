@@ -13,6 +13,8 @@
 
 #include "main_window.h"
 #include "run_charts.h"
+#include "comparison_model.h"
+#include "run_comparison.h"
 #include "run_details.h"
 #include "run_overview.h"
 #include "io/experiment_yaml.h"
@@ -429,6 +431,90 @@ private slots:
         // A stored experiment that no longer reads says so instead of showing nothing.
         QCOMPARE(RunOverview::keySettings("name: [").size(), 1);
         QVERIFY(RunOverview::keySettings("name: [").front().second.contains("cannot be read"));
+    }
+
+    // Three selected runs overlay on every chart, one series each; a run still training keeps
+    // updating inside the comparison; the table shows what differs and copies as CSV/Markdown.
+    void selectingSeveralRunsComparesThem()
+    {
+        RunWriter writer(m_ws);
+        const qint64 a = addRun(writer, m_ws, {.name = "lr small", .steps = 30, .epochs = 3});
+        const qint64 b = addRun(writer, m_ws, {.name = "lr big", .steps = 20, .epochs = 2});
+        const qint64 live = addRun(writer, m_ws, {.name = "still training", .steps = 10, .epochs = 1, .finish = std::nullopt});
+        OPEN_PAGE(page, 3);
+        page->selectRuns({a, b, live});
+        QCOMPARE(page->selectedRunIds(), (QList<qint64>{a, b, live}));
+        QCOMPARE(page->selectedRunId(), -1);  // no single run: the single-run actions are off
+        QVERIFY(!page->findChild<QAction*>("actionRenameRun")->isEnabled());
+        RunComparison* comparison = page->comparison();
+        QTRY_VERIFY(comparison->isVisible());
+        QVERIFY(!page->details()->isVisible());
+        for (const char* metric : {"loss", "val_loss", "val_acc", "lr", "grad_norm", "train_loss"}) {
+            widgets::LiveChart* chart = comparison->chart(metric);
+            QVERIFY2(chart, metric);
+            QCOMPARE(chart->seriesIds().size(), 3);
+        }
+        QVERIFY(!comparison->chart("test_acc"));  // no run has it: no chart
+        QCOMPARE(comparison->pointCount("loss", a), 30);
+        QCOMPARE(comparison->pointCount("loss", b), 20);
+        QCOMPARE(comparison->pointCount("val_acc", b), 2);
+        // Hovering reads every run's value at that step.
+        const QString readout = comparison->chart("lr")->readoutAt(5);
+        QCOMPARE(readout.count('\n'), 2);
+        QVERIFY2(readout.contains("lr big"), qPrintable(readout));
+
+        for (int step = 11; step <= 25; ++step) writer.addMetric(live, "loss", step, 0.1, step * 0.01);
+        writer.flush();
+        QTRY_COMPARE_WITH_TIMEOUT(comparison->pointCount("loss", live), 25, 5000);
+        QCOMPARE(comparison->pointCount("loss", a), 30);  // not read twice
+
+        // The table: results and settings, differences only, copies.
+        QSortFilterProxyModel* table = comparison->table();
+        const int all = table->rowCount();
+        comparison->differencesOnlyBox()->setChecked(true);
+        QVERIFY(table->rowCount() < all);
+        for (int r = 0; r < table->rowCount(); ++r)
+            QVERIFY(table->index(r, 0).data(ComparisonModel::DiffersRole).toBool());
+        QStringList shown;
+        for (int r = 0; r < table->rowCount(); ++r) shown << table->index(r, 0).data().toString();
+        QVERIFY2(shown.contains("Status"), qPrintable(shown.join(", ")));  // finished vs running
+        QVERIFY(!shown.contains("Device"));  // cpu for all three
+        const QString csv = ComparisonModel::toCsv(*table);
+        QCOMPARE(csv.count('\n'), table->rowCount() + 1);
+        QVERIFY(csv.startsWith("Setting or result,"));
+        const QString markdown = ComparisonModel::toMarkdown(*table);
+        QVERIFY(markdown.contains("| --- |"));
+        page->findChild<QPushButton*>("copyMarkdownButton")->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), markdown);
+
+        // Back to one run: its details again.
+        page->selectRun(a);
+        QTRY_VERIFY(page->details()->isVisible());
+        QCOMPARE(page->details()->runId(), a);
+    }
+
+    // Settings differ where the stored parameters do; a key a run lacks is its default.
+    void comparisonTableMarksDifferingSettings()
+    {
+        ComparisonModel model;
+        ComparisonModel::Run x, y;
+        x.info.id = 1;
+        y.info.id = 2;
+        x.parameters = {{"optimizer.lr", "0.001"}, {"training.epochs", "3"}};
+        y.parameters = {{"optimizer.lr", "0.01"}, {"training.epochs", "3"}, {"training.seed", "4"}};
+        model.setRuns({x, y});
+        auto row = [&](const QString& name) {
+            for (int r = 0; r < model.rowCount(); ++r)
+                if (model.rowName(r) == name) return r;
+            return -1;
+        };
+        QVERIFY(model.rowDiffers(row("optimizer.lr")));
+        QVERIFY(!model.rowDiffers(row("training.epochs")));
+        QVERIFY(model.rowDiffers(row("training.seed")));
+        QCOMPARE(model.index(row("training.seed"), 1).data().toString(), QString("(default)"));
+        QCOMPARE(model.index(row("training.seed"), 2).data().toString(), QString("4"));
+        // Numbers sort as numbers.
+        QCOMPARE(model.index(row("optimizer.lr"), 2).data(ComparisonModel::SortRole).typeId(), QMetaType::Double);
     }
 
     void renameAndNotesLandInTheStore()

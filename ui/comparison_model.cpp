@@ -1,0 +1,187 @@
+#include "comparison_model.h"
+
+#include <QFont>
+#include <QLocale>
+
+#include <map>
+#include <set>
+
+#include "graph/cost_model.h"
+#include "graph/graph.h"
+#include "io/experiment_yaml.h"
+#include "runs_model.h"
+
+namespace ts::ui {
+
+namespace {
+
+QString number(double v) { return QLocale().toString(v, 'g', 5); }
+
+QString metricText(const std::string& name, double v)
+{
+    return name.ends_with("_acc") ? QStringLiteral("%1 %").arg(QLocale().toString(v * 100.0, 'f', 2)) : number(v);
+}
+
+// Parameters and forward FLOPs a sample of the stored model; empty when it does not read.
+std::pair<QString, QString> modelSize(const std::string& experimentYaml)
+{
+    try {
+        const CostReport cost = estimateCost(checkGraph(parseExperiment(experimentYaml, "stored experiment").model));
+        return {QLocale().toString(qint64(cost.parameters)), number(cost.flops / 1e6)};
+    } catch (const std::exception&) {
+        return {QStringLiteral("—"), QStringLiteral("—")};
+    }
+}
+
+QString csvField(QString text)
+{
+    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n')))
+        text = QLatin1Char('"') + text.replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
+    return text;
+}
+
+QString markdownField(QString text) { return text.replace(QLatin1Char('|'), QLatin1String("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' ')); }
+
+// Header and rows of a model as text, fields turned by `field`, joined by `join`.
+QStringList tableLines(const QAbstractItemModel& model, QString (*field)(QString), const QString& separator,
+                       const QString& before = {}, const QString& after = {})
+{
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < model.columnCount(); ++c) header << field(model.headerData(c, Qt::Horizontal).toString());
+    lines << before + header.join(separator) + after;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        QStringList cells;
+        for (int c = 0; c < model.columnCount(); ++c) cells << field(model.index(r, c).data().toString());
+        lines << before + cells.join(separator) + after;
+    }
+    return lines;
+}
+
+}  // namespace
+
+ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ComparisonModel::addRow(const QString& name, const QStringList& values)
+{
+    Row row{name, values, false};
+    for (const QString& v : values) row.differs = row.differs || v != values.front();
+    m_rows.push_back(row);
+}
+
+void ComparisonModel::setRuns(const std::vector<Run>& runs)
+{
+    beginResetModel();
+    m_runNames.clear();
+    m_rows.clear();
+    for (const Run& r : runs) m_runNames << tr("%1 · %2").arg(r.info.id).arg(QString::fromStdString(r.info.name));
+    auto each = [&](auto&& value) {
+        QStringList values;
+        for (const Run& r : runs) values << value(r);
+        return values;
+    };
+
+    addRow(tr("Result"), each([](const Run& r) { return RunsModel::resultText(headlineResult(r.summaries)); }));
+    addRow(tr("Status"), each([](const Run& r) { return RunsModel::statusText(r.info.status); }));
+    addRow(tr("Active time"), each([](const Run& r) { return RunsModel::durationText(activeSeconds(r.info, r.summaries)); }));
+    addRow(tr("Device"), each([](const Run& r) { return QString::fromStdString(r.info.device); }));
+    std::vector<std::pair<QString, QString>> sizes;
+    for (const Run& r : runs) sizes.push_back(modelSize(r.info.experimentYaml));
+    QStringList parameters, flops;
+    for (const auto& [p, f] : sizes) {
+        parameters << p;
+        flops << f;
+    }
+    addRow(tr("Parameters"), parameters);
+    addRow(tr("MFLOPs a sample"), flops);
+
+    // The best and last of each metric that has a direction, in name order.
+    std::set<std::string> goalMetrics;
+    for (const Run& r : runs)
+        for (const MetricSummary& s : r.summaries)
+            if (metricGoal(s.name) != MetricGoal::None) goalMetrics.insert(s.name);
+    for (const std::string& metric : goalMetrics) {
+        auto find = [&](const Run& r) -> const MetricSummary* {
+            for (const MetricSummary& s : r.summaries)
+                if (s.name == metric) return &s;
+            return nullptr;
+        };
+        const QString name = QString::fromStdString(metric);
+        addRow(tr("best %1").arg(name), each([&](const Run& r) {
+                   const MetricSummary* s = find(r);
+                   return s ? metricText(metric, s->best) : QStringLiteral("—");
+               }));
+        addRow(tr("last %1").arg(name), each([&](const Run& r) {
+                   const MetricSummary* s = find(r);
+                   return s ? metricText(metric, s->last) : QStringLiteral("—");
+               }));
+    }
+
+    // Settings: the store keeps only values that differ from the defaults, so a key one run
+    // lacks is that run's default.
+    std::map<std::string, std::vector<QString>> settings;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        for (const auto& [key, value] : runs[i].parameters) {
+            auto& values = settings[key];
+            values.resize(runs.size(), tr("(default)"));
+            values[i] = QString::fromStdString(value);
+        }
+    for (auto& [key, values] : settings) {
+        values.resize(runs.size(), tr("(default)"));
+        addRow(QString::fromStdString(key), QStringList(values.begin(), values.end()));
+    }
+    endResetModel();
+}
+
+int ComparisonModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int ComparisonModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_runNames.size()) + 1;
+}
+
+QVariant ComparisonModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const Row& row = m_rows[index.row()];
+    const QString text = index.column() == 0 ? row.name : row.values.value(index.column() - 1);
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole: return text;
+    case DiffersRole: return row.differs;
+    case SortRole: {  // numbers as numbers, so 10 sorts after 9 (a trailing " %" is allowed)
+        bool ok = false;
+        const double v = QLocale().toDouble(QString(text).remove(QLatin1String(" %")), &ok);
+        return ok ? QVariant(v) : QVariant(text);
+    }
+    case Qt::FontRole:
+        if (row.differs && index.column() > 0) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
+    default: return {};
+    }
+}
+
+QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    return section == 0 ? tr("Setting or result") : m_runNames.value(section - 1);
+}
+
+QString ComparisonModel::toCsv(const QAbstractItemModel& model)
+{
+    return tableLines(model, csvField, QStringLiteral(",")).join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString ComparisonModel::toMarkdown(const QAbstractItemModel& model)
+{
+    QStringList lines = tableLines(model, markdownField, QStringLiteral(" | "), QStringLiteral("| "), QStringLiteral(" |"));
+    QStringList rule;
+    for (int c = 0; c < model.columnCount(); ++c) rule << QStringLiteral("---");
+    lines.insert(1, QStringLiteral("| ") + rule.join(QStringLiteral(" | ")) + QStringLiteral(" |"));
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+}  // namespace ts::ui

@@ -1,0 +1,55 @@
+// The runs being compared as a table: one row per result (duration, device, model size, the
+// best and last of each metric) and per setting (every stored experiment parameter of any of
+// the runs; one a run does not list is at its default), one column per run. Rows know whether
+// the runs differ, so a proxy can show the differences only; the table copies as CSV or
+// Markdown for notes and reports.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QStringList>
+#include <QVector>
+
+#include <vector>
+
+#include "store/run_reader.h"
+
+namespace ts::ui {
+
+class ComparisonModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Role { DiffersRole = Qt::UserRole + 1, SortRole };
+    struct Run {
+        ts::RunInfo info;
+        std::vector<ts::MetricSummary> summaries;
+        std::vector<std::pair<std::string, std::string>> parameters;  // RunReader::parameters
+    };
+
+    explicit ComparisonModel(QObject* parent = nullptr);
+    void setRuns(const std::vector<Run>& runs);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    bool rowDiffers(int row) const { return m_rows[row].differs; }
+    QString rowName(int row) const { return m_rows[row].name; }
+
+    // The rows of `model` (a proxy over this, or this) in its order, with its headers.
+    static QString toCsv(const QAbstractItemModel& model);
+    static QString toMarkdown(const QAbstractItemModel& model);
+
+private:
+    struct Row {
+        QString name;
+        QStringList values;  // one per run
+        bool differs = false;
+    };
+    void addRow(const QString& name, const QStringList& values);
+
+    QStringList m_runNames;
+    QVector<Row> m_rows;
+};
+
+}  // namespace ts::ui

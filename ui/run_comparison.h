@@ -1,0 +1,63 @@
+// The Runs page's view of several selected runs: their curves overlaid on shared charts (one
+// colour per run, hover reads every run's value at that step), and a table of their results
+// and settings with a "differences only" switch and copies as CSV or Markdown.
+//
+// Reading is incremental as in RunCharts: each (run, metric) remembers its last step, so runs
+// still training keep updating inside the comparison at the cost of their new points only.
+#pragma once
+
+#include <QList>
+#include <QWidget>
+
+#include <map>
+#include <utility>
+
+#include "store/run_reader.h"
+
+class QCheckBox;
+class QSortFilterProxyModel;
+class QTableView;
+class QTabWidget;
+
+namespace ts::widgets {
+class ChartGrid;
+class LiveChart;
+}
+
+namespace ts::ui {
+
+class ComparisonModel;
+
+class RunComparison : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunComparison(QWidget* parent = nullptr);
+
+    // Shows `runIds`; the same set again reads only new points. Throws StoreError.
+    void showRuns(ts::RunReader& reader, const QList<qint64>& runIds);
+    void clear();
+
+    QList<qint64> runIds() const { return m_runIds; }
+    widgets::ChartGrid* charts() const { return m_charts; }
+    widgets::LiveChart* chart(const QString& metric) const;
+    qint64 pointCount(const QString& metric, qint64 runId) const;  // -1: not charted
+    ComparisonModel* model() const { return m_model; }
+    QSortFilterProxyModel* table() const { return m_proxy; }  // what the table view shows
+    QCheckBox* differencesOnlyBox() const { return m_differencesOnly; }
+
+private:
+    void rebuildCharts(ts::RunReader& reader);
+    qint64 appendNewPoints(ts::RunReader& reader);
+    void copy(bool markdown) const;
+
+    QList<qint64> m_runIds;
+    std::map<std::pair<qint64, QString>, qint64> m_lastStep;  // (run, metric) -> last step read
+    QTabWidget* m_tabs = nullptr;
+    widgets::ChartGrid* m_charts = nullptr;
+    ComparisonModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_view = nullptr;
+    QCheckBox* m_differencesOnly = nullptr;
+};
+
+}  // namespace ts::ui
