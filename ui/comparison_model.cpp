@@ -62,9 +62,9 @@ QStringList tableLines(const QAbstractItemModel& model, QString (*field)(QString
 
 ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void ComparisonModel::addRow(const QString& name, const QStringList& values)
+void ComparisonModel::addRow(const QString& name, const QStringList& values, bool setting)
 {
-    Row row{name, values, false};
+    Row row{name, values, false, setting};
     for (const QString& v : values) row.differs = row.differs || v != values.front();
     m_rows.push_back(row);
 }
@@ -128,9 +128,24 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
         }
     for (auto& [key, values] : settings) {
         values.resize(runs.size(), tr("(default)"));
-        addRow(QString::fromStdString(key), QStringList(values.begin(), values.end()));
+        addRow(QString::fromStdString(key), QStringList(values.begin(), values.end()), true);
     }
     endResetModel();
+}
+
+QStringList ComparisonModel::differingSettings() const
+{
+    QStringList keys;
+    for (const Row& r : m_rows)
+        if (r.setting && r.differs) keys << r.name;
+    return keys;
+}
+
+QString ComparisonModel::settingValue(const QString& key, int runIndex) const
+{
+    for (const Row& r : m_rows)
+        if (r.setting && r.name == key) return r.values.value(runIndex);
+    return tr("(default)");
 }
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }

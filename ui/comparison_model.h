@@ -34,6 +34,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     bool rowDiffers(int row) const { return m_rows[row].differs; }
+    // The experiment settings (not results) on which the runs differ, in row order.
+    QStringList differingSettings() const;
+    // A setting's value for the run at `runIndex` (the order given to setRuns).
+    QString settingValue(const QString& key, int runIndex) const;
     QString rowName(int row) const { return m_rows[row].name; }
 
     // The rows of `model` (a proxy over this, or this) in its order, with its headers.
@@ -45,8 +49,9 @@ private:
         QString name;
         QStringList values;  // one per run
         bool differs = false;
+        bool setting = false;  // an experiment parameter, not a result
     };
-    void addRow(const QString& name, const QStringList& values);
+    void addRow(const QString& name, const QStringList& values, bool setting = false);
 
     QStringList m_runNames;
     QVector<Row> m_rows;

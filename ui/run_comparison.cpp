@@ -4,7 +4,9 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -12,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "chart_grid.h"
@@ -91,7 +94,25 @@ RunComparison::RunComparison(QWidget* parent) : QWidget(parent)
 
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("comparisonTabs"));
-    m_tabs->addTab(m_charts, tr("Charts"));
+    m_groupBox = new QComboBox;
+    m_groupBox->setObjectName(QStringLiteral("groupByBox"));
+    m_groupBox->setToolTip(tr("Draw each group of runs sharing this setting as its mean with a ±1 standard deviation band"));
+    m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* groupLabel = new QLabel(tr("Group by:"));
+    groupLabel->setBuddy(m_groupBox);
+    auto* groupBar = new QHBoxLayout;
+    groupBar->addWidget(groupLabel);
+    groupBar->addWidget(m_groupBox);
+    groupBar->addStretch(1);
+    auto* chartsTab = new QWidget;
+    auto* chartsLayout = new QVBoxLayout(chartsTab);
+    chartsLayout->setContentsMargins(4, 4, 4, 0);
+    chartsLayout->addLayout(groupBar);
+    chartsLayout->addWidget(m_charts, 1);
+    connect(m_groupBox, &QComboBox::activated, this, [this](int index) {
+        setGroupBy(m_groupBox->itemData(index).toString());
+    });
+    m_tabs->addTab(chartsTab, tr("Charts"));
     m_tabs->addTab(tableTab, tr("Differences"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -111,11 +132,95 @@ void RunComparison::showRuns(RunReader& reader, const QList<qint64>& runIds)
         if (std::optional<RunInfo> info = reader.run(id)) runs.push_back({*info, reader.summaries(id), reader.parameters(id)});
     m_model->setRuns(runs);
     m_view->resizeColumnsToContents();
-    if (runIds != m_runIds) {
-        m_runIds = runIds;
-        rebuildCharts(reader);
+    m_lastReader = &reader;
+    const bool changed = runIds != m_runIds;
+    m_runIds = runIds;
+    updateGroupBox();
+    if (!m_groupKey.isEmpty()) {
+        rebuildGroupCharts(reader);  // the means change with every new point: drawn afresh
+        return;
     }
+    if (changed) rebuildCharts(reader);
     appendNewPoints(reader);
+}
+
+// The settings the runs differ on; a choice that no longer differs falls back to none.
+void RunComparison::updateGroupBox()
+{
+    const QStringList keys = m_model->differingSettings();
+    if (!keys.contains(m_groupKey)) m_groupKey.clear();
+    const QSignalBlocker block(m_groupBox);
+    m_groupBox->clear();
+    m_groupBox->addItem(tr("(none)"), QString());
+    for (const QString& key : keys) m_groupBox->addItem(key, key);
+    m_groupBox->setCurrentIndex(std::max(0, m_groupBox->findData(m_groupKey)));
+}
+
+void RunComparison::setGroupBy(const QString& key)
+{
+    if (key == m_groupKey) return;
+    m_groupKey = m_model->differingSettings().contains(key) ? key : QString();
+    m_groupBox->setCurrentIndex(std::max(0, m_groupBox->findData(m_groupKey)));
+    if (!m_lastReader) return;
+    if (m_groupKey.isEmpty()) {
+        rebuildCharts(*m_lastReader);
+        appendNewPoints(*m_lastReader);
+    } else {
+        rebuildGroupCharts(*m_lastReader);
+    }
+}
+
+RunComparison::Band RunComparison::meanAndSpread(const std::vector<MetricSeries>& runs)
+{
+    std::map<std::int64_t, std::vector<double>> byStep;
+    for (const MetricSeries& r : runs)
+        for (std::size_t i = 0; i < r.steps.size(); ++i)
+            if (std::isfinite(r.values[i])) byStep[r.steps[i]].push_back(r.values[i]);
+    Band band;
+    for (const auto& [step, values] : byStep) {
+        double sum = 0;
+        for (double v : values) sum += v;
+        const double mean = sum / double(values.size());
+        double squares = 0;
+        for (double v : values) squares += (v - mean) * (v - mean);
+        band.steps.push_back(double(step));
+        band.mean.push_back(mean);
+        band.std.push_back(values.size() > 1 ? std::sqrt(squares / double(values.size() - 1)) : 0.0);
+    }
+    return band;
+}
+
+// One mean line and one shaded band per group, per chart.
+void RunComparison::rebuildGroupCharts(RunReader& reader)
+{
+    rebuildCharts(reader);  // the charts of the metrics present, with a series per run ...
+    std::map<QString, std::vector<qint64>> groups;  // value -> runs
+    for (int i = 0; i < m_runIds.size(); ++i) groups[m_model->settingValue(m_groupKey, i)].push_back(m_runIds[i]);
+    for (widgets::LiveChart* chart : m_charts->charts()) {
+        for (const QString& id : chart->seriesIds()) chart->removeSeries(id);  // ... replaced by the groups
+        const std::string metric = chart->objectName().mid(QStringLiteral("compare_").size()).toStdString();
+        int g = 0;
+        for (const auto& [value, runs] : groups) {
+            std::vector<MetricSeries> series;
+            for (qint64 id : runs) series.push_back(reader.metric(id, metric));
+            const Band band = meanAndSpread(series);
+            const QColor colour = kRunColors[g % std::size(kRunColors)];
+            const QString id = QStringLiteral("group%1").arg(g++);
+            chart->addSeries(id + QStringLiteral("_low"), QString(), colour, widgets::LiveChart::Style::Band);
+            chart->addSeries(id + QStringLiteral("_high"), QString(), colour, widgets::LiveChart::Style::Band);
+            chart->addSeries(id, tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(runs.size()), colour);
+            chart->fillBetween(id + QStringLiteral("_low"), id + QStringLiteral("_high"), colour);
+            std::vector<double> low(band.mean.size()), high(band.mean.size());
+            for (std::size_t i = 0; i < band.mean.size(); ++i) {
+                low[i] = band.mean[i] - band.std[i];
+                high[i] = band.mean[i] + band.std[i];
+            }
+            chart->append(id, band.steps, band.mean);
+            chart->append(id + QStringLiteral("_low"), band.steps, low);
+            chart->append(id + QStringLiteral("_high"), band.steps, high);
+        }
+    }
+    m_lastStep.clear();  // nothing is read incrementally while grouped
 }
 
 void RunComparison::clear()

@@ -10,11 +10,13 @@
 #include <QWidget>
 
 #include <map>
+#include <vector>
 #include <utility>
 
 #include "store/run_reader.h"
 
 class QCheckBox;
+class QComboBox;
 class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
@@ -44,9 +46,22 @@ public:
     ComparisonModel* model() const { return m_model; }
     QSortFilterProxyModel* table() const { return m_proxy; }  // what the table view shows
     QCheckBox* differencesOnlyBox() const { return m_differencesOnly; }
+    // Group by a setting on which the runs differ (empty: no grouping): each group is drawn as
+    // its mean (series "group<i>") with a +-1 standard deviation band, its size in the legend.
+    void setGroupBy(const QString& key);
+    QString groupBy() const { return m_groupKey; }
+    QComboBox* groupByBox() const { return m_groupBox; }
+
+    // Mean and sample standard deviation (n - 1; 0 for one run) per step over the runs' series.
+    struct Band {
+        std::vector<double> steps, mean, std;
+    };
+    static Band meanAndSpread(const std::vector<ts::MetricSeries>& runs);
 
 private:
     void rebuildCharts(ts::RunReader& reader);
+    void rebuildGroupCharts(ts::RunReader& reader);
+    void updateGroupBox();
     qint64 appendNewPoints(ts::RunReader& reader);
     void copy(bool markdown) const;
 
@@ -58,6 +73,9 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_view = nullptr;
     QCheckBox* m_differencesOnly = nullptr;
+    QComboBox* m_groupBox = nullptr;
+    QString m_groupKey;
+    ts::RunReader* m_lastReader = nullptr;  // for regrouping when the choice changes
 };
 
 }  // namespace ts::ui

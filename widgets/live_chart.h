@@ -38,6 +38,7 @@ public:
         Line,    // a normal line
         Faint,   // a thin translucent line (raw values under a smoothed line)
         Points,  // markers only: per-epoch values such as validation accuracy
+        Band,    // one edge of a shaded band (fillBetween): no legend entry, no line of its own
     };
 
     explicit LiveChart(QWidget* parent = nullptr);
@@ -63,6 +64,8 @@ public:
     bool append(const QString& id, std::span<const double> steps, std::span<const double> values);
     // TensorBoard-style smoothing (0 = off, typical 0.6-0.99). The raw points stay, drawn faint.
     void setSmoothing(const QString& id, double weight);
+    // Shades the area between two Band series (a mean's +-1 standard deviation).
+    void fillBetween(const QString& lowerId, const QString& upperId, const QColor& color);
     double smoothing(const QString& id) const;
     std::size_t pointCount(const QString& id) const;  // raw points stored
     // Drops all points and marks; keeps the series definitions.

@@ -69,7 +69,11 @@ void LiveChart::updateSeriesPens(Series& s) {
     const QColor rawColor = faintRaw ? faint : s.color;
     s.raw->setAntialiased(!s.dense);
     s.raw->setName(s.label);
-    if (s.style == Style::Points) {
+    if (s.style == Style::Band) {
+        s.raw->setLineStyle(QCPGraph::lsLine);
+        s.raw->setScatterStyle(QCPScatterStyle());
+        s.raw->setPen(Qt::NoPen);
+    } else if (s.style == Style::Points) {
         s.raw->setLineStyle(QCPGraph::lsNone);
         s.raw->setPen(QPen(rawColor, 1.5));
         s.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, s.dense ? 3 : 6));
@@ -92,10 +96,21 @@ void LiveChart::updateSeriesPens(Series& s) {
 void LiveChart::rebuildLegend() {
     m_plot->legend->clearItems();
     for (const auto& s : m_series) {
-        if (s->data.size() == 0) continue;
+        if (s->data.size() == 0 || s->style == Style::Band) continue;
         QCPGraph* shown = s->smooth ? s->smooth : s->raw;
         shown->addToLegend();
     }
+}
+
+void LiveChart::fillBetween(const QString& lowerId, const QString& upperId, const QColor& color) {
+    Series* lower = find(lowerId);
+    Series* upper = find(upperId);
+    if (!lower || !upper) return;
+    QColor shade = color;
+    shade.setAlpha(50);
+    upper->raw->setBrush(shade);
+    upper->raw->setChannelFillGraph(lower->raw);
+    scheduleReplot();
 }
 
 void LiveChart::addMarker(double step, const QString& label) {

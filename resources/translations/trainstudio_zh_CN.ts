@@ -824,6 +824,22 @@
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
+    <message>
+        <source>Draw each group of runs sharing this setting as its mean with a ±1 standard deviation band</source>
+        <translation>将此设置相同的每组运行画成均值曲线，并带 ±1 标准差区间</translation>
+    </message>
+    <message>
+        <source>Group by:</source>
+        <translation>分组依据：</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（不分组）</translation>
+    </message>
+    <message>
+        <source>%1 = %2 (n = %3)</source>
+        <translation>%1 = %2（n = %3）</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunDetails</name>

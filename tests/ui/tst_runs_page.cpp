@@ -45,6 +45,8 @@ struct RunSpec {
     std::optional<qint64> parent;
     std::string relation = "resume";
     std::string experimentYaml = "name: fashion_mnist_mlp\n";
+    std::vector<std::pair<std::string, std::string>> parameters;
+    double lossScale = 1.0;  // loss = lossScale * 2 / step
 };
 
 // One run as the trainer records it: per-step loss/lr/grad_norm, per-epoch train and
@@ -58,10 +60,11 @@ qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
     run.device = "cpu";
     run.seed = 7;
     run.parentRunId = spec.parent;
+    run.parameters = spec.parameters;
     if (spec.parent) run.parentRelation = spec.relation;
     const qint64 id = writer.createRun(run);
     for (int step = spec.firstStep; step < spec.firstStep + spec.steps; ++step) {
-        writer.addMetric(id, "loss", step, 2.0 / step, step * 0.01);
+        writer.addMetric(id, "loss", step, spec.lossScale * 2.0 / step, step * 0.01);
         writer.addMetric(id, "lr", step, 0.001, step * 0.01);
         writer.addMetric(id, "grad_norm", step, 1.0 + step % 3, step * 0.01);
     }
@@ -491,6 +494,52 @@ private slots:
         page->selectRun(a);
         QTRY_VERIFY(page->details()->isVisible());
         QCOMPARE(page->details()->runId(), a);
+    }
+
+    // Grouped by the learning rate (seeds varied): each group's mean and +-1 standard deviation
+    // band, from known values: losses 2/step and 6/step average 4/step, spread 2*sqrt(2)/step.
+    void groupingDrawsMeanAndBand()
+    {
+        RunWriter writer(m_ws);
+        QList<qint64> ids;
+        const std::pair<const char*, double> runs[] = {{"0.001", 1.0}, {"0.001", 3.0}, {"0.01", 1.0}};
+        int seed = 0;
+        for (const auto& [lr, scale] : runs)
+            ids << addRun(writer, m_ws, {.name = "seed", .steps = 10, .epochs = 1,
+                                         .parameters = {{"optimizer.lr", lr}, {"training.seed", std::to_string(seed++)}},
+                                         .lossScale = scale});
+        OPEN_PAGE(page, 3);
+        page->selectRuns(ids);
+        RunComparison* comparison = page->comparison();
+        QTRY_VERIFY(comparison->chart("loss"));
+        QComboBox* groupBox = comparison->groupByBox();
+        QVERIFY(groupBox->findData("optimizer.lr") > 0);
+        QVERIFY(groupBox->findData("training.seed") > 0);
+        QCOMPARE(groupBox->findData("training.epochs"), -1);  // the same for all: nothing to group by
+
+        comparison->setGroupBy("optimizer.lr");
+        widgets::LiveChart* loss = comparison->chart("loss");
+        QCOMPARE(loss->seriesIds().size(), 6);  // two groups: a mean and two band edges each
+        QCOMPARE(comparison->pointCount("loss", ids[0]), -1);  // runs are no longer drawn one by one
+        loss->replotNow();
+        QCPGraph* mean = loss->rawGraph("group0");
+        QCOMPARE(mean->name(), QString("optimizer.lr = 0.001 (n = 2)"));
+        QCOMPARE(mean->dataCount(), 10);
+        QCOMPARE(mean->data()->at(0)->value, 4.0);
+        QVERIFY(qAbs(loss->rawGraph("group0_high")->data()->at(0)->value - (4.0 + 2.0 * std::sqrt(2.0))) < 1e-12);
+        QVERIFY(qAbs(loss->rawGraph("group0_low")->data()->at(1)->value - (2.0 - std::sqrt(2.0))) < 1e-12);
+        QCOMPARE(loss->rawGraph("group1")->name(), QString("optimizer.lr = 0.01 (n = 1)"));
+        QCOMPARE(loss->rawGraph("group1_high")->data()->at(0)->value, 2.0);  // one run: no spread
+
+        const RunComparison::Band band = RunComparison::meanAndSpread(
+            {MetricSeries{"m", {1, 2}, {1.0, NAN}, {0, 0}}, MetricSeries{"m", {1, 3}, {3.0, 5.0}, {0, 0}}});
+        QCOMPARE(band.steps, (std::vector<double>{1, 3}));  // step 2 held only NaN
+        QCOMPARE(band.mean, (std::vector<double>{2.0, 5.0}));
+        QCOMPARE(band.std[1], 0.0);
+
+        comparison->setGroupBy({});
+        QCOMPARE(comparison->chart("loss")->seriesIds().size(), 3);
+        QCOMPARE(comparison->pointCount("loss", ids[2]), 10);
     }
 
     // Settings differ where the stored parameters do; a key a run lacks is its default.
