@@ -5,9 +5,6 @@
 namespace ts::widgets {
 
 namespace {
-constexpr int kMaxFixedDecimals = 4;  // beyond this, 9.99e-4 reads better than 0.000999
-constexpr double kMaxFixed = 1e6;
-
 QString stripZeros(QString text, QChar point)
 {
     if (!text.contains(point)) return text;
@@ -28,34 +25,61 @@ int resolutionDecimals(double unit)
 }
 }  // namespace
 
-QString compactTickLabel(double value, double step, const QLocale& locale)
+namespace {
+
+QString fixedLabel(double value, int resolution, const QLocale& locale)
 {
-    if (!std::isfinite(value)) return locale.toString(value);
-    const double magnitude = std::abs(value);
-    if (step > 0 && magnitude < step * 1e-6) return QStringLiteral("0");  // rounding noise around zero
-    const int resolution = resolutionDecimals(step > 0 ? step : (magnitude > 0 ? magnitude : 1.0));
-    const int decimals = std::max(0, resolution);
-    const QChar point = locale.decimalPoint().at(0);
-    if (decimals <= kMaxFixedDecimals && magnitude < kMaxFixed)
-        return stripZeros(locale.toString(value, 'f', decimals), point);
-    // Scientific: as many mantissa digits as the step's resolution needs below the value's exponent.
-    int exponent = int(std::floor(std::log10(magnitude)));
+    return stripZeros(locale.toString(value, 'f', std::max(0, resolution)), locale.decimalPoint().at(0));
+}
+
+// As many mantissa digits as the step's resolution needs below the value's exponent.
+QString scientificLabel(double value, int resolution, const QLocale& locale)
+{
+    if (value == 0) return QStringLiteral("0");
+    int exponent = int(std::floor(std::log10(std::abs(value))));
     double mantissa = value / std::pow(10.0, exponent);
     const int digits = std::clamp(exponent + resolution, 0, 6);
     if (std::abs(std::round(mantissa * std::pow(10.0, digits))) >= 10 * std::pow(10.0, digits)) {
         mantissa /= 10;  // 9.996 rounds to 10.00: say 1.000e(n+1)
         ++exponent;
     }
-    return stripZeros(locale.toString(mantissa, 'f', digits), point) + QStringLiteral("e") + QString::number(exponent);
+    return stripZeros(locale.toString(mantissa, 'f', digits), locale.decimalPoint().at(0)) + QStringLiteral("e") +
+           QString::number(exponent);
+}
+
+// Labels for all ticks in the one notation whose longest label is shorter (fixed on a tie):
+// 0.3305 stays fixed, 9.99e-4 and 1.2e7 go scientific, and one axis never mixes the two.
+QVector<QString> labels(const QVector<double>& ticks, double step, const QLocale& locale)
+{
+    const double magnitude = ticks.isEmpty() ? 1.0 : std::abs(ticks.front());
+    const int resolution = resolutionDecimals(step > 0 ? step : (magnitude > 0 ? magnitude : 1.0));
+    QVector<QString> fixed, scientific;
+    qsizetype fixedWidth = 0, scientificWidth = 0;
+    for (double t : ticks) {
+        if (!std::isfinite(t)) {
+            fixed << locale.toString(t);
+            scientific << locale.toString(t);
+            continue;
+        }
+        if (step > 0 && std::abs(t) < step * 1e-6) t = 0;  // rounding noise around zero
+        fixed << fixedLabel(t, resolution, locale);
+        scientific << scientificLabel(t, resolution, locale);
+        fixedWidth = std::max(fixedWidth, fixed.back().size());
+        scientificWidth = std::max(scientificWidth, scientific.back().size());
+    }
+    return fixedWidth <= scientificWidth ? fixed : scientific;
+}
+
+}  // namespace
+
+QString compactTickLabel(double value, double step, const QLocale& locale)
+{
+    return labels({value}, step, locale).front();
 }
 
 QVector<QString> CompactTicker::createLabelVector(const QVector<double>& ticks, const QLocale& locale, QChar, int)
 {
-    const double step = ticks.size() > 1 ? std::abs(ticks[1] - ticks[0]) : 0.0;
-    QVector<QString> labels;
-    labels.reserve(ticks.size());
-    for (double t : ticks) labels.push_back(compactTickLabel(t, step, locale));
-    return labels;
+    return labels(ticks, ticks.size() > 1 ? std::abs(ticks[1] - ticks[0]) : 0.0, locale);
 }
 
 }  // namespace ts::widgets

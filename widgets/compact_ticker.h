@@ -8,7 +8,8 @@
 
 namespace ts::widgets {
 
-// The label of `value` on an axis whose ticks are `step` apart (step <= 0: a lone tick).
+// The label of `value` on an axis whose ticks are `step` apart (step <= 0: a lone tick), in
+// the shorter of fixed and scientific notation.
 QString compactTickLabel(double value, double step, const QLocale& locale);
 
 class CompactTicker : public QCPAxisTicker {

@@ -403,6 +403,7 @@ void TestLiveChart::compactTickLabels_data() {
     QTest::newRow("learning rate") << 9.99e-4 << 1e-6 << "9.99e-4";
     QTest::newRow("learning rate top") << 1e-3 << 1e-6 << "1e-3";
     QTest::newRow("memory in GiB") << 0.3305 << 0.0005 << "0.3305";
+    QTest::newRow("memory, fine steps") << 0.34646 << 2e-5 << "0.34646";  // shorter than 3.4646e-1
     QTest::newRow("step of 2.5") << 7.5 << 2.5 << "7.5";
     QTest::newRow("quarter steps") << 0.25 << 0.25 << "0.25";
     QTest::newRow("whole steps") << 200.0 << 50.0 << "200";
