@@ -64,8 +64,13 @@ ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) 
 
 void ComparisonModel::addRow(const QString& name, const QStringList& values, bool setting)
 {
-    Row row{name, values, false, setting};
-    for (const QString& v : values) row.differs = row.differs || v != values.front();
+    Row row{name, values, false, setting, {}, {}};
+    for (const QString& v : values) {
+        row.differs = row.differs || v != values.front();
+        bool ok = false;
+        const double n = QLocale().toDouble(QString(v).remove(QLatin1String(" %")).remove(QLocale().groupSeparator()), &ok);
+        row.numbers << (ok ? n : std::nan(""));
+    }
     m_rows.push_back(row);
 }
 
@@ -84,6 +89,8 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
     addRow(tr("Result"), each([](const Run& r) { return RunsModel::resultText(headlineResult(r.summaries)); }));
     addRow(tr("Status"), each([](const Run& r) { return RunsModel::statusText(r.info.status); }));
     addRow(tr("Active time"), each([](const Run& r) { return RunsModel::durationText(activeSeconds(r.info, r.summaries)); }));
+    m_rows.back().numbers.clear();
+    for (const Run& r : runs) m_rows.back().numbers << activeSeconds(r.info, r.summaries);
     addRow(tr("Device"), each([](const Run& r) { return QString::fromStdString(r.info.device); }));
     std::vector<std::pair<QString, QString>> sizes;
     for (const Run& r : runs) sizes.push_back(modelSize(r.info.experimentYaml));
@@ -111,10 +118,12 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
                    const MetricSummary* s = find(r);
                    return s ? metricText(metric, s->best) : QStringLiteral("—");
                }));
+        m_rows.back().metric = name;
         addRow(tr("last %1").arg(name), each([&](const Run& r) {
                    const MetricSummary* s = find(r);
                    return s ? metricText(metric, s->last) : QStringLiteral("—");
                }));
+        m_rows.back().metric = name;
     }
 
     // Settings: the store keeps only values that differ from the defaults, so a key one run

@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <cmath>
+
 #include <vector>
 
 #include "store/run_reader.h"
@@ -38,6 +40,11 @@ public:
     QStringList differingSettings() const;
     // A setting's value for the run at `runIndex` (the order given to setRuns).
     QString settingValue(const QString& key, int runIndex) const;
+    // A row's value as a number for the run at `runIndex` (NaN when it is not one): accuracy
+    // in percent, active time in seconds.
+    double number(int row, int runIndex) const { return m_rows[row].numbers.value(runIndex, std::nan("")); }
+    // The metric a "best ..." or "last ..." row shows; empty for other rows.
+    QString metricOf(int row) const { return m_rows[row].metric; }
     QString rowName(int row) const { return m_rows[row].name; }
 
     // The rows of `model` (a proxy over this, or this) in its order, with its headers.
@@ -50,6 +57,8 @@ private:
         QStringList values;  // one per run
         bool differs = false;
         bool setting = false;  // an experiment parameter, not a result
+        QString metric;        // the best or last value of this metric
+        QVector<double> numbers;  // per run; NaN where the value is not a number
     };
     void addRow(const QString& name, const QStringList& values, bool setting = false);
 

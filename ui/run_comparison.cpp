@@ -20,6 +20,7 @@
 #include "chart_grid.h"
 #include "comparison_model.h"
 #include "live_chart.h"
+#include "trade_off_chart.h"
 
 namespace ts::ui {
 
@@ -114,6 +115,10 @@ RunComparison::RunComparison(QWidget* parent) : QWidget(parent)
     });
     m_tabs->addTab(chartsTab, tr("Charts"));
     m_tabs->addTab(tableTab, tr("Differences"));
+    m_tradeOff = new TradeOffChart;
+    m_tradeOff->setObjectName(QStringLiteral("tradeOffChart"));
+    m_tabs->addTab(m_tradeOff, tr("Trade-offs"));
+    connect(m_tradeOff, &TradeOffChart::runClicked, this, &RunComparison::runActivated);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
@@ -132,6 +137,7 @@ void RunComparison::showRuns(RunReader& reader, const QList<qint64>& runIds)
         if (std::optional<RunInfo> info = reader.run(id)) runs.push_back({*info, reader.summaries(id), reader.parameters(id)});
     m_model->setRuns(runs);
     m_view->resizeColumnsToContents();
+    m_tradeOff->setModel(m_model, QVector<qint64>(runIds.begin(), runIds.end()));
     m_lastReader = &reader;
     const bool changed = runIds != m_runIds;
     m_runIds = runIds;
@@ -229,6 +235,7 @@ void RunComparison::clear()
     m_lastStep.clear();
     m_charts->removeAllCharts();
     m_model->setRuns({});
+    m_tradeOff->setModel(m_model, {});
 }
 
 // One chart per metric that any of the runs has, one series per run.

@@ -1,6 +1,7 @@
 // The Runs page's view of several selected runs: their curves overlaid on shared charts (one
-// colour per run, hover reads every run's value at that step), and a table of their results
-// and settings with a "differences only" switch and copies as CSV or Markdown.
+// colour per run, hover reads every run's value at that step; or grouped by a setting), a
+// table of their results and settings with a "differences only" switch and copies as CSV or
+// Markdown, and a trade-off chart of a result against a cost with its Pareto front.
 //
 // Reading is incremental as in RunCharts: each (run, metric) remembers its last step, so runs
 // still training keep updating inside the comparison at the cost of their new points only.
@@ -29,6 +30,7 @@ class LiveChart;
 namespace ts::ui {
 
 class ComparisonModel;
+class TradeOffChart;
 
 class RunComparison : public QWidget {
     Q_OBJECT
@@ -51,12 +53,16 @@ public:
     void setGroupBy(const QString& key);
     QString groupBy() const { return m_groupKey; }
     QComboBox* groupByBox() const { return m_groupBox; }
+    TradeOffChart* tradeOff() const { return m_tradeOff; }
 
     // Mean and sample standard deviation (n - 1; 0 for one run) per step over the runs' series.
     struct Band {
         std::vector<double> steps, mean, std;
     };
     static Band meanAndSpread(const std::vector<ts::MetricSeries>& runs);
+
+signals:
+    void runActivated(qint64 runId);  // a run's point on the trade-off chart was clicked
 
 private:
     void rebuildCharts(ts::RunReader& reader);
@@ -74,6 +80,7 @@ private:
     QTableView* m_view = nullptr;
     QCheckBox* m_differencesOnly = nullptr;
     QComboBox* m_groupBox = nullptr;
+    TradeOffChart* m_tradeOff = nullptr;
     QString m_groupKey;
     ts::RunReader* m_lastReader = nullptr;  // for regrouping when the choice changes
 };

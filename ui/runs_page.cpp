@@ -99,6 +99,7 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     connect(m_model, &RunsModel::renameRequested, this, &RunsPage::renameRun, Qt::QueuedConnection);
     connect(m_details, &RunDetails::saveNotesRequested, this, &RunsPage::saveNotes);
     connect(m_details, &RunDetails::runActivated, this, &RunsPage::selectRun);
+    connect(m_comparison, &RunComparison::runActivated, this, &RunsPage::selectRun);
 
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &RunsPage::poll);

@@ -840,6 +840,10 @@
         <source>%1 = %2 (n = %3)</source>
         <translation>%1 = %2（n = %3）</translation>
     </message>
+    <message>
+        <source>Trade-offs</source>
+        <translation>权衡</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunDetails</name>
@@ -1285,6 +1289,29 @@ SHA-256：%2</translation>
     <message>
         <source>Cannot evaluate run %1: %2</source>
         <translation>无法评估运行 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TradeOffChart</name>
+    <message>
+        <source>runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Result:</source>
+        <translation>结果：</translation>
+    </message>
+    <message>
+        <source>against:</source>
+        <translation>对比：</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include "comparison_model.h"
 #include "run_comparison.h"
 #include "run_details.h"
+#include "trade_off_chart.h"
 #include "run_overview.h"
 #include "io/experiment_yaml.h"
 #include "io/shipped_experiments.h"
@@ -540,6 +541,42 @@ private slots:
         comparison->setGroupBy({});
         QCOMPARE(comparison->chart("loss")->seriesIds().size(), 3);
         QCOMPARE(comparison->pointCount("loss", ids[2]), 10);
+    }
+
+    // The Pareto front of a known point set: cheaper-and-better points only, by cost.
+    void paretoFrontOfKnownPoints()
+    {
+        const std::vector<TradeOffPoint> points = {
+            {1, 0.80, 1}, {2, 0.85, 2}, {2, 0.83, 3}, {3, 0.84, 4}, {4, 0.90, 5}, {5, 0.90, 6}, {0.5, 0.70, 7}};
+        std::vector<qint64> onFront;
+        for (const TradeOffPoint& p : paretoFront(points, true)) onFront.push_back(p.runId);
+        QCOMPARE(onFront, (std::vector<qint64>{7, 1, 2, 5}));  // 3, 4 and 6 are beaten by a cheaper run
+        onFront.clear();
+        for (const TradeOffPoint& p : paretoFront(points, false)) onFront.push_back(p.runId);  // losses: lower wins
+        QCOMPARE(onFront, (std::vector<qint64>{7}));
+        QVERIFY(paretoFront({{NAN, 1, 1}, {1, 0.5, 2}}, true).size() == 1);
+    }
+
+    // The trade-off tab plots the selected runs' result against a cost; a click selects a run.
+    void tradeOffChartSelectsARun()
+    {
+        RunWriter writer(m_ws);
+        const qint64 a = addRun(writer, m_ws, {.name = "small", .finalValAcc = 0.80});
+        const qint64 b = addRun(writer, m_ws, {.name = "big", .finalValAcc = 0.90,
+                                               .parameters = {{"training.batch_size", "256"}}});
+        OPEN_PAGE(page, 2);
+        page->selectRuns({a, b});
+        TradeOffChart* chart = page->comparison()->tradeOff();
+        QTRY_VERIFY(chart->yBox()->count() > 0);
+        QVERIFY2(chart->yBox()->currentText().contains("val_acc"), qPrintable(chart->yBox()->currentText()));
+        const int batch = chart->xBox()->findText("training.batch_size");
+        QVERIFY(batch < 0);  // run a has no number for it (its default is not stored): not an axis
+        QCOMPARE(chart->xBox()->currentText(), QString("Active time"));  // parameters unknown here: next cost
+        QCOMPARE(chart->plot()->graph(0)->dataCount(), 2);
+        QSignalSpy clicked(chart, &TradeOffChart::runClicked);
+        emit chart->plot()->plottableClick(chart->plot()->graph(0), 1, nullptr);
+        QCOMPARE(clicked.count(), 1);
+        QTRY_COMPARE(page->selectedRunId(), clicked.at(0).at(0).toLongLong());
     }
 
     // Settings differ where the stored parameters do; a key a run lacks is its default.
