@@ -11,6 +11,7 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -101,10 +102,15 @@ RunComparison::RunComparison(QWidget* parent) : QWidget(parent)
     m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* groupLabel = new QLabel(tr("Group by:"));
     groupLabel->setBuddy(m_groupBox);
+    m_legend = new QLabel;
+    m_legend->setObjectName(QStringLiteral("comparisonLegend"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
     auto* groupBar = new QHBoxLayout;
     groupBar->addWidget(groupLabel);
     groupBar->addWidget(m_groupBox);
-    groupBar->addStretch(1);
+    groupBar->addSpacing(12);
+    groupBar->addWidget(m_legend, 1);
     auto* chartsTab = new QWidget;
     auto* chartsLayout = new QVBoxLayout(chartsTab);
     chartsLayout->setContentsMargins(4, 4, 4, 0);
@@ -176,6 +182,17 @@ void RunComparison::setGroupBy(const QString& key)
     }
 }
 
+void RunComparison::setLegend(const QStringList& names)
+{
+    QStringList items;
+    for (int i = 0; i < names.size(); ++i)
+        items << QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
+                     .arg(kRunColors[std::size_t(i) % std::size(kRunColors)].name(), names[i].toHtmlEscaped());
+    m_legend->setText(items.join(QStringLiteral(" &nbsp; ")));
+}
+
+QString RunComparison::legendText() const { return QTextDocumentFragment::fromHtml(m_legend->text()).toPlainText(); }
+
 RunComparison::Band RunComparison::meanAndSpread(const std::vector<MetricSeries>& runs)
 {
     std::map<std::int64_t, std::vector<double>> byStep;
@@ -202,6 +219,9 @@ void RunComparison::rebuildGroupCharts(RunReader& reader)
     rebuildCharts(reader);  // the charts of the metrics present, with a series per run ...
     std::map<QString, std::vector<qint64>> groups;  // value -> runs
     for (int i = 0; i < m_runIds.size(); ++i) groups[m_model->settingValue(m_groupKey, i)].push_back(m_runIds[i]);
+    QStringList names;
+    for (const auto& [value, runs] : groups) names << tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(runs.size());
+    setLegend(names);
     for (widgets::LiveChart* chart : m_charts->charts()) {
         for (const QString& id : chart->seriesIds()) chart->removeSeries(id);  // ... replaced by the groups
         const std::string metric = chart->objectName().mid(QStringLiteral("compare_").size()).toStdString();
@@ -243,6 +263,12 @@ void RunComparison::rebuildCharts(RunReader& reader)
 {
     m_charts->removeAllCharts();
     m_lastStep.clear();
+    QStringList names;
+    for (qint64 id : m_runIds) {
+        const std::optional<RunInfo> info = reader.run(id);
+        names << tr("%1 · %2").arg(id).arg(info ? QString::fromStdString(info->name) : QString());
+    }
+    setLegend(names);
     std::set<std::string> present;
     for (qint64 id : m_runIds)
         for (const std::string& name : reader.metricNames(id)) present.insert(name);
@@ -253,6 +279,7 @@ void RunComparison::rebuildCharts(RunReader& reader)
         chart->setObjectName(QStringLiteral("compare_") + metric);
         chart->setTitle(titleOf(metric));
         chart->setHoverReadout(true);
+        chart->setLegendShown(false);  // one legend above all charts
         int colour = 0;
         for (qint64 id : m_runIds) {
             const std::optional<RunInfo> info = reader.run(id);

@@ -18,6 +18,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
@@ -53,6 +54,7 @@ public:
     void setGroupBy(const QString& key);
     QString groupBy() const { return m_groupKey; }
     QComboBox* groupByBox() const { return m_groupBox; }
+    QString legendText() const;  // tests
     TradeOffChart* tradeOff() const { return m_tradeOff; }
 
     // Mean and sample standard deviation (n - 1; 0 for one run) per step over the runs' series.
@@ -68,6 +70,7 @@ private:
     void rebuildCharts(ts::RunReader& reader);
     void rebuildGroupCharts(ts::RunReader& reader);
     void updateGroupBox();
+    void setLegend(const QStringList& names);  // in the series colours, in order
     qint64 appendNewPoints(ts::RunReader& reader);
     void copy(bool markdown) const;
 
@@ -80,6 +83,7 @@ private:
     QTableView* m_view = nullptr;
     QCheckBox* m_differencesOnly = nullptr;
     QComboBox* m_groupBox = nullptr;
+    QLabel* m_legend = nullptr;  // the runs' (or groups') colours, once for all charts
     TradeOffChart* m_tradeOff = nullptr;
     QString m_groupKey;
     ts::RunReader* m_lastReader = nullptr;  // for regrouping when the choice changes

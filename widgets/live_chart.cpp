@@ -35,7 +35,7 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     // Centred between two empty stretching cells; layoutAxesAndLegend caps its width.
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
     m_plot->plotLayout()->insertRow(0);
-    auto* legendRow = new QCPLayoutGrid;
+    auto* legendRow = m_legendRow = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(0, 0, legendRow);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->plotLayout()->setRowSpacing(0);
@@ -119,7 +119,26 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     applyPalette();
 }
 
-LiveChart::~LiveChart() = default;
+LiveChart::~LiveChart() {
+    setLegendRowInLayout(true);  // the plot deletes what its layout holds, the legend among it
+}
+
+// A hidden layout element keeps its room in QCustomPlot's layout: the legend's row is taken
+// out while there is no legend to show, and put back just above the axis rect.
+void LiveChart::setLegendRowInLayout(bool on) {
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    if ((m_legendRow->layout() == layout) == on) return;
+    if (!on) {
+        layout->take(m_legendRow);
+        layout->simplify();
+        return;
+    }
+    int row = 0;
+    while (row < layout->rowCount() && layout->element(row, 0) != m_plot->axisRect()) ++row;
+    layout->insertRow(row);
+    layout->addElement(row, 0, m_legendRow);
+    layout->setRowStretchFactor(row, 0.001);
+}
 
 LiveChart::Series* LiveChart::find(const QString& id) const {
     for (const auto& s : m_series)
@@ -265,7 +284,7 @@ bool LiveChart::isEmpty() const {
 void LiveChart::updateEmptyState() {
     const bool empty = isEmpty();
     m_emptyText->setVisible(empty);
-    m_plot->legend->setVisible(!empty);
+    setLegendRowInLayout(!empty && m_legendShown);
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) axis->setTickLabels(!empty);
     if (empty) {
         ++m_programmaticRange;
@@ -276,6 +295,14 @@ void LiveChart::updateEmptyState() {
 }
 
 void LiveChart::setControlsVisible(bool on) { m_bar->setVisible(on); }
+
+bool LiveChart::legendInView() const { return m_legendRow->layout() == m_plot->plotLayout(); }
+
+void LiveChart::setLegendShown(bool on) {
+    m_legendShown = on;
+    updateEmptyState();
+    scheduleReplot();
+}
 
 void LiveChart::setXLabelVisible(bool on) {
     m_xLabelVisible = on;

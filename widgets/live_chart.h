@@ -24,6 +24,7 @@ class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPLayoutGrid;
 class QCPTextElement;
 class QDoubleSpinBox;
 class QLabel;
@@ -51,6 +52,9 @@ public:
     void setControlsVisible(bool on);
     // The x axis' title ("Step"); exports always have it.
     void setXLabelVisible(bool on);
+    // A page that names the series once for all its charts hides each chart's legend.
+    void setLegendShown(bool on);
+    bool legendInView() const;  // shown and taking its row: there is something to name
     void setYLabel(const QString& label);
 
     // Series. `id` is the caller's stable key; `label` is what the legend shows.
@@ -160,6 +164,7 @@ private:
     void retranslate();
     void updateSmoothingBox();
     void updateEmptyState();
+    void setLegendRowInLayout(bool on);
     void layoutAxesAndLegend();
     int plotColumns() const;
     void refreshForExport(int width);
@@ -173,6 +178,7 @@ private:
     QDoubleSpinBox* m_smoothingBox = nullptr;
     QWidget* m_bar = nullptr;
     QCPItemText* m_emptyText = nullptr;
+    QCPLayoutGrid* m_legendRow = nullptr;  // the legend between two spacers, above the plot
     QTimer m_replotTimer;
 
     std::vector<std::unique_ptr<Series>> m_series;  // in insertion order: legend and CSV follow it
@@ -189,6 +195,7 @@ private:
     bool m_follow = true;
     bool m_xLabelVisible = true;
     bool m_hoverReadout = false;
+    bool m_legendShown = true;
     bool m_viewDirty = true;  // range or size changed since the last decimation
     int m_programmaticRange = 0;  // >0 while the chart itself moves the axes
     double m_lastLower = 0, m_lastUpper = 0;

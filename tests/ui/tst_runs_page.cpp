@@ -459,6 +459,7 @@ private slots:
             QCOMPARE(chart->seriesIds().size(), 3);
         }
         QVERIFY(!comparison->chart("test_acc"));  // no run has it: no chart
+        QVERIFY2(comparison->legendText().contains("lr big"), qPrintable(comparison->legendText()));  // named once
         QCOMPARE(comparison->pointCount("loss", a), 30);
         QCOMPARE(comparison->pointCount("loss", b), 20);
         QCOMPARE(comparison->pointCount("val_acc", b), 2);
@@ -525,6 +526,7 @@ private slots:
         loss->replotNow();
         QCPGraph* mean = loss->rawGraph("group0");
         QCOMPARE(mean->name(), QString("optimizer.lr = 0.001 (n = 2)"));
+        QVERIFY(comparison->legendText().contains("optimizer.lr = 0.01 (n = 1)"));
         QCOMPARE(mean->dataCount(), 10);
         QCOMPARE(mean->data()->at(0)->value, 4.0);
         QVERIFY(qAbs(loss->rawGraph("group0_high")->data()->at(0)->value - (4.0 + 2.0 * std::sqrt(2.0))) < 1e-12);

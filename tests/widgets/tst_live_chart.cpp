@@ -426,7 +426,7 @@ void TestLiveChart::emptyChartShowsANote() {
     chart.addSeries("acc", "accuracy", Qt::blue, LiveChart::Style::Points);
     chart.replotNow();
     QVERIFY(chart.isEmpty());
-    QVERIFY(!chart.plot()->legend->visible());
+    QVERIFY(!chart.legendInView());
     QVERIFY(!chart.plot()->xAxis->tickLabels());
     QVERIFY(!chart.plot()->yAxis->tickLabels());
 
@@ -434,7 +434,15 @@ void TestLiveChart::emptyChartShowsANote() {
     chart.append("acc", s);
     chart.replotNow();
     QVERIFY(!chart.isEmpty());
-    QVERIFY(chart.plot()->legend->visible());
+    QVERIFY(chart.legendInView());
+    // A hidden legend gives its row to the plot.
+    const int withLegend = chart.plot()->axisRect()->outerRect().height();
+    chart.setLegendShown(false);
+    chart.replotNow();
+    QVERIFY(!chart.legendInView());
+    QVERIFY(chart.plot()->axisRect()->outerRect().height() > withLegend);
+    chart.setLegendShown(true);
+    chart.replotNow();
     QVERIFY(chart.plot()->yAxis->tickLabels());
     QVERIFY(chart.plot()->yAxis->range().contains(0.91));
 
