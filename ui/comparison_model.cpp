@@ -17,10 +17,6 @@ namespace {
 
 QString number(double v) { return QLocale().toString(v, 'g', 5); }
 
-QString metricText(const std::string& name, double v)
-{
-    return name.ends_with("_acc") ? QStringLiteral("%1 %").arg(QLocale().toString(v * 100.0, 'f', 2)) : number(v);
-}
 
 // Parameters and forward FLOPs a sample of the stored model; empty when it does not read.
 std::pair<QString, QString> modelSize(const std::string& experimentYaml)
@@ -116,12 +112,12 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
         const QString name = QString::fromStdString(metric);
         addRow(tr("best %1").arg(name), each([&](const Run& r) {
                    const MetricSummary* s = find(r);
-                   return s ? metricText(metric, s->best) : QStringLiteral("—");
+                   return s ? RunsModel::metricText(metric, s->best) : QStringLiteral("—");
                }));
         m_rows.back().metric = name;
         addRow(tr("last %1").arg(name), each([&](const Run& r) {
                    const MetricSummary* s = find(r);
-                   return s ? metricText(metric, s->last) : QStringLiteral("—");
+                   return s ? RunsModel::metricText(metric, s->last) : QStringLiteral("—");
                }));
         m_rows.back().metric = name;
     }

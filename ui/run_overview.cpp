@@ -32,11 +32,6 @@ QLabel* heading(const QString& text)
 
 QString number(double v) { return QLocale().toString(v, 'g', 4); }
 
-// Accuracy is stored as a fraction; people read it as a percentage (as in the run list).
-QString metricValue(const std::string& name, double v)
-{
-    return name.ends_with("_acc") ? RunOverview::tr("%1 %").arg(QLocale().toString(v * 100.0, 'f', 2)) : number(v);
-}
 
 int splitOrder(const std::string& name)
 {
@@ -133,9 +128,9 @@ RunOverview::Rows RunOverview::finalMetrics(const std::vector<MetricSummary>& su
     });
     Rows rows;
     for (const MetricSummary* s : shown) {
-        QString text = metricValue(s->name, s->last);
+        QString text = RunsModel::metricText(s->name, s->last);
         if (metricGoal(s->name) != MetricGoal::None && s->count > 1 && s->best != s->last)
-            text = tr("%1 (best %2 at step %3)").arg(text, metricValue(s->name, s->best)).arg(s->bestStep);
+            text = tr("%1 (best %2 at step %3)").arg(text, RunsModel::metricText(s->name, s->best)).arg(s->bestStep);
         rows.push_back({QString::fromStdString(s->name) + QLatin1Char(':'), text});
     }
     if (rows.isEmpty()) rows.push_back({QString(), tr("Metrics appear after the first epoch.")});

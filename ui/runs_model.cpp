@@ -172,6 +172,12 @@ QString RunsModel::timeText(double unixSeconds)
     return QLocale().toString(t, QLocale::ShortFormat);
 }
 
+QString RunsModel::metricText(const std::string& metric, double value)
+{
+    return metric.ends_with("_acc") ? tr("%1 %").arg(QLocale().toString(value * 100.0, 'f', 2))
+                                    : QLocale().toString(value, 'g', 4);
+}
+
 QString RunsModel::resultText(const HeadlineResult& r)
 {
     if (!r.summary) return QStringLiteral("—");

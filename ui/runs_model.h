@@ -47,6 +47,8 @@ public:
     static QString durationText(double seconds);
     static QString timeText(double unixSeconds);  // local, short format; "—" for 0
     static QString resultText(const ts::HeadlineResult& result);
+    // A metric's value as people read it: accuracy (a fraction) in percent, others to 4 digits.
+    static QString metricText(const std::string& metric, double value);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

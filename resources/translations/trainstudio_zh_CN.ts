@@ -969,10 +969,6 @@ SHA-256：%2</translation>
 <context>
     <name>ts::ui::RunOverview</name>
     <message>
-        <source>%1 %</source>
-        <translation>%1%</translation>
-    </message>
-    <message>
         <source>Final metrics</source>
         <translation>最终指标</translation>
     </message>
@@ -1202,6 +1198,10 @@ SHA-256：%2</translation>
     <message>
         <source>Result</source>
         <translation>结果</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
     </message>
 </context>
 <context>
