@@ -6,36 +6,51 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "types/experiment_spec.h"
 
 namespace ts {
 
-// A problem with an experiment file. line and column are 1-based; 0 when the problem has
-// no position (the file cannot be read or written), and what() is then `file: message`.
+// One problem in an experiment file. line and column are 1-based; 0 when it has no position
+// (the file cannot be read or written, or a --set value has no place in the file).
+struct ExperimentIssue {
+    int line = 0, column = 0;
+    std::string message;  // without the position
+    bool operator==(const ExperimentIssue&) const = default;
+};
+
+// The problems with an experiment file: every independent one, in file order. what() puts
+// each on a line of its own as `file:line:column: message` (`file: message` without a
+// position), under a `file: N problems` line when there are several.
 class ExperimentError : public std::runtime_error {
 public:
     ExperimentError(std::string file, int line, int column, std::string message);
+    ExperimentError(std::string file, std::vector<ExperimentIssue> issues);  // at least one
     const std::string& file() const { return file_; }
-    int line() const { return line_; }
-    int column() const { return column_; }
-    const std::string& message() const { return message_; }  // without the position
+    const std::vector<ExperimentIssue>& issues() const { return issues_; }
+    // The first problem's.
+    int line() const { return issues_.front().line; }
+    int column() const { return issues_.front().column; }
+    const std::string& message() const { return issues_.front().message; }
 
 private:
     std::string file_;
-    int line_, column_;
-    std::string message_;
+    std::vector<ExperimentIssue> issues_;
 };
 
-// Reads and validates an experiment; sourceFile is set to `path`. Throws ExperimentError.
+// Reads and validates an experiment; sourceFile is set to `path`. Throws ExperimentError
+// with every problem the reading finds; the model's shapes are checked only when there is
+// none (a shape error's cause is often one of them).
 ExperimentSpec loadExperiment(const std::string& path);
 // The same from text; `sourceName` names it in errors and becomes sourceFile.
 ExperimentSpec parseExperiment(const std::string& yamlText, const std::string& sourceName);
 
 // `loadExperiment` with overrides such as "training.batch_size=64" or "optimizer.lr=3e-4"
 // (YAML values: lists and numbers as written), validated like the file itself
-// (experiment_overrides.cpp). Throws ExperimentError, or std::invalid_argument for an
-// override that is not key=value.
+// (experiment_overrides.cpp). A problem with an overridden value is placed at the line of
+// the value it replaces (or of the section it adds to) and ends `(from --set key=value)`.
+// Throws ExperimentError, or std::invalid_argument for an override that is not key=value.
 ExperimentSpec loadExperimentWithOverrides(const std::string& path, const std::vector<std::string>& overrides);
 // The same for experiment text (a checkpoint's copy of its experiment).
 ExperimentSpec parseExperimentWithOverrides(const std::string& yamlText, const std::string& sourceName,

@@ -30,7 +30,7 @@ struct ModelMarks {
     Pos output, loss;
 };
 
-Graph readModel(const Reader& reader, const Field& model, const DatasetSpec& dataset, ModelMarks& marks);
+Graph readModel(Reader& reader, const Field& model, const DatasetSpec& dataset, ModelMarks& marks);
 Out writeModel(const Graph& graph, const DatasetSpec& dataset);
 
 }  // namespace ts::yamlio

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -71,31 +72,85 @@ const Field* MapView::find(const std::string& key) const
     return nullptr;
 }
 
+namespace {
+ExperimentIssue issueAt(Pos at, const std::string& message, const std::vector<Override>& overrides)
+{
+    const bool fromSet = at.fromSet >= 0 && at.fromSet < static_cast<int>(overrides.size());
+    return {at.line, at.column, fromSet ? message + " (from --set " + overrides[at.fromSet].argument + ")" : message};
+}
+}  // namespace
+
 void Reader::fail(Pos at, const std::string& message) const
 {
-    throw ExperimentError(source_, at.line, at.column, message);
+    const ExperimentIssue i = issueAt(at, message, overrides_);
+    throw ExperimentError(source_, i.line, i.column, i.message);
 }
 
-MapView Reader::map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed, Pos at) const
+void Reader::report(Pos at, const std::string& message) { issues_.push_back(issueAt(at, message, overrides_)); }
+
+bool Reader::attempt(const std::function<void()>& part)
+{
+    try {
+        part();
+        return true;
+    } catch (const ExperimentError& e) {
+        issues_.insert(issues_.end(), e.issues().begin(), e.issues().end());
+        return false;
+    }
+}
+
+void Reader::finish() const
+{
+    if (issues_.empty()) return;
+    // File order; problems without a place in the file (a --set addition) after those with one.
+    std::vector<ExperimentIssue> sorted = issues_;
+    const auto key = [](const ExperimentIssue& i) { return std::pair(i.line > 0 ? i.line : INT_MAX, i.column); };
+    std::stable_sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) { return key(a) < key(b); });
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    throw ExperimentError(source_, std::move(sorted));
+}
+
+Pos Reader::at(const YAML::Node& node) const
+{
+    if (!node.IsDefined()) return {};
+    for (std::size_t i = 0; i < overrides_.size(); ++i)
+        for (const YAML::Node& n : overrides_[i].nodes)
+            if (n.is(node)) return Pos{overrides_[i].filePos.line, overrides_[i].filePos.column, static_cast<int>(i)};
+    return positionOf(node);
+}
+
+MapView Reader::map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed, Pos at)
 {
     MapView view;
     view.node = node;
-    view.pos = positionOf(node).line ? positionOf(node) : at;
+    const Pos own = this->at(node);
+    view.pos = own.line ? own : at;
     if (!node.IsDefined() || node.IsNull()) return view;
-    if (!node.IsMap()) fail(at, what + ": expected a mapping (key: value lines or {key: value}), got " + describe(node));
+    if (!node.IsMap()) {
+        report(at, what + ": expected a mapping (key: value lines or {key: value}), got " + describe(node));
+        return view;
+    }
     std::set<std::string> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
-        const Pos keyPos = positionOf(it->first);
-        if (!it->first.IsScalar()) fail(keyPos, what + ": keys must be names");
+        const Pos keyPos = this->at(it->first);
+        if (!it->first.IsScalar()) {
+            report(keyPos, what + ": keys must be names");
+            continue;
+        }
         const std::string key = it->first.Scalar();
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
             const std::string hint = didYouMean(key, allowed);
-            fail(keyPos, "unknown key '" + key + "' in " + what +
-                             (hint.empty() ? " (valid keys: " + joinList(allowed) + ")" : hint));
+            report(keyPos, "unknown key '" + key + "' in " + what +
+                               (hint.empty() ? " (valid keys: " + joinList(allowed) + ")" : hint));
+            continue;
         }
-        if (!seen.insert(key).second) fail(keyPos, what + ": key '" + key + "' is given twice");
+        if (!seen.insert(key).second) {
+            report(keyPos, what + ": key '" + key + "' is given twice");
+            continue;
+        }
         const bool empty = !it->second.IsDefined() || it->second.IsNull();
-        view.fields.push_back(Field{key, it->second, empty ? keyPos : positionOf(it->second), keyPos});
+        const Pos valuePos = this->at(it->second);
+        view.fields.push_back(Field{key, it->second, empty && valuePos.fromSet < 0 ? keyPos : valuePos, keyPos});
     }
     return view;
 }
@@ -152,7 +207,7 @@ std::vector<Field> elements(const Reader& r, const Field& f, const std::string& 
     std::vector<Field> out;
     for (std::size_t i = 0; i < f.value.size(); ++i) {
         const YAML::Node e = f.value[i];
-        const Pos p = positionOf(e);
+        const Pos p = r.at(e);
         out.push_back(Field{f.key + "[" + std::to_string(i) + "]", e, p.line ? p : f.pos, f.keyPos});
     }
     return out;
@@ -181,15 +236,16 @@ std::vector<std::string> Reader::texts(const Field& f) const
 }
 
 bool Reader::choice(const MapView& m, const std::string& key, std::string& out, const std::vector<std::string>& valid,
-                    const std::string& noun) const
+                    const std::string& noun)
 {
     const Field* f = m.find(key);
     if (!f) return false;
-    std::string v = text(*f);
-    if (std::find(valid.begin(), valid.end(), v) == valid.end())
-        fail(f->pos, key + ": unknown " + noun + " '" + v + "'" + didYouMean(v, valid) + "; valid: " + joinList(valid));
-    out = std::move(v);
-    return true;
+    return attempt([&] {
+        std::string v = text(*f);
+        if (std::find(valid.begin(), valid.end(), v) == valid.end())
+            fail(f->pos, key + ": unknown " + noun + " '" + v + "'" + didYouMean(v, valid) + "; valid: " + joinList(valid));
+        out = std::move(v);
+    });
 }
 
 namespace {

@@ -1,5 +1,6 @@
 // Internal to engine/io: typed, validated reads from yaml-cpp nodes, each failure an
-// ExperimentError at the offending value's line:column.
+// ExperimentIssue at the offending value's line:column. The Reader collects them, so one
+// pass reports every independent problem of a file; finish() throws them all.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -11,11 +12,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include "graph/suggest.h"
+#include "io/experiment_yaml.h"
 
 namespace ts::yamlio {
 
 struct Pos {
     int line = 0, column = 0;  // 1-based; 0: unknown
+    int fromSet = -1;          // the Reader's override the value came from; -1: the file
 };
 Pos positionOf(const YAML::Node& node);
 
@@ -45,15 +48,39 @@ struct MapView {
     const Field* find(const std::string& key) const;
 };
 
+// A `--set key=value` grafted onto the tree: the nodes it brought in, and the place in the
+// file of what it replaced (or of the section it was added to). Problems with those nodes
+// are reported there, naming the argument.
+struct Override {
+    std::string argument;  // "optimizer.lr=abc"
+    Pos filePos;
+    std::vector<YAML::Node> nodes;
+};
+
 class Reader {
 public:
     explicit Reader(std::string source) : source_(std::move(source)) {}
     const std::string& source() const { return source_; }
+
+    // Stops the part being read: the problem is collected by the enclosing attempt().
     [[noreturn]] void fail(Pos at, const std::string& message) const;
+    // Collects a problem; reading goes on.
+    void report(Pos at, const std::string& message);
+    // Runs `part`; a fail() inside it is collected and makes it return false.
+    bool attempt(const std::function<void()>& part);
+    std::size_t issueCount() const { return issues_.size(); }
+    // Throws every collected problem, in file order, as one ExperimentError; returns if none.
+    void finish() const;
+
+    void addOverride(Override o) { overrides_.push_back(std::move(o)); }
+    // positionOf(node), or for a node an override brought in, that override's place in the file.
+    Pos at(const YAML::Node& node) const;
 
     // `node` must be a mapping (an empty value counts as an empty one) with unique keys, each in
     // `allowed`; `what` names it in messages ("training"), `at` places errors about the whole.
-    MapView map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed, Pos at) const;
+    // Keys that are not allowed are reported and left out; a value that is not a mapping is
+    // reported and reads as an empty one.
+    MapView map(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed, Pos at);
 
     // Conversions of one field; failures read `key: expected an integer, got 'ten'`.
     std::int64_t integer(const Field& f) const;
@@ -65,22 +92,24 @@ public:
     std::vector<double> numbers(const Field& f) const;
     std::vector<std::string> texts(const Field& f) const;
 
-    // Reads `key` into `out` when present; `check` returns an error text ("" when fine).
+    // Reads `key` into `out` when present and valid (else reports it and leaves `out`);
+    // `check` returns an error text ("" when fine).
     template <class T>
     bool read(const MapView& m, const std::string& key, T& out,
-              std::type_identity_t<std::function<std::string(const T&)>> check = {}) const
+              std::type_identity_t<std::function<std::string(const T&)>> check = {})
     {
         const Field* f = m.find(key);
         if (!f) return false;
-        T v = convert(*f, static_cast<T*>(nullptr));
-        if (check)
-            if (std::string err = check(v); !err.empty()) fail(f->pos, key + ": " + err + ", got " + describe(f->value));
-        out = std::move(v);
-        return true;
+        return attempt([&] {
+            T v = convert(*f, static_cast<T*>(nullptr));
+            if (check)
+                if (std::string err = check(v); !err.empty()) fail(f->pos, key + ": " + err + ", got " + describe(f->value));
+            out = std::move(v);
+        });
     }
     // A string from a fixed set; "optimizer: unknown type 'adamm' (did you mean 'adam'?); valid: ...".
     bool choice(const MapView& m, const std::string& key, std::string& out, const std::vector<std::string>& valid,
-                const std::string& noun) const;
+                const std::string& noun);
 
 private:
     std::int64_t convert(const Field& f, std::int64_t*) const { return integer(f); }
@@ -93,6 +122,8 @@ private:
     std::vector<std::string> convert(const Field& f, std::vector<std::string>*) const { return texts(f); }
 
     std::string source_;
+    std::vector<Override> overrides_;
+    std::vector<ExperimentIssue> issues_;
 };
 
 // Checks for Reader::read: every number (or every element of a list) must pass.

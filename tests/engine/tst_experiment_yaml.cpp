@@ -309,10 +309,88 @@ private slots:
         e = expectError(withLine(2, "dataset: {format: idx, loader: {sampler: balanced}}"));
         QCOMPARE(e.column(), 42);
         QVERIFY2(e.message().find("did you mean 'weighted'?") == std::string::npos, e.what());
+        // Two problems of their own: the csv needs its label column, and the model its inputs.
         e = expectError(withLine(2, "dataset: {format: csv, path: a.csv}"));
-        QCOMPARE(std::string(e.what()), std::string("x.yaml:2:10: dataset: a csv dataset needs label_column (the column holding the class)"));
+        QCOMPARE(e.issues().size(), std::size_t(2));
+        QCOMPARE(e.issues()[0], (ExperimentIssue{2, 10, "dataset: a csv dataset needs label_column (the column holding the class)"}));
+        QCOMPARE(e.issues()[1].line, 3);
+        QVERIFY2(e.issues()[1].message.rfind("model: list its inputs", 0) == 0, e.what());
         e = expectError(withLine(13, "  batch_size: 8\n  device: gpu"));
         QCOMPARE(std::string(e.what()), std::string("x.yaml:14:11: device: expected auto, cpu, cuda or cuda:N, got 'gpu'"));
+    }
+
+    // Every independent problem at once, in file order, though the reader reads the model
+    // (line 6) after the optimizer (10) and the training (12); the missing out_features that the
+    // misspelt one implies is not a problem of its own.
+    void independentErrorsInFileOrder()
+    {
+        std::string yaml = withLine(6, "    - Linear: {out_feature: 256}");
+        yaml.replace(yaml.find("type: adam,"), 11, "type: adamm,");
+        yaml.replace(yaml.find("epochs: 10"), 10, "epochs: ten");
+        const ExperimentError e = expectError(yaml);
+        const std::vector<ExperimentIssue> expected = {
+            {6, 16, "node 'linear1' (Linear): unknown attribute 'out_feature' (did you mean 'out_features'?)"},
+            {10, 19, "type: unknown optimizer 'adamm' (did you mean 'adam'?); valid: sgd, adam, adamw, rmsprop"},
+            {12, 11, "epochs: expected an integer, got 'ten'"},
+        };
+        QCOMPARE(e.issues(), expected);
+        QCOMPARE(e.line(), 6);
+        QCOMPARE(std::string(e.what()), std::string("x.yaml: 3 problems\n"
+                                                    "x.yaml:6:16: " + expected[0].message + "\n"
+                                                    "x.yaml:10:19: " + expected[1].message + "\n"
+                                                    "x.yaml:12:11: " + expected[2].message));
+        // A broken section or layer does not hide the rest: both missing keys and bad layers count.
+        const ExperimentError more = expectError("dataset: 5\nmodel:\n  layers:\n    - [1]\n    - Linearr\n    - Dropout: {p: 2}\n");
+        QCOMPARE(more.issues().size(), std::size_t(4));
+        QCOMPARE((std::pair(more.issues()[0].line, more.issues()[0].column)), (std::pair(1, 10)));
+        QVERIFY2(more.issues()[0].message.find("dataset: expected a mapping") == 0, more.what());
+        QCOMPARE(more.issues()[1].line, 4);
+        QCOMPARE(more.issues()[2].line, 5);
+        QVERIFY2(more.issues()[2].message.find("unknown op 'Linearr'") == 0, more.what());
+        QCOMPARE(more.issues()[3].line, 6);
+        QVERIFY2(more.issues()[3].message.find("node 'dropout1' (Dropout): attribute 'p'") == 0, more.what());
+        // Problems that only follow from another are left out: a misspelt model is not also
+        // missing, and a node without an op is still a name others may take as input.
+        QCOMPARE(expectError("modle: {layers: [ReLU]}\n").issues().size(), std::size_t(1));
+        const ExperimentError noOp = expectError(
+            "dataset: {format: idx}\nmodel:\n  nodes:\n    - {name: flat, inputs: [image]}\n    - {name: fc, op: Linear, inputs: [flat], out_features: 3}\n");
+        QCOMPARE(std::string(noOp.what()), std::string("x.yaml:4:7: node 'flat': needs an op, e.g. op: Linear"));
+    }
+
+    // A bad --set value is placed at the file's line of the value it replaces and names the
+    // argument; a key it adds, at the section it adds to. (It once read the re-emitted tree
+    // and said `x.yaml (with --set):5:29`.)
+    void overrideErrorsPointAtTheFileAndTheArgument()
+    {
+        const auto expectOverrideError = [](const std::vector<std::string>& overrides, const std::string& yaml = kBase) {
+            try {
+                parseExperimentWithOverrides(yaml, "x.yaml", overrides);
+            } catch (const ExperimentError& e) {
+                return e;
+            }
+            throw std::runtime_error("accepted an invalid override");
+        };
+        ExperimentError e = expectOverrideError({"optimizer.lr=abc"});
+        QCOMPARE(std::string(e.what()), std::string("x.yaml:10:29: lr: expected a number, got 'abc' (from --set optimizer.lr=abc)"));
+        e = expectOverrideError({"training.batchsize=3"});
+        QCOMPARE(std::string(e.what()), std::string("x.yaml:11:1: unknown key 'batchsize' in training (did you mean 'batch_size'?)"
+                                                    " (from --set training.batchsize=3)"));
+        // With the file's own problems, in file order; a section the file lacks has no line.
+        e = expectOverrideError({"schedule.type=cosinee", "optimizer.lr=-1"}, withLine(12, "  epochs: ten"));
+        QCOMPARE(e.issues().size(), std::size_t(3));
+        QCOMPARE(e.issues()[0], (ExperimentIssue{10, 29, "lr: must be > 0, got '-1' (from --set optimizer.lr=-1)"}));
+        QCOMPARE(e.issues()[1].line, 12);
+        QCOMPARE(e.issues()[2].line, 0);
+        QVERIFY2(e.issues()[2].message.find("type: unknown schedule 'cosinee'") == 0 &&
+                     e.issues()[2].message.find("(from --set schedule.type=cosinee)") != std::string::npos, e.what());
+
+        // Good overrides apply, a later one to the same key winning; a new section is added.
+        const ExperimentSpec s = parseExperimentWithOverrides(kBase, "x.yaml", {"optimizer.lr=abc", "optimizer.lr=0.01", "schedule.type=cosine"});
+        QCOMPARE(s.optimizer.lr, 0.01);
+        QCOMPARE(s.schedule.type, std::string("cosine"));
+        QCOMPARE(s.name, std::string("t"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseExperimentWithOverrides(kBase, "x.yaml", {"optimizer.lr.x=1"}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseExperimentWithOverrides(kBase, "x.yaml", {"lr"}));
     }
 
     void checkpointKeys()
