@@ -1341,7 +1341,7 @@ SHA-256：%2</translation>
     </message>
     <message>
         <source>Starting %1 on %2</source>
-        <translation>正在 %2 上启动 %1</translation>
+        <translation>正在启动 %1（设备：%2）</translation>
     </message>
     <message>
         <source>&amp;Resume</source>
