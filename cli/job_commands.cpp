@@ -1,13 +1,16 @@
 // `trainstudio-cli eval` and `lr-find`: the engine's evaluate and learning-rate finder jobs,
-// shown by the same console listener as training.
+// shown by the same console listener as training; eval then prints the evaluation's report.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
 #include "commands.h"
 #include "console_listener.h"
+#include "eval_report.h"
 #include "format.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
+#include "store/run_reader.h"
 #include "store/workspace.h"
 #include "train/run_control.h"
 
@@ -26,11 +29,31 @@ int runAndReport(const Job& job, const JobEnvironment& env, bool json)
     return result.finished.outcome == FinishedEvent::Outcome::Failed ? 1 : 0;
 }
 
+// The stored evaluation, read back as the studio reads it: its report and, with --output, its predictions.
+void reportEvaluation(const JobEnvironment& env, std::int64_t runId, std::int64_t evaluationId, bool json,
+                      const std::string& csvPath)
+{
+    RunReader reader(Workspace::open(env.workspaceDir));
+    const std::vector<EvaluationRecord> evaluations = reader.evaluations(runId);
+    const auto record = std::find_if(evaluations.begin(), evaluations.end(),
+                                     [&](const EvaluationRecord& r) { return r.id == evaluationId; });
+    if (record == evaluations.end())
+        throw std::runtime_error("evaluation " + std::to_string(evaluationId) + " is not in the store after it was written");
+    const std::vector<Prediction> predictions = reader.predictions(evaluationId);
+    const EvaluationReport report = evaluationReport(predictions, record->classes, fittedTemperature(*record));
+    if (json) printEvaluationReportJson(*record, report);
+    else printEvaluationReport(*record, report);
+    if (!csvPath.empty()) {
+        writePredictionsCsv(csvPath, predictions, record->classes);
+        if (!json) std::printf("\n  %s predictions written to %s\n", formatCount(std::int64_t(predictions.size())).c_str(), csvPath.c_str());
+    }
+}
+
 }  // namespace
 
 int evalCommand(const std::vector<std::string>& args)
 {
-    const Options o = parseOptions(args, {"--checkpoint", "--split", "--device", "--workspace"}, {"--json"});
+    const Options o = parseOptions(args, {"--checkpoint", "--split", "--device", "--workspace", "--output"}, {"--json"});
     if (o.positional.size() != 1) throw std::invalid_argument("eval expects one run id (trainstudio-cli runs list shows them)");
     EvaluateJob job;
     try {
@@ -41,10 +64,23 @@ int evalCommand(const std::vector<std::string>& args)
     job.checkpoint = o.get("--checkpoint", "best");
     job.split = o.get("--split", "");  // test, or val without a test split
     job.device = o.get("--device", "");
+    const std::string csvPath = o.get("--output", "");
+    if (!csvPath.empty()) {  // before the evaluation runs, not after
+        const std::filesystem::path folder = std::filesystem::absolute(csvPath).parent_path();
+        if (!std::filesystem::is_directory(folder))
+            throw std::invalid_argument("--output " + csvPath + ": the folder " + folder.string() +
+                                        " does not exist; create it or write the predictions elsewhere");
+    }
     JobEnvironment env;
     env.workspaceDir = std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).string();
     env.systemSampleSeconds = 0;
-    return runAndReport(job, env, o.flags.count("--json") != 0);
+    const bool json = o.flags.count("--json") != 0;
+    ConsoleListener console(json, env.workspaceDir);
+    RunControl control;
+    const JobResult result = runJob(job, env, control, console);
+    if (result.finished.outcome == FinishedEvent::Outcome::Failed) return 1;
+    if (result.evaluationId >= 0) reportEvaluation(env, job.runId, result.evaluationId, json, csvPath);
+    return 0;
 }
 
 int lrFindCommand(const std::vector<std::string>& args)

@@ -1,16 +1,19 @@
 // The evaluate job: one checkpoint of a run over one split, with the trainer's own evaluator,
 // so its metrics are the ones training reported for the same weights. Every sample's
-// prediction and probabilities go into the store beside the metrics.
+// prediction and probabilities go into the store beside the metrics, with the report computed
+// from them (train/evaluation_report.h) and a temperature fitted for calibration.
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "backend/backend.h"
 #include "data/dataset.h"
 #include "data/loader.h"
+#include "data/subset_dataset.h"
 #include "exec/executor.h"
 #include "graph/graph.h"
 #include "io/checkpoint.h"
@@ -20,6 +23,7 @@
 #include "store/run_reader.h"
 #include "store/run_writer.h"
 #include "train/evaluation.h"
+#include "train/evaluation_report.h"
 #include "train/metrics.h"
 #include "train/run_control.h"
 
@@ -97,6 +101,23 @@ std::shared_ptr<Dataset> splitOf(const DatasetSplits& splits, const std::string&
     throw std::invalid_argument("split '" + name + "': expected test, val or train");
 }
 
+// Where temperature scaling is fitted: the validation split, or, when the run has none, a fixed
+// 10% of the training split (drawn by the dataset's split seed, so every evaluation of the run
+// uses the same samples). The model has trained on those, so they are more confidently right
+// than unseen data and the fitted T leans low: a validation split is the better choice.
+struct TemperatureSet {
+    std::shared_ptr<Dataset> data;  // null: too few training samples to hold any out
+    bool validation = false;
+};
+
+TemperatureSet temperatureSet(const DatasetSplits& splits, const ExperimentSpec& spec)
+{
+    if (splits.validation && splits.validation->size() > 0) return {splits.validation, true};
+    std::vector<std::int64_t> heldOut = splitIndices(splits.train->size(), 0.1, spec.dataset.splitSeed).validation;
+    if (heldOut.empty()) return {};
+    return {std::make_shared<SubsetDataset>(splits.train, std::move(heldOut), "training split's 10% hold-out"), false};
+}
+
 void softmax(const float* logits, std::int64_t classes, std::vector<float>& out)
 {
     out.resize(std::size_t(classes));
@@ -138,6 +159,10 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         const std::shared_ptr<Dataset> data = splitOf(splits, job.split, spec);
         const std::string split = data == splits.test ? "test" : data == splits.validation ? "val" : "train";
         const std::string prefix = split;
+        if (data->size() == 0)
+            throw std::invalid_argument("the " + split + " split of '" + spec.dataset.path +
+                                        "' holds no samples: there is nothing to evaluate; choose another split "
+                                        "(--split test|val|train)");
 
         // An inference executor holds the checkpoint's weights; the evaluator copies them.
         const std::int64_t batch = spec.training.batchSize;
@@ -150,32 +175,67 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         options.seed = spec.training.seed;
         options.dropLast = options.shuffle = options.augment = false;
         options.batchAllocator = &backend.hostAllocator();
-        Loader loader(data, spec.dataset, splits.trainStatistics, options);
         publishLog(listener, LogEvent::Level::Info,
                    makeMessage(MessageId::EvalStarted, {std::to_string(job.runId), std::to_string(chosen.epoch),
                                                         std::to_string(chosen.step), weightsPath, split,
                                                         data->description()}));
 
+        // One pass over a dataset: every sample's prediction, and the trainer's metrics.
+        const auto predict = [&](const std::shared_ptr<Dataset>& set, ClassificationMetrics& metrics, bool progress,
+                                 std::vector<Prediction>& out) {
+            Loader loader(set, spec.dataset, splits.trainStatistics, options);
+            out.reserve(std::size_t(set->size()));
+            const std::int64_t batches = loader.batchesPerEpoch();
+            std::int64_t seen = 0;
+            const bool complete = evaluator.evaluate(
+                weights, loader, metrics, &control, [&](const Batch& b, const std::vector<float>& logits) {
+                    const auto* labels = b.labels.data<std::int64_t>();
+                    for (std::int64_t i = 0; i < b.size; ++i) {
+                        Prediction p;
+                        p.sample = seen + i;
+                        p.label = labels[i];
+                        softmax(logits.data() + i * classes, classes, p.probabilities);
+                        p.predicted = std::max_element(p.probabilities.begin(), p.probabilities.end()) - p.probabilities.begin();
+                        p.confidence = p.probabilities[std::size_t(p.predicted)];
+                        out.push_back(std::move(p));
+                    }
+                    seen += b.size;
+                    if (progress) listener.onEvent(ProgressEvent{b.index + 1, batches, "evaluating " + split});
+                });
+            return complete;
+        };
+        // Names the evaluation in a report error (a NaN probability, ...), which says the way out.
+        const auto checked = [&](const std::string& what, const std::vector<Prediction>& rows) {
+            try {
+                checkPredictions(rows, classes);
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument("run " + std::to_string(job.runId) + ", epoch " + std::to_string(chosen.epoch) +
+                                            " checkpoint, " + what + ": " + e.what());
+            }
+        };
+
         std::vector<Prediction> predictions;
-        predictions.reserve(std::size_t(data->size()));
-        const std::int64_t batches = loader.batchesPerEpoch();
-        std::int64_t seen = 0;
         ClassificationMetrics metrics(classes, spec.training.topK);
-        const bool complete = evaluator.evaluate(
-            weights, loader, metrics, &control, [&](const Batch& b, const std::vector<float>& logits) {
-                const auto* labels = b.labels.data<std::int64_t>();
-                for (std::int64_t i = 0; i < b.size; ++i) {
-                    Prediction p;
-                    p.sample = seen + i;
-                    p.label = labels[i];
-                    softmax(logits.data() + i * classes, classes, p.probabilities);
-                    p.predicted = std::max_element(p.probabilities.begin(), p.probabilities.end()) - p.probabilities.begin();
-                    p.confidence = p.probabilities[std::size_t(p.predicted)];
-                    predictions.push_back(std::move(p));
-                }
-                seen += b.size;
-                listener.onEvent(ProgressEvent{b.index + 1, batches, "evaluating " + split});
-            });
+        bool complete = predict(data, metrics, true, predictions);
+        const auto seen = std::int64_t(predictions.size());
+        std::optional<TemperatureFit> fit;
+        std::int64_t fitSamples = 0;
+        const TemperatureSet fitSet = temperatureSet(splits, spec);
+        if (complete) {
+            checked(split + " split", predictions);
+            std::vector<Prediction> fitRows;
+            if (fitSet.data && fitSet.data == data) {
+                fitRows = predictions;
+            } else if (fitSet.data) {
+                ClassificationMetrics unused(classes, spec.training.topK);
+                complete = predict(fitSet.data, unused, false, fitRows);
+                if (complete) checked(fitSet.validation ? "val split" : "the training split's hold-out", fitRows);
+            }
+            if (complete && !fitRows.empty()) {
+                fit = fitTemperature(fitRows);
+                fitSamples = std::int64_t(fitRows.size());
+            }
+        }
         if (!complete) {
             done.outcome = FinishedEvent::Outcome::Stopped;
             done.message = makeMessage(MessageId::EvalStopped, {std::to_string(seen), std::to_string(data->size())});
@@ -189,7 +249,22 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
             record.samples = seen;
             record.classes = classes;
             record.createdTime = unixNow();
-            record.metrics = metrics.summary(prefix);
+            record.metrics = metrics.summary(prefix);  // the trainer's own numbers stay as they are
+            const EvaluationReport report =
+                evaluationReport(predictions, classes, fit ? std::optional(fit->temperature) : std::nullopt);
+            record.metrics.merge(reportMetrics(report, prefix));
+            if (fit) {
+                record.metrics[kTemperatureMetric] = fit->temperature;
+                record.metrics[kTemperatureSamplesMetric] = double(fitSamples);
+                record.metrics[kTemperatureOnValidationMetric] = fitSet.validation ? 1 : 0;
+                publishLog(listener, LogEvent::Level::Info,
+                           Message{"temperature scaling: T = " + numberArg(fit->temperature) + " fitted on " +
+                                   std::to_string(fitSamples) + " samples (" +
+                                   (fitSet.validation ? "the val split" : "10% of the train split; the run has no val split") +
+                                   (fit->atBound ? "; T is at the edge of the search range 0.01..100" : "") + "); " + prefix +
+                                   " ECE " + numberArg(report.calibration.ece) + " -> " + numberArg(report.calibrated.ece) +
+                                   ", NLL " + numberArg(report.calibration.nll) + " -> " + numberArg(report.calibrated.nll)});
+            }
             RunWriter writer(workspace);
             result.evaluationId = writer.addEvaluation(record, predictions);
             done.metrics = record.metrics;

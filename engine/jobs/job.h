@@ -39,7 +39,9 @@ struct TrainJob {
 };
 
 // Evaluate a run's checkpoint over a split: per-sample predictions and the metrics go into
-// the store (an evaluation of the run).
+// the store (an evaluation of the run), with the report's scalars (train/evaluation_report.h)
+// and a temperature fitted on the validation split, or on a fixed 10% of the training split
+// when the run has none (metrics "temperature", "temperature_fit_samples", "temperature_fit_on_validation").
 struct EvaluateJob {
     std::int64_t runId = 0;
     std::string checkpoint = "best";  // best | last | an epoch number | a weights file

@@ -24,6 +24,7 @@
 #include "jobs/job_progress.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
+#include "train/evaluation_report.h"
 #include "train/run_control.h"
 
 using namespace ts;
@@ -326,6 +327,19 @@ private slots:
         const double accuracy = double(correct) / double(kTest);
         QVERIFY2(relClose(accuracy, it->metrics.at("test_acc"), 1e-12),
                  qPrintable(QString("recomputed %1, stored %2").arg(accuracy).arg(it->metrics.at("test_acc"))));
+
+        // Temperature scaling: no validation split, so fitted on a held-out 10% of the 210
+        // training samples; the report rebuilt from the stored predictions and T gives the stored scalars.
+        const std::optional<double> temperature = fittedTemperature(*it);
+        QVERIFY(temperature && *temperature > 0);
+        QCOMPARE(it->metrics.at(kTemperatureOnValidationMetric), 0.0);
+        QCOMPARE(it->metrics.at(kTemperatureSamplesMetric), 21.0);
+        const auto rebuilt = reportMetrics(evaluationReport(predictions, 10, temperature), "test");
+        for (const char* name : {"test_ece", "test_ece_calibrated", "test_nll", "test_nll_calibrated", "test_brier",
+                                 "test_brier_calibrated", "test_weighted_f1", "test_micro_f1", "test_macro_roc_auc"}) {
+            QVERIFY2(it->metrics.count(name) && rebuilt.count(name), name);
+            QVERIFY2(relClose(rebuilt.at(name), it->metrics.at(name), 1e-12), name);
+        }
     }
 
     void evaluateErrorsFailAndStoreNothing_data()

@@ -1,0 +1,181 @@
+#include "eval_report.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include "format.h"
+#include "runs_output.h"
+
+namespace ts::cli {
+
+namespace {
+
+// How the record's temperature was fitted, in words.
+std::string temperatureSource(const EvaluationRecord& record)
+{
+    const auto samples = record.metrics.find(kTemperatureSamplesMetric);
+    const auto onValidation = record.metrics.find(kTemperatureOnValidationMetric);
+    const std::string count = samples == record.metrics.end() ? "" : formatCount(std::int64_t(samples->second)) + " samples";
+    if (onValidation != record.metrics.end() && onValidation->second == 0)
+        return "fitted on a held-out 10% of the train split (" + count + "; the run has no validation split)";
+    return "fitted on the val split (" + count + ")";
+}
+
+void writeCalibration(JsonWriter& json, const Calibration& c)
+{
+    json.beginObject().field("ece", c.ece).field("nll", c.nll).field("brier", c.brier).key("bins").beginArray();
+    for (const ReliabilityBin& b : c.bins)
+        json.beginObject()
+            .field("lower", b.lower)
+            .field("upper", b.upper)
+            .field("count", b.count)
+            .field("accuracy", b.accuracy)
+            .field("confidence", b.confidence)
+            .endObject();
+    json.endArray().endObject();
+}
+
+void writeAverage(JsonWriter& json, const char* name, const AveragedScores& s)
+{
+    json.key(name).beginObject().field("precision", s.precision).field("recall", s.recall).field("f1", s.f1).endObject();
+}
+
+std::string fixed(double v, int digits = 4)
+{
+    if (!std::isfinite(v)) return displayNumber(v);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+}  // namespace
+
+void printEvaluationReport(const EvaluationRecord& record, const EvaluationReport& report)
+{
+    const ClassificationReport& c = report.classification;
+    std::printf("\nevaluation %lld of run %lld: epoch %lld, %s split, %s samples, %lld classes\n\n",
+                static_cast<long long>(record.id), static_cast<long long>(record.runId), static_cast<long long>(record.epoch),
+                record.split.c_str(), formatCount(c.samples).c_str(), static_cast<long long>(c.classes));
+    Table classes({"class", "precision", "recall", "F1", "support", "ROC-AUC", "AP"}, "lrrrrrr");
+    for (std::size_t k = 0; k < c.perClass.size(); ++k) {
+        const ClassScores& s = c.perClass[k];
+        classes.add({std::to_string(k), fixed(s.precision), fixed(s.recall), fixed(s.f1), formatCount(s.support),
+                     fixed(c.roc[k].auc), fixed(c.precisionRecall[k].averagePrecision)});
+    }
+    classes.add({"", "", "", "", "", "", ""});
+    const auto average = [&](const char* name, const AveragedScores& s, const std::string& auc) {
+        classes.add({name, fixed(s.precision), fixed(s.recall), fixed(s.f1), formatCount(c.samples), auc, ""});
+    };
+    average("macro avg", c.macro, fixed(c.macroRocAuc));
+    average("micro avg", c.micro, "");
+    average("weighted avg", c.weighted, "");
+    classes.print(stdout, 2);
+
+    std::string topK;
+    for (const TopKAccuracy& t : c.topK)
+    {
+        topK += t.k == 1 ? std::string("accuracy ") : "   top-" + std::to_string(t.k) + " accuracy ";
+        topK += fixed(t.accuracy);
+    }
+    std::printf("\n  %s\n", topK.c_str());
+
+    if (c.classes <= 20) {
+        std::vector<std::string> headers{"true \\ predicted"};
+        for (std::int64_t k = 0; k < c.classes; ++k) headers.push_back(std::to_string(k));
+        std::string align(std::size_t(c.classes) + 1, 'r');
+        align[0] = 'l';
+        Table confusion(headers, align);
+        for (std::size_t t = 0; t < c.confusion.size(); ++t) {
+            std::vector<std::string> row{std::to_string(t)};
+            for (std::int64_t v : c.confusion[t]) row.push_back(std::to_string(v));
+            confusion.add(std::move(row));
+        }
+        std::printf("\n  confusion matrix (rows: true class, columns: predicted)\n");
+        confusion.print(stdout, 2);
+    }
+
+    Table calibration({"calibration (15 bins)", "ECE", "NLL", "Brier"}, "lrrr");
+    const Calibration& before = report.calibration;
+    calibration.add({"as the model gives them", fixed(before.ece), fixed(before.nll), fixed(before.brier)});
+    if (report.temperature) {
+        const Calibration& after = report.calibrated;
+        calibration.add({"temperature scaled", fixed(after.ece), fixed(after.nll), fixed(after.brier)});
+    }
+    std::printf("\n");
+    calibration.print(stdout, 2);
+    if (report.temperature)
+        std::printf("  temperature T = %s, %s\n", fixed(*report.temperature).c_str(), temperatureSource(record).c_str());
+    else
+        std::printf("  no temperature was fitted (no validation data to fit it on)\n");
+}
+
+void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationReport& report)
+{
+    const ClassificationReport& c = report.classification;
+    JsonWriter json;
+    json.beginObject().field("event", "report").field("evaluation_id", record.id).field("run_id", record.runId);
+    json.field("epoch", record.epoch).field("split", record.split).field("samples", c.samples).field("classes", c.classes);
+    json.key("per_class").beginArray();
+    for (std::size_t k = 0; k < c.perClass.size(); ++k) {
+        const ClassScores& s = c.perClass[k];
+        json.beginObject()
+            .field("class", std::int64_t(k))
+            .field("precision", s.precision)
+            .field("recall", s.recall)
+            .field("f1", s.f1)
+            .field("support", s.support)
+            .field("roc_auc", c.roc[k].auc)
+            .field("average_precision", c.precisionRecall[k].averagePrecision)
+            .endObject();
+    }
+    json.endArray();
+    writeAverage(json, "macro", c.macro);
+    writeAverage(json, "micro", c.micro);
+    writeAverage(json, "weighted", c.weighted);
+    json.field("macro_roc_auc", c.macroRocAuc);
+    json.key("top_k").beginArray();
+    for (const TopKAccuracy& t : c.topK) json.beginObject().field("k", t.k).field("accuracy", t.accuracy).endObject();
+    json.endArray();
+    json.key("confusion").beginArray();
+    for (const auto& row : c.confusion) {
+        json.beginArray();
+        for (std::int64_t v : row) json.value(v);
+        json.endArray();
+    }
+    json.endArray();
+    json.key("calibration");
+    writeCalibration(json, report.calibration);
+    json.key("calibrated");
+    if (report.temperature) writeCalibration(json, report.calibrated);
+    else json.null();
+    json.key("temperature");
+    if (report.temperature) json.value(*report.temperature);
+    else json.null();
+    const auto onValidation = record.metrics.find(kTemperatureOnValidationMetric);
+    if (onValidation != record.metrics.end())
+        json.field("temperature_fitted_on", onValidation->second != 0 ? "val" : "train_holdout_10pct")
+            .field("temperature_fit_samples", std::int64_t(record.metrics.at(kTemperatureSamplesMetric)));
+    json.endObject().print();
+}
+
+void writePredictionsCsv(const std::string& path, const std::vector<Prediction>& predictions, std::int64_t classes)
+{
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "w"), &std::fclose);
+    if (!file) throw std::runtime_error("cannot write the predictions to '" + path + "': " + std::strerror(errno));
+    std::string line = "index,label,predicted,confidence";
+    for (std::int64_t k = 0; k < classes; ++k) line += ",p_" + std::to_string(k);
+    std::fprintf(file.get(), "%s\n", line.c_str());
+    for (const Prediction& p : predictions) {
+        line = std::to_string(p.sample) + ',' + std::to_string(p.label) + ',' + std::to_string(p.predicted) + ',' +
+               exactNumber(double(p.confidence));
+        for (float q : p.probabilities) line += ',' + exactNumber(double(q));
+        std::fprintf(file.get(), "%s\n", line.c_str());
+    }
+    if (std::fflush(file.get()) != 0 || std::ferror(file.get()))
+        throw std::runtime_error("writing the predictions to '" + path + "' failed: " + std::strerror(errno));
+}
+
+}  // namespace ts::cli
