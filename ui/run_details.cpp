@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "engine_messages.h"
+#include "evaluation_view.h"
 #include "run_charts.h"
 #include "run_overview.h"
 #include "runs_model.h"
@@ -108,6 +109,9 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
     m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
     m_tabs->addTab(m_log, tr("Log"));
     m_tabs->addTab(notesTab, tr("Notes"));
+    m_evaluation = new EvaluationView;
+    m_evaluation->setObjectName(QStringLiteral("evaluationView"));
+    m_tabs->insertTab(1, m_evaluation, tr("Evaluation"));
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("runDetailsSplitter"));
@@ -161,6 +165,7 @@ void RunDetails::showRun(RunReader& reader, qint64 runId, const std::vector<RunL
     m_savedNotes = stored;
     updateSaveButton();
     m_charts->update(reader, runId);
+    m_evaluation->showRun(reader, runId);
     showCheckpoints(reader.checkpoints(runId));
     appendLogs(reader.logs(runId));
 }
@@ -174,6 +179,7 @@ void RunDetails::clear()
     m_savedNotes.clear();
     m_notes->clear();
     m_charts->clear();
+    m_evaluation->clear();
     m_checkpoints->clear();
     m_checkpointCount = 0;
     m_lastCheckpointId = -1;

@@ -23,6 +23,7 @@ namespace ts::ui {
 
 class RunCharts;
 class RunOverview;
+class EvaluationView;
 
 class RunDetails : public QWidget {
     Q_OBJECT
@@ -39,6 +40,7 @@ public:
     int checkpointCount() const { return m_checkpointCount; }
     RunCharts* charts() const { return m_charts; }
     RunOverview* overview() const { return m_overview; }
+    EvaluationView* evaluation() const { return m_evaluation; }
     QPlainTextEdit* notesEditor() const { return m_notes; }
     QTreeWidget* checkpointList() const { return m_checkpoints; }
     QPlainTextEdit* logView() const { return m_log; }
@@ -75,6 +77,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     RunCharts* m_charts = nullptr;
     RunOverview* m_overview = nullptr;
+    EvaluationView* m_evaluation = nullptr;
     QTreeWidget* m_checkpoints = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QSplitter* m_splitter = nullptr;

@@ -91,7 +91,7 @@ RunOverview::Rows RunOverview::keySettings(const std::string& experimentYaml)
     if (o.momentum > 0) optimizer += tr(", momentum %1").arg(number(o.momentum));
     rows.push_back({tr("Optimizer:"), optimizer});
     QString schedule = QString::fromStdString(spec.schedule.type);
-    if (spec.schedule.warmupSteps > 0) schedule += tr(", warm-up %n step(s)", nullptr, int(spec.schedule.warmupSteps));
+    if (spec.schedule.warmupSteps > 0) schedule += tr(", warm-up of %1 steps").arg(spec.schedule.warmupSteps);
     rows.push_back({tr("Schedule:"), schedule});
     const TrainingSpec& t = spec.training;
     rows.push_back({tr("Batch size:"), t.accumulationSteps > 1
@@ -104,7 +104,7 @@ RunOverview::Rows RunOverview::keySettings(const std::string& experimentYaml)
         rows.push_back({tr("Early stopping:"), tr("%1, patience %2")
                                                    .arg(QString::fromStdString(t.earlyStopping.metric))
                                                    .arg(t.earlyStopping.patience)});
-    QString model = tr("%n layer(s)", nullptr, int(spec.model.nodes.size()));
+    QString model = tr("%1 nodes").arg(spec.model.nodes.size());  // a graph always has several
     try {
         const CostReport cost = estimateCost(checkGraph(spec.model));
         model = tr("%1, %2 parameters, %3 MFLOPs a sample")

@@ -523,6 +523,77 @@
     </message>
 </context>
 <context>
+    <name>ts::ui::EvaluationView</name>
+    <message>
+        <source>No evaluation yet. Evaluate the run (Runs page &gt; Evaluate, or trainstudio-cli eval RUN) to see its confusion matrix, per-class scores and calibration here.</source>
+        <translation>尚无评估。评估此运行（运行记录页 &gt; 评估，或 trainstudio-cli eval RUN）后，这里会显示混淆矩阵、各类别指标和校准。</translation>
+    </message>
+    <message>
+        <source>Evaluation %1 cannot be shown: %2</source>
+        <translation>无法显示评估 %1：%2</translation>
+    </message>
+    <message>
+        <source>Evaluation of the %1 split at epoch %2 (%3 samples): accuracy %4 %, macro F1 %5, ECE %6, NLL %7, Brier %8</source>
+        <translation>第 %2 轮在 %1 划分上的评估（%3 个样本）：准确率 %4 %，宏平均 F1 %5，ECE %6，NLL %7，Brier %8</translation>
+    </message>
+    <message>
+        <source>; temperature scaling T = %1: ECE %2, NLL %3</source>
+        <translation>；温度缩放 T = %1：ECE %2，NLL %3</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>ROC-AUC</source>
+        <translation>ROC-AUC</translation>
+    </message>
+    <message>
+        <source>Predicted class</source>
+        <translation>预测类别</translation>
+    </message>
+    <message>
+        <source>True class</source>
+        <translation>真实类别</translation>
+    </message>
+    <message>
+        <source>as given</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>scaled</source>
+        <translation>缩放后</translation>
+    </message>
+    <message>
+        <source>ideal</source>
+        <translation>理想</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::JobsModel</name>
     <message>
         <source>Queued</source>
@@ -965,6 +1036,10 @@ SHA-256：%2</translation>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>评估</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunOverview</name>
@@ -1020,12 +1095,6 @@ SHA-256：%2</translation>
         <source>Optimizer:</source>
         <translation>优化器：</translation>
     </message>
-    <message numerus="yes">
-        <source>, warm-up %n step(s)</source>
-        <translation>
-            <numerusform>，预热 %n 步</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Schedule:</source>
         <translation>学习率调度：</translation>
@@ -1062,12 +1131,6 @@ SHA-256：%2</translation>
         <source>%1, patience %2</source>
         <translation>%1，耐心值 %2</translation>
     </message>
-    <message numerus="yes">
-        <source>%n layer(s)</source>
-        <translation>
-            <numerusform>%n 层</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1, %2 parameters, %3 MFLOPs a sample</source>
         <translation>%1，%2 个参数，每个样本 %3 MFLOPs</translation>
@@ -1103,6 +1166,14 @@ SHA-256：%2</translation>
     <message>
         <source>Metrics appear after the first epoch.</source>
         <translation>第一轮结束后显示指标。</translation>
+    </message>
+    <message>
+        <source>, warm-up of %1 steps</source>
+        <translation>，预热 %1 步</translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation>%1 个节点</translation>
     </message>
 </context>
 <context>

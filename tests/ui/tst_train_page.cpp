@@ -15,6 +15,11 @@
 #include "jobs_model.h"
 #include "main_window.h"
 #include "runs_page.h"
+#include "evaluation_view.h"
+#include "run_details.h"
+
+#include <QStandardItemModel>
+#include <qcustomplot.h>
 #include "screenshot.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
@@ -670,6 +675,21 @@ private slots:
         QCOMPARE(evaluations[0].split, std::string("val"));
         QCOMPARE(std::int64_t(reader.predictions(evaluations[0].id).size()), evaluations[0].samples);
         QVERIFY(evaluations[0].samples > 0);
+
+        // The run's Evaluation tab shows it: the confusion matrix holds every sample once, the
+        // per-class table a row per class, and the summary the calibration before and after.
+        runs->refresh();
+        EvaluationView* view = runs->details()->evaluation();
+        QTRY_VERIFY(view->report().has_value());
+        const auto& confusion = view->report()->classification.confusion;
+        std::int64_t total = 0;
+        for (const auto& row : confusion)
+            for (std::int64_t count : row) total += count;
+        QCOMPARE(total, evaluations[0].samples);
+        QCOMPARE(view->perClass()->rowCount(), int(confusion.size()));
+        QVERIFY2(view->summaryText().contains("ECE") && view->summaryText().contains("T = "), qPrintable(view->summaryText()));
+        QVERIFY(view->confusionPlot()->plottableCount() == 1);
+        QVERIFY(view->reliabilityPlot()->plottableCount() >= 2);  // bars and the diagonal
     }
 
     // The experiment chosen and its fields as edited come back in the next session; only files
