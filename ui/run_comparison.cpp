@@ -187,7 +187,8 @@ void RunComparison::setLegend(const QStringList& names)
     QStringList items;
     for (int i = 0; i < names.size(); ++i)
         items << QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
-                     .arg(kRunColors[std::size_t(i) % std::size(kRunColors)].name(), names[i].toHtmlEscaped());
+                     .arg(kRunColors[std::size_t(i) % std::size(kRunColors)].name(),
+                          names[i].toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));  // wrap between entries only
     m_legend->setText(items.join(QStringLiteral(" &nbsp; ")));
 }
 
