@@ -281,12 +281,10 @@ void RunComparison::rebuildCharts(RunReader& reader)
         chart->setTitle(titleOf(metric));
         chart->setHoverReadout(true);
         chart->setLegendShown(false);  // one legend above all charts
-        int colour = 0;
-        for (qint64 id : m_runIds) {
-            const std::optional<RunInfo> info = reader.run(id);
+        for (int i = 0; i < m_runIds.size(); ++i) {
+            const qint64 id = m_runIds[i];
             const QString key = QString::number(id);
-            chart->addSeries(key, tr("%1 · %2").arg(id).arg(info ? QString::fromStdString(info->name) : QString()),
-                             kRunColors[colour++ % std::size(kRunColors)]);
+            chart->addSeries(key, names[i], kRunColors[std::size_t(i) % std::size(kRunColors)]);  // the legend's names
             if (m.perStep && metric != QLatin1String("lr")) chart->setSmoothing(key, 0.6);
             m_lastStep[{id, metric}] = -1;
         }
