@@ -67,6 +67,11 @@ QVector<QString> labels(const QVector<double>& ticks, double step, const QLocale
         fixedWidth = std::max(fixedWidth, fixed.back().size());
         scientificWidth = std::max(scientificWidth, scientific.back().size());
     }
+    // Steps and counts (1 to a million) read as written: "1000", not the shorter "1e3".
+    double largest = 0;
+    for (double t : ticks)
+        if (std::isfinite(t)) largest = std::max(largest, std::abs(t));
+    if (largest >= 1 && largest < 1e6) return fixed;
     return fixedWidth <= scientificWidth ? fixed : scientific;
 }
 

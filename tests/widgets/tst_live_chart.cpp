@@ -407,6 +407,7 @@ void TestLiveChart::compactTickLabels_data() {
     QTest::newRow("step of 2.5") << 7.5 << 2.5 << "7.5";
     QTest::newRow("quarter steps") << 0.25 << 0.25 << "0.25";
     QTest::newRow("whole steps") << 200.0 << 50.0 << "200";
+    QTest::newRow("a thousand steps") << 1000.0 << 500.0 << "1000";  // not 1e3
     QTest::newRow("rounding noise at zero") << -1.4e-17 << 0.1 << "0";
     QTest::newRow("large") << 1.2e7 << 2e6 << "1.2e7";
     QTest::newRow("mantissa rounds up") << 9.9996e-4 << 1e-6 << "1e-3";
