@@ -143,9 +143,12 @@ void EvaluationView::drawConfusion()
     auto* map = new QCPColorMap(m_confusion->xAxis, m_confusion->yAxis);
     map->data()->setSize(n, n);
     map->data()->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
+    // Counts only where a cell holds four digits: cramped cells leave the colour to speak.
+    const bool countsFit = m_confusion->width() / std::max(n + 2, 1) >= m_confusion->fontMetrics().horizontalAdvance(QStringLiteral("0000"));
     for (int truth = 0; truth < n; ++truth)
         for (int predicted = 0; predicted < n; ++predicted) {
             map->data()->setCell(predicted, n - 1 - truth, shares[std::size_t(truth)][std::size_t(predicted)]);
+            if (!countsFit) continue;
             auto* text = new QCPItemText(m_confusion);
             text->position->setCoords(predicted, n - 1 - truth);
             text->setText(QLocale().toString(qint64(counts[std::size_t(truth)][std::size_t(predicted)])));
@@ -199,6 +202,7 @@ void EvaluationView::drawReliability()
     m_reliability->xAxis->setLabel(tr("Confidence"));
     m_reliability->yAxis->setLabel(tr("Accuracy"));
     m_reliability->xAxis->setRange(0, 1);
+    m_reliability->xAxis->ticker()->setTickCount(4);  // 0, 0.25, ...: room for the labels in a narrow plot
     m_reliability->yAxis->setRange(0, 1.05);
     m_reliability->legend->setVisible(true);
     QFont small = m_reliability->font();
