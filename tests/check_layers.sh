@@ -93,7 +93,7 @@ check_front() {
 }
 check_front cli "cli engine" cli engine
 check_front widgets "widgets" widgets
-check_front ui "ui engine widgets" widgets engine
+check_front ui "ui engine widgets" ui widgets engine
 
 if [ "$failures" -gt 0 ]; then
     printf 'check_layers: %d include(s) against the layer order (engine/README.md, "Layers")\n' "$failures"

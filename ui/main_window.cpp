@@ -19,12 +19,12 @@
 #include <QToolButton>
 #include <QPushButton>
 
-#include "jobs_panel.h"
-#include "runs_page.h"
+#include "ui/train/jobs_panel.h"
+#include "ui/runs/runs_page.h"
 #include "studio_workspace.h"
 #include "system_info.h"
-#include "train_page.h"
-#include "training_session.h"
+#include "ui/train/train_page.h"
+#include "ui/train/training_session.h"
 #include "translations.h"
 
 namespace ts::ui {

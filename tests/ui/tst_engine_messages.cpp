@@ -5,14 +5,14 @@
 #include <QtTest>
 #include <QtWidgets>
 
-#include "engine_messages.h"
-#include "run_details.h"
-#include "runs_page.h"
+#include "ui/engine_messages.h"
+#include "ui/runs/run_details.h"
+#include "ui/runs/runs_page.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
-#include "train_page.h"
-#include "training_session.h"
-#include "translations.h"
+#include "ui/train/train_page.h"
+#include "ui/train/training_session.h"
+#include "ui/translations.h"
 
 using namespace ts::ui;
 

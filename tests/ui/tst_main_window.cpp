@@ -6,11 +6,11 @@
 
 #include "backend/devices.h"
 #include "child_process.h"
-#include "main_window.h"
-#include "pages.h"
-#include "screenshot.h"
-#include "system_info.h"
-#include "translations.h"
+#include "ui/main_window.h"
+#include "ui/pages.h"
+#include "ui/screenshot.h"
+#include "ui/system_info.h"
+#include "ui/translations.h"
 #include "version.h"
 
 using namespace ts::ui;

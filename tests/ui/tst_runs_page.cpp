@@ -11,20 +11,20 @@
 #include <filesystem>
 #include <fstream>
 
-#include "main_window.h"
-#include "run_charts.h"
-#include "comparison_model.h"
-#include "run_comparison.h"
-#include "run_details.h"
-#include "trade_off_chart.h"
-#include "run_overview.h"
+#include "ui/main_window.h"
+#include "ui/runs/run_charts.h"
+#include "ui/runs/comparison_model.h"
+#include "ui/runs/run_comparison.h"
+#include "ui/runs/run_details.h"
+#include "ui/runs/trade_off_chart.h"
+#include "ui/runs/run_overview.h"
 #include "io/experiment_yaml.h"
 #include "io/shipped_experiments.h"
 #include "live_chart.h"
 
 #include <qcustomplot.h>
-#include "runs_model.h"
-#include "runs_page.h"
+#include "ui/runs/runs_model.h"
+#include "ui/runs/runs_page.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
 

@@ -12,20 +12,20 @@
 #include <csignal>
 
 #include "io/experiment_yaml.h"
-#include "jobs_model.h"
-#include "main_window.h"
-#include "runs_page.h"
-#include "evaluation_view.h"
-#include "run_details.h"
+#include "ui/train/jobs_model.h"
+#include "ui/main_window.h"
+#include "ui/runs/runs_page.h"
+#include "ui/runs/evaluation_view.h"
+#include "ui/runs/run_details.h"
 
 #include <QStandardItemModel>
 #include <qcustomplot.h>
-#include "screenshot.h"
+#include "ui/screenshot.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
-#include "train_charts.h"
-#include "train_page.h"
-#include "training_session.h"
+#include "ui/train/train_charts.h"
+#include "ui/train/train_page.h"
+#include "ui/train/training_session.h"
 
 using namespace ts::ui;
 using Outcome = TrainingSession::Outcome;

@@ -12,7 +12,7 @@
 #include <limits>
 #include <unordered_set>
 
-#include "engine_messages.h"
+#include "ui/engine_messages.h"
 
 namespace ts::ui {
 

@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "engine_messages.h"
+#include "ui/engine_messages.h"
 #include "train/run_control.h"
 
 #ifdef __linux__

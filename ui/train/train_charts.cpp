@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "live_chart.h"
-#include "metric_charts.h"
+#include "ui/metric_charts.h"
 
 namespace ts::ui {
 

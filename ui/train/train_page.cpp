@@ -14,7 +14,7 @@
 #include <QTime>
 #include <QVBoxLayout>
 
-#include "studio_workspace.h"
+#include "ui/studio_workspace.h"
 #include "train_charts.h"
 
 namespace ts::ui {

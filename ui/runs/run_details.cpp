@@ -16,7 +16,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "engine_messages.h"
+#include "ui/engine_messages.h"
 #include "evaluation_view.h"
 #include "run_charts.h"
 #include "run_overview.h"

@@ -3,7 +3,7 @@
 #include <QLocale>
 
 #include "live_chart.h"
-#include "metric_charts.h"
+#include "ui/metric_charts.h"
 
 namespace ts::ui {
 

@@ -25,8 +25,8 @@
 #include "io/experiment_yaml.h"
 #include "io/shipped_experiments.h"
 #include "scientific_spin_box.h"
-#include "system_info.h"
-#include "engine_messages.h"
+#include "ui/system_info.h"
+#include "ui/engine_messages.h"
 #include "train/memory_advice.h"
 
 namespace ts::ui {

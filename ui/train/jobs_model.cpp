@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runs_model.h"
+#include "ui/runs/runs_model.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
 
