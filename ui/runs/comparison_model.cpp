@@ -3,7 +3,9 @@
 #include <QFont>
 #include <QLocale>
 
+#include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "graph/cost_model.h"
@@ -27,6 +29,20 @@ std::pair<QString, QString> modelSize(const std::string& experimentYaml)
     } catch (const std::exception&) {
         return {QStringLiteral("—"), QStringLiteral("—")};
     }
+}
+
+// How many decimals the values are written with, so a mean reads like them ("91.24 ± 0.31 %");
+// -1 when one is in scientific notation.
+int decimalsOf(const QStringList& values)
+{
+    int decimals = 0;
+    for (QString v : values) {
+        v.remove(QLatin1String(" %"));
+        if (v.contains(QLatin1Char('e'), Qt::CaseInsensitive)) return -1;
+        const qsizetype point = v.indexOf(QLocale().decimalPoint());
+        if (point >= 0) decimals = std::max(decimals, int(v.size() - point - 1));
+    }
+    return decimals;
 }
 
 QString csvField(QString text)
@@ -60,7 +76,10 @@ ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) 
 
 void ComparisonModel::addRow(const QString& name, const QStringList& values, bool setting)
 {
-    Row row{name, values, false, setting, {}, {}};
+    Row row;
+    row.name = name;
+    row.values = values;
+    row.setting = setting;
     for (const QString& v : values) {
         row.differs = row.differs || v != values.front();
         bool ok = false;
@@ -87,6 +106,7 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
     addRow(tr("Active time"), each([](const Run& r) { return RunsModel::durationText(activeSeconds(r.info, r.summaries)); }));
     m_rows.back().numbers.clear();
     for (const Run& r : runs) m_rows.back().numbers << activeSeconds(r.info, r.summaries);
+    m_rows.back().format = &RunsModel::durationText;
     addRow(tr("Device"), each([](const Run& r) { return QString::fromStdString(r.info.device); }));
     std::vector<std::pair<QString, QString>> sizes;
     for (const Run& r : runs) sizes.push_back(modelSize(r.info.experimentYaml));
@@ -135,7 +155,75 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
         values.resize(runs.size(), tr("(default)"));
         addRow(QString::fromStdString(key), QStringList(values.begin(), values.end()), true);
     }
+    if (!differingSettings().contains(m_groupKey)) m_groupKey.clear();
+    rebuildColumns();
     endResetModel();
+}
+
+void ComparisonModel::setGroupBy(const QString& key)
+{
+    beginResetModel();
+    m_groupKey = differingSettings().contains(key) ? key : QString();
+    rebuildColumns();
+    endResetModel();
+}
+
+void ComparisonModel::rebuildColumns()
+{
+    m_columns.clear();
+    if (m_groupKey.isEmpty()) {
+        for (int i = 0; i < m_runNames.size(); ++i) m_columns.push_back({m_runNames[i], {i}});
+    } else {
+        std::map<QString, QVector<int>> groups;  // ordered by value, as the group charts are
+        for (int i = 0; i < m_runNames.size(); ++i) groups[settingValue(m_groupKey, i)].push_back(i);
+        for (const auto& [value, runs] : groups)
+            m_columns.push_back({tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(runs.size()), runs});
+    }
+    for (Row& row : m_rows) {
+        row.shown.clear();
+        row.shownNumbers.clear();
+        for (const Column& column : m_columns) cell(row, column);
+        row.shownDiffers = false;
+        for (const QString& v : row.shown) row.shownDiffers = row.shownDiffers || v != row.shown.front();
+    }
+}
+
+void ComparisonModel::cell(Row& row, const Column& column) const
+{
+    QStringList values;
+    QVector<double> numbers;
+    for (int run : column.runs) {
+        values << row.values.value(run);
+        numbers << row.numbers.value(run, std::nan(""));
+    }
+    const bool agree = std::all_of(values.begin(), values.end(), [&](const QString& v) { return v == values.front(); });
+    const bool numeric = std::all_of(numbers.begin(), numbers.end(), [](double v) { return std::isfinite(v); });
+    double mean = std::nan("");
+    if (numeric && !numbers.isEmpty()) {
+        mean = std::accumulate(numbers.begin(), numbers.end(), 0.0) / double(numbers.size());
+    }
+    row.shownNumbers << mean;
+    if (agree) {
+        row.shown << values.value(0);
+        return;
+    }
+    if (row.setting || !numeric) {  // a setting is not averaged: it is the group's values
+        QStringList distinct = values;
+        distinct.removeDuplicates();
+        row.shown << (distinct.size() <= 3 ? distinct.join(QLatin1String(", ")) : tr("%n values", nullptr, int(distinct.size())));
+        return;
+    }
+    double squares = 0;
+    for (double v : numbers) squares += (v - mean) * (v - mean);
+    const double spread = numbers.size() > 1 ? std::sqrt(squares / double(numbers.size() - 1)) : 0.0;
+    if (row.format) {
+        row.shown << tr("%1 ± %2").arg(row.format(mean), row.format(spread));
+        return;
+    }
+    const int decimals = decimalsOf(values);
+    const bool percent = values.front().endsWith(QLatin1String(" %"));
+    auto text = [&](double v) { return QLocale().toString(v, decimals < 0 ? 'g' : 'f', decimals < 0 ? 5 : decimals); };
+    row.shown << tr("%1 ± %2").arg(text(mean), text(spread)) + (percent ? QStringLiteral(" %") : QString());
 }
 
 QStringList ComparisonModel::differingSettings() const
@@ -156,25 +244,24 @@ QString ComparisonModel::settingValue(const QString& key, int runIndex) const
 int ComparisonModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
 int ComparisonModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(m_runNames.size()) + 1;
+    return parent.isValid() ? 0 : int(m_columns.size()) + 1;
 }
 
 QVariant ComparisonModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     const Row& row = m_rows[index.row()];
-    const QString text = index.column() == 0 ? row.name : row.values.value(index.column() - 1);
+    const QString text = index.column() == 0 ? row.name : row.shown.value(index.column() - 1);
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole: return text;
-    case DiffersRole: return row.differs;
-    case SortRole: {  // numbers as numbers, so 10 sorts after 9 (a trailing " %" is allowed)
-        bool ok = false;
-        const double v = QLocale().toDouble(QString(text).remove(QLatin1String(" %")), &ok);
-        return ok ? QVariant(v) : QVariant(text);
+    case DiffersRole: return row.shownDiffers;
+    case SortRole: {  // numbers as numbers, so 10 sorts after 9; a group by its mean
+        const double v = index.column() == 0 ? std::nan("") : row.shownNumbers.value(index.column() - 1, std::nan(""));
+        return std::isfinite(v) ? QVariant(v) : QVariant(text);
     }
     case Qt::FontRole:
-        if (row.differs && index.column() > 0) {
+        if (row.shownDiffers && index.column() > 0) {
             QFont bold;
             bold.setBold(true);
             return bold;
@@ -187,7 +274,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    return section == 0 ? tr("Setting or result") : m_runNames.value(section - 1);
+    return section == 0 ? tr("Setting or result") : m_columns.value(section - 1).name;
 }
 
 QString ComparisonModel::toCsv(const QAbstractItemModel& model)

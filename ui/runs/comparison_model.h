@@ -2,7 +2,8 @@
 // best and last of each metric) and per setting (every stored experiment parameter of any of
 // the runs; one a run does not list is at its default), one column per run. Rows know whether
 // the runs differ, so a proxy can show the differences only; the table copies as CSV or
-// Markdown for notes and reports.
+// Markdown for notes and reports. Grouped by a setting, it has one column per group instead:
+// results as the group's mean ± standard deviation, settings as the value the group shares.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -28,14 +29,23 @@ public:
     };
 
     explicit ComparisonModel(QObject* parent = nullptr);
-    void setRuns(const std::vector<Run>& runs);
+    void setRuns(const std::vector<Run>& runs);  // keeps the grouping while its setting still differs
+
+    // One column per value of the setting `key` (ordered as the comparison's group charts),
+    // named "key = value (n = size)"; empty or a setting the runs share: one column per run.
+    // A result cell of a group is "mean ± s" with s the sample standard deviation (n - 1, as
+    // the charts' bands; 0 for a group of one) in the row's own format, or the value itself
+    // when the group agrees; a setting cell is the shared value, or the distinct values.
+    void setGroupBy(const QString& key);
+    QString groupKey() const { return m_groupKey; }
+    int columnRunCount(int column) const { return m_columns.value(column - 1).runs.size(); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    bool rowDiffers(int row) const { return m_rows[row].differs; }
+    bool rowDiffers(int row) const { return m_rows[row].shownDiffers; }  // between the columns shown
     // The experiment settings (not results) on which the runs differ, in row order.
     QStringList differingSettings() const;
     // A setting's value for the run at `runIndex` (the order given to setRuns).
@@ -55,15 +65,27 @@ private:
     struct Row {
         QString name;
         QStringList values;  // one per run
-        bool differs = false;
+        bool differs = false;  // between the runs
         bool setting = false;  // an experiment parameter, not a result
         QString metric;        // the best or last value of this metric
         QVector<double> numbers;  // per run; NaN where the value is not a number
+        QString (*format)(double) = nullptr;  // how a mean is written; null: as the values are
+        QStringList shown;        // one per column
+        QVector<double> shownNumbers;  // what a column sorts by
+        bool shownDiffers = false;
+    };
+    struct Column {
+        QString name;
+        QVector<int> runs;  // indices into the runs given to setRuns
     };
     void addRow(const QString& name, const QStringList& values, bool setting = false);
+    void rebuildColumns();  // m_columns and each row's shown cells, from m_groupKey
+    void cell(Row& row, const Column& column) const;
 
     QStringList m_runNames;
     QVector<Row> m_rows;
+    QString m_groupKey;
+    QVector<Column> m_columns;
 };
 
 }  // namespace ts::ui

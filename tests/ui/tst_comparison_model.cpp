@@ -1,0 +1,100 @@
+// The comparison table grouped by a setting: one column per group with each result's mean ±
+// sample standard deviation, worked out here by hand from the runs' known values.
+#include <QtTest>
+
+#include "ui/runs/comparison_model.h"
+#include "ui/runs/runs_model.h"
+
+using namespace ts;
+using namespace ts::ui;
+
+class TestComparisonModel : public QObject {
+    Q_OBJECT
+
+    static ComparisonModel::Run run(std::int64_t id, const std::string& lr, const std::string& seed, double acc, double seconds)
+    {
+        ComparisonModel::Run r;
+        r.info.id = id;
+        r.info.name = "run" + std::to_string(id);
+        r.info.status = RunStatus::Finished;
+        r.info.startTime = 1000;
+        r.info.endTime = 1000 + seconds;
+        MetricSummary s;
+        s.name = "test_acc";
+        s.count = 1;
+        s.best = s.last = s.min = s.max = acc;
+        r.summaries = {s};
+        r.parameters = {{"optimizer.lr", lr}, {"training.epochs", "3"}, {"training.seed", seed}};
+        return r;
+    }
+
+    static int row(const ComparisonModel& model, const QString& name)
+    {
+        for (int r = 0; r < model.rowCount(); ++r)
+            if (model.rowName(r) == name) return r;
+        return -1;
+    }
+
+private slots:
+    void groupsShowMeanAndSampleStd()
+    {
+        ComparisonModel model;
+        model.setRuns({run(1, "0.001", "1", 0.90, 60), run(2, "0.001", "2", 0.92, 120), run(3, "0.01", "1", 0.80, 60),
+                       run(4, "0.01", "2", 0.84, 60), run(5, "0.01", "3", 0.88, 60)});
+        QCOMPARE(model.columnCount(), 6);  // a column per run
+
+        model.setGroupBy("optimizer.lr");
+        QCOMPARE(model.groupKey(), QString("optimizer.lr"));
+        QCOMPARE(model.columnCount(), 3);
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("optimizer.lr = 0.001 (n = 2)"));
+        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QString("optimizer.lr = 0.01 (n = 3)"));
+        QCOMPARE(model.columnRunCount(2), 3);
+
+        // 90 and 92 %: mean 91, s = sqrt((1 + 1) / 1) = 1.41; 80, 84, 88 %: mean 84, s = sqrt((16 + 0 + 16) / 2) = 4.
+        const int best = row(model, "best test_acc");
+        QCOMPARE(model.index(best, 1).data().toString(), QString("91.00 ± 1.41 %"));
+        QCOMPARE(model.index(best, 2).data().toString(), QString("84.00 ± 4.00 %"));
+        QCOMPARE(model.index(best, 1).data(ComparisonModel::SortRole).toDouble(), 91.0);
+        QVERIFY(model.rowDiffers(best));
+        // Active time 60 and 120 s: mean 90 s, s = 42.4 s, written as durations.
+        const int active = row(model, "Active time");
+        QCOMPARE(model.index(active, 1).data().toString(),
+                 QString("%1 ± %2").arg(RunsModel::durationText(90), RunsModel::durationText(std::sqrt(1800.0))));
+        QCOMPARE(model.index(active, 2).data().toString(), RunsModel::durationText(60));  // the group agrees
+
+        // Settings are not averaged: the shared value, or the distinct values.
+        QCOMPARE(model.index(row(model, "optimizer.lr"), 1).data().toString(), QString("0.001"));
+        QCOMPARE(model.index(row(model, "training.seed"), 1).data().toString(), QString("1, 2"));
+        QCOMPARE(model.index(row(model, "training.seed"), 2).data().toString(), QString("1, 2, 3"));
+        QVERIFY(!model.rowDiffers(row(model, "training.epochs")));
+        QVERIFY(model.rowDiffers(row(model, "training.seed")));
+        // The grouping key stays a choice: it still differs between the runs.
+        QVERIFY(model.differingSettings().contains("optimizer.lr"));
+
+        // Copying writes the groups.
+        QVERIFY(ComparisonModel::toCsv(model).startsWith("Setting or result,optimizer.lr = 0.001 (n = 2),optimizer.lr = 0.01 (n = 3)\n"));
+    }
+
+    void groupingSurvivesRefreshAndFallsBack()
+    {
+        ComparisonModel model;
+        model.setRuns({run(1, "0.001", "1", 0.90, 60), run(2, "0.01", "2", 0.80, 60)});
+        model.setGroupBy("training.seed");
+        QCOMPARE(model.columnCount(), 3);
+        model.setRuns({run(1, "0.001", "1", 0.91, 60), run(2, "0.01", "2", 0.81, 60)});  // a live refresh
+        QCOMPARE(model.groupKey(), QString("training.seed"));
+        QCOMPARE(model.index(row(model, "best test_acc"), 1).data().toString(), QString("91.00 %"));
+        model.setGroupBy("training.epochs");  // the runs share it: no groups
+        QVERIFY(model.groupKey().isEmpty());
+        QCOMPARE(model.columnCount(), 3);
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("1 · run1"));
+        // Five distinct values are counted, not listed.
+        model.setRuns({run(1, "0.001", "1", 0.9, 60), run(2, "0.001", "2", 0.9, 60), run(3, "0.001", "3", 0.9, 60),
+                       run(4, "0.001", "4", 0.9, 60), run(5, "0.01", "5", 0.9, 60)});
+        model.setGroupBy("optimizer.lr");
+        QCOMPARE(model.index(row(model, "training.seed"), 1).data().toString(), QString("4 values"));
+    }
+};
+
+QTEST_MAIN(TestComparisonModel)
+#include "tst_comparison_model.moc"
