@@ -17,12 +17,12 @@ namespace ts::widgets {
 // `x` must be non-decreasing; points whose y is not finite are skipped (they cannot be drawn on
 // a log axis and would hide the rest of the column's extent). When the range holds no more than
 // four points per column the points are passed through unchanged. Output replaces outX/outY.
-// Per-block extremes of a growing y series (indices of each 64-point block's finite minimum and
+// Per-block extremes of a growing y series (indices of each kBlock-point block's finite minimum and
 // maximum). With them a pixel column holding thousands of points is summarised by reading a few
 // dozen blocks instead of every point, which keeps a live 1M-point chart well inside a frame.
 class BlockExtremes {
 public:
-    static constexpr std::size_t kBlock = 64;
+    static constexpr std::size_t kBlock = 16;  // 16: a column of ~100 points (100k on a chart) reads blocks, not points
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     void clear();
     // `y` is the whole series; it must extend the values seen so far (call clear() otherwise).

@@ -127,6 +127,7 @@ LiveChart::~LiveChart() {
 // out while there is no legend to show, and put back just above the axis rect.
 void LiveChart::setLegendRowInLayout(bool on) {
     QCPLayoutGrid* layout = m_plot->plotLayout();
+    m_plot->legend->setVisible(on);  // out of the layout it would still be drawn, where it last was
     if ((m_legendRow->layout() == layout) == on) return;
     if (!on) {
         layout->take(m_legendRow);
@@ -191,6 +192,21 @@ bool LiveChart::append(const QString& id, std::span<const double> steps, std::sp
     samples.step.assign(steps.begin(), steps.end());
     samples.value.assign(values.begin(), values.end());
     return append(id, samples);
+}
+
+bool LiveChart::setData(const QString& id, SeriesData data) {
+    Series* s = find(id);
+    if (!s) return false;
+    const bool wasEmpty = s->data.size() == 0;
+    data.setSmoothing(s->data.smoothing());  // a no-op when the builder used the chart's weight
+    s->data = std::move(data);
+    s->drawnVersion = static_cast<std::size_t>(-1);
+    if (wasEmpty != (s->data.size() == 0)) {
+        rebuildLegend();
+        updateEmptyState();
+    }
+    scheduleReplot();
+    return true;
 }
 
 void LiveChart::setSmoothing(const QString& id, double weight) {
@@ -294,6 +310,15 @@ void LiveChart::updateEmptyState() {
     }
 }
 
+void LiveChart::setEmptyNote(const QString& note) {
+    if (note == m_emptyNote) return;
+    m_emptyNote = note;
+    m_emptyText->setText(note.isEmpty() ? tr("No data yet") : note);
+    if (isEmpty()) scheduleReplot();
+}
+
+QString LiveChart::emptyNote() const { return m_emptyText->text(); }
+
 void LiveChart::setControlsVisible(bool on) { m_bar->setVisible(on); }
 
 bool LiveChart::legendInView() const { return m_legendRow->layout() == m_plot->plotLayout(); }
@@ -348,7 +373,7 @@ void LiveChart::retranslate() {
     m_logBox->setText(tr("Log scale"));
     m_smoothingLabel->setText(tr("Smoothing"));
     m_smoothingBox->setToolTip(tr("Weight of the exponential moving average (0 = raw values)."));
-    m_emptyText->setText(tr("No data yet"));
+    m_emptyText->setText(m_emptyNote.isEmpty() ? tr("No data yet") : m_emptyNote);
     updateXAxisLabel();
 }
 

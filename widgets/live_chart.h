@@ -66,6 +66,10 @@ public:
     bool append(const QString& id, const ChartSamples& samples);
     // Step-only data: the series is then drawn against steps only.
     bool append(const QString& id, std::span<const double> steps, std::span<const double> values);
+    // Replaces the series' points with `data`, made elsewhere (SeriesData is plain C++, so a
+    // worker thread can build it, block extremes and smoothing included, and hand it over
+    // without the UI thread touching every point). The chart's smoothing choice is kept.
+    bool setData(const QString& id, SeriesData data);
     // TensorBoard-style smoothing (0 = off, typical 0.6-0.99). The raw points stay, drawn faint.
     void setSmoothing(const QString& id, double weight);
     // Shades the area between two Band series (a mean's +-1 standard deviation).
@@ -112,6 +116,10 @@ public:
     double replotNow();
     // True while no series has a point: the chart shows a note instead of an empty 0-5 frame.
     bool isEmpty() const;
+    // What that note says instead of "No data yet" ("Loading…", or why the data could not be
+    // read); an empty text brings the default back.
+    void setEmptyNote(const QString& note);
+    QString emptyNote() const;
     // Smoothing weight of every smoothed series at once (what the bar's box sets).
     void setSmoothingWeight(double weight);
     bool hasSmoothedSeries() const;
@@ -140,6 +148,7 @@ private:
         QCPGraph* smooth = nullptr;
         std::size_t drawnVersion = static_cast<std::size_t>(-1);  // data version last decimated
         bool dense = false;  // over a point per 4 pixel columns in view: drawn with fast pens
+        bool busy = false;   // its smoothed line still zigzags through each column: drawn aliased
     };
     struct XLabelForExport;
     struct Marker {
@@ -196,6 +205,7 @@ private:
     bool m_xLabelVisible = true;
     bool m_hoverReadout = false;
     bool m_legendShown = true;
+    QString m_emptyNote;  // the caller's note for an empty chart; empty: "No data yet"
     bool m_viewDirty = true;  // range or size changed since the last decimation
     int m_programmaticRange = 0;  // >0 while the chart itself moves the axes
     double m_lastLower = 0, m_lastUpper = 0;

@@ -60,7 +60,9 @@ void LiveChart::updateXAxisLabel() {
 // QPainterPath, and antialiasing a noisy curve's thousands of full-height segments is slow too:
 // at a million points either costs 10-1000x a cosmetic aliased line. So a dense raw series
 // (already a solid band) gets a 1 px aliased pen, a dense smoothed one (smooth, hence cheap to
-// antialias) a 1 px antialiased pen; sparse series get wider antialiased pens.
+// antialias) a 1 px antialiased pen; sparse series get wider antialiased pens. A smoothed line
+// of noisy data (gradient norms) can still zigzag through every column: antialiasing its
+// full-height strokes cost 40 ms of a 90 ms replot of 20 such runs, so a busy one is aliased too.
 void LiveChart::updateSeriesPens(Series& s) {
     const bool smoothed = s.data.isSmoothed();
     const bool faintRaw = smoothed || s.style == Style::Faint;
@@ -85,7 +87,7 @@ void LiveChart::updateSeriesPens(Series& s) {
     if (smoothed) {
         s.smooth->setName(s.label);
         s.smooth->setLineStyle(QCPGraph::lsLine);
-        s.smooth->setAntialiased(true);
+        s.smooth->setAntialiased(!(s.dense && s.busy));
         s.smooth->setPen(QPen(s.color, s.dense ? 1.0 : 2.0));
     }
 }

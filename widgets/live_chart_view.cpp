@@ -85,8 +85,22 @@ void LiveChart::updateGraphs(int columns) {
             updateSeriesPens(*s);
         }
         fill(s->raw, x, shown ? s->data.values() : std::span<const double>{}, s->data.valueBlocks());
-        if (s->smooth)
+        if (s->smooth) {
             fill(s->smooth, x, shown ? s->data.smoothed() : std::span<const double>{}, s->data.smoothedBlocks());
+            // Busy: its vertical travel averages over 2% of its own range per column (a smooth
+            // curve travels its range about once over all the columns).
+            double travel = 0, lo = INFINITY, hi = -INFINITY;
+            for (std::size_t i = 0; i < m_scratchY.size(); ++i) {
+                if (i > 0) travel += std::abs(m_scratchY[i] - m_scratchY[i - 1]);
+                lo = std::min(lo, m_scratchY[i]);
+                hi = std::max(hi, m_scratchY[i]);
+            }
+            const bool busy = hi > lo && travel / (hi - lo) > 0.02 * columns;
+            if (busy != s->busy) {
+                s->busy = busy;
+                updateSeriesPens(*s);
+            }
+        }
     }
     // The best mark moves with the x mode.
     if (m_bestGraph) {

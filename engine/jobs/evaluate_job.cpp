@@ -18,6 +18,7 @@
 #include "graph/graph.h"
 #include "io/checkpoint.h"
 #include "io/experiment_yaml.h"
+#include "jobs/evaluated_split.h"
 #include "jobs/job_parts.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
@@ -79,28 +80,6 @@ CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoin
     return file;
 }
 
-std::shared_ptr<Dataset> splitOf(const DatasetSplits& splits, const std::string& name, const ExperimentSpec& spec)
-{
-    if (name.empty()) {  // the held-out split there is
-        if (splits.test) return splits.test;
-        if (splits.validation) return splits.validation;
-        throw std::invalid_argument("dataset '" + spec.dataset.path + "' has no test split and the run no validation split; "
-                                    "evaluate the train split");
-    }
-    if (name == "test") {
-        if (!splits.test) throw std::invalid_argument("dataset '" + spec.dataset.path + "' has no test split; evaluate val or train");
-        return splits.test;
-    }
-    if (name == "val" || name == "validation") {
-        if (!splits.validation)
-            throw std::invalid_argument("the run trained without a validation split (dataset.validation_fraction 0); "
-                                        "evaluate test or train");
-        return splits.validation;
-    }
-    if (name == "train") return splits.train;
-    throw std::invalid_argument("split '" + name + "': expected test, val or train");
-}
-
 // Where temperature scaling is fitted: the validation split, or, when the run has none, a fixed
 // 10% of the training split (drawn by the dataset's split seed, so every evaluation of the run
 // uses the same samples). The model has trained on those, so they are more confidently right
@@ -156,8 +135,8 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         const std::string device = job.device.empty() ? spec.training.device : job.device;
         Backend& backend = jobBackend(env, device, listener);
         const DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
-        const std::shared_ptr<Dataset> data = splitOf(splits, job.split, spec);
-        const std::string split = data == splits.test ? "test" : data == splits.validation ? "val" : "train";
+        const std::shared_ptr<Dataset> data = selectSplit(splits, job.split, spec);
+        const std::string split = splitName(splits, data);
         const std::string prefix = split;
         if (data->size() == 0)
             throw std::invalid_argument("the " + split + " split of '" + spec.dataset.path +

@@ -521,6 +521,83 @@
         <source>Setting or result</source>
         <translation>设置或结果</translation>
     </message>
+    <message>
+        <source>%1 = %2 (n = %3)</source>
+        <translation>%1 = %2（n = %3）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n values</source>
+        <translation>
+            <numerusform>%n 个值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ± %2</source>
+        <translation>%1 ± %2</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::ConfusionPlot</name>
+    <message>
+        <source>Rows: true class; columns: predicted class. The colour is the share of the row. Click a cell to see its samples.</source>
+        <translation>行：真实类别；列：预测类别。颜色表示占该行的比例。点击单元格可查看其中的样本。</translation>
+    </message>
+    <message>
+        <source>Predicted class</source>
+        <translation>预测类别</translation>
+    </message>
+    <message>
+        <source>True class</source>
+        <translation>真实类别</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::EvaluationCurves</name>
+    <message>
+        <source>False positive rate</source>
+        <translation>假正率</translation>
+    </message>
+    <message>
+        <source>True positive rate</source>
+        <translation>真正率</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>%1 (AUC %2)</source>
+        <translation>%1（AUC %2）</translation>
+    </message>
+    <message>
+        <source>%1 (AP %2)</source>
+        <translation>%1（AP %2）</translation>
+    </message>
+    <message>
+        <source>chance (AUC 0.5)</source>
+        <translation>随机猜测（AUC 0.5）</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::EvaluationSamples</name>
+    <message>
+        <source>%1 →&#xa0;%2 (%3&#xa0;%)</source>
+        <translation>%1 →&#xa0;%2（%3&#xa0;%）</translation>
+    </message>
+    <message>
+        <source>Sample %1
+True class: %2
+Predicted: %3 (%4 %)
+Loss −log p(true class): %5</source>
+        <translation>样本 %1
+真实类别：%2
+预测：%3（%4 %）
+损失 −log p(真实类别)：%5</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::EvaluationView</name>
@@ -565,14 +642,6 @@
         <translation>ROC-AUC</translation>
     </message>
     <message>
-        <source>Predicted class</source>
-        <translation>预测类别</translation>
-    </message>
-    <message>
-        <source>True class</source>
-        <translation>真实类别</translation>
-    </message>
-    <message>
         <source>as given</source>
         <translation>原始</translation>
     </message>
@@ -591,6 +660,74 @@
     <message>
         <source>Accuracy</source>
         <translation>准确率</translation>
+    </message>
+    <message>
+        <source>Counts</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>Row %</source>
+        <translation>行 %</translation>
+    </message>
+    <message>
+        <source>What the cells say; their colour is always the share of the true class&apos;s row</source>
+        <translation>单元格中显示的内容；颜色始终表示占真实类别所在行的比例</translation>
+    </message>
+    <message>
+        <source>Worst samples</source>
+        <translation>最差样本</translation>
+    </message>
+    <message>
+        <source>Every sample, the most confidently wrong first (highest loss −log p(true class))</source>
+        <translation>所有样本，最自信地判错的排在最前（损失 −log p(真实类别) 最高）</translation>
+    </message>
+    <message>
+        <source>Cells:</source>
+        <translation>单元格：</translation>
+    </message>
+    <message>
+        <source>Confusion</source>
+        <translation>混淆矩阵</translation>
+    </message>
+    <message>
+        <source>Per class</source>
+        <translation>各类别</translation>
+    </message>
+    <message>
+        <source>ROC and PR curves</source>
+        <translation>ROC 与 PR 曲线</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>AP</source>
+        <translation>AP</translation>
+    </message>
+    <message>
+        <source>Class %1</source>
+        <translation>类别 %1</translation>
+    </message>
+    <message>
+        <source>Worst samples: all %1, highest loss first</source>
+        <translation>最差样本：共 %1 个，损失最高的在前</translation>
+    </message>
+    <message>
+        <source>1 sample: %1 predicted correctly</source>
+        <translation>1 个样本：%1 预测正确</translation>
+    </message>
+    <message>
+        <source>%1 samples: %2 predicted correctly</source>
+        <translation>%1 个样本：%2 预测正确</translation>
+    </message>
+    <message>
+        <source>1 sample: %1 predicted as %2</source>
+        <translation>1 个样本：%1 被预测为 %2</translation>
+    </message>
+    <message>
+        <source>%1 samples: %2 predicted as %3</source>
+        <translation>%1 个样本：%2 被预测为 %3</translation>
     </message>
 </context>
 <context>
@@ -811,6 +948,184 @@
     </message>
 </context>
 <context>
+    <name>ts::ui::ModelDiffView</name>
+    <message>
+        <source>Split:</source>
+        <translation>划分：</translation>
+    </message>
+    <message>
+        <source>B − A, in percentage points of each true class</source>
+        <translation>B − A，以各真实类别的百分点计</translation>
+    </message>
+    <message>
+        <source>View as Images</source>
+        <translation>以图像查看</translation>
+    </message>
+    <message>
+        <source>Show these samples (or the selected ones) as images, with the predictions of the run that gets them wrong; double-click a row for the selected samples</source>
+        <translation>以图像显示这些样本（或所选样本），并附上判错的那次运行的预测；双击某行可只看所选样本</translation>
+    </message>
+    <message>
+        <source>Cannot read the evaluations: %1</source>
+        <translation>无法读取评估：%1</translation>
+    </message>
+    <message>
+        <source>Select exactly two runs to compare their evaluations sample by sample.</source>
+        <translation>请恰好选择两次运行，以逐样本比较它们的评估。</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>These two runs have no evaluation on a common split (run %1: %2; run %3: %4). Evaluate both on the same split to compare them sample by sample: select each run alone and choose Evaluate on the Runs page&apos;s toolbar, or run trainstudio-cli eval RUN --split test.</source>
+        <translation>这两次运行没有在同一划分上的评估（运行 %1：%2；运行 %3：%4）。请在同一划分上评估两者后再逐样本比较：单独选中每次运行，然后在“运行”页工具栏上选择“评估”，或运行 trainstudio-cli eval RUN --split test。</translation>
+    </message>
+    <message>
+        <source>Run %1 was evaluated with %2 classes and run %3 with %4: they were trained on different datasets and cannot be compared sample by sample.</source>
+        <translation>运行 %1 的评估有 %2 个类别，运行 %3 有 %4 个：它们在不同的数据集上训练，无法逐样本比较。</translation>
+    </message>
+    <message>
+        <source>Comparing the evaluations of runs %1 and %2 on the %3 split…</source>
+        <translation>正在比较运行 %1 和 %2 在 %3 划分上的评估…</translation>
+    </message>
+    <message>
+        <source>The evaluations of runs %1 and %2 cannot be compared: %3</source>
+        <translation>运行 %1 和 %2 的评估无法比较：%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A&lt;/b&gt; = %1, epoch %2: accuracy %3 % &amp;nbsp; &lt;b&gt;B&lt;/b&gt; = %4, epoch %5: accuracy %6 % &amp;nbsp; (%7 samples)</source>
+        <translation>&lt;b&gt;A&lt;/b&gt; = %1，第 %2 轮：准确率 %3 % &amp;nbsp; &lt;b&gt;B&lt;/b&gt; = %4，第 %5 轮：准确率 %6 % &amp;nbsp;（%7 个样本）</translation>
+    </message>
+    <message>
+        <source>A right, B wrong: %1</source>
+        <translation>A 对、B 错：%1</translation>
+    </message>
+    <message>
+        <source>B right, A wrong: %1</source>
+        <translation>B 对、A 错：%1</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Recall A</source>
+        <translation>A 的召回率</translation>
+    </message>
+    <message>
+        <source>Recall B</source>
+        <translation>B 的召回率</translation>
+    </message>
+    <message>
+        <source>Δ recall</source>
+        <translation>Δ 召回率</translation>
+    </message>
+    <message>
+        <source>Δ F1</source>
+        <translation>Δ F1</translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>B − A, in percentage points</source>
+        <translation>B − A，以百分点计</translation>
+    </message>
+    <message>
+        <source>F1 of B − F1 of A, in percentage points (precision and recall together)</source>
+        <translation>B 的 F1 − A 的 F1，以百分点计（综合精确率与召回率）</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>A predicts</source>
+        <translation>A 的预测</translation>
+    </message>
+    <message>
+        <source>A confidence</source>
+        <translation>A 的置信度</translation>
+    </message>
+    <message>
+        <source>B predicts</source>
+        <translation>B 的预测</translation>
+    </message>
+    <message>
+        <source>B confidence</source>
+        <translation>B 的置信度</translation>
+    </message>
+    <message>
+        <source>Run %1 right, run %2 wrong (%3 split)</source>
+        <translation>运行 %1 对、运行 %2 错（%3 划分）</translation>
+    </message>
+    <message>
+        <source>Cannot read the predictions: %1</source>
+        <translation>无法读取预测：%1</translation>
+    </message>
+    <message>
+        <source>B worse</source>
+        <translation>B 更差</translation>
+    </message>
+    <message>
+        <source>B better</source>
+        <translation>B 更好</translation>
+    </message>
+    <message>
+        <source>Predicted class</source>
+        <translation>预测类别</translation>
+    </message>
+    <message>
+        <source>True class</source>
+        <translation>真实类别</translation>
+    </message>
+    <message>
+        <source>Row-normalised confusion matrix of B minus A&apos;s, in percentage points of each true class. Blue: B does better (the class recognised more often, a mistake made less often); red: B does worse.</source>
+        <translation>B 与 A 按行归一化的混淆矩阵之差，以各真实类别的百分点计。蓝色：B 更好（该类别识别得更多，某种错误犯得更少）；红色：B 更差。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::ParallelCoordinates</name>
+    <message>
+        <source>The result drawn as the last axis, and by which the lines are coloured</source>
+        <translation>作为最后一根轴绘制、并用于给折线着色的结果</translation>
+    </message>
+    <message>
+        <source>Result:</source>
+        <translation>结果：</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>The selected runs differ in no setting and share no result: there is nothing to draw.</source>
+        <translation>所选运行的设置没有差异，也没有共同的结果：无可绘制。</translation>
+    </message>
+    <message>
+        <source>The selected runs differ in no setting: there is one axis only.</source>
+        <translation>所选运行的设置没有差异：只有一根轴。</translation>
+    </message>
+    <message>
+        <source>%1 (log)</source>
+        <translation>%1（对数）</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::RunCharts</name>
     <message>
         <source>best</source>
@@ -827,6 +1142,14 @@
     <message>
         <source>resumed from run %1</source>
         <translation>从运行 %1 恢复</translation>
+    </message>
+    <message>
+        <source>Cannot read the points: %1</source>
+        <translation>无法读取数据点：%1</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
     </message>
 </context>
 <context>
@@ -914,6 +1237,18 @@
     <message>
         <source>Trade-offs</source>
         <translation>权衡</translation>
+    </message>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation>平行坐标</translation>
+    </message>
+    <message>
+        <source>Two models</source>
+        <translation>两个模型</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
     </message>
 </context>
 <context>
@@ -1361,6 +1696,33 @@ SHA-256：%2</translation>
         <source>Cannot evaluate run %1: %2</source>
         <translation>无法评估运行 %1：%2</translation>
     </message>
+    <message>
+        <source>Filter runs</source>
+        <translation>筛选运行</translation>
+    </message>
+    <message>
+        <source>Show the runs whose ID, name, experiment, status, device or a tag contains this text</source>
+        <translation>显示 ID、名称、实验、状态、设备或某个标签包含此文本的运行</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::SampleGallery</name>
+    <message>
+        <source>Run %1 has no evaluation of the %2 split to show samples of; evaluate it first.</source>
+        <translation>运行 %1 没有 %2 划分的评估，无法显示样本；请先评估。</translation>
+    </message>
+    <message>
+        <source>Opening the dataset to show the images…</source>
+        <translation>正在打开数据集以显示图像…</translation>
+    </message>
+    <message>
+        <source>The images cannot be shown: %1</source>
+        <translation>无法显示图像：%1</translation>
+    </message>
+    <message>
+        <source>The samples are not images (shape %1); only their captions are shown.</source>
+        <translation>这些样本不是图像（形状 %1）；只显示其说明文字。</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::TradeOffChart</name>
@@ -1721,6 +2083,13 @@ SHA-256：%2</translation>
     <message>
         <source>Show every chart&apos;s whole data again. Ctrl+wheel zooms a chart, dragging pans it; right-click a chart for log scale and export.</source>
         <translation>重新显示每个图表的全部数据。Ctrl+滚轮缩放图表，拖动平移；右键单击图表可切换对数坐标和导出。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::ImageGrid</name>
+    <message>
+        <source>Thumbnail size (Ctrl+wheel over the images)</source>
+        <translation>缩略图大小（在图像上按 Ctrl+滚轮）</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,7 @@
 #include "ui/main_window.h"
 #include "ui/runs/run_charts.h"
 #include "ui/runs/comparison_model.h"
+#include "ui/runs/comparison_reads.h"
 #include "ui/runs/run_comparison.h"
 #include "ui/runs/run_details.h"
 #include "ui/runs/trade_off_chart.h"
@@ -48,6 +49,7 @@ struct RunSpec {
     std::string experimentYaml = "name: fashion_mnist_mlp\n";
     std::vector<std::pair<std::string, std::string>> parameters;
     double lossScale = 1.0;  // loss = lossScale * 2 / step
+    std::vector<std::string> tags;
 };
 
 // One run as the trainer records it: per-step loss/lr/grad_norm, per-epoch train and
@@ -62,6 +64,7 @@ qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
     run.seed = 7;
     run.parentRunId = spec.parent;
     run.parameters = spec.parameters;
+    run.tags = spec.tags;
     if (spec.parent) run.parentRelation = spec.relation;
     const qint64 id = writer.createRun(run);
     for (int step = spec.firstStep; step < spec.firstStep + spec.steps; ++step) {
@@ -309,7 +312,7 @@ private slots:
         RunDetails* details = page->details();
         RunCharts* charts = details->charts();
         QCOMPARE(details->runId(), id);
-        QCOMPARE(charts->pointCount("loss"), 50);
+        QTRY_COMPARE(charts->pointCount("loss"), 50);  // read on a worker thread
         QCOMPARE(charts->pointCount("lr"), 50);
         QCOMPARE(charts->pointCount("grad_norm"), 50);
         QCOMPARE(charts->pointCount("val_loss"), 5);
@@ -338,7 +341,7 @@ private slots:
 
         // Another run starts afresh; no selection empties the panel.
         page->selectRun(page->model()->listing(0)->run.id);
-        QCOMPARE(charts->pointCount("loss"), 8);
+        QTRY_COMPARE(charts->pointCount("loss"), 8);
         page->view()->clearSelection();
         QCOMPARE(details->runId(), -1);
         QCOMPARE(charts->pointCount("loss"), 0);
@@ -362,7 +365,7 @@ private slots:
         page->selectRun(third);
         RunCharts* charts = page->details()->charts();
         // 20 of run 1 (steps 1-20) + 15 of run 2 (21-35) + 10 of its own (36-45).
-        QCOMPARE(charts->pointCount("loss"), 45);
+        QTRY_COMPARE(charts->pointCount("loss"), 45);
         QCOMPARE(charts->lastStep("loss"), 45);
         auto* loss = charts->chartOf("loss");
         QVERIFY(loss->markerCount() >= 2);
@@ -387,7 +390,7 @@ private slots:
         // Activating a row shows that run.
         emit tree->itemActivated(root->child(1), 0);
         QCOMPARE(page->selectedRunId(), fork);
-        QCOMPARE(charts->pointCount("loss"), 20 + 5);
+        QTRY_COMPARE(charts->pointCount("loss"), 20 + 5);
 
         // A run on its own has no lineage to show.
         const qint64 alone = addRun(writer, m_ws, {.name = "alone"});
@@ -460,7 +463,8 @@ private slots:
         }
         QVERIFY(!comparison->chart("test_acc"));  // no run has it: no chart
         QVERIFY2(comparison->legendText().contains("lr big"), qPrintable(comparison->legendText()));  // named once
-        QCOMPARE(comparison->pointCount("loss", a), 30);
+        QTRY_COMPARE(comparison->pointCount("loss", a), 30);  // read on a worker thread
+        QTRY_VERIFY(!comparison->isLoading());
         QCOMPARE(comparison->pointCount("loss", b), 20);
         QCOMPARE(comparison->pointCount("val_acc", b), 2);
         // Hovering reads every run's value at that step.
@@ -521,7 +525,7 @@ private slots:
 
         comparison->setGroupBy("optimizer.lr");
         widgets::LiveChart* loss = comparison->chart("loss");
-        QCOMPARE(loss->seriesIds().size(), 6);  // two groups: a mean and two band edges each
+        QTRY_COMPARE(loss->seriesIds().size(), 6);  // two groups: a mean and two band edges each
         QCOMPARE(comparison->pointCount("loss", ids[0]), -1);  // runs are no longer drawn one by one
         loss->replotNow();
         QCPGraph* mean = loss->rawGraph("group0");
@@ -540,9 +544,116 @@ private slots:
         QCOMPARE(band.mean, (std::vector<double>{2.0, 5.0}));
         QCOMPARE(band.std[1], 0.0);
 
+        // On the wall-time axis each run's series lies on its own elapsed seconds (step * 0.01 s
+        // here), interpolated onto one grid: the same 4/step mean, now at x = step * 0.01.
+        QSignalSpy loaded(comparison, &RunComparison::chartsLoaded);
+        auto* xAxis = comparison->charts()->findChild<QComboBox*>("xAxisBox");
+        xAxis->setCurrentIndex(xAxis->findData(int(widgets::XAxisMode::WallTime)));
+        emit xAxis->activated(xAxis->currentIndex());
+        QTRY_VERIFY(loaded.count() > 0);
+        loss->replotNow();
+        mean = loss->rawGraph("group0");
+        QCOMPARE(mean->dataCount(), 10);
+        for (int step : {1, 5, 10}) {
+            const auto point = mean->data()->at(step - 1);
+            QVERIFY2(qAbs(point->key - step * 0.01) < 1e-12, qPrintable(QString::number(point->key)));
+            QVERIFY2(qAbs(point->value - 4.0 / step) < 1e-9, qPrintable(QString::number(point->value)));
+            const double high = loss->rawGraph("group0_high")->data()->at(step - 1)->value;
+            QVERIFY(qAbs(high - (4.0 + 2.0 * std::sqrt(2.0)) / step) < 1e-9);
+        }
+
         comparison->setGroupBy({});
         QCOMPARE(comparison->chart("loss")->seriesIds().size(), 3);
-        QCOMPARE(comparison->pointCount("loss", ids[2]), 10);
+        QTRY_COMPARE(comparison->pointCount("loss", ids[2]), 10);
+    }
+
+    // Runs of different lengths and speeds on one grid: at each x, the mean and sample
+    // standard deviation of the runs spanning it, by linear interpolation (worked by hand).
+    void groupBandsOnACommonGrid()
+    {
+        const GroupBand band = meanAndSpreadOnGrid({{{0, 1, 2}, {0, 2, 4}}, {{0, 2}, {2, 2}}, {{1, 2}, {5, NAN}}}, 3);
+        QCOMPARE(band.x, (std::vector<double>{0, 1, 2}));
+        // x = 0: 0 and 2; x = 1: 2, 2 (interpolated) and 5; x = 2: 4 and 2 (the third is NaN).
+        QCOMPARE(band.mean, (std::vector<double>{1, 3, 3}));
+        QVERIFY(qAbs(band.high[0] - (1 + std::sqrt(2.0))) < 1e-12);
+        QVERIFY(qAbs(band.low[1] - (3 - std::sqrt(3.0))) < 1e-12);  // deviations -1, -1, 2: variance 6 / 2
+        QVERIFY(qAbs(band.high[2] - (3 + std::sqrt(2.0))) < 1e-12);
+        QVERIFY(meanAndSpreadOnGrid({}, 10).x.empty());
+
+        // Epochs from the epoch ends (epoch 1 at step 10, 2 at step 20), then on at that pace.
+        QCOMPARE(epochsAt({5, 10, 15, 25}, MetricSeries{"epoch", {10, 20}, {1, 2}, {0, 0}}),
+                 (std::vector<double>{0.5, 1, 1.5, 2.5}));
+        QVERIFY(std::isnan(epochsAt({5}, MetricSeries{"epoch", {}, {}, {}})[0]));  // no epoch ended yet
+    }
+
+    // The filter box keeps the runs whose name, experiment, status, id or a tag holds the text,
+    // in any case, and a run arriving meanwhile shows only when it matches.
+    void filterKeepsMatchingRuns()
+    {
+        RunWriter writer(m_ws);
+        const qint64 baseline = addRun(writer, m_ws, {.name = "Baseline", .tags = {"sweep-a"}});
+        const qint64 wide = addRun(writer, m_ws, {.name = "wide", .finish = RunStatus::Failed, .tags = {"sweep-b"}});
+        const qint64 deep = addRun(writer, m_ws, {.name = "deep", .tags = {"sweep-a", "keep"}});
+        OPEN_PAGE(page, 3);
+        auto shown = [&] {
+            QList<qint64> ids;
+            for (int r = 0; r < page->proxyModel()->rowCount(); ++r)
+                ids << page->proxyModel()->index(r, 0).data(RunsModel::RunIdRole).toLongLong();
+            std::sort(ids.begin(), ids.end());
+            return ids;
+        };
+        QLineEdit* filter = page->filterBox();
+        QTest::keyClicks(filter, "SWEEP-A");
+        QCOMPARE(shown(), (QList<qint64>{baseline, deep}));
+        filter->setText("failed");  // the status as the table words it
+        QCOMPARE(shown(), (QList<qint64>{wide}));
+        filter->setText("fashion_mnist");  // every run's experiment
+        QCOMPARE(shown().size(), 3);
+        filter->setText(QString::number(wide));
+        QCOMPARE(shown(), (QList<qint64>{wide}));
+        filter->setText("keep");
+        const qint64 kept = addRun(writer, m_ws, {.name = "later", .tags = {"keep"}});
+        addRun(writer, m_ws, {.name = "ignored", .tags = {"other"}});
+        QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), 5, 5000);
+        QCOMPARE(shown(), (QList<qint64>{deep, kept}));
+        filter->clear();
+        QCOMPARE(shown().size(), 5);
+    }
+
+    // Chart points are read on a worker: right after a selection the charts say "Loading…"
+    // and hold nothing; a newer selection wins over a read still running for an older one.
+    void chartsLoadOffTheUiThreadAndTheNewestSelectionWins()
+    {
+        RunWriter writer(m_ws);
+        const qint64 big = addRun(writer, m_ws, {.name = "long", .steps = 20000, .epochs = 4});
+        const qint64 small = addRun(writer, m_ws, {.name = "short", .steps = 8, .epochs = 2});
+        OPEN_PAGE(page, 2);
+        RunCharts* charts = page->details()->charts();
+        page->selectRun(big);
+        QVERIFY(charts->isLoading());
+        QCOMPARE(charts->pointCount("loss"), 0);
+        QCOMPARE(charts->chartOf("loss")->emptyNote(), QString("Loading…"));
+        page->selectRun(small);  // before the long run's points came
+        QTRY_VERIFY(!charts->isLoading());
+        QCOMPARE(charts->runId(), small);
+        QCOMPARE(charts->pointCount("loss"), 8);
+        QTest::qWait(200);  // the long run's read, done by now, is not applied late
+        QCOMPARE(charts->pointCount("loss"), 8);
+
+        QSignalSpy loaded(page->details(), &RunDetails::chartsLoaded);
+        page->selectRun(big);
+        QTRY_VERIFY(loaded.count() >= 1);
+        QCOMPARE(loaded.at(0).at(0).toLongLong(), big);
+        QCOMPARE(charts->pointCount("loss"), 20000);
+        QCOMPARE(charts->chartOf("loss")->emptyNote(), QString("No data yet"));  // the note is back for later
+
+        // The comparison too.
+        page->selectRuns({big, small});
+        RunComparison* comparison = page->comparison();
+        QVERIFY(comparison->isLoading());
+        QCOMPARE(comparison->pointCount("loss", big), 0);
+        QTRY_COMPARE(comparison->pointCount("loss", big), 20000);
+        QCOMPARE(comparison->pointCount("loss", small), 8);
     }
 
     // The Pareto front of a known point set: cheaper-and-better points only, by cost.

@@ -1,18 +1,25 @@
 #include "evaluation_view.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
 #include <cmath>
+
+#include "evaluation_curves.h"
+#include "sample_gallery.h"
 
 namespace ts::ui {
 
@@ -31,34 +38,72 @@ EvaluationView::EvaluationView(QWidget* parent) : QWidget(parent)
     m_summary->setObjectName(QStringLiteral("evaluationSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_confusion = new QCustomPlot;
+
+    // Confusion: the matrix beside the samples its cells hold.
+    m_confusion = new ConfusionPlot;
     m_confusion->setObjectName(QStringLiteral("confusionPlot"));
+    connect(m_confusion, &ConfusionPlot::cellClicked, this, &EvaluationView::showConfusionCell);
+    m_cellText = new QComboBox;
+    m_cellText->setObjectName(QStringLiteral("confusionCellText"));
+    m_cellText->addItem(tr("Counts"), int(ConfusionPlot::CellText::Counts));
+    m_cellText->addItem(tr("Row %"), int(ConfusionPlot::CellText::RowPercent));
+    m_cellText->setToolTip(tr("What the cells say; their colour is always the share of the true class's row"));
+    connect(m_cellText, &QComboBox::currentIndexChanged, this,
+            [this] { m_confusion->setCellText(ConfusionPlot::CellText(m_cellText->currentData().toInt())); });
+    auto* worst = new QPushButton(tr("Worst samples"));
+    worst->setObjectName(QStringLiteral("worstSamplesButton"));
+    worst->setToolTip(tr("Every sample, the most confidently wrong first (highest loss −log p(true class))"));
+    connect(worst, &QPushButton::clicked, this, &EvaluationView::showWorstSamples);
+    auto* cellLabel = new QLabel(tr("Cells:"));
+    cellLabel->setBuddy(m_cellText);
+    auto* confusionBar = new QHBoxLayout;
+    confusionBar->setContentsMargins(0, 0, 0, 0);
+    confusionBar->addWidget(cellLabel);
+    confusionBar->addWidget(m_cellText);
+    confusionBar->addStretch(1);
+    confusionBar->addWidget(worst);
+    auto* confusionPanel = new QWidget;
+    auto* confusionLayout = new QVBoxLayout(confusionPanel);
+    confusionLayout->setContentsMargins(0, 0, 0, 0);
+    confusionLayout->addLayout(confusionBar);
+    confusionLayout->addWidget(m_confusion, 1);
+    m_samples = new SampleGallery;
+    m_samples->setObjectName(QStringLiteral("evaluationSamples"));
+    m_samples->setMinimumWidth(160);
+    connect(m_samples, &SampleGallery::splitOpened, this, &EvaluationView::applyClassNames);
+    auto* confusionTab = new QSplitter(Qt::Horizontal);
+    confusionTab->addWidget(confusionPanel);
+    confusionTab->addWidget(m_samples);
+    confusionTab->setStretchFactor(0, 1);
+    confusionTab->setStretchFactor(1, 1);
+    confusionTab->setChildrenCollapsible(false);
+
+    m_perClass = new QStandardItemModel(this);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("perClassTable"));
+    m_table->setModel(m_perClass);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+
+    m_curves = new EvaluationCurves;
+    m_curves->setObjectName(QStringLiteral("evaluationCurves"));
     m_reliability = new QCustomPlot;
     m_reliability->setObjectName(QStringLiteral("reliabilityPlot"));
-    for (QCustomPlot* plot : {m_confusion, m_reliability}) plot->setMinimumSize(120, 120);  // the window may be small
-    m_perClass = new QStandardItemModel(this);
-    auto* table = new QTableView;
-    table->setObjectName(QStringLiteral("perClassTable"));
-    table->setModel(m_perClass);
-    table->verticalHeader()->hide();
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->setMinimumWidth(120);
+    m_reliability->setMinimumSize(120, 120);
 
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(m_confusion);
-    splitter->addWidget(m_reliability);
-    splitter->addWidget(table);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 2);
-    m_table = table;
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("evaluationTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(confusionTab, tr("Confusion"));
+    m_tabs->addTab(m_table, tr("Per class"));
+    m_tabs->addTab(m_curves, tr("ROC and PR curves"));
+    m_tabs->addTab(m_reliability, tr("Calibration"));
+
     auto* report = new QWidget;
     auto* reportLayout = new QVBoxLayout(report);
     reportLayout->setContentsMargins(4, 4, 4, 4);
     reportLayout->addWidget(m_summary);
-    reportLayout->addWidget(splitter, 1);
-
+    reportLayout->addWidget(m_tabs, 1);
     auto* scroll = new QScrollArea;  // a small window scrolls the report instead of growing
     scroll->setWidget(report);
     scroll->setWidgetResizable(true);
@@ -75,6 +120,10 @@ void EvaluationView::clear()
 {
     m_evaluationId = -1;
     m_report.reset();
+    m_predictions.clear();
+    m_listedCell.reset();
+    m_samples->clear();
+    m_curves->clear();
     m_stack->setCurrentIndex(0);
 }
 
@@ -88,14 +137,19 @@ void EvaluationView::showRun(RunReader& reader, qint64 runId)
     const EvaluationRecord& newest = evaluations.back();
     if (newest.id == m_evaluationId) return;
     m_evaluationId = newest.id;
+    m_predictions = reader.predictions(newest.id);
     try {
-        m_report = evaluationReport(reader.predictions(newest.id), newest.classes, fittedTemperature(newest));
+        m_report = evaluationReport(m_predictions, newest.classes, fittedTemperature(newest));
     } catch (const std::invalid_argument& e) {  // stored predictions that do not make a report
         m_report.reset();
+        m_predictions.clear();
         m_summary->setText(tr("Evaluation %1 cannot be shown: %2").arg(newest.id).arg(QString::fromUtf8(e.what())));
         m_stack->setCurrentIndex(1);
         return;
     }
+    // The images and class names: from the split the evaluation predicted, opened meanwhile.
+    const std::optional<RunInfo> run = reader.run(runId);
+    if (run) m_samples->openSplit(run->experimentYaml, newest.split);
     showReport(newest);
 }
 
@@ -114,66 +168,94 @@ void EvaluationView::showReport(const EvaluationRecord& record)
                        .arg(number(*r.temperature, 3), number(r.calibrated.ece), number(r.calibrated.nll));
     m_summary->setText(summary);
 
-    m_perClass->clear();
-    m_perClass->setHorizontalHeaderLabels({tr("Class"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support"), tr("ROC-AUC")});
-    for (std::size_t c = 0; c < r.classification.perClass.size(); ++c) {
-        const ClassScores& s = r.classification.perClass[c];
-        QList<QStandardItem*> row{new QStandardItem(QString::number(c)), new QStandardItem(number(s.precision)),
-                                  new QStandardItem(number(s.recall)), new QStandardItem(number(s.f1)),
-                                  new QStandardItem(QLocale().toString(qint64(s.support))),
-                                  new QStandardItem(number(r.classification.roc[c].auc))};
-        for (QStandardItem* item : row) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_perClass->appendRow(row);
-    }
-    m_table->resizeColumnsToContents();
-    drawConfusion();
+    m_confusion->setClassNames(m_samples->split().classNames);
+    m_confusion->setMatrix(r.classification.confusion);
+    m_curves->setClassNames(m_samples->split().classNames);
+    m_curves->setCurves(r.classification.roc, r.classification.precisionRecall);
+    fillPerClass();
     drawReliability();
+    m_listedCell.reset();
+    listSamples();
     m_stack->setCurrentIndex(1);
 }
 
-// Rows are the true classes, columns the predictions; the colour is the row's share, so a
-// rare class's mistakes show as clearly as a common one's; the counts are written in.
-void EvaluationView::drawConfusion()
+QStringList EvaluationView::classNames() const { return m_samples->split().classNames; }
+
+QString EvaluationView::className(int c) const
 {
-    m_confusion->clearPlottables();
-    m_confusion->clearItems();
-    const auto& counts = m_report->classification.confusion;
-    const int n = int(counts.size());
-    const auto shares = rowNormalised(counts);
-    auto* map = new QCPColorMap(m_confusion->xAxis, m_confusion->yAxis);
-    map->data()->setSize(n, n);
-    map->data()->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
-    // Counts only where a cell holds four digits: cramped cells leave the colour to speak.
-    const bool countsFit = m_confusion->width() / std::max(n + 2, 1) >= m_confusion->fontMetrics().horizontalAdvance(QStringLiteral("0000"));
-    for (int truth = 0; truth < n; ++truth)
-        for (int predicted = 0; predicted < n; ++predicted) {
-            map->data()->setCell(predicted, n - 1 - truth, shares[std::size_t(truth)][std::size_t(predicted)]);
-            if (!countsFit) continue;
-            auto* text = new QCPItemText(m_confusion);
-            text->position->setCoords(predicted, n - 1 - truth);
-            text->setText(QLocale().toString(qint64(counts[std::size_t(truth)][std::size_t(predicted)])));
-            // The thermal gradient runs from dark (0) to bright (1): light text on the dark cells.
-            text->setColor(shares[std::size_t(truth)][std::size_t(predicted)] > 0.6 ? Qt::black : Qt::white);
-            QFont font = text->font();
-            font.setPointSizeF(font.pointSizeF() * (n > 10 ? 0.6 : 0.8));
-            text->setFont(font);
-        }
-    map->setGradient(QCPColorGradient::gpThermal);
-    map->setDataRange(QCPRange(0, 1));
-    map->setInterpolate(false);
-    m_confusion->xAxis->setLabel(tr("Predicted class"));
-    m_confusion->yAxis->setLabel(tr("True class"));
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    auto yTicker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int c = 0; c < n; ++c) {
-        ticker->addTick(c, QString::number(c));
-        yTicker->addTick(n - 1 - c, QString::number(c));
+    const QStringList names = classNames();
+    return c >= 0 && c < names.size() && !names[c].isEmpty() ? names[c] : QString::number(c);
+}
+
+// Once the split is open (or has failed to open): its class names wherever classes are named.
+void EvaluationView::applyClassNames()
+{
+    if (!m_report) return;
+    m_confusion->setClassNames(classNames());
+    m_curves->setClassNames(classNames());
+    for (int c = 0; c < m_perClass->rowCount(); ++c) m_perClass->item(c, 0)->setText(className(c));
+    m_table->resizeColumnsToContents();
+    listSamples();  // the title names the classes too
+}
+
+void EvaluationView::fillPerClass()
+{
+    const ClassificationReport& r = m_report->classification;
+    m_perClass->clear();
+    m_perClass->setHorizontalHeaderLabels(
+        {tr("Class"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support"), tr("ROC-AUC"), tr("AP")});
+    for (std::size_t c = 0; c < r.perClass.size(); ++c) {
+        const ClassScores& s = r.perClass[c];
+        auto* name = new QStandardItem(className(int(c)));
+        name->setToolTip(tr("Class %1").arg(c));
+        QList<QStandardItem*> row{name,
+                                  new QStandardItem(number(s.precision)),
+                                  new QStandardItem(number(s.recall)),
+                                  new QStandardItem(number(s.f1)),
+                                  new QStandardItem(QLocale().toString(qint64(s.support))),
+                                  new QStandardItem(number(r.roc[c].auc)),
+                                  new QStandardItem(number(r.precisionRecall[c].averagePrecision))};
+        for (QStandardItem* item : row.mid(1)) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_perClass->appendRow(row);
     }
-    m_confusion->xAxis->setTicker(ticker);
-    m_confusion->yAxis->setTicker(yTicker);
-    m_confusion->xAxis->setRange(-0.5, n - 0.5);
-    m_confusion->yAxis->setRange(-0.5, n - 0.5);
-    m_confusion->replot();
+    m_table->resizeColumnsToContents();
+}
+
+void EvaluationView::showConfusionCell(int truth, int predicted)
+{
+    if (!m_report) return;
+    m_listedCell = std::pair(truth, predicted);
+    if (m_confusion->selectedCell() != m_listedCell) m_confusion->setSelectedCell(m_listedCell);
+    listSamples();
+}
+
+void EvaluationView::showWorstSamples()
+{
+    if (!m_report) return;
+    m_listedCell.reset();
+    m_confusion->setSelectedCell(std::nullopt);
+    listSamples();
+}
+
+void EvaluationView::listSamples()
+{
+    if (!m_listedCell) {
+        m_samples->showSamples(tr("Worst samples: all %1, highest loss first").arg(QLocale().toString(qint64(m_predictions.size()))),
+                               worstSamples(m_predictions));
+        return;
+    }
+    const auto [truth, predicted] = *m_listedCell;
+    std::vector<EvaluatedSample> cell = confusionCellSamples(m_predictions, truth, predicted);
+    const QString count = QLocale().toString(qint64(cell.size()));
+    const QString name = className(truth), prediction = className(predicted);
+    QString title;
+    if (truth == predicted)
+        title = cell.size() == 1 ? tr("1 sample: %1 predicted correctly").arg(name)
+                                 : tr("%1 samples: %2 predicted correctly").arg(count, name);
+    else
+        title = cell.size() == 1 ? tr("1 sample: %1 predicted as %2").arg(name, prediction)
+                                 : tr("%1 samples: %2 predicted as %3").arg(count, name, prediction);
+    m_samples->showSamples(title, std::move(cell));
 }
 
 // Accuracy against confidence per bin, before and after temperature scaling, over the

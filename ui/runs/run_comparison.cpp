@@ -20,7 +20,10 @@
 
 #include "chart_grid.h"
 #include "comparison_model.h"
+#include "comparison_reads.h"
 #include "live_chart.h"
+#include "model_diff_view.h"
+#include "parallel_coordinates.h"
 #include "trade_off_chart.h"
 
 namespace ts::ui {
@@ -125,6 +128,13 @@ RunComparison::RunComparison(QWidget* parent) : QWidget(parent)
     m_tradeOff->setObjectName(QStringLiteral("tradeOffChart"));
     m_tabs->addTab(m_tradeOff, tr("Trade-offs"));
     connect(m_tradeOff, &TradeOffChart::runClicked, this, &RunComparison::runActivated);
+    m_parallel = new ParallelCoordinates;
+    m_parallel->setObjectName(QStringLiteral("parallelCoordinates"));
+    m_tabs->addTab(m_parallel, tr("Parallel coordinates"));
+    connect(m_parallel, &ParallelCoordinates::runClicked, this, &RunComparison::runActivated);
+    m_modelDiff = new ModelDiffView;
+    m_modelDiff->setObjectName(QStringLiteral("modelDiffView"));
+    m_tabs->addTab(m_modelDiff, tr("Two models"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
@@ -144,6 +154,9 @@ void RunComparison::showRuns(RunReader& reader, const QList<qint64>& runIds)
     m_model->setRuns(runs);
     m_view->resizeColumnsToContents();
     m_tradeOff->setModel(m_model, QVector<qint64>(runIds.begin(), runIds.end()));
+    m_parallel->setRuns(m_model, runs);
+    m_tabs->setTabEnabled(m_tabs->indexOf(m_modelDiff), runIds.size() == 2);
+    m_modelDiff->showRuns(reader, runIds);
     m_lastReader = &reader;
     const bool changed = runIds != m_runIds;
     m_runIds = runIds;
@@ -173,6 +186,8 @@ void RunComparison::setGroupBy(const QString& key)
     if (key == m_groupKey) return;
     m_groupKey = m_model->differingSettings().contains(key) ? key : QString();
     m_groupBox->setCurrentIndex(std::max(0, m_groupBox->findData(m_groupKey)));
+    m_model->setGroupBy(m_groupKey);  // the table shows each group's mean ± std too
+    m_view->resizeColumnsToContents();
     if (!m_lastReader) return;
     if (m_groupKey.isEmpty()) {
         rebuildCharts(*m_lastReader);
@@ -214,54 +229,60 @@ RunComparison::Band RunComparison::meanAndSpread(const std::vector<MetricSeries>
     return band;
 }
 
-// One mean line and one shaded band per group, per chart.
+// One mean line and one shaded band per group, per chart, on the charts' x axis. Drawn anew
+// when the runs, the grouping or the axis changed, or while one of the runs still trains.
 void RunComparison::rebuildGroupCharts(RunReader& reader)
 {
-    rebuildCharts(reader);  // the charts of the metrics present, with a series per run ...
-    std::map<QString, std::vector<qint64>> groups;  // value -> runs
-    for (int i = 0; i < m_runIds.size(); ++i) groups[m_model->settingValue(m_groupKey, i)].push_back(m_runIds[i]);
-    QStringList names;
-    for (const auto& [value, runs] : groups) names << tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(runs.size());
-    setLegend(names);
-    for (widgets::LiveChart* chart : m_charts->charts()) {
-        for (const QString& id : chart->seriesIds()) chart->removeSeries(id);  // ... replaced by the groups
-        const std::string metric = chart->objectName().mid(QStringLiteral("compare_").size()).toStdString();
-        int g = 0;
-        for (const auto& [value, runs] : groups) {
-            std::vector<MetricSeries> series;
-            for (qint64 id : runs) series.push_back(reader.metric(id, metric));
-            const Band band = meanAndSpread(series);
-            const QColor colour = kRunColors[g % std::size(kRunColors)];
-            const QString id = QStringLiteral("group%1").arg(g++);
-            chart->addSeries(id + QStringLiteral("_low"), QString(), colour, widgets::LiveChart::Style::Band);
-            chart->addSeries(id + QStringLiteral("_high"), QString(), colour, widgets::LiveChart::Style::Band);
-            chart->addSeries(id, tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(runs.size()), colour);
-            chart->fillBetween(id + QStringLiteral("_low"), id + QStringLiteral("_high"), colour);
-            std::vector<double> low(band.mean.size()), high(band.mean.size());
-            for (std::size_t i = 0; i < band.mean.size(); ++i) {
-                low[i] = band.mean[i] - band.std[i];
-                high[i] = band.mean[i] + band.std[i];
-            }
-            chart->append(id, band.steps, band.mean);
-            chart->append(id + QStringLiteral("_low"), band.steps, low);
-            chart->append(id + QStringLiteral("_high"), band.steps, high);
-        }
+    ComparisonLoads& l = loads();
+    const bool sameGroups = l.groupedBy == m_groupKey && l.groupedRuns == m_runIds;
+    const bool live = std::any_of(m_runIds.begin(), m_runIds.end(), [&](qint64 id) {
+        const std::optional<RunInfo> info = reader.run(id);
+        return info && info->status == RunStatus::Running;
+    });
+    if (sameGroups && l.groupedMode == l.mode && !live) return;
+    if (!sameGroups) {
+        rebuildCharts(reader);  // the charts of the metrics present, with a series per run ...
+        for (widgets::LiveChart* chart : m_charts->charts())
+            for (const QString& id : chart->seriesIds()) chart->removeSeries(id);  // ... to be the groups'
+        m_lastStep.clear();  // nothing is read incrementally while grouped
+        std::map<QString, int> sizes;  // value -> runs, in the order the groups take
+        for (int i = 0; i < m_runIds.size(); ++i) ++sizes[m_model->settingValue(m_groupKey, i)];
+        l.groupNames.clear();
+        for (const auto& [value, n] : sizes) l.groupNames << tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(n);
+        setLegend(l.groupNames);
+        l.groupedBy = m_groupKey;
+        l.groupedRuns = m_runIds;
     }
-    m_lastStep.clear();  // nothing is read incrementally while grouped
+    l.groupedMode = l.mode;
+    requestGroupBands(&reader);
 }
 
 void RunComparison::clear()
 {
+    if (m_loads) {  // reads still running are for runs no longer shown
+        ++m_loads->generation;
+        m_loads->reading = m_loads->pointsAgain = false;
+        m_loads->groupedBy.clear();
+        m_loads->groupedRuns.clear();
+    }
     m_runIds.clear();
     m_lastStep.clear();
     m_charts->removeAllCharts();
     m_model->setRuns({});
     m_tradeOff->setModel(m_model, {});
+    m_parallel->setRuns(m_model, {});
+    m_modelDiff->clear();
 }
 
-// One chart per metric that any of the runs has, one series per run.
+// One chart per metric that any of the runs has, one series per run; their points come
+// with appendNewPoints().
 void RunComparison::rebuildCharts(RunReader& reader)
 {
+    ComparisonLoads& l = loads();
+    ++l.generation;  // reads for the charts removed here are ignored
+    l.reading = l.pointsAgain = false;
+    l.groupedBy.clear();
+    l.groupedRuns.clear();
     m_charts->removeAllCharts();
     m_lastStep.clear();
     QStringList names;
@@ -273,6 +294,7 @@ void RunComparison::rebuildCharts(RunReader& reader)
     std::set<std::string> present;
     for (qint64 id : m_runIds)
         for (const std::string& name : reader.metricNames(id)) present.insert(name);
+    const bool background = !l.workspace.directory.empty();
     for (const ComparedMetric& m : kMetrics) {
         if (!present.count(m.id)) continue;
         const QString metric = QString::fromLatin1(m.id);
@@ -281,6 +303,8 @@ void RunComparison::rebuildCharts(RunReader& reader)
         chart->setTitle(titleOf(metric));
         chart->setHoverReadout(true);
         chart->setLegendShown(false);  // one legend above all charts
+        chart->setXAxisMode(l.mode);   // what the grid's x axis box says
+        if (background) chart->setEmptyNote(tr("Loading…"));
         for (int i = 0; i < m_runIds.size(); ++i) {
             const qint64 id = m_runIds[i];
             const QString key = QString::number(id);
@@ -288,26 +312,184 @@ void RunComparison::rebuildCharts(RunReader& reader)
             if (m.perStep && metric != QLatin1String("lr")) chart->setSmoothing(key, 0.6);
             m_lastStep[{id, metric}] = -1;
         }
+        // Group bands are computed for one x axis: another axis needs them again. Queued: the
+        // grid is still setting its other charts' axis.
+        connect(chart, &widgets::LiveChart::xAxisModeChanged, this, [this](widgets::XAxisMode mode) {
+            if (mode == loads().mode) return;
+            loads().mode = mode;
+            QMetaObject::invokeMethod(this, [this] {
+                if (m_groupKey.isEmpty() || loads().groupedBy != m_groupKey) return;
+                loads().groupedMode = loads().mode;
+                requestGroupBands(m_lastReader);
+            }, Qt::QueuedConnection);
+        });
         m_charts->addChart(metric, chart);
     }
 }
 
 qint64 RunComparison::appendNewPoints(RunReader& reader)
 {
+    ComparisonLoads& l = loads();
+    if (!l.groupedBy.isEmpty()) rebuildCharts(reader);  // the groups are gone: the runs' own series again
+    if (!l.workspace.directory.empty()) {
+        if (l.reading) l.pointsAgain = true;  // read from where the running read ends
+        else requestPoints();
+        return 0;
+    }
+    const std::atomic<bool> never{false};
+    ComparedPointsRead read = readComparedPoints(reader, wantedPoints(), never);
+    return applyPoints(read);
+}
+
+ComparisonLoads& RunComparison::loads()
+{
+    if (!m_loads) {
+        m_loads = std::make_unique<ComparisonLoads>();
+        connect(&m_loads->points, &QFutureWatcherBase::finished, this, &RunComparison::pointsRead);
+        connect(&m_loads->bands, &QFutureWatcherBase::finished, this, &RunComparison::bandsRead);
+    }
+    return *m_loads;
+}
+
+RunComparison::~RunComparison() = default;
+
+void RunComparison::setWorkspace(const Workspace& workspace) { loads().workspace = workspace; }
+
+bool RunComparison::isLoading() const { return m_loads && m_loads->reading; }
+
+void RunComparison::requestPoints()
+{
+    ComparisonLoads& l = loads();
+    std::vector<ComparedSeries> wanted = wantedPoints();
+    l.reading = true;
+    l.pointsAgain = false;
+    l.points.setFuture(l.background.run(
+        l.workspace, [wanted = std::move(wanted), generation = l.generation](RunReader& reader, const std::atomic<bool>& cancelled) {
+            ComparedPointsRead read = readComparedPoints(reader, wanted, cancelled);
+            read.generation = generation;
+            return read;
+        }));
+}
+
+void RunComparison::pointsRead()
+{
+    ComparisonLoads& l = loads();
+    ComparedPointsRead read = l.points.future().takeResult();  // moved: it may hold millions of points
+    if (read.generation != l.generation || read.cancelled) return;  // for charts no longer shown
+    l.reading = false;
+    for (widgets::LiveChart* c : m_charts->charts()) c->setEmptyNote(read.error.isEmpty() ? QString() : read.error);
+    if (!read.error.isEmpty()) {
+        emit readFailed(read.error);
+        return;
+    }
+    applyPoints(read);
+    emit chartsLoaded();
+    if (l.pointsAgain) requestPoints();
+}
+
+// Every charted (run, metric) after its last step read, with the chart's smoothing weight.
+std::vector<ComparedSeries> RunComparison::wantedPoints() const
+{
+    std::vector<ComparedSeries> wanted;
+    for (const auto& [key, lastStep] : m_lastStep) {
+        const widgets::LiveChart* c = chart(key.second);
+        wanted.push_back({key.first, key.second, lastStep, c ? c->smoothing(QString::number(key.first)) : 0.0, {}, {}});
+    }
+    return wanted;
+}
+
+qint64 RunComparison::applyPoints(ComparedPointsRead& read)
+{
     qint64 appended = 0;
-    for (auto& [key, lastStep] : m_lastStep) {
-        const auto& [runId, metric] = key;
-        const MetricSeries read = reader.metric(runId, metric.toStdString(), lastStep);
-        if (read.steps.empty()) continue;
-        widgets::ChartSamples samples;
-        samples.step.assign(read.steps.begin(), read.steps.end());
-        samples.time = read.wallTimes;
-        samples.value = read.values;
-        chart(metric)->append(QString::number(runId), samples);
-        lastStep = read.steps.back();
-        appended += qint64(read.steps.size());
+    for (ComparedSeries& s : read.series) {
+        const auto known = m_lastStep.find({s.runId, s.metric});
+        widgets::LiveChart* c = chart(s.metric);
+        if (known == m_lastStep.end() || !c) continue;
+        const QString id = QString::number(s.runId);
+        if (s.whole) {
+            appended += qint64(s.whole->size());
+            c->setData(id, std::move(*s.whole));
+        } else {
+            c->append(id, s.samples);
+            appended += qint64(s.samples.value.size());
+        }
+        known->second = s.lastStep;
     }
     return appended;
+}
+
+// `reader` is read only without a workspace (at once, on the caller's thread).
+void RunComparison::requestGroupBands(RunReader* reader)
+{
+    ComparisonLoads& l = loads();
+    const bool background = !l.workspace.directory.empty();
+    if (background && l.reading && l.bandsMode == l.mode) {
+        l.pointsAgain = true;  // the same bands with newer points, once the running read is done
+        return;
+    }
+    if (!background && !reader) return;
+    std::map<QString, std::vector<qint64>> byValue;  // value -> runs: the groups, in legend order
+    for (int i = 0; i < m_runIds.size(); ++i) byValue[m_model->settingValue(m_groupKey, i)].push_back(m_runIds[i]);
+    std::vector<std::vector<qint64>> groups;
+    for (auto& [value, runs] : byValue) groups.push_back(std::move(runs));
+    std::vector<QString> metrics;
+    for (const QString& id : m_charts->chartIds()) metrics.push_back(id);
+    if (!background) {
+        const std::atomic<bool> never{false};
+        applyGroupBands(readGroupBands(*reader, metrics, groups, l.mode, never));
+        return;
+    }
+    ++l.generation;  // a band read still running is for another axis
+    l.reading = true;
+    l.pointsAgain = false;
+    l.bandsMode = l.mode;
+    l.bands.setFuture(l.background.run(
+        l.workspace, [metrics, groups, mode = l.mode, generation = l.generation](RunReader& r, const std::atomic<bool>& cancelled) {
+            GroupBandsRead read = readGroupBands(r, metrics, groups, mode, cancelled);
+            read.generation = generation;
+            return read;
+        }));
+}
+
+void RunComparison::bandsRead()
+{
+    ComparisonLoads& l = loads();
+    const GroupBandsRead read = l.bands.future().takeResult();
+    if (read.generation != l.generation || read.cancelled) return;
+    l.reading = false;
+    for (widgets::LiveChart* c : m_charts->charts()) c->setEmptyNote(read.error.isEmpty() ? QString() : read.error);
+    if (!read.error.isEmpty()) {
+        emit readFailed(read.error);
+        return;
+    }
+    applyGroupBands(read);
+    emit chartsLoaded();
+    if (l.pointsAgain) requestGroupBands(nullptr);
+}
+
+// Each group's series are replaced, not cleared: a user's zoom survives a live refresh.
+void RunComparison::applyGroupBands(const GroupBandsRead& read)
+{
+    const QStringList& names = loads().groupNames;
+    for (const GroupBand& band : read.bands) {
+        widgets::LiveChart* c = chart(band.metric);
+        if (!c || band.group >= names.size()) continue;
+        const QColor colour = kRunColors[std::size_t(band.group) % std::size(kRunColors)];
+        const QString id = QStringLiteral("group%1").arg(band.group);
+        const QString low = id + QStringLiteral("_low"), high = id + QStringLiteral("_high");
+        for (const QString& s : {low, high, id}) c->removeSeries(s);
+        c->addSeries(low, QString(), colour, widgets::LiveChart::Style::Band);
+        c->addSeries(high, QString(), colour, widgets::LiveChart::Style::Band);
+        c->addSeries(id, names[band.group], colour);
+        c->fillBetween(low, high, colour);
+        // The band's x in every mode: it was computed for the one shown (the others rebuild it).
+        auto samples = [&](const std::vector<double>& y) {
+            return widgets::ChartSamples{band.x, band.x, band.x, y};
+        };
+        c->append(id, samples(band.mean));
+        c->append(low, samples(band.low));
+        c->append(high, samples(band.high));
+    }
 }
 
 widgets::LiveChart* RunComparison::chart(const QString& metric) const { return m_charts->chart(metric); }

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <vector>
 #include <utility>
 
@@ -31,12 +32,23 @@ class LiveChart;
 namespace ts::ui {
 
 class ComparisonModel;
+struct ComparisonLoads;
+struct ComparedPointsRead;
+struct ComparedSeries;
+struct GroupBandsRead;
 class TradeOffChart;
+class ModelDiffView;
+class ParallelCoordinates;
 
 class RunComparison : public QWidget {
     Q_OBJECT
 public:
     explicit RunComparison(QWidget* parent = nullptr);
+    ~RunComparison() override;
+    // Where the charts' points are read from off the UI thread (the page's workspace). Until
+    // it is set, showRuns() reads them on the caller's reader, at once.
+    void setWorkspace(const ts::Workspace& workspace);
+    bool isLoading() const;  // chart points are being read
 
     // Shows `runIds`; the same set again reads only new points. Throws StoreError.
     void showRuns(ts::RunReader& reader, const QList<qint64>& runIds);
@@ -56,6 +68,8 @@ public:
     QComboBox* groupByBox() const { return m_groupBox; }
     QString legendText() const;  // tests
     TradeOffChart* tradeOff() const { return m_tradeOff; }
+    ModelDiffView* modelDiff() const { return m_modelDiff; }              // "Two models": exactly two runs
+    ParallelCoordinates* parallelCoordinates() const { return m_parallel; }
 
     // Mean and sample standard deviation (n - 1; 0 for one run) per step over the runs' series.
     struct Band {
@@ -65,6 +79,8 @@ public:
 
 signals:
     void runActivated(qint64 runId);  // a run's point on the trade-off chart was clicked
+    void chartsLoaded();  // the points read for the charts (a showRuns, a regrouping) are drawn
+    void readFailed(const QString& message);  // reading them failed
 
 private:
     void rebuildCharts(ts::RunReader& reader);
@@ -72,6 +88,16 @@ private:
     void updateGroupBox();
     void setLegend(const QStringList& names);  // in the series colours, in order
     qint64 appendNewPoints(ts::RunReader& reader);
+    // The chart reads (run_comparison.cpp, comparison_reads.h): on the worker once a
+    // workspace is set, applied here when they come.
+    ComparisonLoads& loads();
+    void requestPoints();
+    std::vector<ComparedSeries> wantedPoints() const;
+    qint64 applyPoints(ComparedPointsRead& read);
+    void requestGroupBands(ts::RunReader* reader);
+    void applyGroupBands(const GroupBandsRead& read);
+    void pointsRead();
+    void bandsRead();
     void copy(bool markdown) const;
 
     QList<qint64> m_runIds;
@@ -85,8 +111,11 @@ private:
     QComboBox* m_groupBox = nullptr;
     QLabel* m_legend = nullptr;  // the runs' (or groups') colours, once for all charts
     TradeOffChart* m_tradeOff = nullptr;
+    ModelDiffView* m_modelDiff = nullptr;
+    ParallelCoordinates* m_parallel = nullptr;
     QString m_groupKey;
     ts::RunReader* m_lastReader = nullptr;  // for regrouping when the choice changes
+    std::unique_ptr<ComparisonLoads> m_loads;  // reading off the UI thread (comparison_reads.h)
 };
 
 }  // namespace ts::ui

@@ -87,6 +87,8 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
 
     // Right: what the store recorded while it ran.
     m_charts = new RunCharts;
+    connect(m_charts, &RunCharts::loaded, this, &RunDetails::chartsLoaded);
+    connect(m_charts, &RunCharts::readFailed, this, &RunDetails::readFailed);
     m_checkpoints = new QTreeWidget;
     m_checkpoints->setObjectName(QStringLiteral("checkpointList"));
     m_checkpoints->setRootIsDecorated(false);
@@ -164,7 +166,7 @@ void RunDetails::showRun(RunReader& reader, qint64 runId, const std::vector<RunL
     if (!notesModified() && m_notes->toPlainText() != stored) m_notes->setPlainText(stored);
     m_savedNotes = stored;
     updateSaveButton();
-    m_charts->update(reader, runId);
+    m_charts->load(m_workspace, runId);
     m_evaluation->showRun(reader, runId);
     showCheckpoints(reader.checkpoints(runId));
     appendLogs(reader.logs(runId));

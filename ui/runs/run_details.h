@@ -32,7 +32,8 @@ public:
 
     // Shows `runId`. Another run than the one shown starts afresh; the same run reads only
     // what is new (chart points, log lines) and keeps notes being edited. Throws StoreError.
-    // `runs`: the workspace's run listing, for the lineage tree.
+    // `runs`: the workspace's run listing, for the lineage tree. The fields, log and
+    // checkpoints are read here; the chart points on a worker thread (chartsLoaded()).
     void showRun(ts::RunReader& reader, qint64 runId, const std::vector<ts::RunListing>& runs);
     void clear();  // nothing selected
 
@@ -54,6 +55,8 @@ public:
 signals:
     void saveNotesRequested(qint64 runId, const QString& notes);
     void runActivated(qint64 runId);  // a run of the lineage tree was activated
+    void chartsLoaded(qint64 runId);  // the run's chart points read by showRun() are drawn
+    void readFailed(const QString& message);  // reading them failed
 
 private:
     void showFields(const ts::RunInfo& run, const std::vector<ts::MetricSummary>& summaries);

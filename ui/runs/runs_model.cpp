@@ -42,9 +42,42 @@ RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void RunsModel::refresh(RunReader& reader) { setRuns(reader.listRuns()); }
 
+RunsModel::RowKeys RunsModel::keysOf(const RunListing& row)
+{
+    const RunInfo& run = row.run;
+    RowKeys k;
+    k.name = QString::fromStdString(run.name);
+    k.experiment = QString::fromStdString(run.experimentName);
+    k.device = run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
+    k.status = statusText(run.status);
+    k.started = run.startTime > 0 ? run.startTime : double(run.id);  // queued runs keep id order
+    const double d = activeSeconds(run, row.summaries);
+    k.duration = std::isnan(d) ? -1.0 : d;
+    // Higher is better throughout: accuracies above every loss-only run, losses negated.
+    const HeadlineResult r = headlineResult(row.summaries);
+    k.result = !r.summary ? -std::numeric_limits<double>::max()
+                          : r.summary->name.ends_with("_acc") ? 1e12 + r.value : -r.value;
+    k.filterText = QString::number(run.id) + QLatin1Char(' ') + k.name + QLatin1Char(' ') + k.experiment +
+                   QLatin1Char(' ') + k.status + QLatin1Char(' ') + k.device;
+    for (const std::string& tag : run.tags) k.filterText += QLatin1Char(' ') + QString::fromStdString(tag);
+    k.filterText = k.filterText.toLower();
+    return k;
+}
+
 void RunsModel::setRuns(std::vector<RunListing> fresh)
 {
     std::stable_sort(fresh.begin(), fresh.end(), newerFirst);  // listRuns already is; the diff relies on it
+    if (m_rows.empty()) {
+        if (fresh.empty()) return;
+        // The first listing: one reset, so a proxy sorts the rows once instead of placing each.
+        beginResetModel();
+        m_rows = std::move(fresh);
+        m_keys.clear();
+        m_keys.reserve(m_rows.size());
+        for (const RunListing& r : m_rows) m_keys.push_back(keysOf(r));
+        endResetModel();
+        return;
+    }
     std::unordered_set<qint64> ids;
     for (const auto& r : fresh) ids.insert(r.run.id);
 
@@ -55,6 +88,7 @@ void RunsModel::setRuns(std::vector<RunListing> fresh)
         while (row > 0 && !ids.count(m_rows[row - 1].run.id)) --row;
         beginRemoveRows({}, row, last);
         m_rows.erase(m_rows.begin() + row, m_rows.begin() + last + 1);
+        m_keys.erase(m_keys.begin() + row, m_keys.begin() + last + 1);
         endRemoveRows();
     }
 
@@ -65,6 +99,7 @@ void RunsModel::setRuns(std::vector<RunListing> fresh)
         if (row < int(m_rows.size()) && m_rows[row].run.id == fresh[i].run.id) {
             if (!sameRow(m_rows[row], fresh[i])) {
                 m_rows[row] = std::move(fresh[i]);
+                m_keys[row] = keysOf(m_rows[row]);
                 emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
             }
             ++row, ++i;
@@ -74,12 +109,37 @@ void RunsModel::setRuns(std::vector<RunListing> fresh)
         std::size_t j = i;
         while (j < fresh.size() && fresh[j].run.id != nextKnown) ++j;
         beginInsertRows({}, row, row + int(j - i) - 1);
+        std::vector<RowKeys> keys;
+        for (std::size_t k = i; k < j; ++k) keys.push_back(keysOf(fresh[k]));
         m_rows.insert(m_rows.begin() + row, std::make_move_iterator(fresh.begin() + i),
                       std::make_move_iterator(fresh.begin() + j));
+        m_keys.insert(m_keys.begin() + row, std::make_move_iterator(keys.begin()), std::make_move_iterator(keys.end()));
         endInsertRows();
         row += int(j - i);
         i = j;
     }
+}
+
+bool RunsModel::lessThan(int left, int right, int column) const
+{
+    const RowKeys &a = m_keys[std::size_t(left)], &b = m_keys[std::size_t(right)];
+    switch (column) {
+    case Id: return m_rows[std::size_t(left)].run.id < m_rows[std::size_t(right)].run.id;
+    case Name: return QString::localeAwareCompare(a.name, b.name) < 0;
+    case Status: return int(m_rows[std::size_t(left)].run.status) < int(m_rows[std::size_t(right)].run.status);
+    case Started: return a.started < b.started;
+    case Duration: return a.duration < b.duration;
+    case Device: return QString::localeAwareCompare(a.device, b.device) < 0;
+    case Result: return a.result < b.result;
+    case Experiment: return QString::localeAwareCompare(a.experiment, b.experiment) < 0;
+    default: return false;
+    }
+}
+
+bool RunsModel::matches(int row, const QStringList& words) const
+{
+    const QString& text = m_keys[std::size_t(row)].filterText;
+    return std::all_of(words.begin(), words.end(), [&](const QString& w) { return text.contains(w); });
 }
 
 void RunsModel::clear()
@@ -87,6 +147,7 @@ void RunsModel::clear()
     if (m_rows.empty()) return;
     beginResetModel();
     m_rows.clear();
+    m_keys.clear();
     endResetModel();
 }
 
@@ -197,11 +258,12 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
     const RunListing& row = m_rows[index.row()];
     const int column = index.column();
     switch (role) {
-    case Qt::DisplayRole: return displayData(row, column);
-    case Qt::EditRole: return column == Name ? QVariant(QString::fromStdString(row.run.name)) : displayData(row, column);
-    case SortRole: return sortData(row, column);
+    case Qt::DisplayRole: return displayData(index.row(), column);
+    case Qt::EditRole: return displayData(index.row(), column);
+    case SortRole: return sortData(index.row(), column);
     case RunIdRole: return QVariant::fromValue(qint64(row.run.id));
     case StatusRole: return int(row.run.status);
+    case FilterRole: return m_keys[std::size_t(index.row())].filterText;
     case Qt::DecorationRole:
         return column == Status ? QVariant(statusIcon(row.run.status)) : QVariant();
     case Qt::ForegroundRole:
@@ -222,40 +284,34 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant RunsModel::displayData(const RunListing& row, int column) const
+QVariant RunsModel::displayData(int index, int column) const
 {
-    const RunInfo& run = row.run;
+    const RunListing& row = m_rows[std::size_t(index)];
+    const RowKeys& keys = m_keys[std::size_t(index)];
     switch (column) {
-    case Id: return QString::number(run.id);  // what `trainstudio-cli runs show N` takes
-    case Name: return QString::fromStdString(run.name);
-    case Status: return statusText(run.status);
-    case Started: return timeText(run.startTime);
-    case Duration: return durationText(activeSeconds(run, row.summaries));  // pauses left out
-    case Device: return run.device.empty() ? QStringLiteral("—") : QString::fromStdString(run.device);
+    case Id: return QString::number(row.run.id);  // what `trainstudio-cli runs show N` takes
+    case Name: return keys.name;
+    case Status: return keys.status;
+    case Started: return timeText(row.run.startTime);
+    case Duration: return durationText(activeSeconds(row.run, row.summaries));  // pauses left out
+    case Device: return keys.device;
     case Result: return resultText(headlineResult(row.summaries));
-    case Experiment: return QString::fromStdString(run.experimentName);
+    case Experiment: return keys.experiment;
     default: return {};
     }
 }
 
-QVariant RunsModel::sortData(const RunListing& row, int column) const
+// What a plain QSortFilterProxyModel sorts by (sortRole = SortRole); RunsProxyModel uses lessThan().
+QVariant RunsModel::sortData(int index, int column) const
 {
-    const RunInfo& run = row.run;
+    const RowKeys& keys = m_keys[std::size_t(index)];
     switch (column) {
-    case Started: return run.startTime > 0 ? run.startTime : double(run.id);  // queued runs keep id order
-    case Duration: {
-        const double d = activeSeconds(run, row.summaries);
-        return std::isnan(d) ? -1.0 : d;
-    }
-    case Id: return double(run.id);
-    case Result: {
-        // Higher is better throughout: accuracies above every loss-only run, losses negated.
-        const HeadlineResult r = headlineResult(row.summaries);
-        if (!r.summary) return -std::numeric_limits<double>::max();
-        return r.summary->name.ends_with("_acc") ? 1e12 + r.value : -r.value;
-    }
-    case Status: return int(run.status);
-    default: return displayData(row, column);
+    case Started: return keys.started;
+    case Duration: return keys.duration;
+    case Id: return double(m_rows[std::size_t(index)].run.id);
+    case Result: return keys.result;
+    case Status: return int(m_rows[std::size_t(index)].run.status);
+    default: return displayData(index, column);
     }
 }
 
@@ -291,9 +347,36 @@ bool RunsModel::setData(const QModelIndex& index, const QVariant& value, int rol
     RunListing& row = m_rows[index.row()];
     if (name.isEmpty() || name.toStdString() == row.run.name) return false;
     row.run.name = name.toStdString();
+    m_keys[std::size_t(index.row())] = keysOf(row);
     emit dataChanged(index, index);
     emit renameRequested(row.run.id, name);
     return true;
+}
+
+RunsProxyModel::RunsProxyModel(RunsModel* source, QObject* parent) : QSortFilterProxyModel(parent), m_model(source)
+{
+    setSourceModel(source);
+    setSortRole(RunsModel::SortRole);  // for sort() callers that read roles; lessThan() does not
+}
+
+void RunsProxyModel::setFilterText(const QString& text)
+{
+    if (text == m_text) return;
+    m_text = text;
+    m_words = text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    // One layout change for the view, not one insertion per block of rows coming back: with
+    // 10,000 runs, thousands of blocks each made the table update its rows.
+    invalidate();
+}
+
+bool RunsProxyModel::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    return m_model->lessThan(left.row(), right.row(), left.column());
+}
+
+bool RunsProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex&) const
+{
+    return m_words.isEmpty() || m_model->matches(sourceRow, m_words);
 }
 
 }  // namespace ts::ui

@@ -2,12 +2,17 @@
 // store's maintained summaries (RunReader::listRuns never scans metric points). refresh()
 // updates rows in place — changed rows get dataChanged, new and deleted runs are inserted and
 // removed — so selections, scroll position and open editors survive a live update.
-// Sorting is a QSortFilterProxyModel's job (sortRole = SortRole); this model keeps store order.
+// Sorting and filtering are a proxy's job (RunsProxyModel, below); this model keeps store order.
+// At 10,000 runs, each row's sort keys and filter text are made once when the row changes
+// (RowKeys), so a sort or a filter compares ready numbers and strings instead of formatting
+// every row again for each comparison.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QColor>
 #include <QIcon>
+#include <QSortFilterProxyModel>
+#include <QStringList>
 
 #include <vector>
 
@@ -24,6 +29,7 @@ public:
         RunIdRole = Qt::UserRole + 1,  // qint64
         SortRole,                      // numbers for numeric columns, so sorting is not by text
         StatusRole,                    // int(ts::RunStatus)
+        FilterRole,                    // what the page's filter matches: id, name, experiment, status, device, tags
     };
 
     explicit RunsModel(QObject* parent = nullptr);
@@ -34,6 +40,12 @@ public:
     // have a listing. Rows are matched by run id.
     void setRuns(std::vector<ts::RunListing> runs);
     void clear();
+
+    // Sorting and filtering by the rows' ready keys (RunsProxyModel uses them).
+    bool lessThan(int leftRow, int rightRow, int column) const;
+    // Whether the row's id, name, experiment, status, device or a tag holds every word
+    // (lower case) of `words`.
+    bool matches(int row, const QStringList& words) const;
 
     const ts::RunListing* listing(int row) const;
     const std::vector<ts::RunListing>& runs() const { return m_rows; }
@@ -63,10 +75,38 @@ signals:
     void renameRequested(qint64 runId, const QString& name);
 
 private:
-    QVariant displayData(const ts::RunListing& row, int column) const;
-    QVariant sortData(const ts::RunListing& row, int column) const;
+    // What sorting and filtering read, per row, made by keysOf() whenever the row changes.
+    struct RowKeys {
+        QString name, experiment, device, status;
+        double started = 0, duration = -1, result = 0;
+        QString filterText;  // lower case: id, name, experiment, status, device, tags
+    };
+    static RowKeys keysOf(const ts::RunListing& row);
+    QVariant displayData(int row, int column) const;
+    QVariant sortData(int row, int column) const;
 
     std::vector<ts::RunListing> m_rows;  // id descending (newest first), as listRuns returns them
+    std::vector<RowKeys> m_keys;         // one per row of m_rows
+};
+
+// The page's proxy: sorts by RunsModel::lessThan and filters by RunsModel::matches, so a sort
+// or a filter over 10,000 runs makes no QVariant and formats nothing.
+class RunsProxyModel : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit RunsProxyModel(RunsModel* source, QObject* parent = nullptr);
+    // Keeps the runs holding every word of `text` (any case); empty keeps all.
+    void setFilterText(const QString& text);
+    QString filterText() const { return m_text; }
+
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    RunsModel* m_model;
+    QString m_text;
+    QStringList m_words;
 };
 
 }  // namespace ts::ui

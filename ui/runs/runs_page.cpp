@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -34,10 +35,7 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     setObjectName(QStringLiteral("page_runs"));
 
     m_model = new RunsModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(RunsModel::SortRole);
-    m_proxy->setSortLocaleAware(true);
+    m_proxy = new RunsProxyModel(m_model, this);  // sorts and filters by the model's ready keys
 
     m_view = new QTableView;
     m_view->setObjectName(QStringLiteral("runsView"));
@@ -49,7 +47,10 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->hide();
+    // Rows of one height: the table never measures 10,000 rows to lay them out.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setResizeContentsPrecision(100);  // fitting the columns measures 100 runs, not 1,000
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
@@ -57,6 +58,7 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     m_details->setObjectName(QStringLiteral("runDetails"));
     m_comparison = new RunComparison;
     m_comparison->setObjectName(QStringLiteral("runComparison"));
+    m_comparison->setWorkspace(m_workspace);  // its chart points are read off the UI thread
     m_detailsStack = new QStackedWidget;
     m_detailsStack->addWidget(m_details);
     m_detailsStack->addWidget(m_comparison);
@@ -81,6 +83,17 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     toolBar->addActions({m_resumeAction, m_evaluateAction, m_renameAction, m_deleteAction});
     toolBar->addSeparator();
     toolBar->addAction(m_refreshAction);
+    m_filter = new QLineEdit;
+    m_filter->setObjectName(QStringLiteral("runsFilter"));
+    m_filter->setPlaceholderText(tr("Filter runs"));
+    m_filter->setToolTip(tr("Show the runs whose ID, name, experiment, status, device or a tag contains this text"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(m_filter->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 40);
+    auto* spacer = new QWidget;
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    toolBar->addWidget(spacer);
+    toolBar->addWidget(m_filter);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &RunsProxyModel::setFilterText);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -100,6 +113,11 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     connect(m_details, &RunDetails::saveNotesRequested, this, &RunsPage::saveNotes);
     connect(m_details, &RunDetails::runActivated, this, &RunsPage::selectRun);
     connect(m_comparison, &RunComparison::runActivated, this, &RunsPage::selectRun);
+    auto chartsFailed = [this](const QString& message) {
+        setBanner(Banner::ReadError, tr("Cannot read the runs: %1").arg(message));
+    };
+    connect(m_details, &RunDetails::readFailed, this, chartsFailed);
+    connect(m_comparison, &RunComparison::readFailed, this, chartsFailed);
 
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &RunsPage::poll);
@@ -108,6 +126,8 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
 }
 
 RunsPage::~RunsPage() = default;
+
+QSortFilterProxyModel* RunsPage::proxyModel() const { return m_proxy; }
 
 void RunsPage::createActions()
 {

@@ -4,6 +4,9 @@
 // Reading: one read-only RunReader on the UI thread (WAL: it never blocks a writer). A ~1 s
 // timer polls RunReader::dataVersion(), a single cheap PRAGMA, and re-reads the list and the
 // selected run only when some connection committed; the poll runs only while the page is shown.
+// The list (10,000 runs in well under a second) and a run's fields are read here; chart points,
+// which a long run has millions of, are read on worker threads by RunDetails' charts and the
+// comparison (BackgroundReader), so selecting a run never stalls the page.
 // Writing: rename, notes and delete go through a RunWriter that the page opens on its
 // workspace the first time the user edits something. A page that only looks never opens one,
 // so it never holds a write connection or marks other processes' runs as crashed.
@@ -22,6 +25,7 @@
 
 class QAction;
 class QLabel;
+class QLineEdit;
 class QSortFilterProxyModel;
 class QSplitter;
 class QStackedWidget;
@@ -32,6 +36,7 @@ namespace ts::ui {
 class RunComparison;
 class RunDetails;
 class RunsModel;
+class RunsProxyModel;
 
 class RunsPage : public QWidget {
     Q_OBJECT
@@ -44,8 +49,11 @@ public:
 
     const ts::Workspace& workspace() const { return m_workspace; }
     RunsModel* model() const { return m_model; }
-    QSortFilterProxyModel* proxyModel() const { return m_proxy; }
+    QSortFilterProxyModel* proxyModel() const;  // a RunsProxyModel
     QTableView* view() const { return m_view; }
+    // Shows only the runs whose id, name, experiment, status, device or a tag contains the
+    // text (any case); empty shows all.
+    QLineEdit* filterBox() const { return m_filter; }
     RunDetails* details() const { return m_details; }
     // The banner's text; empty while it is hidden.
     QString bannerText() const;
@@ -104,11 +112,12 @@ private:
     QTimer m_poll;
 
     RunsModel* m_model = nullptr;
-    QSortFilterProxyModel* m_proxy = nullptr;
+    RunsProxyModel* m_proxy = nullptr;
     QTableView* m_view = nullptr;
     RunDetails* m_details = nullptr;
     QSplitter* m_splitter = nullptr;
     QLabel* m_banner = nullptr;
+    QLineEdit* m_filter = nullptr;
     Banner m_bannerKind = Banner::None;
     bool m_fitColumns = false;  // no saved column widths yet: fit them to the first runs listed
 
