@@ -50,6 +50,7 @@ struct RunSpec {
     std::vector<std::pair<std::string, std::string>> parameters;
     double lossScale = 1.0;  // loss = lossScale * 2 / step
     std::vector<std::string> tags;
+    std::string experimentName = "fashion_mnist_mlp";
 };
 
 // One run as the trainer records it: per-step loss/lr/grad_norm, per-epoch train and
@@ -57,7 +58,7 @@ struct RunSpec {
 qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
 {
     NewRun run;
-    run.experimentName = "fashion_mnist_mlp";
+    run.experimentName = spec.experimentName;
     run.experimentYaml = spec.experimentYaml;
     run.name = spec.name;
     run.device = "cpu";
@@ -618,6 +619,35 @@ private slots:
         QCOMPARE(shown(), (QList<qint64>{deep, kept}));
         filter->clear();
         QCOMPARE(shown().size(), 5);
+    }
+
+    // From one run, the whole sweep: every run of its experiment, or every run sharing a tag
+    // with it; the comparison then shows them.
+    void selectingASweepFromOneRun()
+    {
+        RunWriter writer(m_ws);
+        const qint64 a = addRun(writer, m_ws, {.name = "a", .tags = {"sweep-a"}});
+        const qint64 b = addRun(writer, m_ws, {.name = "b", .tags = {"other"}, .experimentName = "cnn"});
+        const qint64 c = addRun(writer, m_ws, {.name = "c", .tags = {"keep", "sweep-a"}, .experimentName = "cnn"});
+        const qint64 d = addRun(writer, m_ws, {.name = "d"});
+        OPEN_PAGE(page, 4);
+        auto* sameExperiment = page->findChild<QAction*>("actionSelectSameExperiment");
+        auto* sharingTag = page->findChild<QAction*>("actionSelectSharingTag");
+        QVERIFY(sameExperiment && sharingTag);
+        QVERIFY(page->view()->actions().contains(sharingTag));  // in the list's context menu
+
+        page->selectRun(c);
+        QVERIFY(sharingTag->isEnabled());
+        sharingTag->trigger();
+        QCOMPARE(page->selectedRunIds(), (QList<qint64>{a, c}));
+        QTRY_VERIFY(page->comparison()->isVisible());
+        page->selectRun(c);
+        sameExperiment->trigger();
+        QCOMPARE(page->selectedRunIds(), (QList<qint64>{b, c}));
+        page->selectRun(d);
+        QVERIFY(!sharingTag->isEnabled());  // d has no tag
+        sameExperiment->trigger();
+        QCOMPARE(page->selectedRunIds(), (QList<qint64>{a, d}));
     }
 
     // Chart points are read on a worker: right after a selection the charts say "Loading…"

@@ -146,10 +146,17 @@ void RunsPage::createActions()
     m_evaluateAction->setObjectName(QStringLiteral("actionEvaluateRun"));
     m_evaluateAction->setToolTip(tr("Evaluate the run's best checkpoint (or its last) on the test split (or the validation "
                                     "split without one) and keep every prediction; it runs in the job queue"));
+    m_sameExperimentAction = new QAction(tr("Select Runs of the Same E&xperiment"), this);
+    m_sameExperimentAction->setObjectName(QStringLiteral("actionSelectSameExperiment"));
+    m_sameExperimentAction->setToolTip(tr("Select every listed run of this run's experiment, to compare the whole sweep"));
+    m_sharingTagAction = new QAction(tr("Select Runs Sharing a &Tag"), this);
+    m_sharingTagAction->setObjectName(QStringLiteral("actionSelectSharingTag"));
+    m_sharingTagAction->setToolTip(tr("Select every listed run that has one of this run's tags, to compare them"));
     m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Re&fresh"), this);
     m_refreshAction->setObjectName(QStringLiteral("actionRefreshRuns"));
     m_refreshAction->setShortcut(QKeySequence::Refresh);
-    for (QAction* a : {m_renameAction, m_deleteAction, m_resumeAction, m_evaluateAction, m_refreshAction}) {
+    for (QAction* a : {m_renameAction, m_deleteAction, m_resumeAction, m_evaluateAction, m_sameExperimentAction,
+                       m_sharingTagAction, m_refreshAction}) {
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         m_view->addAction(a);
     }
@@ -159,6 +166,8 @@ void RunsPage::createActions()
     connect(m_deleteAction, &QAction::triggered, this, &RunsPage::deleteSelectedRun);
     connect(m_resumeAction, &QAction::triggered, this, &RunsPage::resumeSelectedRun);
     connect(m_evaluateAction, &QAction::triggered, this, &RunsPage::evaluateSelectedRun);
+    connect(m_sameExperimentAction, &QAction::triggered, this, &RunsPage::selectSameExperiment);
+    connect(m_sharingTagAction, &QAction::triggered, this, &RunsPage::selectSharingTag);
     connect(m_refreshAction, &QAction::triggered, this, &RunsPage::refresh);
 }
 
@@ -310,6 +319,9 @@ void RunsPage::updateActions()
     // A running run has nothing to resume; one that died (crashed, failed, stopped) has.
     m_resumeAction->setEnabled(run && run->run.status != RunStatus::Running);
     m_evaluateAction->setEnabled(run && run->run.status != RunStatus::Running);
+    const RunListing* current = m_model->findRun(m_view->currentIndex().data(RunsModel::RunIdRole).toLongLong());
+    m_sameExperimentAction->setEnabled(current);
+    m_sharingTagAction->setEnabled(current && !current->run.tags.empty());
 }
 
 // --- banner and view state ---

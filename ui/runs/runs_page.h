@@ -74,6 +74,10 @@ public slots:
     void deleteSelectedRun();   // asks first (window-modal, non-blocking), then deleteRun()
     void resumeSelectedRun();   // checks a checkpoint exists, then resumeRequested()
     void evaluateSelectedRun(); // checks a checkpoint exists, then evaluateRequested()
+    // Widen the selection to a sweep: every listed run of the selected run's experiment, or
+    // every listed run sharing one of its tags (the comparison shows them).
+    void selectSameExperiment();
+    void selectSharingTag();
 
     // The writes, without questions. False, with the reason in the banner, on failure.
     bool renameRun(qint64 runId, const QString& name);
@@ -125,6 +129,8 @@ private:
     QAction* m_deleteAction = nullptr;
     QAction* m_resumeAction = nullptr;
     QAction* m_evaluateAction = nullptr;
+    QAction* m_sameExperimentAction = nullptr;
+    QAction* m_sharingTagAction = nullptr;
     QAction* m_refreshAction = nullptr;
     RunComparison* m_comparison = nullptr;
     QStackedWidget* m_detailsStack = nullptr;

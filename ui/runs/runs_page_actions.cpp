@@ -8,6 +8,9 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
+#include <algorithm>
+#include <set>
+
 #include "run_details.h"
 #include "runs_model.h"
 #include "store/resume_source.h"
@@ -153,6 +156,32 @@ bool RunsPage::deleteRun(qint64 runId)
     if (ok && m_bannerKind == Banner::WriteError) setBanner(Banner::None);
     reread();  // even after a failure: the rows may be gone while the folder stayed
     return ok;
+}
+
+// --- selecting a sweep ---
+
+// From the current row (the one a right-click or the keyboard is on), so it works with one
+// run selected or several.
+void RunsPage::selectSameExperiment()
+{
+    const RunListing* current = m_model->findRun(m_view->currentIndex().data(RunsModel::RunIdRole).toLongLong());
+    if (!current) return;
+    QList<qint64> ids;
+    for (const RunListing& r : m_model->runs())
+        if (r.run.experimentName == current->run.experimentName) ids << r.run.id;
+    selectRuns(ids);
+}
+
+void RunsPage::selectSharingTag()
+{
+    const RunListing* current = m_model->findRun(m_view->currentIndex().data(RunsModel::RunIdRole).toLongLong());
+    if (!current) return;
+    const std::set<std::string> tags(current->run.tags.begin(), current->run.tags.end());
+    QList<qint64> ids;
+    for (const RunListing& r : m_model->runs())
+        if (std::any_of(r.run.tags.begin(), r.run.tags.end(), [&](const std::string& t) { return tags.count(t) > 0; }))
+            ids << r.run.id;
+    selectRuns(ids);
 }
 
 }  // namespace ts::ui
