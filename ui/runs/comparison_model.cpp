@@ -222,8 +222,10 @@ void ComparisonModel::cell(Row& row, const Column& column) const
     }
     const int decimals = decimalsOf(values);
     const bool percent = values.front().endsWith(QLatin1String(" %"));
-    auto text = [&](double v) { return QLocale().toString(v, decimals < 0 ? 'g' : 'f', decimals < 0 ? 5 : decimals); };
-    row.shown << tr("%1 ± %2").arg(text(mean), text(spread)) + (percent ? QStringLiteral(" %") : QString());
+    // In scientific notation: the mean to 4 digits as the runs' values are, the spread to 2.
+    const QString meanText = decimals < 0 ? QLocale().toString(mean, 'g', 4) : QLocale().toString(mean, 'f', decimals);
+    const QString spreadText = decimals < 0 ? QLocale().toString(spread, 'g', 2) : QLocale().toString(spread, 'f', decimals);
+    row.shown << tr("%1 ± %2").arg(meanText, spreadText) + (percent ? QStringLiteral(" %") : QString());
 }
 
 QStringList ComparisonModel::differingSettings() const

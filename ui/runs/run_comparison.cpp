@@ -152,7 +152,7 @@ void RunComparison::showRuns(RunReader& reader, const QList<qint64>& runIds)
     for (qint64 id : runIds)
         if (std::optional<RunInfo> info = reader.run(id)) runs.push_back({*info, reader.summaries(id), reader.parameters(id)});
     m_model->setRuns(runs);
-    m_view->resizeColumnsToContents();
+    fitTableColumns();
     m_tradeOff->setModel(m_model, QVector<qint64>(runIds.begin(), runIds.end()));
     m_parallel->setRuns(m_model, runs);
     m_tabs->setTabEnabled(m_tabs->indexOf(m_modelDiff), runIds.size() == 2);
@@ -187,7 +187,7 @@ void RunComparison::setGroupBy(const QString& key)
     m_groupKey = m_model->differingSettings().contains(key) ? key : QString();
     m_groupBox->setCurrentIndex(std::max(0, m_groupBox->findData(m_groupKey)));
     m_model->setGroupBy(m_groupKey);  // the table shows each group's mean ± std too
-    m_view->resizeColumnsToContents();
+    fitTableColumns();
     if (!m_lastReader) return;
     if (m_groupKey.isEmpty()) {
         rebuildCharts(*m_lastReader);
@@ -195,6 +195,15 @@ void RunComparison::setGroupBy(const QString& key)
     } else {
         rebuildGroupCharts(*m_lastReader);
     }
+}
+
+// To their contents, but no wider than 30 characters: a long value (a description) is
+// elided with its whole text in the tooltip, so every run's column stays in view.
+void RunComparison::fitTableColumns()
+{
+    m_view->resizeColumnsToContents();
+    const int widest = m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 30;
+    for (int c = 0; c < m_model->columnCount(); ++c) m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), widest));
 }
 
 void RunComparison::setLegend(const QStringList& names)

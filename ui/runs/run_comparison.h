@@ -86,6 +86,7 @@ private:
     void rebuildCharts(ts::RunReader& reader);
     void rebuildGroupCharts(ts::RunReader& reader);
     void updateGroupBox();
+    void fitTableColumns();
     void setLegend(const QStringList& names);  // in the series colours, in order
     qint64 appendNewPoints(ts::RunReader& reader);
     // The chart reads (run_comparison.cpp, comparison_reads.h): on the worker once a
