@@ -550,6 +550,22 @@
         <source>True class</source>
         <translation>真实类别</translation>
     </message>
+    <message>
+        <source>B − A, in percentage points of each true class</source>
+        <translation>B − A，以各真实类别的百分点计</translation>
+    </message>
+    <message>
+        <source>B worse</source>
+        <translation>B 更差</translation>
+    </message>
+    <message>
+        <source>B better</source>
+        <translation>B 更好</translation>
+    </message>
+    <message>
+        <source>Row-normalised confusion matrix of B minus A&apos;s, in percentage points of each true class. Blue: B does better (the class recognised more often, a mistake made less often); red: B does worse.</source>
+        <translation>B 与 A 按行归一化的混淆矩阵之差，以各真实类别的百分点计。蓝色：B 更好（该类别识别得更多，某种错误犯得更少）；红色：B 更差。</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::EvaluationCurves</name>
@@ -954,10 +970,6 @@ Loss −log p(true class): %5</source>
         <translation>划分：</translation>
     </message>
     <message>
-        <source>B − A, in percentage points of each true class</source>
-        <translation>B − A，以各真实类别的百分点计</translation>
-    </message>
-    <message>
         <source>View as Images</source>
         <translation>以图像查看</translation>
     </message>
@@ -1074,24 +1086,8 @@ Loss −log p(true class): %5</source>
         <translation>无法读取预测：%1</translation>
     </message>
     <message>
-        <source>B worse</source>
-        <translation>B 更差</translation>
-    </message>
-    <message>
-        <source>B better</source>
-        <translation>B 更好</translation>
-    </message>
-    <message>
-        <source>Predicted class</source>
-        <translation>预测类别</translation>
-    </message>
-    <message>
-        <source>True class</source>
-        <translation>真实类别</translation>
-    </message>
-    <message>
-        <source>Row-normalised confusion matrix of B minus A&apos;s, in percentage points of each true class. Blue: B does better (the class recognised more often, a mistake made less often); red: B does worse.</source>
-        <translation>B 与 A 按行归一化的混淆矩阵之差，以各真实类别的百分点计。蓝色：B 更好（该类别识别得更多，某种错误犯得更少）；红色：B 更差。</translation>
+        <source>Classes are shown by number: the dataset cannot be opened (%1).</source>
+        <translation>类别以编号显示：无法打开数据集（%1）。</translation>
     </message>
 </context>
 <context>
@@ -1703,6 +1699,22 @@ SHA-256：%2</translation>
     <message>
         <source>Show the runs whose ID, name, experiment, status, device or a tag contains this text</source>
         <translation>显示 ID、名称、实验、状态、设备或某个标签包含此文本的运行</translation>
+    </message>
+    <message>
+        <source>Select Runs of the Same E&amp;xperiment</source>
+        <translation>选择同一实验的运行(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Select every listed run of this run&apos;s experiment, to compare the whole sweep</source>
+        <translation>选择列表中与此运行同一实验的所有运行，以比较整个扫描</translation>
+    </message>
+    <message>
+        <source>Select Runs Sharing a &amp;Tag</source>
+        <translation>选择共享标签的运行(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Select every listed run that has one of this run&apos;s tags, to compare them</source>
+        <translation>选择列表中带有此运行任一标签的所有运行，以进行比较</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 // rates) and really evaluated on its test and validation splits, their predictions read back
 // from the store and recounted here with plain loops; and three runs with known settings
 // written by a RunWriter for the axes, the lines' positions, hovering and clicking.
+// Class names as Fashion-MNIST names them, or numbers with a note when its files are gone.
 // Offscreen platform; screenshots go to build/screenshots/.
 #include <QtTest>
 #include <QtWidgets>
@@ -17,6 +18,7 @@
 #include "store/run_writer.h"
 #include "train/run_control.h"
 #include "ui/runs/comparison_model.h"
+#include "ui/runs/confusion_plot.h"
 #include "ui/runs/model_diff_view.h"
 #include "ui/runs/parallel_coordinates.h"
 #include "ui/runs/run_comparison.h"
@@ -26,6 +28,10 @@ using namespace ts;
 using namespace ts::ui;
 
 namespace {
+
+const QStringList kFashionNames{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+constexpr int kSortRole = Qt::UserRole + 1;  // the tables' numbers (a class's: its index)
 
 // A small MLP (784-32-10), one epoch, 10% of the training split held out for validation.
 ExperimentSpec tinyExperiment(int seed, double lr)
@@ -183,18 +189,60 @@ private slots:
         const Expected expected = bruteForce(a, b, 10);
         QVERIFY(!expected.aRightBWrong.empty() && !expected.bRightAWrong.empty());  // two seeds disagree somewhere
 
-        // The heat map: the change on the diagonal, its negation off it (red: B worse), to 1e-12.
-        auto* map = qobject_cast<QCPColorMap*>(view->differencePlot()->plottable(0));
+        // The class names, once run A's test split is open (off the UI thread), wherever a class is named.
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isOpeningClassNames(), 20000);
+        QCOMPARE(view->classNames(), kFashionNames);
+        QVERIFY2(view->classNamesNote().isEmpty(), qPrintable(view->classNamesNote()));
+        ConfusionPlot* plot = view->differencePlot();
+        QVERIFY(plot->showsDifference());
+        for (int c = 0; c < 10; ++c) {
+            QCOMPARE(plot->tickLabel(c), kFashionNames[c]);
+            QCOMPARE(view->perClass()->item(c, 0)->text(), kFashionNames[c]);
+            QCOMPARE(view->perClass()->item(c, 0)->data(kSortRole).toInt(), c);
+        }
+
+        // The heat map: the change on the diagonal, its negation off it (red: B worse), to 1e-12,
+        // on a scale symmetric around 0 reaching the largest change (at least one point).
+        QCPColorMap* map = plot->colorMap();
         QVERIFY(map);
         QCOMPARE(map->data()->keySize(), 10);
+        double largest = 0.01;
         for (int t = 0; t < 10; ++t)
             for (int p = 0; p < 10; ++p) {
                 const double shown = map->data()->cell(p, 9 - t), change = expected.difference[t][p];
+                largest = std::max(largest, std::fabs(change));
                 QVERIFY2(std::fabs(shown - (t == p ? change : -change)) < 1e-12,
                          qPrintable(QString("cell %1,%2: %3 vs %4").arg(t).arg(p).arg(shown).arg(change)));
             }
-        QVERIFY2(view->differencePlot()->itemCount() > 0,  // the changes are written in at this size
-                 qPrintable(QString("heat map %1 x %2").arg(view->differencePlot()->width()).arg(view->differencePlot()->height())));
+        QVERIFY(std::fabs(map->dataRange().lower + largest) < 1e-12 && std::fabs(map->dataRange().upper - largest) < 1e-12);
+        auto* scale = plot->findChild<QCPColorScale*>();
+        QVERIFY(scale);
+        QCOMPARE(scale->dataRange(), map->dataRange());
+        auto ticks = scale->axis()->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticks);
+        const QMap<double, QString> labels = ticks->ticks();  // at the ends of the range, 0 between
+        QCOMPARE(labels.size(), 3);
+        QCOMPARE(labels.first(), QString("B worse"));
+        QVERIFY(std::fabs(labels.firstKey() + largest) < 1e-12);
+        QCOMPARE(labels.last(), QString("B better"));
+        QVERIFY(std::fabs(labels.lastKey() - largest) < 1e-12);
+        // The changes are written in at this size: B − A in points of the row, one decimal, signed; none where 0.0.
+        QVERIFY2(plot->cellTextShown(), qPrintable(QString("heat map %1 x %2").arg(plot->width()).arg(plot->height())));
+        for (int t = 0; t < 10; ++t)
+            for (int p = 0; p < 10; ++p) {
+                const double points = expected.difference[t][p] * 100;
+                QString written = QLocale().toString(std::fabs(points), 'f', 1);
+                written = written == QLocale().toString(0.0, 'f', 1) ? QString() : (points > 0 ? "+" : "\u2212") + written;
+                QCOMPARE(plot->cellLabel({t, p}), written);
+            }
+        comparison->resize(560, 360);  // cramped: the numbers go, the colours stay; back when there is room
+        QTest::qWait(50);
+        plot->replot();
+        QVERIFY2(!plot->cellTextShown(), qPrintable(QString("heat map %1 x %2").arg(plot->width()).arg(plot->height())));
+        comparison->resize(1200, 640);
+        QTest::qWait(50);
+        plot->replot();
+        QVERIFY(plot->cellTextShown());
 
         // Per class: recall of each and the delta (sort role: the value itself).
         const QStandardItemModel* perClass = view->perClass();
@@ -218,10 +266,14 @@ private slots:
             for (std::size_t j = 0; j < wanted.size(); ++j) {
                 const qint64 s = samples[qsizetype(j)].toLongLong();
                 QCOMPARE(s, wanted[j]);
-                QCOMPARE(view->samples()->item(int(j), 1)->text().toLongLong(), a[std::size_t(s)].label);
-                QCOMPARE(view->samples()->item(int(j), 2)->text().toLongLong(), a[std::size_t(s)].predicted);
+                const QStandardItemModel* shown = view->samples();
+                QCOMPARE(shown->item(int(j), 1)->data(kSortRole).toLongLong(), a[std::size_t(s)].label);
+                QCOMPARE(shown->item(int(j), 1)->text(), kFashionNames[int(a[std::size_t(s)].label)]);
+                QCOMPARE(shown->item(int(j), 2)->data(kSortRole).toLongLong(), a[std::size_t(s)].predicted);
+                QCOMPARE(shown->item(int(j), 2)->text(), kFashionNames[int(a[std::size_t(s)].predicted)]);
                 QCOMPARE(view->samples()->item(int(j), 3)->data(Qt::UserRole + 1).toFloat(), a[std::size_t(s)].confidence);
-                QCOMPARE(view->samples()->item(int(j), 4)->text().toLongLong(), b[std::size_t(s)].predicted);
+                QCOMPARE(shown->item(int(j), 4)->data(kSortRole).toLongLong(), b[std::size_t(s)].predicted);
+                QCOMPARE(shown->item(int(j), 4)->text(), kFashionNames[int(b[std::size_t(s)].predicted)]);
                 QCOMPARE(view->samples()->item(int(j), 5)->data(Qt::UserRole + 1).toFloat(), b[std::size_t(s)].confidence);
             }
         }
@@ -258,6 +310,59 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view->comparison().has_value(), 10000);
         QCOMPARE(view->split(), QString("val"));
         QCOMPARE(view->comparison()->samples, 6000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isOpeningClassNames(), 20000);
+        QCOMPARE(view->classNames(), kFashionNames);
+    }
+
+    // Run A's dataset gone (its experiment names a folder that does not exist): the same
+    // comparison with class numbers, and a one-line note naming the missing folder.
+    void classNumbersWhenTheDatasetIsGone()
+    {
+        const std::string gone = m_dir.filePath("moved-away/fashion-mnist").toStdString();
+        qint64 orphan = -1;
+        {
+            RunReader reader(m_ws);
+            std::string yaml = reader.run(m_a)->experimentYaml;
+            const std::string path = "/usr/share/datasets/fashion-mnist";
+            QVERIFY(yaml.find(path) != std::string::npos);
+            yaml.replace(yaml.find(path), path.size(), gone);
+            RunWriter writer(m_ws);
+            NewRun run;
+            run.experimentName = "tiny_fashion";
+            run.experimentYaml = yaml;
+            run.name = "dataset moved";
+            orphan = writer.createRun(run);
+            writer.finishRun(orphan, RunStatus::Finished, {"done"});
+            EvaluationRecord test = reader.evaluations(m_a).front();
+            QCOMPARE(test.split, std::string("test"));
+            const std::vector<Prediction> predictions = reader.predictions(test.id);
+            test.runId = orphan;
+            writer.addEvaluation(test, predictions);
+            writer.flush();
+        }
+        RunReader reader(m_ws);
+        auto comparison = compare(reader, {orphan, m_b});
+        ModelDiffView* view = comparison->modelDiff();
+        QTRY_VERIFY_WITH_TIMEOUT(view->comparison().has_value(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isOpeningClassNames(), 20000);
+        QVERIFY(view->classNames().isEmpty());
+        const QString note = view->classNamesNote();
+        QVERIFY2(note.startsWith("Classes are shown by number: the dataset cannot be opened") &&
+                     note.contains(QString::fromStdString(gone)) && !note.contains('\n'),
+                 qPrintable(note));
+        // On one line, elided to the label's width (the whole of it in the tooltip).
+        const QLabel* noteLabel = view->findChild<QLabel*>("modelDiffNamesNote");
+        QVERIFY(noteLabel->isVisible());
+        QTRY_VERIFY(noteLabel->text().endsWith(QChar(0x2026)));  // this reason is longer than the window
+        QVERIFY(noteLabel->fontMetrics().horizontalAdvance(noteLabel->text()) <= noteLabel->width());
+        QCOMPARE(noteLabel->toolTip().contains(QString::fromStdString(gone)), true);
+        for (int c = 0; c < 10; ++c) {
+            QCOMPARE(view->differencePlot()->tickLabel(c), QString::number(c));
+            QCOMPARE(view->perClass()->item(c, 0)->text(), QString::number(c));
+        }
+        QVERIFY(view->samples()->rowCount() > 0);
+        QCOMPARE(view->samples()->item(0, 1)->text(), QString::number(view->samples()->item(0, 1)->data(kSortRole).toLongLong()));
+        saveScreenshot(*comparison, "two_models_dataset_gone");
     }
 
     // The UI thread's share: reading two evaluations' predictions (the comparison itself runs

@@ -15,11 +15,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <qcustomplot.h>
-
 #include <algorithm>
 #include <cmath>
 
+#include "confusion_plot.h"
 #include "sample_gallery.h"
 #include "store/run_writer.h"
 
@@ -31,13 +30,6 @@ const QColor kBetter(33, 102, 172), kWorse(178, 24, 43);  // ColorBrewer RdBu en
 constexpr int kSortRole = Qt::UserRole + 1;
 
 QString percent(double share, int decimals = 1) { return QLocale().toString(share * 100, 'f', decimals); }
-// A change in percentage points, always signed: "+2.5", "−0.7", "0.0".
-QString signedPoints(double change)
-{
-    const QString text = percent(std::fabs(change));
-    if (text == percent(0)) return text;
-    return (change > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + text;
-}
 
 QStandardItem* numberItem(const QString& text, double sortValue)
 {
@@ -51,6 +43,14 @@ QStandardItem* deltaItem(double change)
 {
     QStandardItem* item = numberItem(signedPoints(change), change);
     if (std::fabs(change) >= 0.0005) item->setForeground(change > 0 ? kBetter : kWorse);
+    return item;
+}
+
+// A class by name (or number), sorted by its number.
+QStandardItem* classItem(const QString& name, std::int64_t c)
+{
+    QStandardItem* item = numberItem(name, double(c));
+    item->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     return item;
 }
 
@@ -90,19 +90,16 @@ ModelDiffView::ModelDiffView(QWidget* parent) : QWidget(parent)
     bar->addSpacing(12);
     bar->addWidget(m_header, 1);
 
-    m_heatMap = new QCustomPlot;
+    // One line, however long the reason (the whole of it in the tooltip): the tables keep their room.
+    m_namesNote = new QLabel;
+    m_namesNote->setObjectName(QStringLiteral("modelDiffNamesNote"));
+    m_namesNote->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_namesNote->hide();
+    m_namesNote->installEventFilter(this);
+
+    m_heatMap = new ConfusionPlot;
     m_heatMap->setObjectName(QStringLiteral("modelDiffHeatMap"));
     m_heatMap->setMinimumSize(160, 160);
-    m_scale = new QCPColorScale(m_heatMap);  // the legend of the colours, right of the matrix
-    m_heatMap->plotLayout()->addElement(0, 1, m_scale);  // row 0 until the title's row is inserted above
-    m_scale->setType(QCPAxis::atRight);
-    m_scale->setBarWidth(10);
-    m_heatMap->plotLayout()->insertRow(0);  // a title over the matrix saying what the numbers are
-    auto* title = new QCPTextElement(m_heatMap, tr("B − A, in percentage points of each true class"));
-    m_heatMap->plotLayout()->addElement(0, 0, title);
-    auto* margins = new QCPMarginGroup(m_heatMap);
-    m_heatMap->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
 
     m_perClass = new QStandardItemModel(this);
     auto* perClassProxy = new QSortFilterProxyModel(this);
@@ -160,6 +157,7 @@ ModelDiffView::ModelDiffView(QWidget* parent) : QWidget(parent)
     auto* pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(4, 4, 4, 4);
     pageLayout->addLayout(bar);
+    pageLayout->addWidget(m_namesNote);
     pageLayout->addWidget(splitter, 1);
 
     m_stack = new QStackedWidget;
@@ -181,7 +179,6 @@ ModelDiffView::ModelDiffView(QWidget* parent) : QWidget(parent)
     connect(m_viewImages, &QPushButton::clicked, this, [this] { requestSamples(false); });
     connect(m_samplesView, &QTableView::doubleClicked, this, [this] { requestSamples(true); });
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &ModelDiffView::finished);
-    m_heatMap->installEventFilter(this);
     showMessage(tr("Select exactly two runs to compare their evaluations sample by sample."));
 }
 
@@ -225,12 +222,13 @@ void ModelDiffView::showRuns(RunReader& reader, const QList<qint64>& runIds)
     const bool samePair = runIds[0] == m_runA && runIds[1] == m_runB;
     m_runA = runIds[0];
     m_runB = runIds[1];
-    auto name = [&](qint64 id) {
-        const std::optional<RunInfo> info = reader.run(id);
+    const std::optional<RunInfo> infoA = reader.run(m_runA), infoB = reader.run(m_runB);
+    auto name = [&](qint64 id, const std::optional<RunInfo>& info) {
         return tr("%1 · %2").arg(id).arg(info ? QString::fromStdString(info->name) : QString());
     };
-    m_nameA = name(m_runA);
-    m_nameB = name(m_runB);
+    m_nameA = name(m_runA, infoA);
+    m_nameB = name(m_runB, infoB);
+    m_experimentA = infoA ? infoA->experimentYaml : std::string();
     m_evaluationsA = std::move(a);
     m_evaluationsB = std::move(b);
 
@@ -290,6 +288,7 @@ void ModelDiffView::chooseSplit(const QString& split)
         return;
     }
     showMessage(tr("Comparing the evaluations of runs %1 and %2 on the %3 split…").arg(m_runA).arg(m_runB).arg(split));
+    openClassNames(a->split);
     std::vector<Prediction> predictionsA = m_reader->predictions(a->id), predictionsB = m_reader->predictions(b->id);
     const std::int64_t classes = a->classes;
     // A comparison still running for an earlier choice goes on; finished() drops its result.
@@ -333,14 +332,8 @@ void ModelDiffView::finished()
     m_stack->setCurrentIndex(1);
     fillPerClass();
     fillSamples();
-    drawHeatMap();
+    m_heatMap->setDifference(c.normalisedDifference);
     emit comparisonShown();
-}
-
-bool ModelDiffView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == m_heatMap && event->type() == QEvent::Resize && m_comparison) drawHeatMap();
-    return QWidget::eventFilter(watched, event);
 }
 
 QString ModelDiffView::countsText() const
@@ -358,9 +351,7 @@ void ModelDiffView::fillPerClass()
         {tr("Class"), tr("Recall A"), tr("Recall B"), tr("Δ recall"), tr("Δ F1"), tr("Support")});
     for (std::size_t k = 0; k < c.perClass.size(); ++k) {
         const ClassComparison& s = c.perClass[k];
-        auto* cls = numberItem(QString::number(k), double(k));
-        cls->setTextAlignment(Qt::AlignCenter);
-        m_perClass->appendRow({cls, numberItem(percent(s.a.recall), s.a.recall), numberItem(percent(s.b.recall), s.b.recall),
+        m_perClass->appendRow({classItem(className(std::int64_t(k)), std::int64_t(k)), numberItem(percent(s.a.recall), s.a.recall), numberItem(percent(s.b.recall), s.b.recall),
                                deltaItem(s.recallDelta), deltaItem(s.f1Delta),
                                numberItem(QLocale().toString(qint64(s.a.support)), double(s.a.support))});
     }
@@ -377,7 +368,7 @@ void ModelDiffView::fillSamples()
     m_samples->setHorizontalHeaderLabels({tr("Sample"), tr("Label"), tr("A predicts"), tr("A confidence"),
                                           tr("B predicts"), tr("B confidence")});
     for (const SampleDisagreement& d : list) {
-        auto cls = [](std::int64_t c) { return numberItem(QString::number(c), double(c)); };
+        auto cls = [this](std::int64_t c) { return classItem(className(c), c); };
         m_samples->appendRow({numberItem(QString::number(d.sample), double(d.sample)), cls(d.label), cls(d.predictedA),
                               numberItem(percent(d.confidenceA) + QStringLiteral(" %"), d.confidenceA), cls(d.predictedB),
                               numberItem(percent(d.confidenceB) + QStringLiteral(" %"), d.confidenceB)});
@@ -431,72 +422,61 @@ void ModelDiffView::showSamplesWindow(qint64 runId, const QList<qint64>& sampleI
     m_samplesWindow->activateWindow();
 }
 
-// Rows are true classes (top to bottom), columns predictions. The colour says better or
-// worse for B: the diagonal's change as it is, an off-diagonal cell's negated (more of a
-// mistake is worse); the text is the change itself, B − A, in percentage points of the row.
-void ModelDiffView::drawHeatMap()
+// The class names of run A's dataset, from the compared split (the same files, whichever
+// split: but the split is what the evaluations were of, so the one sure to exist).
+void ModelDiffView::openClassNames(const std::string& split)
 {
-    m_heatMap->clearPlottables();
-    m_heatMap->clearItems();
+    const std::pair wanted(m_experimentA, split);
+    if (wanted == m_namesFrom && (m_namesWatcher || !m_classNames.isEmpty())) return;  // a failure is tried again
+    m_namesFrom = wanted;
+    m_classNames.clear();
+    m_namesError.clear();
+    applyClassNames();
+    auto* watcher = new QFutureWatcher<OpenedSplit>(this);
+    m_namesWatcher = watcher;
+    connect(watcher, &QFutureWatcher<OpenedSplit>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        if (watcher != m_namesWatcher) return;  // a split no longer shown
+        m_namesWatcher = nullptr;
+        const OpenedSplit opened = watcher->result();
+        m_classNames = opened.classNames;
+        m_namesError = opened.error;
+        applyClassNames();
+    });
+    watcher->setFuture(openEvaluatedSplitOfRunAsync(m_experimentA, split));
+}
 
-    const auto& diff = m_comparison->normalisedDifference;
-    const int n = int(diff.size());
-    double largest = 0.01;  // a scale of at least ±1 point, so noise is not painted deep
-    for (const auto& row : diff)
-        for (double v : row) largest = std::max(largest, std::fabs(v));
-    auto* map = new QCPColorMap(m_heatMap->xAxis, m_heatMap->yAxis);
-    map->data()->setSize(n, n);
-    map->data()->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
-    // The matrix's room: the plot less the class axis and the colour scale (measured at 1x and
-    // 1.5x); redrawn when the plot is resized, so the values appear once there is room.
-    const int cell = std::min(m_heatMap->width() - 130, m_heatMap->height() - 60 - m_heatMap->fontMetrics().height()) / std::max(n, 1);
-    QFont font = m_heatMap->font();
-    font.setPointSizeF(font.pointSizeF() * 0.75);
-    const bool textFits = cell >= QFontMetrics(font).horizontalAdvance(QStringLiteral("\u221288.8")) + 2;
-    for (int truth = 0; truth < n; ++truth)
-        for (int predicted = 0; predicted < n; ++predicted) {
-            const double change = diff[std::size_t(truth)][std::size_t(predicted)];
-            const double goodness = truth == predicted ? change : -change;
-            map->data()->setCell(predicted, n - 1 - truth, goodness);
-            if (!textFits || signedPoints(change) == percent(0)) continue;
-            auto* text = new QCPItemText(m_heatMap);
-            text->position->setCoords(predicted, n - 1 - truth);
-            text->setText(signedPoints(change));
-            text->setFont(font);
-            text->setColor(std::fabs(goodness) > 0.6 * largest ? Qt::white : Qt::black);
-        }
-    QCPColorGradient gradient;
-    gradient.setColorStopAt(0, kWorse);
-    gradient.setColorStopAt(0.5, Qt::white);
-    gradient.setColorStopAt(1, kBetter);
-    map->setGradient(gradient);
-    map->setDataRange(QCPRange(-largest, largest));
-    map->setInterpolate(false);
+QString ModelDiffView::className(std::int64_t c) const
+{
+    return c >= 0 && c < m_classNames.size() && !m_classNames[int(c)].isEmpty() ? m_classNames[int(c)] : QString::number(c);
+}
 
-    m_scale->setGradient(gradient);
-    m_scale->setDataRange(map->dataRange());
-    auto scaleTicks = QSharedPointer<QCPAxisTickerText>::create();
-    scaleTicks->addTick(-largest, tr("B worse"));
-    scaleTicks->addTick(0, QStringLiteral("0"));
-    scaleTicks->addTick(largest, tr("B better"));
-    m_scale->axis()->setTicker(scaleTicks);
+QString ModelDiffView::classNamesNote() const { return m_namesNoteText; }
 
-    m_heatMap->xAxis->setLabel(tr("Predicted class"));
-    m_heatMap->yAxis->setLabel(tr("True class"));
-    auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
-    auto yTicks = QSharedPointer<QCPAxisTickerText>::create();
-    for (int c = 0; c < n; ++c) {
-        xTicks->addTick(c, QString::number(c));
-        yTicks->addTick(n - 1 - c, QString::number(c));
-    }
-    m_heatMap->xAxis->setTicker(xTicks);
-    m_heatMap->yAxis->setTicker(yTicks);
-    m_heatMap->xAxis->setRange(-0.5, n - 0.5);
-    m_heatMap->yAxis->setRange(-0.5, n - 0.5);
-    m_heatMap->setToolTip(tr("Row-normalised confusion matrix of B minus A's, in percentage points of each true class. "
-                             "Blue: B does better (the class recognised more often, a mistake made less often); "
-                             "red: B does worse."));
-    m_heatMap->replot();
+bool ModelDiffView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_namesNote && event->type() == QEvent::Resize)
+        m_namesNote->setText(m_namesNote->fontMetrics().elidedText(m_namesNoteText, Qt::ElideRight, m_namesNote->width()));
+    return QWidget::eventFilter(watched, event);
+}
+
+void ModelDiffView::applyClassNames()
+{
+    const QString reason = m_namesError.section(QLatin1Char('\n'), 0, 0).trimmed();
+    m_namesNoteText = reason.isEmpty() ? QString() : tr("Classes are shown by number: the dataset cannot be opened (%1).").arg(reason);
+    m_namesNote->setText(m_namesNote->fontMetrics().elidedText(m_namesNoteText, Qt::ElideRight, m_namesNote->width()));
+    m_namesNote->setToolTip(m_namesError);  // the whole of it
+    m_namesNote->setVisible(!reason.isEmpty());
+    m_heatMap->setClassNames(m_classNames);
+    auto rename = [this](QStandardItemModel* model, std::initializer_list<int> columns) {
+        for (int row = 0; row < model->rowCount(); ++row)
+            for (int column : columns)
+                if (QStandardItem* item = model->item(row, column)) item->setText(className(item->data(kSortRole).toLongLong()));
+    };
+    rename(m_perClass, {0});
+    rename(m_samples, {1, 2, 4});
+    m_perClassView->resizeColumnsToContents();
+    m_samplesView->resizeColumnsToContents();
 }
 
 }  // namespace ts::ui

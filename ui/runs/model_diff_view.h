@@ -1,9 +1,12 @@
 // The comparison's "Two models" tab: two runs' evaluations on a split both have, compared
-// sample by sample (train/evaluation_comparison.h): a diverging heat map of the difference
-// of their row-normalised confusion matrices (blue: B does better there, red: B does worse:
-// on the diagonal B recognises the class more or less often, off it B makes that mistake
-// less or more often), per-class recall and F1 of both with the deltas, and the samples one
-// run gets right and the other wrong.
+// sample by sample (train/evaluation_comparison.h): the difference of their row-normalised
+// confusion matrices as a diverging heat map (ConfusionPlot::setDifference: blue where B does
+// better, red where it does worse), per-class recall and F1 of both with the deltas, and the
+// samples one run gets right and the other wrong.
+//
+// Classes are named as the dataset names them ("Shirt"): the compared split is opened from
+// run A's stored experiment off the UI thread (evaluated_split_loader.h); class numbers until
+// it is open, or, with a one-line note saying why, when it cannot be opened.
 //
 // Run A is the first of the two runs given (the older: the Runs page passes them oldest first).
 // Both evaluations' predictions are read on the UI thread through the page's reader (RunReader
@@ -21,13 +24,12 @@
 #include <utility>
 #include <vector>
 
+#include "evaluated_split_loader.h"
 #include "store/run_reader.h"
 #include "train/evaluation_comparison.h"
 
 class QComboBox;
-class QCPColorScale;
 class QDialog;
-class QCustomPlot;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -36,6 +38,7 @@ class QTableView;
 
 namespace ts::ui {
 
+class ConfusionPlot;
 class SampleGallery;
 
 class ModelDiffView : public QWidget {
@@ -57,7 +60,12 @@ public:
     QString messageText() const;
     QString countsText() const;
     QComboBox* splitBox() const { return m_splitBox; }
-    QCustomPlot* differencePlot() const { return m_heatMap; }
+    ConfusionPlot* differencePlot() const { return m_heatMap; }
+    // The dataset's class names (empty until the split is open, or when it cannot be), and
+    // why not ("" while opening or once open).
+    const QStringList& classNames() const { return m_classNames; }
+    bool isOpeningClassNames() const { return m_namesWatcher != nullptr; }
+    QString classNamesNote() const;
     QStandardItemModel* perClass() const { return m_perClass; }
     QStandardItemModel* samples() const { return m_samples; }  // the list chosen by listBox()
     QComboBox* listBox() const { return m_listBox; }            // 0: A right, B wrong; 1: B right, A wrong
@@ -72,7 +80,7 @@ signals:
     void comparisonShown();  // a comparison (or its failure message) has just been drawn
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;  // the heat map's resizes
+    bool eventFilter(QObject* watched, QEvent* event) override;  // the names note's resizes: elided anew
 
 private:
     struct Evaluations {
@@ -86,7 +94,9 @@ private:
     void showMessage(const QString& text);
     void chooseSplit(const QString& split);
     void finished();
-    void drawHeatMap();
+    void openClassNames(const std::string& split);
+    void applyClassNames();  // to the axes and both tables, in place (selection and sorting kept)
+    QString className(std::int64_t c) const;
     void fillPerClass();
     void fillSamples();
     void requestSamples(bool selectedOnly);
@@ -95,6 +105,7 @@ private:
     ts::RunReader* m_reader = nullptr;  // the page's, for a change of split
     qint64 m_runA = -1, m_runB = -1;
     QString m_nameA, m_nameB;
+    std::string m_experimentA;  // run A's stored experiment YAML: where the class names come from
     std::vector<ts::EvaluationRecord> m_evaluationsA, m_evaluationsB;
     std::optional<Evaluations> m_shown;  // the pair compared (or being compared)
     std::optional<ts::EvaluationComparison> m_comparison;
@@ -104,8 +115,13 @@ private:
     QLabel* m_message = nullptr;
     QComboBox* m_splitBox = nullptr;
     QLabel* m_header = nullptr;
-    QCustomPlot* m_heatMap = nullptr;
-    QCPColorScale* m_scale = nullptr;
+    QLabel* m_namesNote = nullptr;
+    ConfusionPlot* m_heatMap = nullptr;
+    std::pair<std::string, std::string> m_namesFrom;  // (experiment, split) opened or opening
+    QStringList m_classNames;
+    QString m_namesError;
+    QString m_namesNoteText;  // whole; the label shows it elided to one line
+    QFutureWatcher<OpenedSplit>* m_namesWatcher = nullptr;  // the newest opening; older ones are dropped
     QStandardItemModel* m_perClass = nullptr;
     QTableView* m_perClassView = nullptr;
     QComboBox* m_listBox = nullptr;
