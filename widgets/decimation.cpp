@@ -236,6 +236,51 @@ void decimateMinMax(std::span<const double> x, std::span<const double> y, double
     if (open) emitColumn(c, x, y, outX, outY);
 }
 
+void ColumnEnvelope::clear() {
+    left.clear();
+    right.clear();
+    low.clear();
+    high.clear();
+    first.clear();
+    last.clear();
+}
+
+void columnEnvelope(std::span<const double> x, std::span<const double> y, double xMin, double xMax, int columns,
+                    ColumnEnvelope& out) {
+    out.clear();
+    const std::size_t n = std::min(x.size(), y.size());
+    if (n == 0 || !(xMax >= xMin)) return;
+    columns = std::max(columns, 1);
+    // The same column of each x as decimateMinMax, outside points apart (-1 and `columns`).
+    const double scale = xMax > xMin ? columns / (xMax - xMin) : 0;
+    auto columnOf = [&](double xv) -> long {
+        if (xv < xMin) return -1;
+        if (xv > xMax) return columns;
+        return std::min<long>(static_cast<long>((xv - xMin) * scale), columns - 1);
+    };
+    long current = 0;
+    bool open = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(y[i])) continue;
+        const long c = columnOf(x[i]);
+        if (open && c == current && c >= 0 && c < columns) {
+            out.low.back() = std::min(out.low.back(), y[i]);
+            out.high.back() = std::max(out.high.back(), y[i]);
+            out.last.back() = y[i];
+            continue;
+        }
+        open = true;
+        current = c;
+        const bool inside = c >= 0 && c < columns;
+        out.left.push_back(inside && scale > 0 ? xMin + double(c) / scale : x[i]);
+        out.right.push_back(inside && scale > 0 ? xMin + double(c + 1) / scale : x[i]);
+        out.low.push_back(y[i]);
+        out.high.push_back(y[i]);
+        out.first.push_back(y[i]);
+        out.last.push_back(y[i]);
+    }
+}
+
 void DebiasedEma::setWeight(double weight) {
     m_weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
     reset();

@@ -45,6 +45,24 @@ private:
 void decimateMinMax(std::span<const double> x, std::span<const double> y, double xMin, double xMax, int columns,
                     std::vector<double>& outX, std::vector<double>& outY, const BlockExtremes* blocks = nullptr);
 
+// A dense series' outline per pixel column: each column's x extent and the minimum and
+// maximum of its points. Filled as one polygon it covers what the decimated polyline's
+// full-height strokes cover, painting each pixel once instead of once per stroke.
+struct ColumnEnvelope {
+    std::vector<double> left, right;  // the column's x extent; a point outside the view: its own x twice
+    std::vector<double> low, high;    // the column's finite minimum and maximum
+    std::vector<double> first, last;  // its first and last finite value: where the line enters and leaves
+    std::size_t size() const { return low.size(); }
+    void clear();
+};
+
+// Groups sorted points into the columns of decimateMinMax (same xMin, xMax, columns; the
+// neighbours outside the view stay single points) and keeps each column's extremes. Fed the
+// decimated points it gives the same result as fed all points, since decimation keeps every
+// column's minimum and maximum. Points whose y is not finite are skipped.
+void columnEnvelope(std::span<const double> x, std::span<const double> y, double xMin, double xMax, int columns,
+                    ColumnEnvelope& out);
+
 // Index range [first, last) of the points of sorted `x` that a view of [xMin, xMax] needs,
 // including one neighbour on each side.
 struct IndexRange {

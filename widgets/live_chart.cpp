@@ -1,6 +1,7 @@
 #include "live_chart.h"
 
 #include "compact_ticker.h"
+#include "live_chart_envelope.h"
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
@@ -100,6 +101,8 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
         menu->popup(m_plot->mapToGlobal(pos));
     });
     connect(m_plot, &QCustomPlot::beforeReplot, this, &LiveChart::onBeforeReplot);
+    connect(m_plot, &QCustomPlot::afterLayout, this, &LiveChart::onAfterLayout);
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] { m_inReplot = false; });
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         if (!m_hoverReadout || isEmpty() || !m_plot->axisRect()->rect().contains(event->pos())) return;
         const QString text = readoutAt(m_plot->xAxis->pixelToCoord(event->pos().x()));
@@ -154,7 +157,7 @@ bool LiveChart::addSeries(const QString& id, const QString& label, const QColor&
     s->label = label;
     s->color = color;
     s->style = style;
-    s->raw = m_plot->addGraph();
+    s->raw = new EnvelopeGraph(m_plot->xAxis, m_plot->yAxis);  // the plot owns it
     s->raw->setAdaptiveSampling(false);  // we already hand it at most ~4 points per pixel column
     updateSeriesPens(*s);
     m_series.push_back(std::move(s));
@@ -214,7 +217,7 @@ void LiveChart::setSmoothing(const QString& id, double weight) {
     if (!s) return;
     s->data.setSmoothing(weight);
     if (s->data.isSmoothed() && !s->smooth) {
-        s->smooth = m_plot->addGraph();
+        s->smooth = new EnvelopeGraph(m_plot->xAxis, m_plot->yAxis);
         s->smooth->setAdaptiveSampling(false);
     } else if (!s->data.isSmoothed() && s->smooth) {
         m_plot->removeGraph(s->smooth);

@@ -32,6 +32,8 @@ class QMenu;
 
 namespace ts::widgets {
 
+class EnvelopeGraph;
+
 class LiveChart : public QWidget {
     Q_OBJECT
 public:
@@ -144,8 +146,8 @@ private:
         QColor color;
         Style style = Style::Line;
         SeriesData data;
-        QCPGraph* raw = nullptr;
-        QCPGraph* smooth = nullptr;
+        EnvelopeGraph* raw = nullptr;
+        EnvelopeGraph* smooth = nullptr;
         std::size_t drawnVersion = static_cast<std::size_t>(-1);  // data version last decimated
         bool dense = false;  // over a point per 4 pixel columns in view: drawn with fast pens
         bool busy = false;   // its smoothed line still zigzags through each column: drawn aliased
@@ -160,6 +162,7 @@ private:
     Series* find(const QString& id) const;
     void scheduleReplot();
     void onBeforeReplot();
+    void onAfterLayout();
     void onUserRange();
     void updateGraphs(int columns);
     void applyFollowRange();
@@ -211,6 +214,12 @@ private:
     double m_lastLower = 0, m_lastUpper = 0;
     int m_lastColumns = 0;
     std::vector<double> m_scratchX, m_scratchY;
+    ColumnEnvelope m_scratchEnvelope;
+    // Decimation columns for the plot as last laid out in a replot (its axis rect in device
+    // pixels), and the viewport that layout was for; 0: not laid out yet.
+    int m_layoutColumns = 0;
+    QSize m_layoutViewport;
+    bool m_inReplot = false;  // between beforeReplot and afterReplot (an export lays out too)
 };
 
 }  // namespace ts::widgets

@@ -1,5 +1,6 @@
 // LiveChart's look: series pens, checkpoint/best/threshold marks, axis labels and palette.
 #include "live_chart.h"
+#include "live_chart_envelope.h"
 
 #include "compact_ticker.h"
 

@@ -3,6 +3,7 @@
 #include "live_chart.h"
 
 #include "compact_ticker.h"
+#include "live_chart_envelope.h"
 
 #include <QCheckBox>
 #include <QLocale>
@@ -44,18 +45,34 @@ void LiveChart::onUserRange() {
 }
 
 int LiveChart::plotColumns() const {
-    // An upper bound of the axis rect's width that holds before the first layout too (a hidden
-    // chart's plot is not laid out yet); a few extra columns cost nothing visible.
+    // Laid out at this size: one column per device pixel of the axis rect, so each pixel column
+    // gets exactly its points' extremes (an envelope drawn per column then is the data's).
+    if (m_layoutColumns > 0 && m_plot->isVisible() && m_plot->viewport().size() == m_layoutViewport)
+        return m_layoutColumns;
+    // Otherwise an upper bound of the axis rect's width that holds before the first layout too
+    // (a hidden chart's plot is not laid out yet); a few extra columns cost nothing visible.
     const int widest = std::max({m_plot->axisRect()->width(), m_plot->viewport().width(), width(), 1});
     return std::max(1, static_cast<int>(std::ceil(widest * m_plot->devicePixelRatioF())));
 }
 
 void LiveChart::onBeforeReplot() {
+    m_inReplot = true;
     layoutAxesAndLegend();
     if (m_follow) applyFollowRange();
     updateGraphs(plotColumns());
     if (m_follow) fitY();
     placeMarkerLabels();
+}
+
+// The y range was fitted before the layout, from the decimation at the old width: a first
+// frame at a new size (or with wider tick labels) decimates again for the axis rect it got.
+// The extremes fitY used are kept at any width, so the range stays right. Exports lay the
+// plot out at their own size and decimate for it themselves.
+void LiveChart::onAfterLayout() {
+    if (!m_inReplot) return;
+    m_layoutViewport = m_plot->viewport().size();
+    m_layoutColumns = std::max(1, static_cast<int>(std::lround(m_plot->axisRect()->width() * m_plot->devicePixelRatioF())));
+    if (const int columns = plotColumns(); columns != m_lastColumns) updateGraphs(columns);
 }
 
 void LiveChart::updateGraphs(int columns) {
@@ -84,9 +101,19 @@ void LiveChart::updateGraphs(int columns) {
             s->dense = dense;
             updateSeriesPens(*s);
         }
+        // Decimated (over four points per column): the graph may fill the columns' envelope.
+        const bool decimated = visible.last - visible.first > 4 * static_cast<std::size_t>(columns);
+        const bool outline = decimated && (s->style == Style::Line || s->style == Style::Faint);
+        auto setEnvelope = [&](EnvelopeGraph* graph) {
+            if (!outline) return graph->clearEnvelope();
+            columnEnvelope(m_scratchX, m_scratchY, range.lower, range.upper, columns, m_scratchEnvelope);
+            graph->setEnvelope(m_scratchEnvelope);
+        };
         fill(s->raw, x, shown ? s->data.values() : std::span<const double>{}, s->data.valueBlocks());
+        setEnvelope(s->raw);
         if (s->smooth) {
             fill(s->smooth, x, shown ? s->data.smoothed() : std::span<const double>{}, s->data.smoothedBlocks());
+            setEnvelope(s->smooth);
             // Busy: its vertical travel averages over 2% of its own range per column (a smooth
             // curve travels its range about once over all the columns).
             double travel = 0, lo = INFINITY, hi = -INFINITY;

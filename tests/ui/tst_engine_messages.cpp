@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <QtWidgets>
 
+#include "scratch_home.h"
 #include "ui/engine_messages.h"
 #include "ui/runs/run_details.h"
 #include "ui/runs/runs_page.h"
@@ -161,14 +162,7 @@ int main(int argc, char** argv)
     // A scratch HOME and XDG dirs before Qt starts (settings, caches), as the other suites do.
     QTemporaryDir home;
     if (!home.isValid()) return 1;
-    qputenv("HOME", QFile::encodeName(home.path()));
-    for (const char* var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"}) {
-        const QString dir = home.path() + "/" + QString::fromLatin1(var).section('_', 1, 1).toLower();
-        QDir().mkpath(dir);
-        qputenv(var, QFile::encodeName(dir));
-    }
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QStandardPaths::setTestModeEnabled(true);
+    useScratchHome(home.path());
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("TrainStudio");
     QCoreApplication::setApplicationName("TrainStudio");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scratch_home.h"
 #include "ui/main_window.h"
 #include "ui/runs/run_charts.h"
 #include "ui/runs/comparison_model.h"
@@ -925,14 +926,7 @@ int main(int argc, char** argv)
     // A scratch HOME and XDG dirs before Qt starts, so no user settings or workspace are touched.
     QTemporaryDir home;
     if (!home.isValid()) return 1;
-    qputenv("HOME", QFile::encodeName(home.path()));
-    for (const char* var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"}) {
-        const QString dir = home.path() + "/" + QString::fromLatin1(var).section('_', 1, 1).toLower();
-        QDir().mkpath(dir);
-        qputenv(var, QFile::encodeName(dir));
-    }
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QStandardPaths::setTestModeEnabled(true);
+    useScratchHome(home.path());
 
     QApplication app(argc, argv);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));  // numbers as the checks spell them

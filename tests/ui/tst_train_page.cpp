@@ -11,6 +11,7 @@
 
 #include <csignal>
 
+#include "scratch_home.h"
 #include "io/experiment_yaml.h"
 #include "ui/train/jobs_model.h"
 #include "ui/main_window.h"
@@ -751,14 +752,7 @@ int main(int argc, char** argv)
     QTemporaryDir home;
     if (!home.isValid()) return 1;
     g_home = home.path();
-    qputenv("HOME", QFile::encodeName(g_home));
-    for (const char* var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"}) {
-        const QString dir = g_home + "/" + QString::fromLatin1(var).section('_', 1, 1).toLower();
-        QDir().mkpath(dir);
-        qputenv(var, QFile::encodeName(dir));
-    }
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QStandardPaths::setTestModeEnabled(true);
+    useScratchHome(g_home);
 
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("TrainStudio");

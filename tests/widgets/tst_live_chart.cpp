@@ -3,6 +3,7 @@
 #include "decimation.h"
 #include "compact_ticker.h"
 #include "live_chart.h"
+#include "live_chart_envelope.h"
 
 #include <QAction>
 #include <QApplication>
@@ -95,6 +96,7 @@ private slots:
     void pngAndSvgExport();
     void contextMenu();
     void paletteDrivesColours();
+    void denseNoiseIsDrawnAsItsColumnEnvelope();
     void replotMillionPoints_data();
     void replotMillionPoints();
     void demoImage();
@@ -601,6 +603,111 @@ void TestLiveChart::paletteDrivesColours() {
     light.setColor(QPalette::Text, Qt::black);
     chart.setPalette(light);
     QCOMPARE(chart.plot()->axisRect()->backgroundBrush().color(), QColor(Qt::white));
+}
+
+// A dense noisy series is painted as its per-pixel-column min/max span instead of a zigzag:
+// the spans must be the data's own extremes per column (computed here from the raw points),
+// painted in the series' colour exactly between them; a sparse series stays a line, and the
+// CSV still holds every raw point.
+void TestLiveChart::denseNoiseIsDrawnAsItsColumnEnvelope() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const QColor colour(200, 30, 30);
+    chart.addSeries("noisy", "noisy", colour);
+    chart.addSeries("sparse", "sparse", QColor(30, 30, 200));
+    std::mt19937 rng(99);
+    std::uniform_real_distribution<double> noise(1.0, 2.0);
+    ChartSamples dense, sparse;
+    for (int i = 1; i <= 200000; ++i) {
+        dense.step.push_back(i);
+        dense.value.push_back(noise(rng) * (1.0 + 0.5 * std::sin(i * 3e-5)));  // spans that vary per column
+    }
+    for (int i = 0; i < 50; ++i) {
+        sparse.step.push_back(i * 4000.0);
+        sparse.value.push_back(3.4);  // above the noise: its line crosses no column checked below
+    }
+    QVERIFY(chart.append("noisy", dense));
+    QVERIFY(chart.append("sparse", sparse));
+    chart.replotNow();
+    chart.replotNow();  // the first frame laid the plot out
+
+    auto* graph = dynamic_cast<EnvelopeGraph*>(chart.rawGraph("noisy"));
+    QVERIFY(graph);
+    QVERIFY(graph->drewEnvelope());
+    QCOMPARE(graph->envelopeColor(), colour);  // opaque: painted in the pen's colour
+    // The columns, as the chart decimates: one per device pixel of the axis rect.
+    QCPAxisRect* rect = chart.plot()->axisRect();
+    const int columns = int(std::lround(rect->width() * chart.plot()->devicePixelRatioF()));
+    const double lo = chart.plot()->xAxis->range().lower, hi = chart.plot()->xAxis->range().upper;
+    std::vector<double> mn(columns, INFINITY), mx(columns, -INFINITY);
+    for (std::size_t i = 0; i < dense.step.size(); ++i) {
+        if (dense.step[i] < lo || dense.step[i] > hi) continue;
+        const long c = columnOf(dense.step[i], lo, hi, columns);
+        mn[c] = std::min(mn[c], dense.value[i]);
+        mx[c] = std::max(mx[c], dense.value[i]);
+    }
+    const ColumnEnvelope& env = graph->envelope();
+    int matched = 0, filled = 0;
+    for (int c = 0; c < columns; ++c) filled += std::isfinite(mn[c]) ? 1 : 0;
+    for (std::size_t k = 0; k < env.size(); ++k) {
+        if (env.left[k] == env.right[k]) continue;  // a neighbour outside the view
+        const long c = std::lround((env.left[k] - lo) / (hi - lo) * columns);
+        QVERIFY(c >= 0 && c < columns);
+        QVERIFY2(env.low[k] == mn[c] && env.high[k] == mx[c],
+                 qPrintable(QString("column %1: %2..%3, the data %4..%5").arg(c).arg(env.low[k]).arg(env.high[k]).arg(mn[c]).arg(mx[c])));
+        ++matched;
+    }
+    QCOMPARE(matched, filled);
+    QVERIFY(filled > columns * 9 / 10);
+
+    // What is on screen: the colour between each column's extremes, nothing of it above them
+    // (looked at 1 and 3 px from the edges: a 1 px line's rounding).
+    const QImage image = chart.plot()->grab().toImage();
+    int checked = 0;
+    for (int c = 8; c < columns - 8; c += 7) {  // clear of the axes' ticks, which reach 5 px in
+        if (!std::isfinite(mn[c])) continue;
+        const int x = rect->left() + c;
+        const int top = int(std::lround(chart.plot()->yAxis->coordToPixel(mx[c])));
+        const int bottom = int(std::lround(chart.plot()->yAxis->coordToPixel(mn[c])));
+        for (int y = top + 1; y < bottom; y += 3)
+            QVERIFY2(QColor(image.pixel(x, y)) == colour, qPrintable(QString("pixel %1,%2 inside column %3 (rows %4-%5) is %6").arg(x).arg(y).arg(c).arg(top).arg(bottom).arg(QColor(image.pixel(x, y)).name())));
+        if (top - 3 > rect->top()) QVERIFY(QColor(image.pixel(x, top - 3)) != colour);
+        ++checked;
+    }
+    QVERIFY(checked > 50);
+
+    // A sparse series (a point per dozen columns) stays a line through its points.
+    auto* line = dynamic_cast<EnvelopeGraph*>(chart.rawGraph("sparse"));
+    QVERIFY(line);
+    QVERIFY(!line->drewEnvelope());
+    QCOMPARE(line->envelope().size(), std::size_t{0});
+    QCOMPARE(line->dataCount(), 50);
+
+    // Log scale and zoom keep the envelope (and its columns the data's); the CSV keeps every point.
+    chart.setLogY(true);
+    chart.replotNow();
+    QVERIFY(graph->drewEnvelope());
+    chart.plot()->xAxis->setRange(50000, 60000);  // a user zoom: follow goes off
+    QVERIFY(!chart.follow());
+    chart.replotNow();
+    QVERIFY(graph->drewEnvelope());
+    QVERIFY(graph->envelope().size() > 0);
+    double zoomedMax = -INFINITY;
+    for (std::size_t i = 0; i < dense.step.size(); ++i)
+        if (dense.step[i] >= 50000 && dense.step[i] <= 60000) zoomedMax = std::max(zoomedMax, dense.value[i]);
+    const auto& zoomed = graph->envelope().high;
+    double envelopeMax = -INFINITY;
+    for (std::size_t k = 0; k < graph->envelope().size(); ++k)
+        if (graph->envelope().left[k] != graph->envelope().right[k]) envelopeMax = std::max(envelopeMax, zoomed[k]);
+    QCOMPARE(envelopeMax, zoomedMax);
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("points.csv");
+    QVERIFY(chart.exportCsv(csv));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().count('\n'), qsizetype(1 + 200000 + 50));
 }
 
 void TestLiveChart::replotMillionPoints_data() {
