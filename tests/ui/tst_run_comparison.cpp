@@ -17,6 +17,7 @@
 #include "store/run_reader.h"
 #include "store/run_writer.h"
 #include "train/run_control.h"
+#include "tiny_experiment.h"
 #include "ui/runs/comparison_model.h"
 #include "ui/runs/confusion_plot.h"
 #include "ui/runs/model_diff_view.h"
@@ -36,26 +37,7 @@ constexpr int kSortRole = Qt::UserRole + 1;  // the tables' numbers (a class's: 
 // A small MLP (784-32-10), one epoch, 10% of the training split held out for validation.
 ExperimentSpec tinyExperiment(int seed, double lr)
 {
-    return parseExperiment(QStringLiteral(R"(name: tiny_fashion
-dataset:
-  format: idx
-  path: /usr/share/datasets/fashion-mnist
-  validation_fraction: 0.1
-  normalize: {mean: [0.2860], std: [0.3530]}
-  loader: {num_workers: 1, prefetch: 4}
-model:
-  layers:
-    - Flatten
-    - Linear: {out_features: 32}
-    - ReLU
-    - Linear: {out_features: 10}
-    - CrossEntropy
-optimizer: {type: adam, lr: %1}
-training: {epochs: 1, batch_size: 128, seed: %2, device: cpu}
-)")
-                               .arg(lr)
-                               .arg(seed)
-                               .toStdString(),
+    return parseExperiment(tinyFashionYaml("/usr/share/datasets/fashion-mnist", 1, 128, lr, seed).toStdString(),
                            "tiny_fashion.yaml");
 }
 

@@ -12,6 +12,7 @@
 #include <csignal>
 
 #include "scratch_home.h"
+#include "tiny_experiment.h"
 #include "io/experiment_yaml.h"
 #include "ui/train/jobs_model.h"
 #include "ui/main_window.h"
@@ -48,25 +49,7 @@ QString writeFile(const QString& path, const QString& text)
 // A tiny MLP on the whole of Fashion-MNIST: ~1,700 steps an epoch at batch 32, a few ms each.
 QString fashionExperiment(const QString& dir, int epochs)
 {
-    return writeFile(dir + "/tiny_fashion.yaml", QStringLiteral(R"(name: tiny_fashion
-dataset:
-  format: idx
-  path: %1
-  validation_fraction: 0.1
-  normalize: {mean: [0.2860], std: [0.3530]}
-  loader: {num_workers: 1, prefetch: 4}
-model:
-  layers:
-    - Flatten
-    - Linear: {out_features: 32}
-    - ReLU
-    - Linear: {out_features: 10}
-    - CrossEntropy
-optimizer: {type: adam, lr: 0.001}
-training: {epochs: %2, batch_size: 32, seed: 1, device: cpu}
-)")
-                                               .arg(kFashion)
-                                               .arg(epochs));
+    return writeFile(dir + "/tiny_fashion.yaml", tinyFashionYaml(kFashion, epochs, 32, 0.001, 1));
 }
 
 // The shipped wine-like table (300 rows): a whole run in well under a second.
