@@ -15,5 +15,6 @@ int lrFindCommand(const std::vector<std::string>& args);  // job_commands.cpp
 int validateCommand(const std::vector<std::string>& args);
 int runsCommand(const std::vector<std::string>& args);
 int selftestCommand(const std::vector<std::string>& args);  // selftest_command.cpp
+int sweepCommand(const std::vector<std::string>& args);     // sweep_command.cpp
 
 }  // namespace ts::cli

@@ -1,4 +1,5 @@
-// `trainstudio-cli eval` and `lr-find`: the engine's evaluate and learning-rate finder jobs,
+// `trainstudio-cli eval` and `lr-find`: the engine's evaluate and learning-rate finder jobs
+// (lr-find --seeds N: one job per seed, and their band),
 // shown by the same console listener as training; eval then prints the evaluation's report.
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "jobs/job.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
+#include "train/lr_range_test.h"
 #include "train/run_control.h"
 
 namespace ts::cli {
@@ -83,9 +85,54 @@ int evalCommand(const std::vector<std::string>& args)
     return 0;
 }
 
+namespace {
+
+// Shows the events and keeps each step's (lr, loss): the points the seeds' band is made of.
+class RangeTestCollector final : public TrainListener {
+public:
+    explicit RangeTestCollector(TrainListener& next) : next_(next) {}
+    void onEvent(const TrainEvent& event) override
+    {
+        next_.onEvent(event);
+        if (const auto* s = std::get_if<StepEvent>(&event)) lrs.push_back(s->lr), losses.push_back(s->loss);
+    }
+    std::vector<double> lrs, losses;
+
+private:
+    TrainListener& next_;
+};
+
+void printBand(const LrRangeBand& band, std::uint64_t firstSeed, bool json)
+{
+    const LrSuggestions& m = band.suggestions;
+    if (json) {
+        std::printf("{\"event\":\"lr_find_seeds\",\"seeds\":%zu,\"suggested_lr\":%s,\"steepest_lr\":%s,\"min_loss_lr\":%s,"
+                    "\"valley_lr\":%s,\"rules_spread\":%s,\"seed_spread\":%s,\"per_seed_suggested_lr\":[",
+                    band.perCurve.size(), jsonNumber(m.suggested).c_str(), jsonNumber(m.steepest).c_str(),
+                    jsonNumber(m.minimum * 10).c_str(), jsonNumber(m.valley).c_str(), jsonNumber(m.spread).c_str(),
+                    jsonNumber(band.seedSpread()).c_str());
+        for (std::size_t i = 0; i < band.perCurve.size(); ++i)
+            std::printf("%s%s", i ? "," : "", jsonNumber(band.perCurve[i].suggested).c_str());
+        std::printf("]}\n");
+        return;
+    }
+    std::printf("\nover %zu seeds (mean of the smoothed losses over the %zu steps all reached):\n", band.perCurve.size(),
+                band.lrs.size());
+    for (std::size_t i = 0; i < band.perCurve.size(); ++i)
+        std::printf("  seed %-4llu suggested %.3g  (steepest %.3g, lowest / 10 %.3g, valley %.3g)\n",
+                    static_cast<unsigned long long>(firstSeed + i), band.perCurve[i].suggested, band.perCurve[i].steepest,
+                    band.perCurve[i].minimum, band.perCurve[i].valley);
+    std::printf("  mean      suggested %.3g  (steepest %.3g, lowest / 10 %.3g, valley %.3g)\n", m.suggested, m.steepest,
+                m.minimum, m.valley);
+    std::printf("  the seeds' suggestions differ by %.2fx; the rules on the mean curve by %.2fx%s\n", band.seedSpread(),
+                m.spread, m.rulesDisagree() || band.seedSpread() > 3 ? ": more than 3x, no clear answer" : "");
+}
+
+}  // namespace
+
 int lrFindCommand(const std::vector<std::string>& args)
 {
-    const Options o = parseOptions(args, {"--set", "--device", "--steps", "--min-lr", "--max-lr"}, {"--json"});
+    const Options o = parseOptions(args, {"--set", "--device", "--steps", "--min-lr", "--max-lr", "--seeds"}, {"--json"});
     if (o.positional.size() != 1) throw std::invalid_argument("lr-find expects one experiment file");
     LrFindJob job;
     job.experiment = withAbsolutePaths(loadExperimentWithOverrides(o.positional[0], o.all("--set")));
@@ -93,9 +140,24 @@ int lrFindCommand(const std::vector<std::string>& args)
     job.minLr = o.number("--min-lr", job.minLr);
     job.maxLr = o.number("--max-lr", job.maxLr);
     job.device = o.get("--device", "");
+    const std::int64_t seeds = o.integer("--seeds", 1, 1);
+    const bool json = o.flags.count("--json") != 0;
     JobEnvironment env;  // nothing is recorded
     env.systemSampleSeconds = 0;
-    return runAndReport(job, env, o.flags.count("--json") != 0);
+    if (seeds == 1) return runAndReport(job, env, json);
+    // The same sweep from several initialisations and batch orders: one job per seed.
+    const std::uint64_t firstSeed = job.experiment.training.seed;
+    std::vector<LrRangeCurve> curves;
+    for (std::int64_t k = 0; k < seeds; ++k) {
+        job.experiment.training.seed = firstSeed + std::uint64_t(k);
+        ConsoleListener console(json, env.workspaceDir);
+        RangeTestCollector collector(console);
+        RunControl control;
+        if (runJob(job, env, control, collector).finished.outcome == FinishedEvent::Outcome::Failed) return 1;
+        curves.push_back(smoothRangeTest(collector.lrs, collector.losses));
+    }
+    printBand(combineRangeTests(curves), firstSeed, json);
+    return 0;
 }
 
 }  // namespace ts::cli

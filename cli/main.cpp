@@ -31,8 +31,12 @@ void printHelp()
         "              eval RUN [--checkpoint best|last|EPOCH|FILE] [--split test|val|train]\n"
         "              (default: test, or val when the data has no test split)\n"
         "              [--output predictions.csv] [--device ..] [--workspace DIR] [--json]\n"
-        "  lr-find     the learning-rate range test: lr-find EXPERIMENT.yaml [--steps N]\n"
+        "  lr-find     the learning-rate range test: lr-find EXPERIMENT.yaml [--steps N] [--seeds N]\n"
         "              [--min-lr X] [--max-lr Y] [--set k=v] [--device ..] [--json]\n"
+        "  sweep       run the experiment's sweep: section (grid or random search, successive\n"
+        "              halving, memory check first): sweep EXPERIMENT.yaml [--workspace DIR]\n"
+        "              [--device ..] [--set k=v] [--json]; every trial is a run tagged sweep:<id>;\n"
+        "              Ctrl+C stops it (exit 130), the same command again continues it\n"
         "  validate    check an experiment and show its model and planned memory:\n"
         "              validate EXPERIMENT.yaml [--set key=value ...] [--no-data]\n"
         "  info        the backends compiled in, CPU threads, CUDA devices, ops\n"
@@ -86,6 +90,7 @@ int main(int argc, char** argv)
         if (command == "bench-store") return ts::cli::benchStoreCommand(args);
         if (command == "runs") return ts::cli::runsCommand(args);
         if (command == "selftest") return ts::cli::selftestCommand(args);
+        if (command == "sweep") return ts::cli::sweepCommand(args);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "trainstudio-cli %s: %s\n", command.c_str(), e.what());
         return 1;

@@ -19,6 +19,8 @@
 #include <QToolButton>
 #include <QPushButton>
 
+#include "ui/hyperparameters/hyperparameters_page.h"
+#include "ui/hyperparameters/schedule_preview_chart.h"
 #include "ui/train/jobs_panel.h"
 #include "ui/runs/runs_page.h"
 #include "studio_workspace.h"
@@ -64,10 +66,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             m_stack->addWidget(new TrainPage(m_session));
         else if (page == Page::Runs)
             m_stack->addWidget(new RunsPage(studioWorkspace()));
+        else if (page == Page::Hyperparameters)
+            m_stack->addWidget(new HyperparametersPage(m_session, QString::fromStdString(studioWorkspace().directory)));
         else
             m_stack->addWidget(new PlaceholderPage(page));
     }
     m_sidebar->setFixedWidth(itemWidth + 2 * m_sidebar->frameWidth() + 2 * m_sidebar->spacing());
+    connectExperimentPages();
 
     auto* central = new QWidget;
     auto* layout = new QHBoxLayout(central);
@@ -231,6 +236,19 @@ void MainWindow::createMenus()
     QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQt->setObjectName(QStringLiteral("actionAboutQt"));
     aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+// The Train and Hyperparameters pages edit one experiment: each shows the other's edits.
+void MainWindow::connectExperimentPages()
+{
+    auto* train = qobject_cast<TrainPage*>(m_stack->widget(int(Page::Train)));
+    auto* hyper = qobject_cast<HyperparametersPage*>(m_stack->widget(int(Page::Hyperparameters)));
+    if (!train || !hyper) return;
+    connect(train, &TrainPage::experimentChanged, hyper, &HyperparametersPage::setExperiment);
+    connect(hyper, &HyperparametersPage::experimentEdited, train, &TrainPage::setExperiment);
+    if (const auto spec = train->experimentForRun()) hyper->setExperiment(*spec);
+    // A run that ends adds its logged rates to the preview's overlay.
+    connect(m_session, &TrainingSession::finished, hyper->preview(), &SchedulePreviewChart::refreshOverlay);
 }
 
 Page MainWindow::currentPage() const

@@ -40,6 +40,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;  // the one place settings are written
 
 private:
+    void connectExperimentPages();
     void createMenus();
     void createJobsDock();
     // Closing with a job running: asks, then stops every job and closes once they have ended.

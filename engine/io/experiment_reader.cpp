@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
-#include "backend/math_precision.h"
+#include "io/experiment_options.h"
 #include "io/experiment_read.h"
 #include "io/experiment_yaml.h"
 #include "io/model_yaml.h"
+#include "io/sweep_reader.h"
 
 namespace ts {
 
@@ -46,9 +48,27 @@ ExperimentError::ExperimentError(std::string file, std::vector<ExperimentIssue> 
 namespace {
 
 const std::vector<std::string> kFormats = {"idx", "cifar10", "csv", "image_folder"};
-const std::vector<std::string> kSamplers = {"sequential", "random", "weighted", "class_balanced"};
-const std::vector<std::string> kOptimizers = {"sgd", "adam", "adamw", "rmsprop"};
-const std::vector<std::string> kSchedules = {"constant", "step", "multistep", "exponential", "cosine", "cosine_restarts", "onecycle", "plateau", "range_test"};
+
+// The table's entry (io/experiment_options.h) decides each option's check, so a range changed
+// there changes this reader and the studio's option editor alike.
+const ExperimentOption& tableOption(const std::string& key)
+{
+    const ExperimentOption* o = findExperimentOption(key);
+    if (!o) throw std::logic_error("experiment reader: '" + key + "' is not in the option table");
+    return *o;
+}
+
+template <class T> bool option(Reader& r, const MapView& m, const std::string& key, T& out)
+{
+    return readOption(r, m, tableOption(key), out);
+}
+
+// An option held as an int in the spec, read as a 64-bit integer.
+void intOption(Reader& r, const MapView& m, const std::string& key, int& out)
+{
+    std::int64_t v = out;
+    if (option(r, m, key, v)) out = static_cast<int>(v);
+}
 
 void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
@@ -66,53 +86,52 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
     if (r.read(m, "image_shape", d.imageShape))
         if (d.imageShape.size() != 3 || d.imageShape[0] < 1 || d.imageShape[1] < 1 || d.imageShape[2] < 1)
             r.report(m.find("image_shape")->pos, "image_shape: expected [channels, height, width], each >= 1");
-    r.read<double>(m, "validation_fraction", d.validationFraction, between(0, 1, false));
-    r.read(m, "split_seed", d.splitSeed);
+    option(r, m, "dataset.validation_fraction", d.validationFraction);
+    option(r, m, "dataset.split_seed", d.splitSeed);
 
     if (const Field* n = m.find("normalize")) {
         const std::size_t before = r.issueCount();
         const MapView nm = r.map(n->value, "normalize", {"mean", "std", "from_statistics"}, n->pos);
-        r.read(nm, "mean", d.normalizeMean);
-        const bool hasStd = r.read(nm, "std", d.normalizeStd);
-        r.read(nm, "from_statistics", d.normalizeFromStatistics);
+        option(r, nm, "dataset.normalize.mean", d.normalizeMean);
+        r.read(nm, "std", d.normalizeStd);  // its values are checked after the counts
+        option(r, nm, "dataset.normalize.from_statistics", d.normalizeFromStatistics);
         // Counts compared only when both lists were read as written (a misspelt key is no count).
         if (r.issueCount() == before && d.normalizeMean.size() != d.normalizeStd.size())
             r.report(n->pos, "normalize: mean and std need one value per channel each, got " + std::to_string(d.normalizeMean.size()) +
                                  " and " + std::to_string(d.normalizeStd.size()));
-        if (hasStd && std::any_of(d.normalizeStd.begin(), d.normalizeStd.end(), [](double s) { return !(s > 0); }))
-            r.report(nm.find("std")->pos, "std: every value must be > 0");
+        checkOptionList(r, nm, tableOption("dataset.normalize.std"), d.normalizeStd);
     }
     if (const Field* a = m.find("augment")) {
         const MapView am = r.map(a->value, "augment", {"random_crop_padding", "horizontal_flip"}, a->pos);
-        r.read<std::int64_t>(am, "random_crop_padding", d.randomCropPadding, atLeastInt(0));
-        r.read(am, "horizontal_flip", d.horizontalFlip);
+        option(r, am, "dataset.augment.random_crop_padding", d.randomCropPadding);
+        option(r, am, "dataset.augment.horizontal_flip", d.horizontalFlip);
     }
     if (const Field* l = m.find("loader")) {
         const MapView lm = r.map(l->value, "loader", {"sampler", "class_weights", "replacement", "num_workers", "prefetch", "cache"}, l->pos);
-        r.choice(lm, "sampler", d.sampler, kSamplers, "sampler");
-        if (r.read(lm, "class_weights", d.classWeights) &&
-            std::any_of(d.classWeights.begin(), d.classWeights.end(), [](double w) { return !(w >= 0); }))
-            r.report(lm.find("class_weights")->pos, "class_weights: every weight must be >= 0");
-        r.read(lm, "replacement", d.replacement);
-        std::int64_t v = 0;
-        if (r.read<std::int64_t>(lm, "num_workers", v, atLeastInt(0))) d.numWorkers = static_cast<int>(v);
-        if (r.read<std::int64_t>(lm, "prefetch", v, atLeastInt(1))) d.prefetchBatches = static_cast<int>(v);
-        r.read(lm, "cache", d.cache);
+        option(r, lm, "dataset.loader.sampler", d.sampler);
+        option(r, lm, "dataset.loader.class_weights", d.classWeights);
+        option(r, lm, "dataset.loader.replacement", d.replacement);
+        intOption(r, lm, "dataset.loader.num_workers", d.numWorkers);
+        intOption(r, lm, "dataset.loader.prefetch", d.prefetchBatches);
+        option(r, lm, "dataset.loader.cache", d.cache);
     }
 }
 
 void readOptimizer(Reader& r, const Field& f, OptimizerSpec& o)
 {
     const MapView m = r.map(f.value, "optimizer", {"type", "lr", "momentum", "nesterov", "weight_decay", "beta1", "beta2", "eps", "alpha"}, f.pos);
-    r.choice(m, "type", o.type, kOptimizers, "optimizer");
-    r.read<double>(m, "lr", o.lr, greaterThan(0));
-    r.read<double>(m, "momentum", o.momentum, between(0, 1, false));
-    r.read(m, "nesterov", o.nesterov);
-    r.read<double>(m, "weight_decay", o.weightDecay, notNegative());
-    r.read<double>(m, "beta1", o.beta1, between(0, 1, false));
-    r.read<double>(m, "beta2", o.beta2, between(0, 1, false));
-    r.read<double>(m, "eps", o.eps, greaterThan(0));
-    r.read<double>(m, "alpha", o.alpha, between(0, 1, false));
+    option(r, m, "optimizer.type", o.type);
+    option(r, m, "optimizer.lr", o.lr);
+    const bool momentumRead = option(r, m, "optimizer.momentum", o.momentum);
+    const bool nesterovRead = option(r, m, "optimizer.nesterov", o.nesterov);
+    option(r, m, "optimizer.weight_decay", o.weightDecay);
+    option(r, m, "optimizer.beta1", o.beta1);
+    option(r, m, "optimizer.beta2", o.beta2);
+    option(r, m, "optimizer.eps", o.eps);
+    option(r, m, "optimizer.alpha", o.alpha);
+    // As torch.optim.SGD says, and the optimizer would say only when training starts.
+    if (nesterovRead && o.nesterov && o.momentum == 0 && (momentumRead || !m.find("momentum")))
+        r.report(m.find("nesterov")->pos, "nesterov: needs momentum > 0 (e.g. momentum: 0.9)");
 }
 
 void readSchedule(Reader& r, const Field& f, ScheduleSpec& s)
@@ -121,33 +140,21 @@ void readSchedule(Reader& r, const Field& f, ScheduleSpec& s)
                             {"type", "warmup_steps", "warmup_start_factor", "step_size", "milestones", "gamma", "min_lr",
                              "restart_epochs", "restart_multiplier", "max_lr", "pct_start", "metric", "factor", "patience", "threshold"},
                             f.pos);
-    r.choice(m, "type", s.type, kSchedules, "schedule");
-    r.read<std::int64_t>(m, "warmup_steps", s.warmupSteps, atLeastInt(0));
-    r.read<double>(m, "warmup_start_factor", s.warmupStartFactor, between(0, 1, true));
-    r.read<std::int64_t>(m, "step_size", s.stepSize, atLeastInt(1));
-    if (r.read(m, "milestones", s.milestones))
-        for (std::size_t i = 0; i < s.milestones.size(); ++i)
-            if (s.milestones[i] < 1 || (i > 0 && s.milestones[i] <= s.milestones[i - 1])) {
-                r.report(m.find("milestones")->pos, "milestones: expected increasing epochs >= 1");
-                break;
-            }
-    r.read<double>(m, "gamma", s.gamma, greaterThan(0));
-    r.read<double>(m, "min_lr", s.minLr, notNegative());
-    r.read<std::int64_t>(m, "restart_epochs", s.restartEpochs, atLeastInt(1));
-    r.read<double>(m, "restart_multiplier", s.restartMultiplier, [](const double& v) { return v >= 1 ? "" : std::string("must be >= 1"); });
-    r.read<double>(m, "max_lr", s.maxLr, notNegative());
-    r.read<double>(m, "pct_start", s.pctStart, [](const double& v) { return v > 0 && v < 1 ? "" : std::string("must be in (0, 1)"); });
-    r.read(m, "metric", s.metric);
-    r.read<double>(m, "factor", s.factor, [](const double& v) { return v > 0 && v < 1 ? "" : std::string("must be in (0, 1)"); });
-    r.read<std::int64_t>(m, "patience", s.patience, atLeastInt(0));
-    r.read<double>(m, "threshold", s.threshold, notNegative());
-}
-
-std::string checkDevice(const std::string& d)
-{
-    if (d == "auto" || d == "cpu" || d == "cuda") return {};
-    if (d.rfind("cuda:", 0) == 0 && parseInteger(d.substr(5)).value_or(-1) >= 0) return {};
-    return "expected auto, cpu, cuda or cuda:N";
+    option(r, m, "schedule.type", s.type);
+    option(r, m, "schedule.warmup_steps", s.warmupSteps);
+    option(r, m, "schedule.warmup_start_factor", s.warmupStartFactor);
+    option(r, m, "schedule.step_size", s.stepSize);
+    option(r, m, "schedule.milestones", s.milestones);
+    option(r, m, "schedule.gamma", s.gamma);
+    option(r, m, "schedule.min_lr", s.minLr);
+    option(r, m, "schedule.restart_epochs", s.restartEpochs);
+    option(r, m, "schedule.restart_multiplier", s.restartMultiplier);
+    option(r, m, "schedule.max_lr", s.maxLr);
+    option(r, m, "schedule.pct_start", s.pctStart);
+    option(r, m, "schedule.metric", s.metric);
+    option(r, m, "schedule.factor", s.factor);
+    option(r, m, "schedule.patience", s.patience);
+    option(r, m, "schedule.threshold", s.threshold);
 }
 
 void readTraining(Reader& r, const Field& f, TrainingSpec& t)
@@ -157,46 +164,36 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
                              "early_stopping", "checkpoint", "overfit_batches", "deterministic", "skip_non_finite_loss",
                              "log_every_steps", "top_k", "precision", "loss_scale"},
                             f.pos);
-    r.read<std::int64_t>(m, "epochs", t.epochs, atLeastInt(1));
-    r.read<std::int64_t>(m, "batch_size", t.batchSize, atLeastInt(1));
-    r.read(m, "seed", t.seed);
-    r.read<std::string>(m, "device", t.device, checkDevice);
-    r.read<std::string>(m, "precision", t.precision, [](const std::string& v) {
-        return parseMathPrecision(v) ? std::string() : std::string("expected f32, tf32, bf16 or f16");
-    });
-    r.read<double>(m, "loss_scale", t.initialLossScale, [](double v) {
-        return v >= 1 && std::isfinite(v) ? std::string() : std::string("must be a finite number of at least 1");
-    });
-    r.read<double>(m, "clip_grad_norm", t.clipGradNorm, notNegative());
-    r.read<double>(m, "clip_grad_value", t.clipGradValue, notNegative());
-    r.read<std::int64_t>(m, "accumulation_steps", t.accumulationSteps, atLeastInt(1));
+    option(r, m, "training.epochs", t.epochs);
+    option(r, m, "training.batch_size", t.batchSize);
+    option(r, m, "training.seed", t.seed);
+    option(r, m, "training.device", t.device);
+    option(r, m, "training.precision", t.precision);
+    option(r, m, "training.loss_scale", t.initialLossScale);
+    option(r, m, "training.clip_grad_norm", t.clipGradNorm);
+    option(r, m, "training.clip_grad_value", t.clipGradValue);
+    option(r, m, "training.accumulation_steps", t.accumulationSteps);
     if (const Field* e = m.find("early_stopping")) {
         // Present means on; `enabled: false` keeps the settings but turns it off.
         const MapView em = r.map(e->value, "early_stopping", {"enabled", "metric", "patience", "min_delta"}, e->pos);
         t.earlyStopping.enabled = true;
-        r.read(em, "enabled", t.earlyStopping.enabled);
-        r.read(em, "metric", t.earlyStopping.metric);
-        r.read<std::int64_t>(em, "patience", t.earlyStopping.patience, atLeastInt(1));
-        r.read<double>(em, "min_delta", t.earlyStopping.minDelta, notNegative());
+        option(r, em, "training.early_stopping.enabled", t.earlyStopping.enabled);
+        option(r, em, "training.early_stopping.metric", t.earlyStopping.metric);
+        option(r, em, "training.early_stopping.patience", t.earlyStopping.patience);
+        option(r, em, "training.early_stopping.min_delta", t.earlyStopping.minDelta);
     }
     if (const Field* c = m.find("checkpoint")) {
         const MapView cm = r.map(c->value, "checkpoint", {"every_epochs", "keep_last", "metric"}, c->pos);
-        r.read<std::int64_t>(cm, "every_epochs", t.checkpoint.everyEpochs, atLeastInt(0));  // 0: only the final one
-        r.read<std::int64_t>(cm, "keep_last", t.checkpoint.keepLast, atLeastInt(1));
-        r.read<std::string>(cm, "metric", t.checkpoint.metric,
-                            [](const std::string& v) { return v.empty() ? std::string("must name a metric") : std::string(); });
+        option(r, cm, "training.checkpoint.every_epochs", t.checkpoint.everyEpochs);  // 0: only the final one
+        option(r, cm, "training.checkpoint.keep_last", t.checkpoint.keepLast);
+        option(r, cm, "training.checkpoint.metric", t.checkpoint.metric);
     }
-    r.read<std::int64_t>(m, "overfit_batches", t.overfitBatches, atLeastInt(0));
-    r.read(m, "deterministic", t.deterministic);
-    r.read(m, "skip_non_finite_loss", t.skipNonFiniteLoss);
-    r.read<std::int64_t>(m, "log_every_steps", t.logEverySteps, atLeastInt(1));
-    std::vector<std::int64_t> topK;
-    if (r.read(m, "top_k", topK)) {
-        t.topK.clear();
-        for (std::int64_t k : topK) t.topK.push_back(static_cast<int>(k));
-        if (std::any_of(topK.begin(), topK.end(), [](std::int64_t k) { return k < 1; }))
-            r.report(m.find("top_k")->pos, "top_k: every k must be >= 1");
-    }
+    option(r, m, "training.overfit_batches", t.overfitBatches);
+    option(r, m, "training.deterministic", t.deterministic);
+    option(r, m, "training.skip_non_finite_loss", t.skipNonFiniteLoss);
+    option(r, m, "training.log_every_steps", t.logEverySteps);
+    std::vector<std::int64_t> topK(t.topK.begin(), t.topK.end());
+    if (option(r, m, "training.top_k", topK)) t.topK.assign(topK.begin(), topK.end());
 }
 
 std::string fileStem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
@@ -244,13 +241,14 @@ ExperimentSpec readExperiment(Reader& r, const YAML::Node& root)
     ModelMarks marks;
     // Sections are independent: each reports its own problems and the reading goes on.
     r.attempt([&] {
-        const MapView m = r.map(root, "the experiment", {"name", "description", "dataset", "model", "optimizer", "schedule", "training"}, top);
+        const MapView m = r.map(root, "the experiment", {"name", "description", "dataset", "model", "optimizer", "schedule", "training", "sweep"}, top);
         if (!r.read(m, "name", spec.name)) spec.name = fileStem(r.source());
         r.read(m, "description", spec.description);
         if (const Field* f = m.find("dataset")) readDataset(r, *f, spec.dataset);
         if (const Field* f = m.find("optimizer")) readOptimizer(r, *f, spec.optimizer);
         if (const Field* f = m.find("schedule")) readSchedule(r, *f, spec.schedule);
         if (const Field* f = m.find("training")) readTraining(r, *f, spec.training);
+        if (const Field* f = m.find("sweep")) spec.sweep = readSweep(r, *f, root, spec);  // after dataset and training
         if (const Field* model = m.find("model")) spec.model = readModel(r, *model, spec.dataset, marks);
         else if (!misspells(root, "model")) r.report(top, "missing key 'model' (layers: or nodes: describing the network)");
     });

@@ -8,6 +8,7 @@
 
 #include "io/experiment_yaml.h"
 #include "io/model_yaml.h"
+#include "io/sweep_reader.h"
 
 namespace ts {
 
@@ -152,6 +153,7 @@ std::string experimentToYaml(const ExperimentSpec& spec)
     root.add("optimizer", optimizerOut(spec.optimizer));
     putSection(root, "schedule", scheduleOut(spec.schedule));
     root.add("training", trainingOut(spec.training));
+    if (spec.sweep) root.add("sweep", sweepOut(*spec.sweep));
     return render(root);
 }
 

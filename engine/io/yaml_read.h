@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "graph/suggest.h"
+#include "io/experiment_options.h"
 #include "io/experiment_yaml.h"
 
 namespace ts::yamlio {
@@ -131,5 +132,33 @@ std::function<std::string(const double&)> greaterThan(double lo);
 std::function<std::string(const double&)> between(double lo, double hi, bool hiInclusive);  // [lo, hi) or [lo, hi]
 std::function<std::string(const double&)> notNegative();
 std::function<std::string(const std::int64_t&)> atLeastInt(std::int64_t lo);
+
+// The table's check (io/experiment_options.h) of list option `o` already read from section `m`,
+// reported at the list: `class_weights: every weight must be >= 0`.
+template <class T> void checkOptionList(Reader& r, const MapView& m, const ExperimentOption& o, const std::vector<T>& values)
+{
+    if (const Field* f = m.find(o.name()))
+        if (std::string p = optionProblem(o, std::vector<double>(values.begin(), values.end())); !p.empty())
+            r.report(f->pos, o.name() + ": " + p);
+}
+
+// Reads the table option `o` from its section `m` into `out` when present, checked as the table
+// says: range, choices (with a "did you mean"), rule; a list's elements as checkOptionList.
+template <class T> bool readOption(Reader& r, const MapView& m, const ExperimentOption& o, T& out)
+{
+    const std::string key = o.name();
+    if constexpr (std::is_same_v<T, bool>) {
+        return r.read(m, key, out);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        if (o.kind == OptionKind::Choice && !o.noun.empty()) return r.choice(m, key, out, o.choices, o.noun);
+        return r.read<std::string>(m, key, out, [&o](const std::string& v) { return optionProblem(o, v); });
+    } else if constexpr (std::is_arithmetic_v<T>) {
+        return r.read<T>(m, key, out, [&o](const T& v) { return optionProblem(o, static_cast<double>(v)); });
+    } else {
+        if (!r.read(m, key, out)) return false;
+        checkOptionList(r, m, o, out);
+        return true;
+    }
+}
 
 }  // namespace ts::yamlio

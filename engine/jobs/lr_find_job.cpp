@@ -9,6 +9,7 @@
 #include "backend/backend.h"
 #include "data/dataset.h"
 #include "jobs/job_parts.h"
+#include "train/lr_range_test.h"
 #include "train/run_control.h"
 #include "train/trainer.h"
 
@@ -16,9 +17,8 @@ namespace ts {
 
 namespace {
 
-// Watches the sweep: smooths the loss (debiased exponential moving average, as TensorBoard's
-// and fastai's) and stops the run once the smoothed loss passes 4x its minimum (diverged:
-// larger rates only get worse). The trainer's maxSteps ends it otherwise.
+// Watches the sweep: keeps each step's rate and smoothed loss, and stops the run once the
+// loss has diverged (train/lr_range_test.h). The trainer's maxSteps ends it otherwise.
 class RangeWatcher final : public TrainListener {
 public:
     RangeWatcher(TrainListener& next, RunControl& control) : next_(next), control_(control) {}
@@ -28,23 +28,18 @@ public:
         next_.onEvent(event);
         const auto* s = std::get_if<StepEvent>(&event);
         if (!s) return;
-        average_ = kBeta * average_ + (1 - kBeta) * s->loss;
-        const double smoothed = average_ / (1 - std::pow(kBeta, double(lrs.size() + 1)));
         lrs.push_back(s->lr);
-        smoothedLosses.push_back(smoothed);
-        if (std::isfinite(smoothed)) best_ = std::min(best_, smoothed);
-        diverged = !std::isfinite(smoothed) || smoothed > 4 * best_;
-        if (diverged) control_.stop();
+        smoothedLosses.push_back(smoother_.push(s->loss));
+        if (smoother_.diverged()) control_.stop();
     }
+    bool diverged() const { return smoother_.diverged(); }
 
     std::vector<double> lrs, smoothedLosses;
-    bool diverged = false;
 
 private:
-    static constexpr double kBeta = 0.98;
     TrainListener& next_;
     RunControl& control_;
-    double average_ = 0, best_ = std::numeric_limits<double>::infinity();
+    RangeTestSmoother smoother_;
 };
 
 }  // namespace
@@ -87,27 +82,23 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
             done.outcome = FinishedEvent::Outcome::Failed;
             done.message = makeMessage(MessageId::LrFindTooFewSteps, {std::to_string(watcher.lrs.size())});
         } else {
-            // The steepest descent of the smoothed loss against log(lr), before its minimum:
-            // the usual suggestion; the minimum's rate / 10 is the conservative one.
             const auto& lr = watcher.lrs;
-            const auto& loss = watcher.smoothedLosses;
-            const std::size_t minAt = std::min_element(loss.begin(), loss.end()) - loss.begin();
-            std::size_t steepest = 0;
-            double slope = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 1; i <= minAt && i < lr.size(); ++i) {
-                const double d = (loss[i] - loss[i - 1]) / (std::log(lr[i]) - std::log(lr[i - 1]));
-                if (d < slope) slope = d, steepest = i;
-            }
-            done.metrics["steepest_lr"] = lr[steepest];
-            done.metrics["min_loss_lr"] = lr[minAt];
-            // Never below the sweep's start: a lowest loss within a decade of min_lr would
-            // otherwise suggest a rate the test never tried.
-            done.metrics["suggested_lr"] = std::max(lr.front(), std::min(lr[steepest], lr[minAt] / 10));
+            const LrSuggestions rules = suggestLearningRates(lr, watcher.smoothedLosses);
+            done.metrics["steepest_lr"] = rules.steepest;
+            done.metrics["min_loss_lr"] = rules.minimum * 10;
+            done.metrics["valley_lr"] = rules.valley;
+            done.metrics["suggested_lr"] = rules.suggested;
+            done.metrics["rules_spread"] = rules.spread;
             done.metrics["steps"] = double(lr.size());
-            done.message = makeMessage(watcher.diverged ? MessageId::LrFindFinishedDiverged : MessageId::LrFindFinished,
+            if (rules.rulesDisagree())
+                listener.onEvent(LogEvent{LogEvent::Level::Warning,
+                                          makeMessage(MessageId::LrFindRulesDisagree,
+                                                      {numberArg(rules.spread), numberArg(rules.steepest),
+                                                       numberArg(rules.minimum), numberArg(rules.valley)})});
+            done.message = makeMessage(watcher.diverged() ? MessageId::LrFindFinishedDiverged : MessageId::LrFindFinished,
                                        {std::to_string(lr.size()), numberArg(lr.front()), numberArg(lr.back()),
-                                        numberArg(done.metrics["suggested_lr"]), numberArg(lr[steepest]),
-                                        numberArg(lr[minAt])});
+                                        numberArg(rules.suggested), numberArg(rules.steepest),
+                                        numberArg(rules.minimum * 10), numberArg(rules.valley)});
         }
     });
 }

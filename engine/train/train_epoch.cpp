@@ -5,15 +5,16 @@
 #include <sstream>
 
 #include "backend/backend.h"
+#include "optim/schedule_preview.h"
 #include "train/trainer.h"
 
 namespace ts {
 
 double Trainer::currentLr() const
 {
-    // Plateau moves the rate after evaluations; warm-up still applies on top of it.
-    if (plateau_) return plateau_->lr() * warmupFactor(spec_.schedule, step_);
-    return scheduledLr(spec_.schedule, spec_.optimizer.lr, step_, stepsPerEpoch_, totalSteps_);
+    // The one rule the schedule preview draws too (optim/schedule_preview.h).
+    return stepLearningRate(spec_, step_, StepPlan{batchesPerEpoch_, stepsPerEpoch_, totalSteps_},
+                            plateau_ ? &*plateau_ : nullptr);
 }
 
 bool Trainer::checkPause()

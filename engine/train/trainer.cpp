@@ -7,6 +7,7 @@
 
 #include "backend/backend.h"
 #include "backend/math_precision.h"
+#include "optim/schedule_preview.h"
 #include "train/memory_advice.h"
 
 namespace ts {
@@ -35,8 +36,7 @@ void Trainer::setup()
 {
     const TrainingSpec& t = spec_.training;
     if (!splits_.train) throw std::invalid_argument("the dataset has no training split");
-    if (t.batchSize < 1) throw std::invalid_argument("training.batch_size must be at least 1");
-    if (t.accumulationSteps < 1) throw std::invalid_argument("training.accumulation_steps must be at least 1");
+    checkBatching(t);
     classes_ = splits_.train->numClasses();
 
     // Before the executor plans its buffers: convolution workspaces depend on the precision.
@@ -77,13 +77,10 @@ void Trainer::setup()
         if (splits_.test && splits_.test->size() > 0)
             testLoader_ = std::make_unique<Loader>(splits_.test, spec_.dataset, splits_.trainStatistics, eval);
     }
-    if (batchesPerEpoch_ == 0)
-        throw std::invalid_argument("the training split has " + std::to_string(splits_.train->size()) +
-                                    " samples, fewer than one batch of " + std::to_string(t.batchSize) +
-                                    ": lower training.batch_size");
-    stepsPerEpoch_ = (batchesPerEpoch_ + t.accumulationSteps - 1) / t.accumulationSteps;
-    totalSteps_ = stepsPerEpoch_ * t.epochs;
-    if (options_.maxSteps > 0) totalSteps_ = std::min(totalSteps_, options_.maxSteps);
+    // The same step arithmetic as the studio's schedule preview (optim/schedule_preview.h).
+    const StepPlan plan = planSteps(t, batchesPerEpoch_, splits_.train->size(), options_.maxSteps);
+    stepsPerEpoch_ = plan.stepsPerEpoch;
+    totalSteps_ = plan.totalSteps;
 
     if (t.earlyStopping.enabled) early_.emplace(t.earlyStopping);
     if (!options_.checkpointDir.empty()) policy_.emplace(t.checkpoint, options_.checkpointDir);

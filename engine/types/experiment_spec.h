@@ -123,6 +123,44 @@ struct TrainingSpec {
     bool operator==(const TrainingSpec&) const = default;
 };
 
+// A sweep over the experiment's options (YAML `sweep:`, read by io/sweep_reader.cpp, run by
+// jobs/sweep_runner.h). Each trial is the experiment with some options changed, exactly as
+// `--set key=value` would change them.
+struct SweepParameter {
+    std::string key;  // an experiment option as --set names it: "optimizer.lr"
+    // values: or choices: (the same thing; the file says choices for names), as written
+    std::vector<std::string> values;
+    // Or a range: "uniform" | "log_uniform" between low and high (low <= high; log: low > 0)
+    std::string distribution;
+    double low = 0, high = 0;
+    std::int64_t count = 0;  // > 0: the range as this many evenly (log-)spaced points; a grid needs it
+    bool integer = false;    // a range's points and draws rounded to integers
+    // Conditions, all of which must hold for the parameter to apply: another parameter's key and
+    // the values it must take (`when: {optimizer.type: sgd}`); a trial leaves it out otherwise.
+    std::vector<std::pair<std::string, std::vector<std::string>>> when;
+
+    bool operator==(const SweepParameter&) const = default;
+};
+
+// Successive halving: rung r trains the surviving trials to minEpochs * eta^r epochs (the last
+// rung to training.epochs) and keeps the best 1/eta of them for the next.
+struct HalvingSpec {
+    std::int64_t minEpochs = 1;
+    std::int64_t eta = 3;
+    bool operator==(const HalvingSpec&) const = default;
+};
+
+struct SweepSpec {
+    std::string method = "grid";  // grid | random
+    std::int64_t budget = 0;      // trials; 0: not given (grid: the whole grid; random needs one)
+    std::uint64_t seed = 0;       // random draws, and which points a budget keeps of a larger grid
+    std::string metric = "val_acc";  // ranks trials; min or max by name (lowerIsBetter)
+    std::vector<SweepParameter> parameters;  // file order
+    std::optional<HalvingSpec> halving;      // none: every trial trains training.epochs
+
+    bool operator==(const SweepSpec&) const = default;
+};
+
 struct ExperimentSpec {
     std::string name;
     std::string description;
@@ -132,6 +170,7 @@ struct ExperimentSpec {
     OptimizerSpec optimizer;
     ScheduleSpec schedule;
     TrainingSpec training;
+    std::optional<SweepSpec> sweep;  // the file's `sweep:` section, when it has one
 
     bool operator==(const ExperimentSpec&) const = default;
 };

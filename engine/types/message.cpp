@@ -32,11 +32,14 @@ const std::vector<MessageTemplate> kTemplates = {
      "the learning-rate finder stopped after %1 {1:step|steps}, too few to suggest a rate; lower min_lr or train on "
      "more data"},
     {LrFindFinished, "lr_find.finished",
-     "learning-rate range test over %1 {1:step|steps} (%2 to %3): suggested lr %4 (steepest descent at %5, lowest loss "
-     "at %6)"},
+     "learning-rate range test over %1 {1:step|steps} (%2 to %3): suggested lr %4, the median of three rules "
+     "(steepest descent at %5, lowest loss at %6 / 10, valley at %7)"},
     {LrFindFinishedDiverged, "lr_find.finished_diverged",
-     "learning-rate range test over %1 {1:step|steps} (%2 to %3, stopped when the loss diverged): suggested lr %4 "
-     "(steepest descent at %5, lowest loss at %6)"},
+     "learning-rate range test over %1 {1:step|steps} (%2 to %3, stopped when the loss diverged): suggested lr %4, "
+     "the median of three rules (steepest descent at %5, lowest loss at %6 / 10, valley at %7)"},
+    {LrFindRulesDisagree, "lr_find.rules_disagree",
+     "the rules disagree by %1x (steepest descent %2, lowest loss / 10 %3, valley %4): the curve has no clear answer; "
+     "repeat the test over several seeds or with more steps"},
     {MemoryBreakdown, "memory.breakdown",
      "parameters %1, gradients %2, optimizer state (%3) %4, activations %5, workspace %6; total %7"},
     {TrainMemoryPlanned, "train.memory_planned",
@@ -98,6 +101,25 @@ const std::vector<MessageTemplate> kTemplates = {
     {RunFailed, "run.failed", "failed"},
     {RunCrashed, "run.crashed",
      "the process ended without finishing the run (crashed or killed); last sign of life at the end time"},
+    {SweepPlanned, "sweep.planned", "sweep %1: %2 {2:trial|trials} (%3 search), ranked by %4"},
+    {SweepHalving, "sweep.halving", "successive halving: rungs at epochs %1, each keeping the best 1/%2"},
+    {SweepTrialParameters, "sweep.trial_parameters", "trial %1: %2"},
+    {SweepTrialSkippedMemory, "sweep.trial_skipped_memory",
+     "trial %1 skipped: it plans %2 of memory, more than the %3 of %4 (%5)"},
+    {SweepTrialSkippedInvalid, "sweep.trial_skipped_invalid", "trial %1 skipped: %2"},
+    {SweepTrialTraining, "sweep.trial_training", "trial %1, rung %2: training to epoch %3"},
+    {SweepTrialResuming, "sweep.trial_resuming", "trial %1, rung %2: resuming from its last checkpoint to epoch %3"},
+    {SweepTrialReached, "sweep.trial_reached", "trial %1 at epoch %2: %3 %4"},
+    {SweepTrialAlready, "sweep.trial_already", "trial %1 reached epoch %2 before (its newest run: %3): %4 %5"},
+    {SweepTrialFailed, "sweep.trial_failed", "trial %1 failed: %2"},
+    {SweepRungKept, "sweep.rung_kept", "rung %1 (epoch %2): %3 of %4 {4:trial|trials} go on: %5"},
+    {SweepBest, "sweep.best", "best: trial %1 (%2): %3 %4 at epoch %5, run %6"},
+    {SweepMetricMissing, "sweep.metric_missing",
+     "trial %1 reports no %2, which the sweep ranks by (its metrics: %3): set sweep.metric to one of them"},
+    {SweepStopped, "sweep.stopped", "sweep stopped: run it again to continue where it stopped"},
+    {SweepFinished, "sweep.finished",
+     "sweep %1 finished in %2 s: %3 {3:trial|trials} (%4 skipped, %5 failed); training jobs run now: %6"},
+    {SweepNoResult, "sweep.no_result", "sweep %1 has no result: every trial was skipped or failed"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)

@@ -61,18 +61,6 @@
             <numerusform>学习率查找器在 %n 步后停止，步数太少，无法给出建议；请降低 min_lr 或使用更多数据训练</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>learning-rate range test over %n step(s) (%2 to %3): suggested lr %4 (steepest descent at %5, lowest loss at %6)</source>
-        <translation>
-            <numerusform>学习率范围测试共 %n 步（%2 至 %3）：建议学习率 %4（下降最陡处 %5，损失最低处 %6）</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>learning-rate range test over %n step(s) (%2 to %3, stopped when the loss diverged): suggested lr %4 (steepest descent at %5, lowest loss at %6)</source>
-        <translation>
-            <numerusform>学习率范围测试共 %n 步（%2 至 %3，损失发散时停止）：建议学习率 %4（下降最陡处 %5，损失最低处 %6）</numerusform>
-        </translation>
-    </message>
     <message>
         <source>parameters %1, gradients %2, optimizer state (%3) %4, activations %5, workspace %6; total %7</source>
         <translation>参数 %1，梯度 %2，优化器状态（%3）%4，激活值 %5，工作区 %6；总计 %7</translation>
@@ -239,6 +227,92 @@
         <source>error</source>
         <translation>错误</translation>
     </message>
+    <message numerus="yes">
+        <source>learning-rate range test over %n step(s) (%2 to %3): suggested lr %4, the median of three rules (steepest descent at %5, lowest loss at %6 / 10, valley at %7)</source>
+        <translation>
+            <numerusform>学习率范围测试共 %n 步（%2 到 %3）：建议学习率 %4，为三条规则的中位数（下降最陡处 %5，最低损失处 %6 ÷ 10，谷值 %7）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>learning-rate range test over %n step(s) (%2 to %3, stopped when the loss diverged): suggested lr %4, the median of three rules (steepest descent at %5, lowest loss at %6 / 10, valley at %7)</source>
+        <translation>
+            <numerusform>学习率范围测试共 %n 步（%2 到 %3，损失发散后停止）：建议学习率 %4，为三条规则的中位数（下降最陡处 %5，最低损失处 %6 ÷ 10，谷值 %7）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the rules disagree by %1x (steepest descent %2, lowest loss / 10 %3, valley %4): the curve has no clear answer; repeat the test over several seeds or with more steps</source>
+        <translation>各规则相差 %1 倍（下降最陡 %2，最低损失 ÷ 10 %3，谷值 %4）：曲线没有明确答案；请用多个种子或更多步数重复测试</translation>
+    </message>
+    <message numerus="yes">
+        <source>sweep %1: %n trial(s) (%3 search), ranked by %4</source>
+        <translation>
+            <numerusform>扫描 %1：%n 个试验（%3 搜索），按 %4 排名</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>successive halving: rungs at epochs %1, each keeping the best 1/%2</source>
+        <translation>逐次减半：在第 %1 轮设检查点，每级保留最好的 1/%2</translation>
+    </message>
+    <message>
+        <source>trial %1: %2</source>
+        <translation>试验 %1：%2</translation>
+    </message>
+    <message>
+        <source>trial %1 skipped: it plans %2 of memory, more than the %3 of %4 (%5)</source>
+        <translation>已跳过试验 %1：它计划使用 %2 内存，超过 %4 的 %3（%5）</translation>
+    </message>
+    <message>
+        <source>trial %1 skipped: %2</source>
+        <translation>已跳过试验 %1：%2</translation>
+    </message>
+    <message>
+        <source>trial %1, rung %2: training to epoch %3</source>
+        <translation>试验 %1，第 %2 级：训练到第 %3 轮</translation>
+    </message>
+    <message>
+        <source>trial %1, rung %2: resuming from its last checkpoint to epoch %3</source>
+        <translation>试验 %1，第 %2 级：从最近的检查点继续训练到第 %3 轮</translation>
+    </message>
+    <message>
+        <source>trial %1 at epoch %2: %3 %4</source>
+        <translation>试验 %1 第 %2 轮：%3 %4</translation>
+    </message>
+    <message>
+        <source>trial %1 reached epoch %2 before (its newest run: %3): %4 %5</source>
+        <translation>试验 %1 之前已达到第 %2 轮（最新运行：%3）：%4 %5</translation>
+    </message>
+    <message>
+        <source>trial %1 failed: %2</source>
+        <translation>试验 %1 失败：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>rung %1 (epoch %2): %3 of %n trial(s) go on: %5</source>
+        <translation>
+            <numerusform>第 %1 级（第 %2 轮）：%n 个试验中 %3 个继续：%5</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best: trial %1 (%2): %3 %4 at epoch %5, run %6</source>
+        <translation>最佳：试验 %1（%2）：第 %5 轮 %3 %4，运行 %6</translation>
+    </message>
+    <message>
+        <source>trial %1 reports no %2, which the sweep ranks by (its metrics: %3): set sweep.metric to one of them</source>
+        <translation>试验 %1 没有报告扫描用于排名的 %2（它的指标：%3）：请把 sweep.metric 设为其中之一</translation>
+    </message>
+    <message>
+        <source>sweep stopped: run it again to continue where it stopped</source>
+        <translation>扫描已停止：再次运行即可从停下的地方继续</translation>
+    </message>
+    <message numerus="yes">
+        <source>sweep %1 finished in %2 s: %n trial(s) (%4 skipped, %5 failed); training jobs run now: %6</source>
+        <translation>
+            <numerusform>扫描 %1 用时 %2 秒完成：%n 个试验（跳过 %4 个，失败 %5 个）；本次运行的训练作业：%6</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>sweep %1 has no result: every trial was skipped or failed</source>
+        <translation>扫描 %1 没有结果：所有试验都被跳过或失败</translation>
+    </message>
 </context>
 <context>
     <name>MetricCharts</name>
@@ -345,6 +419,493 @@
     <message>
         <source>test (no validation split)</source>
         <translation>测试（无验证集）</translation>
+    </message>
+</context>
+<context>
+    <name>OptionHelp</name>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>The update rule. adam is a safe default; prefer adamw when you use weight decay (its decay is decoupled from the gradient); sgd with momentum 0.9 often generalises well but needs a tuned learning rate.</source>
+        <translation>参数更新规则。adam 是稳妥的默认选择；使用权重衰减时优先选 adamw（它的衰减与梯度解耦）；带 0.9 动量的 sgd 往往泛化更好，但需要仔细调学习率。</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>The size of every update, the most important setting. Start at 1e-3 (Adam) and watch the loss curve: if it oscillates or explodes, lower it (1e-4, 1e-5); if it hardly moves, raise it. The learning-rate finder suggests one.</source>
+        <translation>每次更新的步长，最重要的超参数。Adam 从 1e-3 开始，观察 loss 曲线：震荡或发散就调小（1e-4、1e-5），几乎不动就调大。学习率查找器可以给出建议值。</translation>
+    </message>
+    <message>
+        <source>Momentum</source>
+        <translation>动量</translation>
+    </message>
+    <message>
+        <source>The share of the previous update carried into the next (SGD, RMSprop). 0.9 is the usual value; 0 turns it off.</source>
+        <translation>上一次更新带入下一次更新的比例（SGD、RMSprop）。常用 0.9；0 表示关闭。</translation>
+    </message>
+    <message>
+        <source>Nesterov momentum</source>
+        <translation>Nesterov 动量</translation>
+    </message>
+    <message>
+        <source>SGD only: takes the gradient after a look-ahead step along the momentum, often a little faster. Needs momentum &gt; 0.</source>
+        <translation>仅 SGD：先沿动量方向前瞻一步再计算梯度，通常收敛略快。需要动量 &gt; 0。</translation>
+    </message>
+    <message>
+        <source>Beta 1</source>
+        <translation>Beta 1（一阶矩衰减）</translation>
+    </message>
+    <message>
+        <source>Adam and AdamW: decay of the running mean of gradients. The default 0.9 rarely needs changing.</source>
+        <translation>Adam 和 AdamW：梯度滑动平均的衰减率。默认值 0.9 很少需要修改。</translation>
+    </message>
+    <message>
+        <source>Beta 2</source>
+        <translation>Beta 2（二阶矩衰减）</translation>
+    </message>
+    <message>
+        <source>Adam and AdamW: decay of the running mean of squared gradients. The default 0.999 rarely needs changing.</source>
+        <translation>Adam 和 AdamW：梯度平方滑动平均的衰减率。默认值 0.999 很少需要修改。</translation>
+    </message>
+    <message>
+        <source>Epsilon</source>
+        <translation>Epsilon（数值稳定项）</translation>
+    </message>
+    <message>
+        <source>Adam, AdamW and RMSprop: a small number added to the denominator so it is never zero. Keep the default 1e-8.</source>
+        <translation>Adam、AdamW 和 RMSprop：加到分母上的小数，防止除以零。保持默认值 1e-8 即可。</translation>
+    </message>
+    <message>
+        <source>Smoothing (alpha)</source>
+        <translation>平滑系数（alpha）</translation>
+    </message>
+    <message>
+        <source>RMSprop: decay of the running mean of squared gradients; 0.99 is the usual value.</source>
+        <translation>RMSprop：梯度平方滑动平均的衰减率；常用 0.99。</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>学习率调度</translation>
+    </message>
+    <message>
+        <source>How the learning rate changes during the run: constant; step, multistep or exponential decay by epoch; cosine annealing, with or without restarts; one-cycle (up, then down; often converges faster than a fixed rate); plateau (lowers the rate when the validation metric stalls). Train once at a constant rate and look at the curve first.</source>
+        <translation>训练过程中学习率如何变化：constant（固定）；step、multistep、exponential 按 epoch 衰减；余弦退火（可带重启）；one-cycle（先升后降，往往比固定学习率收敛更快）；plateau（验证指标停滞时降低学习率）。建议先用固定学习率跑一遍，看看曲线再决定。</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Optimizer steps over which the rate rises linearly from start factor x lr to lr, under any schedule. It avoids the early blow-ups of a large rate; Transformer-like models almost always need a few hundred. 0: no warm-up.</source>
+        <translation>在这么多个优化步内，学习率从“起始系数 × lr”线性升到 lr，叠加在任何调度之上。可避免大学习率在训练初期导致梯度爆炸；Transformer 类模型几乎都需要几百步预热。0：不预热。</translation>
+    </message>
+    <message>
+        <source>Warm-up start factor</source>
+        <translation>预热起始系数</translation>
+    </message>
+    <message>
+        <source>The fraction of the learning rate the warm-up starts from (0: from zero).</source>
+        <translation>预热开始时学习率所占的比例（0：从零开始）。</translation>
+    </message>
+    <message>
+        <source>Step size (epochs)</source>
+        <translation>衰减间隔（epoch）</translation>
+    </message>
+    <message>
+        <source>Step schedule: the rate is multiplied by gamma every this many epochs, e.g. every 10 epochs by 0.1.</source>
+        <translation>Step 调度：每隔这么多个 epoch 把学习率乘以 gamma，例如每 10 个 epoch 乘以 0.1。</translation>
+    </message>
+    <message>
+        <source>Milestones (epochs)</source>
+        <translation>里程碑（epoch）</translation>
+    </message>
+    <message>
+        <source>Multistep schedule: the epochs at which the rate is multiplied by gamma, increasing, e.g. 30, 60, 90.</source>
+        <translation>Multistep 调度：在这些 epoch 把学习率乘以 gamma，须递增，例如 30, 60, 90。</translation>
+    </message>
+    <message>
+        <source>Decay factor (gamma)</source>
+        <translation>衰减系数（gamma）</translation>
+    </message>
+    <message>
+        <source>The multiplier of each decay: every step size epochs (step), at each milestone (multistep) or every epoch (exponential, where 0.9-0.99 is typical). 0.1 divides the rate by ten.</source>
+        <translation>每次衰减的乘数：每隔衰减间隔（step）、每个里程碑（multistep）或每个 epoch（exponential，常用 0.9-0.99）。0.1 表示学习率降为十分之一。</translation>
+    </message>
+    <message>
+        <source>Minimum learning rate</source>
+        <translation>最小学习率</translation>
+    </message>
+    <message>
+        <source>The rate the cosine schedules anneal down to, and the floor below which plateau never lowers it.</source>
+        <translation>余弦调度退火到的学习率，也是 plateau 降低学习率的下限。</translation>
+    </message>
+    <message>
+        <source>First period (epochs)</source>
+        <translation>首个周期（epoch）</translation>
+    </message>
+    <message>
+        <source>Cosine with restarts: the length of the first cycle. Fit it to the number of epochs: a period too short restarts before the model has converged.</source>
+        <translation>带重启的余弦退火：第一个周期的长度。应与总 epoch 数相配：周期太短，模型还没收敛就重启了。</translation>
+    </message>
+    <message>
+        <source>Period multiplier</source>
+        <translation>周期倍数</translation>
+    </message>
+    <message>
+        <source>Cosine with restarts: each cycle is this many times longer than the one before (1: equal cycles, 2: doubling).</source>
+        <translation>带重启的余弦退火：每个周期是上一个的多少倍长（1：等长，2：翻倍）。</translation>
+    </message>
+    <message>
+        <source>Peak learning rate</source>
+        <translation>峰值学习率</translation>
+    </message>
+    <message>
+        <source>One-cycle: the highest rate, reached after the rising fraction of the run (0: 10 x the learning rate). The learning-rate finder&apos;s suggestion is a good peak.</source>
+        <translation>One-cycle：最高学习率，在上升阶段结束时达到（0：学习率的 10 倍）。学习率查找器的建议值是不错的峰值。</translation>
+    </message>
+    <message>
+        <source>Rising fraction</source>
+        <translation>上升比例</translation>
+    </message>
+    <message>
+        <source>One-cycle: the fraction of the run spent raising the rate to its peak; 0.3 is the usual value.</source>
+        <translation>One-cycle：用于把学习率升到峰值的训练比例；常用 0.3。</translation>
+    </message>
+    <message>
+        <source>Watched metric</source>
+        <translation>监控指标</translation>
+    </message>
+    <message>
+        <source>Plateau: the metric whose stalling lowers the rate, such as val_loss or val_acc (losses should fall, accuracies rise). It needs a validation split.</source>
+        <translation>Plateau：停滞时触发降低学习率的指标，例如 val_loss 或 val_acc（损失应下降，准确率应上升）。需要验证集。</translation>
+    </message>
+    <message>
+        <source>Reduction factor</source>
+        <translation>降低系数</translation>
+    </message>
+    <message>
+        <source>Plateau: the rate is multiplied by this when the metric stalls (0.1 divides it by ten).</source>
+        <translation>Plateau：指标停滞时学习率乘以这个值（0.1 表示降为十分之一）。</translation>
+    </message>
+    <message>
+        <source>Patience (epochs)</source>
+        <translation>耐心值（epoch）</translation>
+    </message>
+    <message>
+        <source>Plateau: epochs without improvement before the rate is lowered.</source>
+        <translation>Plateau：没有改善多少个 epoch 后降低学习率。</translation>
+    </message>
+    <message>
+        <source>Improvement threshold</source>
+        <translation>改善阈值</translation>
+    </message>
+    <message>
+        <source>Plateau: the relative change of the metric that counts as an improvement (1e-4: 0.01%).</source>
+        <translation>Plateau：指标的相对变化达到多少才算改善（1e-4：0.01%）。</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>权重衰减</translation>
+    </message>
+    <message>
+        <source>Pulls the weights towards zero against overfitting. Prefer AdamW to Adam for it (Adam adds it to the gradient, AdamW decouples it); 0.01-0.1 is typical: too much underfits, too little does nothing.</source>
+        <translation>把权重拉向零以抑制过拟合。使用权重衰减时优先选 AdamW 而不是 Adam（Adam 把它加进梯度，AdamW 将其解耦）；一般设 0.01-0.1：太大导致欠拟合，太小起不到作用。</translation>
+    </message>
+    <message>
+        <source>Clip gradient norm</source>
+        <translation>梯度范数裁剪</translation>
+    </message>
+    <message>
+        <source>Scales the gradients down when their total norm exceeds this, against exploding gradients (nearly a must for RNNs and Transformers). 1.0 is a common start; norms often above 10 point to too high a rate or a bad initialisation. 0: off.</source>
+        <translation>梯度总范数超过该值时按比例缩小，防止梯度爆炸（训练 RNN 和 Transformer 时几乎必需）。1.0 是常见的起点；梯度范数经常超过 10，说明学习率太大或初始化不当。0：关闭。</translation>
+    </message>
+    <message>
+        <source>Clip gradient value</source>
+        <translation>梯度值裁剪</translation>
+    </message>
+    <message>
+        <source>Clamps every gradient element to plus or minus this value. Clipping the norm is usually the better choice. 0: off.</source>
+        <translation>把每个梯度元素限制在正负该值之内。通常裁剪范数是更好的选择。0：关闭。</translation>
+    </message>
+    <message>
+        <source>Random crop padding</source>
+        <translation>随机裁剪填充</translation>
+    </message>
+    <message>
+        <source>Augmentation: pads each training image by this many pixels and crops it back at a random offset, so the model sees shifted copies (4 is common for 32x32 images). 0: off.</source>
+        <translation>数据增强：每张训练图像四周填充这么多像素，再随机裁剪回原尺寸，让模型看到平移后的样本（32x32 图像常用 4）。0：关闭。</translation>
+    </message>
+    <message>
+        <source>Horizontal flip</source>
+        <translation>水平翻转</translation>
+    </message>
+    <message>
+        <source>Augmentation: mirrors half of the training images left to right. Right for photographs, wrong where direction matters (digits, text).</source>
+        <translation>数据增强：随机左右翻转一半训练图像。适合照片；方向有意义时（数字、文字）不要用。</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>Epoch 数</translation>
+    </message>
+    <message>
+        <source>Passes over the training split. With early stopping the run may end sooner.</source>
+        <translation>遍历训练集的次数。开启早停时训练可能提前结束。</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Samples per forward and backward pass. Larger batches take more memory and usually tolerate a larger learning rate; when memory runs out, lower it and accumulate gradients instead.</source>
+        <translation>每次前向和反向传播的样本数。批越大占用显存越多，通常也能承受更大的学习率；显存不够时调小它，改用梯度累积。</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>Micro-batches whose gradients are summed before each optimizer step (the loss divided by their number), so batch size x this acts as one large batch when memory is short. Each update takes longer, and batch norm still sees the small batch.</source>
+        <translation>每次优化步之前累加梯度的微批数（损失除以该数），显存不足时让“批大小 × 该值”等效于一个大批。每次更新耗时更长，且 BatchNorm 仍按小批计算统计量。</translation>
+    </message>
+    <message>
+        <source>Overfit batches</source>
+        <translation>过拟合批数</translation>
+    </message>
+    <message>
+        <source>Sanity check: train on this many fixed batches only. A sound model and pipeline drive the loss close to zero on them; if not, look for a bug before tuning anything. 0: off.</source>
+        <translation>健全性检查：只在这么多个固定的批上训练。模型和数据管道没问题时，损失应降到接近零；否则先找 bug，再调参。0：关闭。</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Where to train: auto (a GPU when there is one, else the CPU), cpu, cuda, or cuda:N for the N-th GPU.</source>
+        <translation>在哪里训练：auto（有 GPU 用 GPU，否则用 CPU）、cpu、cuda，或 cuda:N 表示第 N 块 GPU。</translation>
+    </message>
+    <message>
+        <source>Matrix precision</source>
+        <translation>矩阵精度</translation>
+    </message>
+    <message>
+        <source>What matrix products compute in: f32 (the exact reference), tf32, bf16 or f16; weights, activations and gradients stay f32, so it speeds up tensor-core GPUs without saving memory. Prefer bf16 on Ampere and newer (no loss scaling); f16 adds a dynamic loss scaler.</source>
+        <translation>矩阵乘法使用的计算精度：f32（精确的参考）、tf32、bf16 或 f16；权重、激活值和梯度仍为 f32，因此能在有张量核心的 GPU 上提速，但不节省显存。Ampere 及更新的 GPU 优先用 bf16（无需损失缩放）；f16 会启用动态损失缩放。</translation>
+    </message>
+    <message>
+        <source>Initial loss scale</source>
+        <translation>初始损失缩放</translation>
+    </message>
+    <message>
+        <source>f16 only: the loss is multiplied by this before the backward pass so small gradients do not vanish; the scaler lowers it after an overflow and raises it again while steps stay finite. 65536 rarely needs changing; a scale that keeps falling points to a numerical problem in the model.</source>
+        <translation>仅 f16：反向传播前把损失乘以该值，防止小梯度下溢；溢出后缩放器会调低它，步骤持续有限时再调高。65536 很少需要修改；缩放因子持续下降说明模型有数值稳定性问题。</translation>
+    </message>
+    <message>
+        <source>Checkpoint every (epochs)</source>
+        <translation>检查点间隔（epoch）</translation>
+    </message>
+    <message>
+        <source>Writes a checkpoint (weights and training state) every this many epochs and at the end, to resume, fork or evaluate later. 0: only the final one.</source>
+        <translation>每隔这么多个 epoch 以及训练结束时保存检查点（权重和训练状态），便于之后续训、分叉或评估。0：只保存最后一个。</translation>
+    </message>
+    <message>
+        <source>Keep last</source>
+        <translation>保留最近</translation>
+    </message>
+    <message>
+        <source>How many recent checkpoints to keep, besides the best one. The last 3 plus the best saves disk without losing the one you want.</source>
+        <translation>除最佳检查点外保留多少个最近的检查点。保留最近 3 个加最佳的一个，既省磁盘又不会丢掉你想要的那个。</translation>
+    </message>
+    <message>
+        <source>Best checkpoint by</source>
+        <translation>最佳检查点依据</translation>
+    </message>
+    <message>
+        <source>The metric that picks the best checkpoint, such as val_acc or val_loss (losses should fall, accuracies rise).</source>
+        <translation>用来挑选最佳检查点的指标，例如 val_acc 或 val_loss（损失应下降，准确率应上升）。</translation>
+    </message>
+    <message>
+        <source>Early stopping</source>
+        <translation>早停</translation>
+    </message>
+    <message>
+        <source>Stops training when the watched metric has not improved for patience epochs: less overfitting, less time wasted. It needs a validation split.</source>
+        <translation>监控指标连续“耐心值”个 epoch 没有改善时停止训练：减少过拟合，也不浪费时间。需要验证集。</translation>
+    </message>
+    <message>
+        <source>The metric early stopping watches; val_loss is the usual one.</source>
+        <translation>早停监控的指标；通常用 val_loss。</translation>
+    </message>
+    <message>
+        <source>Epochs without improvement before training stops. 5 to 10 is typical: too few stops too early, too many wastes compute.</source>
+        <translation>没有改善多少个 epoch 后停止训练。一般设 5 到 10：太小容易停得太早，太大浪费计算资源。</translation>
+    </message>
+    <message>
+        <source>Minimum improvement</source>
+        <translation>最小改善量</translation>
+    </message>
+    <message>
+        <source>The smallest change of the metric that counts as an improvement.</source>
+        <translation>指标至少变化多少才算改善。</translation>
+    </message>
+    <message>
+        <source>Validation fraction</source>
+        <translation>验证集比例</translation>
+    </message>
+    <message>
+        <source>The share of the training split held out (seeded) for validation, which early stopping, the plateau schedule and the best checkpoint need. 0: the test split is evaluated after each epoch instead.</source>
+        <translation>从训练集中（按种子）划出作验证集的比例，早停、plateau 调度和最佳检查点都需要它。0：改为每个 epoch 后评估测试集。</translation>
+    </message>
+    <message>
+        <source>Split seed</source>
+        <translation>划分种子</translation>
+    </message>
+    <message>
+        <source>Decides which samples are held out for validation, so runs compare on the same split.</source>
+        <translation>决定哪些样本被划入验证集，使各次运行在同一划分上比较。</translation>
+    </message>
+    <message>
+        <source>Normalise from statistics</source>
+        <translation>按统计量归一化</translation>
+    </message>
+    <message>
+        <source>Normalise with the mean and standard deviation measured on the dataset (cached) instead of the values given here.</source>
+        <translation>使用在数据集上测得（并缓存）的均值和标准差归一化，而不是这里给出的值。</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>Per-channel value subtracted from the inputs, one per channel (0.286 for Fashion-MNIST). Inputs on very different scales slow or stop convergence.</source>
+        <translation>从输入中减去的逐通道值，每个通道一个（Fashion-MNIST 为 0.286）。输入量级差异过大会减慢甚至阻碍收敛。</translation>
+    </message>
+    <message>
+        <source>Standard deviation</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>Per-channel divisor applied after the mean, one per channel, each above zero (0.353 for Fashion-MNIST).</source>
+        <translation>减去均值后逐通道除以的值，每个通道一个，均须大于零（Fashion-MNIST 为 0.353）。</translation>
+    </message>
+    <message>
+        <source>Sampler</source>
+        <translation>采样器</translation>
+    </message>
+    <message>
+        <source>The order of training samples: random (shuffled each epoch), sequential, weighted (by class weight) or class_balanced (every class equally often). For imbalanced classes use weighted or class_balanced, and judge by recall and F1 rather than accuracy.</source>
+        <translation>训练样本的顺序：random（每个 epoch 打乱）、sequential（顺序）、weighted（按类别权重）或 class_balanced（各类别出现次数相同）。类别不平衡时用 weighted 或 class_balanced，并看召回率和 F1 而不是准确率。</translation>
+    </message>
+    <message>
+        <source>Class weights</source>
+        <translation>类别权重</translation>
+    </message>
+    <message>
+        <source>Weighted sampler: a relative weight per class, e.g. the inverse of each class&apos;s frequency; they need not sum to 1. Too large a weight makes the model over-predict that class.</source>
+        <translation>加权采样器：每个类别的相对权重，例如各类频率的倒数；不需要归一化到和为 1。某类权重过大会让模型过度预测该类。</translation>
+    </message>
+    <message>
+        <source>With replacement</source>
+        <translation>有放回</translation>
+    </message>
+    <message>
+        <source>Weighted sampler: draw with replacement, so samples of rare classes can repeat within an epoch.</source>
+        <translation>加权采样器：有放回地抽样，稀有类别的样本在一个 epoch 内可以重复出现。</translation>
+    </message>
+    <message>
+        <source>Loader workers</source>
+        <translation>加载线程数</translation>
+    </message>
+    <message>
+        <source>Threads that read, decode and augment batches while the model trains. Half to two thirds of the CPU cores is a good start; 0 loads on the training thread. Raise it when the GPU waits for data.</source>
+        <translation>在模型训练的同时读取、解码和增强批数据的线程数。从 CPU 核心数的一半到三分之二开始比较稳妥；0 表示在训练线程里加载。GPU 等数据时调大它。</translation>
+    </message>
+    <message>
+        <source>Prefetch batches</source>
+        <translation>预取批数</translation>
+    </message>
+    <message>
+        <source>Batches prepared ahead of training, so a slow batch does not stall a step.</source>
+        <translation>提前准备好的批数，慢的批不会拖住训练步。</translation>
+    </message>
+    <message>
+        <source>Cache decoded samples</source>
+        <translation>缓存解码后的样本</translation>
+    </message>
+    <message>
+        <source>Decodes the dataset once into a memory-mapped file in the workspace cache, so later epochs and runs skip decoding; it takes disk space.</source>
+        <translation>把数据集一次性解码到工作区缓存中的内存映射文件，之后的 epoch 和运行都跳过解码；会占用磁盘空间。</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>Drives parameter initialisation, shuffling, dropout and augmentation: the same seed repeats a run. Try a few to see how much results vary.</source>
+        <translation>决定参数初始化、打乱、Dropout 和数据增强：相同的种子复现一次运行。多试几个种子，看看结果的波动有多大。</translation>
+    </message>
+    <message>
+        <source>Deterministic</source>
+        <translation>确定性</translation>
+    </message>
+    <message>
+        <source>Uses deterministic algorithms on the GPU, so runs repeat bit for bit, at some cost in speed.</source>
+        <translation>在 GPU 上使用确定性算法，使运行逐位复现，代价是速度有所下降。</translation>
+    </message>
+    <message>
+        <source>Skip non-finite losses</source>
+        <translation>跳过非有限损失</translation>
+    </message>
+    <message>
+        <source>Skips a step whose loss is NaN or infinite instead of stopping the run. Better find the cause: too high a learning rate, a log of zero, a division by zero.</source>
+        <translation>损失为 NaN 或无穷大时跳过该步，而不是停止训练。最好找出原因：学习率太大、对零取对数、除以零。</translation>
+    </message>
+    <message>
+        <source>Log every (steps)</source>
+        <translation>记录间隔（步）</translation>
+    </message>
+    <message>
+        <source>How often training metrics are recorded: 1 logs every step; every 100 steps keeps long runs small.</source>
+        <translation>训练指标的记录频率：1 表示每步都记录；每 100 步记录一次可让长时间运行的记录保持精简。</translation>
+    </message>
+    <message>
+        <source>Top-k accuracy</source>
+        <translation>Top-k 准确率</translation>
+    </message>
+    <message>
+        <source>The k of each top-k accuracy to report (1 is plain accuracy), e.g. 1, 5.</source>
+        <translation>要报告的 top-k 准确率的 k 值（1 即普通准确率），例如 1, 5。</translation>
+    </message>
+    <message>
+        <source>Schedule and warm-up</source>
+        <translation>学习率调度与预热</translation>
+    </message>
+    <message>
+        <source>Regularisation</source>
+        <translation>正则化</translation>
+    </message>
+    <message>
+        <source>Batch and accumulation</source>
+        <translation>批大小与梯度累积</translation>
+    </message>
+    <message>
+        <source>Precision and memory</source>
+        <translation>精度与显存</translation>
+    </message>
+    <message>
+        <source>Checkpoints and early stopping</source>
+        <translation>检查点与早停</translation>
+    </message>
+    <message>
+        <source>Data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>Seed and logging</source>
+        <translation>随机种子与日志</translation>
     </message>
 </context>
 <context>
@@ -747,6 +1308,77 @@ Loss −log p(true class): %5</source>
     </message>
 </context>
 <context>
+    <name>ts::ui::HyperparametersPage</name>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Undo %1</source>
+        <translation>撤销“%1”</translation>
+    </message>
+    <message>
+        <source>Redo %1</source>
+        <translation>重做“%1”</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Save Experiment</source>
+        <translation>保存实验</translation>
+    </message>
+    <message>
+        <source>Experiments (*.yaml *.yml)</source>
+        <translation>实验文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Learning rate at every step</source>
+        <translation>每一步的学习率</translation>
+    </message>
+    <message>
+        <source>Learning-rate finder</source>
+        <translation>学习率查找器</translation>
+    </message>
+    <message>
+        <source>Edit option</source>
+        <translation>编辑选项</translation>
+    </message>
+    <message>
+        <source>Apply learning rate</source>
+        <translation>应用学习率</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>已保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot save: %1. Save it elsewhere with Save As (Ctrl+Shift+S).</source>
+        <translation>无法保存：%1。请用“另存为”（Ctrl+Shift+S）保存到别处。</translation>
+    </message>
+    <message>
+        <source>No experiment: choose one on the Train page</source>
+        <translation>没有实验：请在“训练”页选择一个</translation>
+    </message>
+    <message>
+        <source>Experiment: %1 (modified)</source>
+        <translation>实验：%1（已修改）</translation>
+    </message>
+    <message>
+        <source>Experiment: %1</source>
+        <translation>实验：%1</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::JobsModel</name>
     <message>
         <source>Queued</source>
@@ -852,6 +1484,135 @@ Loss −log p(true class): %5</source>
         <translation>
             <numerusform>%n 个任务：%1 个运行中，%2 个排队中</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::LrFinderPanel</name>
+    <message>
+        <source>Repeat the test from this many seeds (other initial weights and batch order) and draw their band: one seed&apos;s curve can mislead.</source>
+        <translation>用这么多个种子（不同的初始权重和批次顺序）重复测试并画出其范围带：单个种子的曲线可能误导。</translation>
+    </message>
+    <message>
+        <source>Optimizer steps of the sweep; the test stops early when the loss passes 4x its best.</source>
+        <translation>扫描的优化器步数；当损失超过其最佳值的 4 倍时提前停止。</translation>
+    </message>
+    <message>
+        <source>Find Learning Rate</source>
+        <translation>查找学习率</translation>
+    </message>
+    <message>
+        <source>Train a few steps while the learning rate grows exponentially, and read the best rate off the loss curve. Nothing is recorded; the experiment is not changed.</source>
+        <translation>在学习率指数增长的同时训练若干步，从损失曲线读出最佳学习率。不记录任何运行，实验也不会改变。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Seeds:</source>
+        <translation>种子数：</translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation>步数：</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>从：</translation>
+    </message>
+    <message>
+        <source>To:</source>
+        <translation>到：</translation>
+    </message>
+    <message>
+        <source>Run the test to see the loss against the learning rate</source>
+        <translation>运行测试以查看损失随学习率的变化</translation>
+    </message>
+    <message>
+        <source>%1: learning-rate test, seed %2</source>
+        <translation>%1：学习率测试，种子 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Queued %n test(s).</source>
+        <translation>
+            <numerusform>已排队 %n 个测试。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Seed %1: step %2, learning rate %3</source>
+        <translation>种子 %1：第 %2 步，学习率 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished %n seed(s).</source>
+        <translation>
+            <numerusform>已完成 %n 个种子。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>The test was stopped before it could suggest a rate.</source>
+        <translation>测试在给出建议学习率之前被停止。</translation>
+    </message>
+    <message>
+        <source>valley %1</source>
+        <translation>谷值 %1</translation>
+    </message>
+    <message>
+        <source>steepest %1</source>
+        <translation>最陡 %1</translation>
+    </message>
+    <message>
+        <source>minimum ÷ 10 %1</source>
+        <translation>最小值 ÷ 10 %1</translation>
+    </message>
+    <message>
+        <source>Apply valley %1</source>
+        <translation>应用谷值 %1</translation>
+    </message>
+    <message>
+        <source>The suggested rate: halfway along the longest stretch over which the loss keeps falling.</source>
+        <translation>损失持续下降的最长区段的中点。</translation>
+    </message>
+    <message>
+        <source>Apply steepest %1</source>
+        <translation>应用最陡 %1</translation>
+    </message>
+    <message>
+        <source>Where the loss falls fastest against the logarithm of the rate.</source>
+        <translation>损失随学习率对数下降最快之处。</translation>
+    </message>
+    <message>
+        <source>Apply minimum ÷ 10: %1</source>
+        <translation>应用最小值 ÷ 10：%1</translation>
+    </message>
+    <message>
+        <source>The rate of the lowest loss divided by 10: the cautious rule.</source>
+        <translation>最低损失处的学习率除以 10：保守的规则。</translation>
+    </message>
+    <message>
+        <source>Suggested: the median of the three rules, wrong only when two of them are.</source>
+        <translation>建议值：三条规则的中位数，只有当其中两条都出错时才会出错。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Read off the mean of %n seeds over the %1 steps all of them reached.</source>
+        <translation>
+            <numerusform>取自 %n 个种子在它们都到达的 %1 步上的平均值。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Read off one seed&apos;s %1 steps; more seeds draw a band and show how far to trust it.</source>
+        <translation>取自一个种子的 %1 步；更多种子会画出范围带，显示结果有多可信。</translation>
+    </message>
+    <message>
+        <source>The rules disagree by %1x: the curve has no clear answer. Try more seeds or more steps, and prefer the lower rates.</source>
+        <translation>各规则相差 %1 倍：曲线没有明确答案。请尝试更多种子或更多步数，并优先选择较低的学习率。</translation>
+    </message>
+    <message>
+        <source>The seeds&apos; suggestions differ by %1x: one seed&apos;s curve would have misled.</source>
+        <translation>各种子的建议相差 %1 倍：单个种子的曲线会误导。</translation>
     </message>
 </context>
 <context>
@@ -1088,6 +1849,37 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Classes are shown by number: the dataset cannot be opened (%1).</source>
         <translation>类别以编号显示：无法打开数据集（%1）。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::OptionEditor</name>
+    <message>
+        <source>One of: %1</source>
+        <translation>可选值：%1</translation>
+    </message>
+    <message>
+        <source>For example: %1</source>
+        <translation>例如：%1</translation>
+    </message>
+    <message>
+        <source>Values separated by commas, increasing, each %1</source>
+        <translation>以逗号分隔的值，递增，每个 %1</translation>
+    </message>
+    <message>
+        <source>Values separated by commas</source>
+        <translation>以逗号分隔的值</translation>
+    </message>
+    <message>
+        <source>Values separated by commas, each %1</source>
+        <translation>以逗号分隔的值，每个 %1</translation>
+    </message>
+    <message>
+        <source>Allowed: %1</source>
+        <translation>允许：%1</translation>
+    </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation>例如 %1</translation>
     </message>
 </context>
 <context>
@@ -1737,6 +2529,77 @@ SHA-256：%2</translation>
     </message>
 </context>
 <context>
+    <name>ts::ui::SchedulePreviewChart</name>
+    <message>
+        <source>The past runs could not be read: %1</source>
+        <translation>无法读取以往的运行：%1</translation>
+    </message>
+    <message>
+        <source>No experiment yet.</source>
+        <translation>尚无实验。</translation>
+    </message>
+    <message>
+        <source>planned</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <source>Learning rate at every optimizer step</source>
+        <translation>每个优化器步的学习率</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>Show logged rates of past runs</source>
+        <translation>显示以往运行记录的学习率</translation>
+    </message>
+    <message>
+        <source>Draw the learning rates that earlier runs of this experiment logged, read from the workspace.</source>
+        <translation>绘制此实验以往运行实际记录的学习率（从工作区读取）。</translation>
+    </message>
+    <message>
+        <source>Upper bound: the plateau schedule lowers the rate when validation stops improving.</source>
+        <translation>上限：plateau 调度会在验证指标不再改善时降低学习率。</translation>
+    </message>
+    <message>
+        <source>Cannot count the training samples: %1</source>
+        <translation>无法统计训练样本数：%1</translation>
+    </message>
+    <message>
+        <source>Counting the training samples…</source>
+        <translation>正在统计训练样本数…</translation>
+    </message>
+    <message>
+        <source>Cannot plan the run: %1</source>
+        <translation>无法规划本次运行：%1</translation>
+    </message>
+    <message>
+        <source>The run has no steps.</source>
+        <translation>本次运行没有任何步。</translation>
+    </message>
+    <message>
+        <source>Steps: %1 in all, %2 per epoch · epochs: %3 · batch: %4 · training samples: %5</source>
+        <translation>步数：共 %1 步，每轮 %2 步 · 轮数：%3 · 批大小：%4 · 训练样本：%5</translation>
+    </message>
+    <message>
+        <source>Steps: %1 in all, %2 per epoch · epochs: %3 · batch: %4 × %5 accumulated · training samples: %6</source>
+        <translation>步数：共 %1 步，每轮 %2 步 · 轮数：%3 · 批大小：%4 × 累积 %5 次 · 训练样本：%6</translation>
+    </message>
+    <message>
+        <source>Step %1 · epoch %2 (step %3 of %4)</source>
+        <translation>第 %1 步 · 第 %2 轮（本轮第 %3 步，共 %4 步）</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::TradeOffChart</name>
     <message>
         <source>runs</source>
@@ -2229,6 +3092,17 @@ SHA-256：%2</translation>
     <message>
         <source>Resolution:</source>
         <translation>分辨率：</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::RangeTestChart</name>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Loss (smoothed)</source>
+        <translation>损失（平滑）</translation>
     </message>
 </context>
 </TS>

@@ -113,10 +113,11 @@ private slots:
         QCOMPARE(sidebarTexts(w), kEnglishTitles);
         QCOMPARE(stack->count(), 5);
         for (int i = 0; i < 5; ++i) QVERIFY(!sidebar->item(i)->icon().isNull());
-        // Train and Runs are real pages; the others still say what they will hold.
+        // Hyperparameters, Train and Runs are real pages; the others still say what they will hold.
+        QCOMPARE(stack->widget(2)->objectName(), QString("page_hyperparameters"));
         QCOMPARE(stack->widget(3)->objectName(), QString("page_train"));
         QCOMPARE(stack->widget(4)->objectName(), QString("page_runs"));
-        for (int i = 0; i < 3; ++i) {
+        for (int i = 0; i < 2; ++i) {
             auto* page = qobject_cast<PlaceholderPage*>(stack->widget(i));
             QVERIFY(page);
             QCOMPARE(page->page(), kAllPages[i]);

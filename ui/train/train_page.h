@@ -38,6 +38,9 @@ public:
     bool openExperiment(const QString& path);
     // The chosen experiment with the settings editor applied: what Start would run.
     std::optional<ts::ExperimentSpec> experimentForRun() const;
+    // The experiment as edited elsewhere (the Hyperparameters page): becomes the chosen
+    // experiment's settings, fields included. Ignored while no experiment is loaded.
+    void setExperiment(const ts::ExperimentSpec& spec);
 
     // Train (Ctrl+R), Pause/Resume (Ctrl+P), Stop (Ctrl+. / Shift+F5), Queue (Ctrl+Shift+R): for a menu.
     QList<QAction*> trainActions() const;
@@ -59,6 +62,11 @@ public slots:
     void togglePause();
     void stopTraining();
 
+signals:
+    // The chosen experiment with the fields applied (experimentForRun), after it was loaded
+    // and after every edit of a field.
+    void experimentChanged(const ts::ExperimentSpec& spec);
+
 private:
     void resetRunView(double clipThreshold);
     QWidget* createControls();
@@ -71,6 +79,7 @@ private:
     static void rememberRecent(const QString& file);
     static QString rememberedExperiment();
     void saveEdits() const;
+    void announceExperiment();
     void restoreEdits();
     void updateMemoryEstimate();
     void updateActions();
@@ -87,6 +96,7 @@ private:
     QString m_workspace;
     std::optional<ts::ExperimentSpec> m_spec;  // the chosen experiment as loaded
     int m_lastExperimentIndex = -1;            // to go back when "Open…" is cancelled
+    bool m_filling = false;  // loadIntoEditor: one experimentChanged at the end, not one per field
     bool m_restoring = false;                  // filling the fields: not an edit to remember
 
     QComboBox* m_experiment = nullptr;

@@ -135,6 +135,11 @@ QWidget* TrainPage::createControls()
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::saveEdits);
     for (QComboBox* box : {m_device, m_optimizer, m_schedule, m_precision})
         connect(box, &QComboBox::currentIndexChanged, this, &TrainPage::saveEdits);
+    // And shown on the Hyperparameters page, which edits the same experiment.
+    for (QSpinBox* box : {m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::announceExperiment);
+    connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::announceExperiment);
+    for (QComboBox* box : {m_device, m_optimizer, m_schedule, m_precision})
+        connect(box, &QComboBox::currentIndexChanged, this, &TrainPage::announceExperiment);
 
     auto* buttons = new QHBoxLayout;
     for (QAction* action : trainActions()) {
@@ -244,15 +249,34 @@ void TrainPage::showOpenDialog()
     dialog->open();  // window-modal, no nested event loop
 }
 
+void TrainPage::setExperiment(const ExperimentSpec& spec)
+{
+    if (!m_spec) return;
+    m_spec = spec;
+    loadIntoEditor(spec);
+    saveEdits();
+}
+
+void TrainPage::announceExperiment()
+{
+    if (m_filling || m_restoring) return;
+    if (const auto spec = experimentForRun()) emit experimentChanged(*spec);
+}
+
 void TrainPage::loadIntoEditor(const ExperimentSpec& spec)
 {
+    m_filling = true;
+    if (const int device = m_device->findData(QString::fromStdString(spec.training.device)); device >= 0)
+        m_device->setCurrentIndex(device);
     m_epochs->setValue(int(spec.training.epochs));
     m_batchSize->setValue(int(spec.training.batchSize));
     m_lr->setValue(spec.optimizer.lr);
     m_optimizer->setCurrentIndex(qMax(0, m_optimizer->findData(QString::fromStdString(spec.optimizer.type))));
     m_schedule->setCurrentIndex(qMax(0, m_schedule->findData(QString::fromStdString(spec.schedule.type))));
     m_precision->setCurrentIndex(qMax(0, m_precision->findData(QString::fromStdString(spec.training.precision))));
+    m_filling = false;
     updateMemoryEstimate();
+    announceExperiment();
 }
 
 // The memory plan of the run as edited, known before it starts. Planned on the CPU backend:

@@ -69,6 +69,7 @@ void TrainPage::restoreEdits()
     selectData(m_precision, edits.value(QStringLiteral("precision")));
     m_restoring = false;
     updateMemoryEstimate();
+    announceExperiment();
 }
 
 }  // namespace ts::ui

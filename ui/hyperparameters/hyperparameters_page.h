@@ -1,0 +1,66 @@
+// The Hyperparameters page: every option of the experiment (OptionEditor, generated from the
+// engine's one description of the options), the learning rate of every step as configured
+// (SchedulePreviewChart) and the learning-rate range test (LrFinderPanel), side by side.
+// It edits the same experiment as the Train page: the window hands it the Train page's
+// experiment and every edit back (experimentEdited), so Start trains what is shown here.
+// Edits can be undone (Ctrl+Z) and saved to the experiment file (Ctrl+S).
+#pragma once
+
+#include <QWidget>
+
+#include <optional>
+
+#include "types/experiment_spec.h"
+
+class QAction;
+class QLabel;
+class QUndoStack;
+
+namespace ts::ui {
+
+class LrFinderPanel;
+class OptionEditor;
+class SchedulePreviewChart;
+class TrainingSession;
+
+class HyperparametersPage : public QWidget {
+    Q_OBJECT
+public:
+    HyperparametersPage(TrainingSession* session, const QString& workspaceDir, QWidget* parent = nullptr);
+
+    // The experiment from elsewhere (the Train page): shown, with a fresh undo history.
+    void setExperiment(const ts::ExperimentSpec& spec);
+    const std::optional<ts::ExperimentSpec>& experiment() const { return m_spec; }
+    bool isModified() const;  // differs from the file as last loaded or saved
+
+    QUndoStack* undoStack() const { return m_undo; }
+    OptionEditor* editor() const { return m_editor; }
+    SchedulePreviewChart* preview() const { return m_preview; }
+    LrFinderPanel* finder() const { return m_finder; }
+
+    // Writes the experiment to its file; false (with the reason shown) when it cannot.
+    bool save();
+    bool saveAs(const QString& file);
+
+signals:
+    void experimentEdited(const ts::ExperimentSpec& spec);
+
+private:
+    friend class ExperimentEdit;
+    // An edit made here: undoable, then shown everywhere and sent out.
+    void edit(const ts::ExperimentSpec& spec, const QString& what);
+    void show(const ts::ExperimentSpec& spec, bool fromEditor);
+    void applyLearningRate(double lr);
+    void updateTitle();
+
+    QUndoStack* m_undo;
+    std::optional<ts::ExperimentSpec> m_spec, m_saved;
+    bool m_editing = false;  // an edit from the editor is being applied: do not refill it
+    QLabel* m_title;
+    QLabel* m_message;
+    OptionEditor* m_editor;
+    SchedulePreviewChart* m_preview;
+    LrFinderPanel* m_finder;
+};
+
+}  // namespace ts::ui

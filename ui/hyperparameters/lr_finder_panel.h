@@ -1,0 +1,87 @@
+// The learning-rate range test on the Hyperparameters page: one lr_find job per seed, queued
+// on the studio's job queue like any other job (so it never competes with a training run for
+// the device), its curves drawn live; when the last one ends, the seeds' band and the rules'
+// suggestions (the median of three rules, engine/train/lr_range_test.h, the same analysis as `trainstudio-cli lr-find`)
+// with Apply buttons, and a warning when the rules or the seeds disagree by more than 3x.
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+#include "train/lr_range_test.h"
+#include "types/experiment_spec.h"
+
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace ts::widgets {
+class RangeTestChart;
+class ScientificSpinBox;
+}  // namespace ts::widgets
+
+namespace ts::ui {
+
+class TrainingSession;
+struct StepPoint;
+
+class LrFinderPanel : public QWidget {
+    Q_OBJECT
+public:
+    LrFinderPanel(TrainingSession* session, QWidget* parent = nullptr);
+
+    void setExperiment(const ts::ExperimentSpec& spec);
+    void setSeeds(int seeds);
+    void setSteps(int steps);
+    bool isRunning() const { return !m_pending.isEmpty(); }
+    // The last finished test over every seed that ran to the end.
+    const std::optional<ts::LrRangeBand>& result() const { return m_result; }
+    ts::widgets::RangeTestChart* chart() const { return m_chart; }
+
+public slots:
+    void start();
+    void cancel();
+
+signals:
+    // The user chose a rate: the page writes it where it applies (optimizer.lr, or
+    // schedule.max_lr for one-cycle).
+    void applyRequested(double lr);
+    void finished();
+
+private:
+    struct Curve {
+        std::uint64_t seed = 0;
+        std::vector<double> lrs, losses;  // raw, as the steps came
+        bool done = false, failed = false;
+    };
+    void onSteps(const QVector<ts::ui::StepPoint>& steps);
+    void onJobsChanged();
+    void redraw();
+    void showResult();
+    void updateControls();
+
+    TrainingSession* m_session;
+    std::optional<ts::ExperimentSpec> m_spec;
+    QHash<qint64, int> m_pending;  // job id -> index into m_curves, while not ended
+    std::vector<Curve> m_curves;
+    std::optional<ts::LrRangeBand> m_result;
+
+    QSpinBox* m_seeds;
+    QSpinBox* m_steps;
+    ts::widgets::ScientificSpinBox* m_minLr;
+    ts::widgets::ScientificSpinBox* m_maxLr;
+    QPushButton* m_run;
+    QPushButton* m_stop;
+    QLabel* m_status;
+    ts::widgets::RangeTestChart* m_chart;
+    QLabel* m_summary;
+    QLabel* m_warning;
+    QPushButton* m_applyValley;
+    QPushButton* m_applySteepest;
+    QPushButton* m_applyMinimum;
+};
+
+}  // namespace ts::ui

@@ -1,0 +1,70 @@
+// Every option of the experiment, editable: built only from the option table
+// (io/experiment_options.h), one titled section per group, a field per option chosen by its
+// kind. An edit goes through ts::withOption, so it is validated exactly as a file's value; a
+// refused one is reverted and the reason shown in red under the field (never a dialog).
+// Options that do not apply to the experiment as it now is are hidden, label and field.
+#pragma once
+
+#include <QWidget>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/experiment_options.h"
+#include "types/experiment_spec.h"
+
+class QFormLayout;
+class QLabel;
+
+namespace ts::ui {
+
+class OptionEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit OptionEditor(QWidget* parent = nullptr);
+
+    // Fills every field; the editor is disabled until it has an experiment.
+    void setExperiment(const ts::ExperimentSpec& spec);
+    const std::optional<ts::ExperimentSpec>& experiment() const { return m_spec; }
+
+    // The widget editing `key` (QLineEdit, QSpinBox, QCheckBox or QComboBox), its label and
+    // the reason last shown under it; null/empty for a key the table lacks.
+    QWidget* field(const std::string& key) const;
+    QLabel* label(const std::string& key) const;
+    QString problem(const std::string& key) const;
+    // Whether the option applies now, so its row is shown.
+    bool isShown(const std::string& key) const;
+
+signals:
+    // After every accepted edit, with the whole experiment as it now is.
+    void experimentEdited(const ts::ExperimentSpec& spec);
+
+private:
+    struct Row {
+        const ts::ExperimentOption* option = nullptr;
+        QLabel* label = nullptr;
+        QWidget* editor = nullptr;   // the field
+        QWidget* cell = nullptr;     // field and reason, the row's field in the form
+        QLabel* reason = nullptr;    // red, under the field; hidden when empty
+        QFormLayout* form = nullptr;
+        QWidget* section = nullptr;  // the group box
+    };
+
+    QWidget* makeEditor(Row& row);
+    // Applies what was typed or picked (as the field's text); reverts and explains a refusal.
+    void apply(const Row& row, const QString& typed);
+    // As typed, before it is applied: the table's check, shown at once.
+    void check(const Row& row, const QString& typed);
+    void showReason(const Row& row, const QString& reason);
+    void fill(const Row& row);  // the field from the experiment
+    void refresh();             // every field, and which rows are shown
+    const Row* rowOf(const std::string& key) const;
+    QString tooltip(const Row& row, const QString& reason = {}) const;
+
+    std::vector<Row> m_rows;
+    std::optional<ts::ExperimentSpec> m_spec;
+    bool m_filling = false;
+};
+
+}  // namespace ts::ui
