@@ -190,14 +190,15 @@ std::string jobCacheDirectory(const JobEnvironment& env)
 std::string jobKind(const Job& job)
 {
     if (const auto* t = std::get_if<TrainJob>(&job)) return !t->resume.empty() ? "resume" : !t->fork.empty() ? "fork" : "train";
-    return std::holds_alternative<EvaluateJob>(job) ? "evaluate" : "lr_find";
+    return std::holds_alternative<EvaluateJob>(job) ? "evaluate" : std::holds_alternative<LrFindJob>(job) ? "lr_find" : "sweep";
 }
 
 JobResult runJob(const Job& job, const JobEnvironment& environment, RunControl& control, TrainListener& listener)
 {
     if (const auto* t = std::get_if<TrainJob>(&job)) return runTrainJob(*t, environment, control, listener);
     if (const auto* e = std::get_if<EvaluateJob>(&job)) return runEvaluateJob(*e, environment, control, listener);
-    return runLrFindJob(std::get<LrFindJob>(job), environment, control, listener);
+    if (const auto* l = std::get_if<LrFindJob>(&job)) return runLrFindJob(*l, environment, control, listener);
+    return runSweepJob(std::get<SweepJob>(job), environment, control, listener);
 }
 
 }  // namespace ts

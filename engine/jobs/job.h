@@ -58,9 +58,18 @@ struct LrFindJob {
     std::string device;  // empty: training.device
 };
 
-using Job = std::variant<TrainJob, EvaluateJob, LrFindJob>;
+// An experiment's sweep (its `sweep:` section; jobs/sweep_runner.h): every trial a training
+// run of the workspace. As one job its trials' events reach the listener as a training job's
+// do, except that each trial's end is a log line: the one FinishedEvent is the sweep's, with
+// the best trial's run as the result's runId.
+struct SweepJob {
+    ExperimentSpec experiment;  // with its sweep
+    std::string device;         // empty: training.device
+};
 
-// "train", "resume", "fork", "evaluate", "lr_find"
+using Job = std::variant<TrainJob, EvaluateJob, LrFindJob, SweepJob>;
+
+// "train", "resume", "fork", "evaluate", "lr_find", "sweep"
 std::string jobKind(const Job& job);
 
 struct JobEnvironment {

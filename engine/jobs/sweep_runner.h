@@ -29,11 +29,6 @@
 
 namespace ts {
 
-struct SweepJob {
-    ExperimentSpec experiment;  // with its sweep
-    std::string device;         // empty: training.device
-};
-
 // What a sweep tells its front end besides the trials' own training events.
 struct SweepEvent {
     enum class Kind {

@@ -1096,6 +1096,10 @@
         <source>%1 ± %2</source>
         <translation>%1 ± %2</translation>
     </message>
+    <message>
+        <source>(none)</source>
+        <translation>（不分组）</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::ConfusionPlot</name>
@@ -1377,6 +1381,14 @@ Loss −log p(true class): %5</source>
         <source>Experiment: %1</source>
         <translation>实验：%1</translation>
     </message>
+    <message>
+        <source>Sweep</source>
+        <translation>超参数扫描</translation>
+    </message>
+    <message>
+        <source>Edit sweep</source>
+        <translation>编辑扫描</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::JobsModel</name>
@@ -1467,6 +1479,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>run %1 (%2)</source>
         <translation>运行 %1（%2）</translation>
+    </message>
+    <message>
+        <source>sweep</source>
+        <translation>扫描</translation>
     </message>
 </context>
 <context>
@@ -2597,6 +2613,49 @@ SHA-256：%2</translation>
     <message>
         <source>Step %1 · epoch %2 (step %3 of %4)</source>
         <translation>第 %1 步 · 第 %2 轮（本轮第 %3 步，共 %4 步）</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::SweepPanel</name>
+    <message>
+        <source>No sweep. Write a sweep: section here, or insert the example.</source>
+        <translation>没有扫描。请在此编写 sweep: 段，或插入示例。</translation>
+    </message>
+    <message>
+        <source>Insert Example</source>
+        <translation>插入示例</translation>
+    </message>
+    <message>
+        <source>A learning rate by weight decay grid with successive halving.</source>
+        <translation>学习率 × 权重衰减的网格，使用逐次减半。</translation>
+    </message>
+    <message>
+        <source>Run Sweep</source>
+        <translation>运行扫描</translation>
+    </message>
+    <message>
+        <source>Queue the sweep as one job: each trial becomes a run of the workspace, tagged with the sweep. Stopped, it continues where it was when run again.</source>
+        <translation>将扫描作为一个作业排队：每个试验成为工作区中的一次运行，并带有该扫描的标签。停止后再次运行，会从停下的地方继续。</translation>
+    </message>
+    <message>
+        <source>line %1, column %2: %3</source>
+        <translation>第 %1 行第 %2 列：%3</translation>
+    </message>
+    <message>
+        <source>No sweep: the experiment trains one run.</source>
+        <translation>没有扫描：该实验只训练一次运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s), ranked by %1; successive halving keeps the best 1/%2 at epochs %3.</source>
+        <translation><numerusform>%n 个试验，按 %1 排名；逐次减半在第 %3 轮保留最好的 1/%2。</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s), ranked by %1, each trained %2 epochs.</source>
+        <translation><numerusform>%n 个试验，按 %1 排名，每个训练 %2 轮。</numerusform></translation>
+    </message>
+    <message>
+        <source>%1: sweep</source>
+        <translation>%1：扫描</translation>
     </message>
 </context>
 <context>

@@ -94,6 +94,29 @@ private slots:
         model.setGroupBy("optimizer.lr");
         QCOMPARE(model.index(row(model, "training.seed"), 1).data().toString(), QString("4 values"));
     }
+
+    // Trials of two sweeps (their "sweep:<id>" tags) group by the sweep; a run of no sweep
+    // is its own group.
+    void runsGroupBySweep()
+    {
+        std::vector<ComparisonModel::Run> runs = {run(1, "0.001", "1", 0.90, 60), run(2, "0.01", "1", 0.80, 60),
+                                                  run(3, "0.001", "1", 0.70, 60), run(4, "0.01", "1", 0.60, 60)};
+        runs[0].info.tags = {"sweep:mlp-aaaa", "trial:1"};
+        runs[1].info.tags = {"trial:2", "sweep:mlp-aaaa"};
+        runs[2].info.tags = {"sweep:mlp-bbbb", "trial:1"};
+        ComparisonModel model;
+        model.setRuns(runs);
+        QVERIFY(model.differingSettings().contains("sweep"));
+        QCOMPARE(model.settingValue("sweep", 3), QString("(none)"));
+        model.setGroupBy("sweep");
+        QCOMPARE(model.columnCount(), 4);
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("sweep = (none) (n = 1)"));
+        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QString("sweep = mlp-aaaa (n = 2)"));
+        QCOMPARE(model.index(row(model, "best test_acc"), 2).data().toString(), QString("85.00 ± 7.07 %"));
+        // No run of a sweep: no sweep row.
+        model.setRuns({run(1, "0.001", "1", 0.90, 60), run(2, "0.01", "1", 0.80, 60)});
+        QCOMPARE(row(model, "sweep"), -1);
+    }
 };
 
 QTEST_MAIN(TestComparisonModel)

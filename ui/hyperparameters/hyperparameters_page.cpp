@@ -1,12 +1,14 @@
 #include "hyperparameters_page.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QStyle>
 #include <QSplitter>
 #include <QToolButton>
 #include <QUndoStack>
@@ -16,6 +18,7 @@
 #include "lr_finder_panel.h"
 #include "option_editor.h"
 #include "schedule_preview_chart.h"
+#include "sweep_panel.h"
 
 namespace ts::ui {
 
@@ -83,8 +86,7 @@ HyperparametersPage::HyperparametersPage(TrainingSession* session, const QString
         if (!file.isEmpty()) saveAs(file);
     });
     auto* bar = new QHBoxLayout;
-    bar->addWidget(m_title);
-    bar->addStretch();
+    bar->addWidget(m_title, 1);
     for (QAction* a : {undo, redo, saveAction, saveAsAction}) {
         auto* button = new QToolButton(this);
         button->setDefaultAction(a);
@@ -100,6 +102,7 @@ HyperparametersPage::HyperparametersPage(TrainingSession* session, const QString
     m_preview = new SchedulePreviewChart(this);
     m_preview->setWorkspace(workspaceDir);
     m_finder = new LrFinderPanel(session, this);
+    m_sweep = new SweepPanel(session, workspaceDir, this);
     auto group = [this](const QString& title, QWidget* content) {
         auto* box = new QGroupBox(title, this);
         auto* layout = new QVBoxLayout(box);
@@ -109,6 +112,7 @@ HyperparametersPage::HyperparametersPage(TrainingSession* session, const QString
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(group(tr("Learning rate at every step"), m_preview));
     right->addWidget(group(tr("Learning-rate finder"), m_finder));
+    right->addWidget(group(tr("Sweep"), m_sweep));
     right->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("hyperparametersSplitter"));
@@ -120,18 +124,42 @@ HyperparametersPage::HyperparametersPage(TrainingSession* session, const QString
     rightScroll->setFrameShape(QFrame::NoFrame);
     split->addWidget(rightScroll);
     split->setStretchFactor(1, 1);
-    split->setSizes({m_editor->sizeHint().width() + 24, 600});  // the editor whole when the window allows
+    m_split = split;
+    m_editorScroll = scroll;
+    scroll->viewport()->installEventFilter(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
-    connect(m_editor, &OptionEditor::experimentEdited, this, [this](const ExperimentSpec& spec) { edit(spec, tr("Edit option")); });
+    connect(m_editor, &OptionEditor::experimentEdited, this, [this](const ExperimentSpec& spec) { edit(spec, tr("Edit option"), true); });
+    connect(m_sweep, &SweepPanel::sweepEdited, this, [this](const ExperimentSpec& spec) { edit(spec, tr("Edit sweep")); });
     connect(m_finder, &LrFinderPanel::applyRequested, this, &HyperparametersPage::applyLearningRate);
     connect(m_undo, &QUndoStack::indexChanged, this, &HyperparametersPage::updateTitle);
     setEnabled(false);
     updateTitle();
+}
+
+// The editor in two columns where they fit, else one; the charts keep the rest. The first
+// time the page is shown the editor gets two columns only if the charts keep 600 pixels.
+bool HyperparametersPage::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_editorScroll->viewport() && event->type() == QEvent::Resize)
+        m_editor->setColumnCount(m_editorScroll->viewport()->width() >= m_editor->widthForColumns(2) ? 2 : 1);
+    return QWidget::eventFilter(watched, event);
+}
+
+void HyperparametersPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_sized) return;
+    m_sized = true;
+    const int scrollBar = style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
+    const int two = m_editor->widthForColumns(2) + scrollBar, one = m_editor->widthForColumns(1) + scrollBar;
+    const int total = m_split->width();
+    const int left = total - two >= 600 ? two : std::min(one, total / 2);
+    m_split->setSizes({left, total - left});
 }
 
 void HyperparametersPage::setExperiment(const ExperimentSpec& spec)
@@ -145,10 +173,10 @@ void HyperparametersPage::setExperiment(const ExperimentSpec& spec)
 
 bool HyperparametersPage::isModified() const { return m_spec && m_saved && !(*m_spec == *m_saved); }
 
-void HyperparametersPage::edit(const ExperimentSpec& spec, const QString& what)
+void HyperparametersPage::edit(const ExperimentSpec& spec, const QString& what, bool fromEditor)
 {
     if (!m_spec || *m_spec == spec) return;
-    m_undo->push(new ExperimentEdit(this, *m_spec, spec, what, true));
+    m_undo->push(new ExperimentEdit(this, *m_spec, spec, what, fromEditor));
 }
 
 void HyperparametersPage::show(const ExperimentSpec& spec, bool fromEditor)
@@ -158,6 +186,7 @@ void HyperparametersPage::show(const ExperimentSpec& spec, bool fromEditor)
     if (!fromEditor) m_editor->setExperiment(spec);
     m_preview->setExperiment(spec);
     m_finder->setExperiment(withAbsolutePaths(spec));
+    m_sweep->setExperiment(spec);
     m_message->clear();
     updateTitle();
 }

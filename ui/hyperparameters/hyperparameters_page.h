@@ -1,6 +1,7 @@
 // The Hyperparameters page: every option of the experiment (OptionEditor, generated from the
 // engine's one description of the options), the learning rate of every step as configured
-// (SchedulePreviewChart) and the learning-rate range test (LrFinderPanel), side by side.
+// (SchedulePreviewChart), the learning-rate range test (LrFinderPanel) and the sweep
+// (SweepPanel), side by side.
 // It edits the same experiment as the Train page: the window hands it the Train page's
 // experiment and every edit back (experimentEdited), so Start trains what is shown here.
 // Edits can be undone (Ctrl+Z) and saved to the experiment file (Ctrl+S).
@@ -14,6 +15,8 @@
 
 class QAction;
 class QLabel;
+class QScrollArea;
+class QSplitter;
 class QUndoStack;
 
 namespace ts::ui {
@@ -21,6 +24,7 @@ namespace ts::ui {
 class LrFinderPanel;
 class OptionEditor;
 class SchedulePreviewChart;
+class SweepPanel;
 class TrainingSession;
 
 class HyperparametersPage : public QWidget {
@@ -37,6 +41,7 @@ public:
     OptionEditor* editor() const { return m_editor; }
     SchedulePreviewChart* preview() const { return m_preview; }
     LrFinderPanel* finder() const { return m_finder; }
+    SweepPanel* sweep() const { return m_sweep; }
 
     // Writes the experiment to its file; false (with the reason shown) when it cannot.
     bool save();
@@ -45,15 +50,23 @@ public:
 signals:
     void experimentEdited(const ts::ExperimentSpec& spec);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
 private:
     friend class ExperimentEdit;
-    // An edit made here: undoable, then shown everywhere and sent out.
-    void edit(const ts::ExperimentSpec& spec, const QString& what);
+    // An edit made here: undoable, then shown everywhere and sent out. `fromEditor`: the
+    // option editor made it and shows it already (refilling would move its focus).
+    void edit(const ts::ExperimentSpec& spec, const QString& what, bool fromEditor = false);
     void show(const ts::ExperimentSpec& spec, bool fromEditor);
     void applyLearningRate(double lr);
     void updateTitle();
 
     QUndoStack* m_undo;
+    QSplitter* m_split = nullptr;
+    QScrollArea* m_editorScroll = nullptr;
+    bool m_sized = false;
     std::optional<ts::ExperimentSpec> m_spec, m_saved;
     bool m_editing = false;  // an edit from the editor is being applied: do not refill it
     QLabel* m_title;
@@ -61,6 +74,7 @@ private:
     OptionEditor* m_editor;
     SchedulePreviewChart* m_preview;
     LrFinderPanel* m_finder;
+    SweepPanel* m_sweep;
 };
 
 }  // namespace ts::ui

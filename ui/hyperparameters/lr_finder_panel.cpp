@@ -16,8 +16,10 @@ namespace ts::ui {
 namespace {
 const QColor kValley(214, 39, 40), kSteepest(44, 160, 44), kMinimum(148, 103, 189);
 QString rate(double lr) { return widgets::ScientificSpinBox::compactText(lr); }
-// Three significant digits: a rate is not known better than that from one sweep.
-QString shortRate(double lr) { return widgets::ScientificSpinBox::compactText(QString::number(lr, 'g', 3).toDouble()); }
+// Three significant digits: a rate is not known better than that from one sweep, and it is
+// what gets written into the experiment.
+double rounded(double lr) { return QString::number(lr, 'g', 3).toDouble(); }
+QString shortRate(double lr) { return widgets::ScientificSpinBox::compactText(rounded(lr)); }
 }  // namespace
 
 LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidget(parent), m_session(session)
@@ -86,9 +88,9 @@ LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidge
 
     connect(m_run, &QPushButton::clicked, this, &LrFinderPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &LrFinderPanel::cancel);
-    connect(m_applyValley, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(m_result->suggestions.valley); });
-    connect(m_applySteepest, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(m_result->suggestions.steepest); });
-    connect(m_applyMinimum, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(m_result->suggestions.minimum); });
+    connect(m_applyValley, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.valley)); });
+    connect(m_applySteepest, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.steepest)); });
+    connect(m_applyMinimum, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.minimum)); });
     if (m_session) {
         connect(m_session, &TrainingSession::stepsArrived, this, &LrFinderPanel::onSteps);
         connect(m_session, &TrainingSession::jobsChanged, this, &LrFinderPanel::onJobsChanged);

@@ -46,7 +46,7 @@ public slots:
     void cancel();
 
 signals:
-    // The user chose a rate: the page writes it where it applies (optimizer.lr, or
+    // The user chose a rate (to 3 significant digits): the page writes it where it applies (optimizer.lr, or
     // schedule.max_lr for one-cycle).
     void applyRequested(double lr);
     void finished();

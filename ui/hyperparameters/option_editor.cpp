@@ -87,8 +87,11 @@ OptionEditor::OptionEditor(QWidget* parent) : QWidget(parent)
     for (const auto& o : options)
         if (std::find(groups.begin(), groups.end(), o.group) == groups.end()) groups.push_back(o.group);
     auto* columns = new QHBoxLayout(this);
-    QVBoxLayout* column = new QVBoxLayout;
-    columns->addLayout(column, 1);
+    for (QVBoxLayout*& c : m_columns) {
+        c = new QVBoxLayout;
+        c->addStretch(1);
+        columns->addLayout(c, 1);
+    }
     std::size_t placed = 0;
     for (ts::OptionGroup g : groups) {
         auto* box = new QGroupBox(optionGroupTitle(g), this);
@@ -122,15 +125,32 @@ OptionEditor::OptionEditor(QWidget* parent) : QWidget(parent)
             form->addRow(r.label, r.cell);
             ++placed;
         }
-        column->addWidget(box);
-        if (placed * 2 >= options.size() && columns->count() == 1) {
-            column->addStretch(1);
-            column = new QVBoxLayout;
-            columns->addLayout(column, 1);
-        }
+        m_sections.push_back(box);
+        // Two columns balanced by rows: the sections after half the options go right.
+        if (m_splitAt == 0 && placed * 2 >= options.size()) m_splitAt = m_sections.size();
     }
-    column->addStretch(1);
+    setColumnCount(2);
     setEnabled(false);
+}
+
+void OptionEditor::setColumnCount(int columns)
+{
+    columns = columns >= 2 ? 2 : 1;
+    if (columns == m_columnCount) return;
+    m_columnCount = columns;
+    for (std::size_t i = 0; i < m_sections.size(); ++i) {
+        QVBoxLayout* target = columns == 2 && i >= m_splitAt ? m_columns[1] : m_columns[0];
+        for (QVBoxLayout* c : m_columns) c->removeWidget(m_sections[i]);
+        target->insertWidget(target->count() - 1, m_sections[i]);  // before the stretch
+    }
+}
+
+int OptionEditor::widthForColumns(int columns) const
+{
+    int widest = 0;
+    for (QGroupBox* box : m_sections) widest = std::max(widest, box->minimumSizeHint().width());
+    const QMargins m = layout()->contentsMargins();
+    return m.left() + m.right() + widest * columns + layout()->spacing() * (columns - 1);
 }
 
 QWidget* OptionEditor::makeEditor(Row& row)

@@ -15,6 +15,8 @@
 #include "types/experiment_spec.h"
 
 class QFormLayout;
+class QGroupBox;
+class QVBoxLayout;
 class QLabel;
 
 namespace ts::ui {
@@ -35,6 +37,10 @@ public:
     QString problem(const std::string& key) const;
     // Whether the option applies now, so its row is shown.
     bool isShown(const std::string& key) const;
+    // The sections in one column or two (balanced by rows); the page picks by its width.
+    void setColumnCount(int columns);
+    int columnCount() const { return m_columnCount; }
+    int widthForColumns(int columns) const;  // the least width that shows them whole
 
 signals:
     // After every accepted edit, with the whole experiment as it now is.
@@ -63,6 +69,10 @@ private:
     QString tooltip(const Row& row, const QString& reason = {}) const;
 
     std::vector<Row> m_rows;
+    std::vector<QGroupBox*> m_sections;
+    std::size_t m_splitAt = 0;  // the first section of the second column
+    QVBoxLayout* m_columns[2] = {nullptr, nullptr};
+    int m_columnCount = 0;
     std::optional<ts::ExperimentSpec> m_spec;
     bool m_filling = false;
 };

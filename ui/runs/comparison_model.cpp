@@ -155,6 +155,14 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
         values.resize(runs.size(), tr("(default)"));
         addRow(QString::fromStdString(key), QStringList(values.begin(), values.end()), true);
     }
+    // The sweep a run is a trial of (its "sweep:<id>" tag) is a setting too: runs of several
+    // sweeps group by it.
+    QStringList sweeps;
+    for (const Run& r : runs) {
+        const auto tag = std::find_if(r.info.tags.begin(), r.info.tags.end(), [](const std::string& t) { return t.rfind("sweep:", 0) == 0; });
+        sweeps << (tag == r.info.tags.end() ? tr("(none)") : QString::fromStdString(tag->substr(6)));
+    }
+    if (sweeps.count(tr("(none)")) < sweeps.size()) addRow(QStringLiteral("sweep"), sweeps, true);
     if (!differingSettings().contains(m_groupKey)) m_groupKey.clear();
     rebuildColumns();
     endResetModel();

@@ -67,6 +67,7 @@ QVariant JobsModel::data(const QModelIndex& index, int role) const
                              : j->kind == QLatin1String("fork")     ? tr("fork")
                              : j->kind == QLatin1String("evaluate") ? tr("evaluate")
                              : j->kind == QLatin1String("lr_find")  ? tr("learning-rate finder")
+                             : j->kind == QLatin1String("sweep")    ? tr("sweep")
                                                                     : tr("train");
         return external ? tr("%1 (another process)").arg(j->title) : tr("#%1 %2 · %3").arg(j->id).arg(j->title, kind);
     }

@@ -41,6 +41,7 @@ TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent
     m_status = new QLabel(tr("Ready"));
     m_status->setObjectName(QStringLiteral("statusLine"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);  // a long outcome wraps instead of widening the window
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("logView"));
     m_log->setReadOnly(true);
