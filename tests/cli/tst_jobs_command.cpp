@@ -62,13 +62,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(dir_.isValid());
-        const QString home = dir_.filePath("home");
-        QVERIFY(QDir().mkpath(home));
-        env_ = QProcessEnvironment::systemEnvironment();
-        env_.insert("HOME", home);
-        env_.remove("XDG_DATA_HOME");
-        env_.remove("XDG_CACHE_HOME");
-        env_.insert("OMP_NUM_THREADS", "2");
+        env_ = ts::test::scratchCliEnvironment(dir_.filePath("home"));  // no user workspace or cache is touched
     }
 
     void trainWithAccumulationThenEvaluate()

@@ -65,11 +65,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(dir_.isValid());
-        env_ = QProcessEnvironment::systemEnvironment();
-        env_.insert("HOME", dir_.filePath("home"));  // no user workspace or cache is touched
-        env_.remove("XDG_DATA_HOME");
-        env_.remove("XDG_CACHE_HOME");
-        env_.remove("TRAINSTUDIO_WORKSPACE");
+        env_ = ts::test::scratchCliEnvironment(dir_.filePath("home"));  // no user workspace or cache is touched
         const QString valid = writeExperiment("valid.yaml", kValid);
         const Result r = cli({"validate", valid, "--no-data"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));

@@ -3,6 +3,8 @@
 // back the same, and the learning-rate finder runs its seeds as jobs on the studio's queue,
 // draws their band and applies a rate. The tabular example trains in seconds on the CPU.
 #include <QtTest>
+
+#include "typing.h"
 #include <QtWidgets>
 
 #include "io/experiment_yaml.h"
@@ -25,15 +27,6 @@ using namespace ts;
 using namespace ts::ui;
 
 namespace {
-
-void type(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
-}
 
 QString tabularFile() { return QString::fromStdString((shippedExperimentsDirectory() / "tabular_example.yaml").string()); }
 
@@ -69,7 +62,7 @@ private slots:
         // Here -> Train: an option the Train page has no field for, and one it has.
         auto* decay = qobject_cast<QLineEdit*>(page_->editor()->field("optimizer.weight_decay"));
         QVERIFY(decay);
-        type(decay, "0.05");
+        typeReplacing(decay, "0.05");
         QCOMPARE(train_->experimentForRun()->optimizer.weightDecay, 0.05);
         auto* epochs = page_->editor()->field("training.epochs");
         QVERIFY(epochs);
@@ -77,7 +70,7 @@ private slots:
             spin->setValue(7);
             QTest::keyClick(spin, Qt::Key_Return);
         } else {
-            type(qobject_cast<QLineEdit*>(epochs), "7");
+            typeReplacing(qobject_cast<QLineEdit*>(epochs), "7");
         }
         QCOMPARE(train_->experimentForRun()->training.epochs, std::int64_t(7));
         QCOMPARE(train_->experimentForRun()->optimizer.weightDecay, 0.05);  // the earlier edit kept
@@ -105,8 +98,8 @@ private slots:
         auto* decay = qobject_cast<QLineEdit*>(page_->editor()->field("optimizer.weight_decay"));
         const double before = page_->experiment()->optimizer.weightDecay;
         const bool modifiedBefore = page_->isModified();  // the Train page's remembered edits count
-        type(decay, "0.02");
-        type(decay, "0.03");
+        typeReplacing(decay, "0.02");
+        typeReplacing(decay, "0.03");
         QCOMPARE(page_->undoStack()->count(), 2);
         page_->undoStack()->undo();
         QCOMPARE(page_->experiment()->optimizer.weightDecay, 0.02);
@@ -128,7 +121,7 @@ private slots:
 
     void saveAsWritesAFileThatLoadsBackTheSame()
     {
-        type(qobject_cast<QLineEdit*>(page_->editor()->field("optimizer.weight_decay")), "0.04");
+        typeReplacing(qobject_cast<QLineEdit*>(page_->editor()->field("optimizer.weight_decay")), "0.04");
         QTemporaryDir dir;
         const QString file = dir.filePath("edited.yaml");
         QVERIFY(page_->saveAs(file));

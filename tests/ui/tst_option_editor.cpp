@@ -11,6 +11,8 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "typing.h"
+
 #include <set>
 
 #include "io/experiment_options.h"
@@ -34,16 +36,6 @@ void choose(QComboBox* box, const QString& text)
     for (int guard = 0; box->currentIndex() != target && guard < 20; ++guard)
         QTest::keyClick(box, box->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
     QCOMPARE(box->currentText(), text);
-}
-
-// Replaces a line edit's text by typing, then presses Enter.
-void type(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
 }
 
 }  // namespace
@@ -112,7 +104,7 @@ private slots:
         QVERIFY(!rowVisible("schedule.milestones"));
         choose(field<QComboBox>("schedule.type"), "multistep");
         QVERIFY(rowVisible("schedule.milestones") && rowVisible("schedule.gamma") && !rowVisible("schedule.pct_start"));
-        type(field<QLineEdit>("schedule.milestones"), "3, 6");
+        typeReplacing(field<QLineEdit>("schedule.milestones"), "3, 6");
         QCOMPARE(editor_->experiment()->schedule.milestones, (std::vector<std::int64_t>{3, 6}));
         QCOMPARE(field<QLineEdit>("schedule.milestones")->text(), QString("3, 6"));
 
@@ -132,7 +124,7 @@ private slots:
     void invalidValuesAreRefusedWithTheReason()
     {
         QLineEdit* lr = field<QLineEdit>("optimizer.lr");
-        type(lr, "-1");
+        typeReplacing(lr, "-1");
         QCOMPARE(editor_->problem("optimizer.lr"), QString("lr: must be > 0, got '-1'"));
         QCOMPARE(lr->text(), QString("0.001"));  // reverted
         QCOMPARE(editor_->experiment()->optimizer.lr, 1e-3);
@@ -156,10 +148,10 @@ private slots:
         // A list in the wrong order, a device that does not exist.
         choose(field<QComboBox>("schedule.type"), "multistep");  // each arrow key an edit: step, multistep
         const std::size_t schedulePicked = edits_.size();
-        type(field<QLineEdit>("schedule.milestones"), "6, 3");
+        typeReplacing(field<QLineEdit>("schedule.milestones"), "6, 3");
         QCOMPARE(editor_->problem("schedule.milestones"), QString("milestones: expected increasing epochs >= 1"));
         QVERIFY(editor_->experiment()->schedule.milestones.empty());
-        type(field<QLineEdit>("training.device"), "gpu");
+        typeReplacing(field<QLineEdit>("training.device"), "gpu");
         QCOMPARE(editor_->problem("training.device"), QString("device: expected auto, cpu, cuda or cuda:N, got 'gpu'"));
         QCOMPARE(field<QLineEdit>("training.device")->text(), QString("auto"));
         QCOMPARE(edits_.size(), schedulePicked);  // nothing since
@@ -167,7 +159,7 @@ private slots:
 
     void aValidEditIsAnnouncedAndRoundTrips()
     {
-        type(field<QLineEdit>("optimizer.lr"), "3e-4");
+        typeReplacing(field<QLineEdit>("optimizer.lr"), "3e-4");
         QCOMPARE(edits_.size(), std::size_t(1));
         QCOMPARE(edits_.back().optimizer.lr, 3e-4);
         QVERIFY(editor_->problem("optimizer.lr").isEmpty());
@@ -181,7 +173,7 @@ private slots:
         QCOMPARE(edits_.size(), std::size_t(2));
         QCOMPARE(edits_.back().training.batchSize, std::int64_t(64));
         // Re-typing the same value is no edit.
-        type(field<QLineEdit>("optimizer.lr"), "0.0003");
+        typeReplacing(field<QLineEdit>("optimizer.lr"), "0.0003");
         QCOMPARE(edits_.size(), std::size_t(2));
 
         const ExperimentSpec edited = *editor_->experiment();
@@ -221,7 +213,7 @@ private slots:
         for (const char* schedule : {"constant", "onecycle"}) {
             choose(field<QComboBox>("schedule.type"), schedule);
             choose(field<QComboBox>("optimizer.type"), "sgd");
-            type(field<QLineEdit>("optimizer.lr"), "-1");  // a reason on screen too
+            typeReplacing(field<QLineEdit>("optimizer.lr"), "-1");  // a reason on screen too
             editor_->resize(editor_->sizeHint());
             QTest::qWait(50);
             for (const ExperimentOption& o : experimentOptions()) {
