@@ -77,8 +77,6 @@ private slots:
         QVERIFY(page_->isModified());
 
         // Train -> here.
-        auto* lr = train_->findChild<QDoubleSpinBox*>(QString(), Qt::FindChildrenRecursively);
-        QVERIFY(lr);
         const QList<QSpinBox*> spins = train_->findChildren<QSpinBox*>();
         QSpinBox* batch = nullptr;
         for (QSpinBox* s : spins)

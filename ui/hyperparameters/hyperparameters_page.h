@@ -68,7 +68,6 @@ private:
     QScrollArea* m_editorScroll = nullptr;
     bool m_sized = false;
     std::optional<ts::ExperimentSpec> m_spec, m_saved;
-    bool m_editing = false;  // an edit from the editor is being applied: do not refill it
     QLabel* m_title;
     QLabel* m_message;
     OptionEditor* m_editor;

@@ -159,7 +159,6 @@ void LrFinderPanel::onJobsChanged()
         const auto it = m_pending.find(row.id);
         if (it == m_pending.end() || !row.isDone()) continue;
         Curve& c = m_curves[std::size_t(*it)];
-        c.done = true;
         c.failed = row.state != JobRow::State::Finished;
         if (row.state == JobRow::State::Failed) m_status->setText(row.message);
         m_pending.erase(it);

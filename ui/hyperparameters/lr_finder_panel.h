@@ -55,7 +55,7 @@ private:
     struct Curve {
         std::uint64_t seed = 0;
         std::vector<double> lrs, losses;  // raw, as the steps came
-        bool done = false, failed = false;
+        bool failed = false;
     };
     void onSteps(const QVector<ts::ui::StepPoint>& steps);
     void onJobsChanged();
