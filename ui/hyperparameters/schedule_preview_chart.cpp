@@ -80,13 +80,16 @@ SchedulePreviewChart::SchedulePreviewChart(QWidget* parent)
     italic.setItalic(true);
     m_upperBound->setFont(italic);
 
+    // The summary on a row of its own: beside the boxes it wrapped to a word per line in a
+    // narrow pane.
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(m_summary, 1);
     bar->addWidget(m_logBox);
     bar->addWidget(m_overlayBox);
+    bar->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_summary);
     layout->addLayout(bar);
     layout->addWidget(m_upperBound);
     layout->addWidget(m_chart, 1);
