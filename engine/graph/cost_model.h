@@ -25,5 +25,7 @@ struct CostReport {
 };
 
 CostReport estimateCost(const CheckedGraph& graph);
+// One node's cost, given its inferred output.
+NodeCost nodeCost(const CheckedNode& node, const TensorSpec& output);
 
 }  // namespace ts

@@ -1,4 +1,5 @@
 #include "graph/graph.h"
+#include "graph/graph_checks.h"
 
 #include <algorithm>
 #include <map>
@@ -30,6 +31,8 @@ std::string nodeLabel(const Node& n, const Attrs& attrs, const std::vector<std::
         if (attrs.has(a)) s += ", " + a + "=" + attrValueString(attrs.get(a));
     return s + ")";
 }
+
+}  // namespace
 
 // Orders nodes so every input comes before its consumer, keeping the listed order where
 // free. Throws on a cycle, naming a node on it and the cycle itself.
@@ -85,7 +88,57 @@ std::vector<int> topologicalOrder(const Graph& g, const std::map<std::string, in
     }
 }
 
-}  // namespace
+std::optional<GraphError> checkNodeAlone(const Node& node, const std::map<std::string, int>& nodeIndex,
+                                         const std::set<std::string>& inputNames, const OpRegistry& registry,
+                                         const Op*& op, Attrs& attrs)
+{
+    op = registry.find(node.op);
+    if (!op) {
+        std::string known;
+        for (const auto& t : registry.types()) known += (known.empty() ? "" : ", ") + t;
+        return GraphError(Kind::UnknownOp, node.name,
+                          "node '" + node.name + "': unknown op '" + node.op + "'" + didYouMean(node.op, registry.types()) +
+                              "; known ops: " + known);
+    }
+    for (const auto& in : node.inputs)
+        if (!nodeIndex.count(in) && !inputNames.count(in))
+            return GraphError(Kind::MissingInput, node.name, nodeLabel(node) + ": input '" + in + "' is neither a graph input nor a node");
+    const int count = static_cast<int>(node.inputs.size());
+    if (count < op->minInputs() || (op->maxInputs() >= 0 && count > op->maxInputs())) {
+        std::string want = op->minInputs() == op->maxInputs() ? std::to_string(op->minInputs())
+                         : op->maxInputs() < 0 ? "at least " + std::to_string(op->minInputs())
+                         : std::to_string(op->minInputs()) + " to " + std::to_string(op->maxInputs());
+        return GraphError(Kind::InputCount, node.name, nodeLabel(node) + ": takes " + want + " input(s), got " + std::to_string(count));
+    }
+    std::string err = normaliseAttrs(op->attrSpecs(), node.attrs, attrs);
+    if (!err.empty()) return GraphError(Kind::BadAttribute, node.name, nodeLabel(node) + ": " + err);
+    return std::nullopt;
+}
+
+CheckedNode inferNode(const Node& node, const Op* op, const Attrs& attrs, const std::vector<int>& inputs,
+                      const std::vector<ValueInfo>& values, TensorSpec& out)
+{
+    CheckedNode cn;
+    cn.name = node.name;
+    cn.op = op;
+    cn.attrs = attrs;
+    cn.checkpoint = node.checkpoint;
+    cn.inputs = inputs;
+    std::vector<TensorSpec> inSpecs;
+    for (int v : inputs) inSpecs.push_back(values[v].spec);
+    try {
+        out = op->inferOutput(cn.attrs, inSpecs);
+        for (auto p : op->params(cn.attrs, inSpecs)) {
+            p.name = node.name + "." + p.name;
+            cn.params.push_back(std::move(p));
+        }
+        cn.saved = op->saved(cn.attrs, inSpecs, out);
+        cn.flops = op->flops(cn.attrs, inSpecs, out);
+    } catch (const OpError& e) {
+        throw GraphError(Kind::ShapeMismatch, node.name, nodeLabel(node, cn.attrs, e.attrs()) + ": " + e.what());
+    }
+    return cn;
+}
 
 CheckedGraph checkGraph(const Graph& g, std::int64_t batch)
 {
@@ -114,30 +167,8 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
     // Per node: the op exists, the inputs exist and are as many as the op takes, the attributes fit.
     std::vector<const Op*> ops(g.nodes.size());
     std::vector<Attrs> attrs(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-        const Node& node = g.nodes[i];
-        ops[i] = registry.find(node.op);
-        if (!ops[i]) {
-            std::string known;
-            for (const auto& t : registry.types()) known += (known.empty() ? "" : ", ") + t;
-            throw GraphError(Kind::UnknownOp, node.name,
-                             "node '" + node.name + "': unknown op '" + node.op + "'" + didYouMean(node.op, registry.types()) +
-                                 "; known ops: " + known);
-        }
-        for (const auto& in : node.inputs)
-            if (!nodeIndex.count(in) && !inputNames.count(in))
-                throw GraphError(Kind::MissingInput, node.name, nodeLabel(node) + ": input '" + in + "' is neither a graph input nor a node");
-        const int count = static_cast<int>(node.inputs.size());
-        const Op& op = *ops[i];
-        if (count < op.minInputs() || (op.maxInputs() >= 0 && count > op.maxInputs())) {
-            std::string want = op.minInputs() == op.maxInputs() ? std::to_string(op.minInputs())
-                             : op.maxInputs() < 0 ? "at least " + std::to_string(op.minInputs())
-                             : std::to_string(op.minInputs()) + " to " + std::to_string(op.maxInputs());
-            throw GraphError(Kind::InputCount, node.name, nodeLabel(node) + ": takes " + want + " input(s), got " + std::to_string(count));
-        }
-        std::string err = normaliseAttrs(op.attrSpecs(), node.attrs, attrs[i]);
-        if (!err.empty()) throw GraphError(Kind::BadAttribute, node.name, nodeLabel(node) + ": " + err);
-    }
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        if (auto err = checkNodeAlone(g.nodes[i], nodeIndex, inputNames, registry, ops[i], attrs[i])) throw *err;
 
     CheckedGraph cg;
     cg.batch = batch;
@@ -152,29 +183,10 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
     for (int v = 0; v < static_cast<int>(cg.values.size()); ++v) valueIndex[cg.values[v].name] = v;
     for (int i : topologicalOrder(g, nodeIndex)) {
         const Node& node = g.nodes[i];
-        CheckedNode cn;
-        cn.name = node.name;
-        cn.op = ops[i];
-        cn.attrs = attrs[i];
-        cn.checkpoint = node.checkpoint;
-        std::vector<TensorSpec> inSpecs;
-        for (const auto& in : node.inputs) {
-            int v = valueIndex.at(in);
-            cn.inputs.push_back(v);
-            inSpecs.push_back(cg.values[v].spec);
-        }
+        std::vector<int> inputs;
+        for (const auto& in : node.inputs) inputs.push_back(valueIndex.at(in));
         TensorSpec out;
-        try {
-            out = cn.op->inferOutput(cn.attrs, inSpecs);
-            for (auto p : cn.op->params(cn.attrs, inSpecs)) {
-                p.name = node.name + "." + p.name;
-                cn.params.push_back(std::move(p));
-            }
-            cn.saved = cn.op->saved(cn.attrs, inSpecs, out);
-            cn.flops = cn.op->flops(cn.attrs, inSpecs, out);
-        } catch (const OpError& e) {
-            throw GraphError(Kind::ShapeMismatch, node.name, nodeLabel(node, cn.attrs, e.attrs()) + ": " + e.what());
-        }
+        CheckedNode cn = inferNode(node, ops[i], attrs[i], inputs, cg.values, out);
         const int nodeId = static_cast<int>(cg.nodes.size());
         for (int v : cn.inputs) cg.values[v].consumers.push_back(nodeId);
         cn.output = static_cast<int>(cg.values.size());

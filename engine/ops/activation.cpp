@@ -22,6 +22,7 @@ public:
     {
     }
     std::string type() const override { return type_; }
+    OpCategory category() const override { return OpCategory::Activation; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         if (act_ == Activation::LeakyReLU) return {{"negative_slope", AttrType::Float, AttrValue(0.01)}};
@@ -59,6 +60,7 @@ private:
 class Softmax final : public Op {
 public:
     std::string type() const override { return "Softmax"; }
+    OpCategory category() const override { return OpCategory::Activation; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"dim", AttrType::Int, AttrValue(std::int64_t{-1})}};
@@ -103,6 +105,7 @@ private:
 class Dropout final : public Op {
 public:
     std::string type() const override { return "Dropout"; }
+    OpCategory category() const override { return OpCategory::Layer; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"p", AttrType::Float, AttrValue(0.5), inRange(0.0, 1.0)}};

@@ -11,6 +11,7 @@ std::string sizeText(std::int64_t a, std::int64_t b) { return std::to_string(a) 
 class Conv2d final : public Op {
 public:
     std::string type() const override { return "Conv2d"; }
+    OpCategory category() const override { return OpCategory::Layer; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"in_channels", AttrType::Int, AttrValue(std::int64_t{0}), atLeast(0)},  // 0: from the input

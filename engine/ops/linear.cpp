@@ -9,6 +9,7 @@ namespace {
 class Linear final : public Op {
 public:
     std::string type() const override { return "Linear"; }
+    OpCategory category() const override { return OpCategory::Layer; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"in_features", AttrType::Int, AttrValue(std::int64_t{0}), atLeast(0)},  // 0: from the input

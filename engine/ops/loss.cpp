@@ -31,6 +31,8 @@ void requirePair(std::span<const TensorSpec> in, const std::string& first, const
 class CrossEntropy final : public Op {
 public:
     std::string type() const override { return "CrossEntropy"; }
+    OpCategory category() const override { return OpCategory::Loss; }
+    std::string inputName(int i) const override { return i == 0 ? "logits" : "target"; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"label_smoothing", AttrType::Float, AttrValue(0.0), inRange(0, 1)},
@@ -102,6 +104,8 @@ private:
 class Mse final : public Op {
 public:
     std::string type() const override { return "MSE"; }
+    OpCategory category() const override { return OpCategory::Loss; }
+    std::string inputName(int i) const override { return i == 0 ? "prediction" : "target"; }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return 2; }
     bool isLoss() const override { return true; }
@@ -129,6 +133,8 @@ public:
 class BceWithLogits final : public Op {
 public:
     std::string type() const override { return "BCEWithLogits"; }
+    OpCategory category() const override { return OpCategory::Loss; }
+    std::string inputName(int i) const override { return i == 0 ? "logits" : "target"; }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return 2; }
     bool isLoss() const override { return true; }

@@ -71,6 +71,7 @@ public:
     {
     }
     std::string type() const override { return type_; }
+    OpCategory category() const override { return OpCategory::Normalization; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"num_features", AttrType::Int, AttrValue(std::int64_t{0}), atLeast(0)},  // 0: from the input
@@ -160,6 +161,7 @@ private:
 class LayerNorm final : public Op {
 public:
     std::string type() const override { return "LayerNorm"; }
+    OpCategory category() const override { return OpCategory::Normalization; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"normalized_size", AttrType::Int, AttrValue(std::int64_t{0}), atLeast(0)},  // 0: the last dim
@@ -223,6 +225,7 @@ private:
 class GroupNorm final : public Op {
 public:
     std::string type() const override { return "GroupNorm"; }
+    OpCategory category() const override { return OpCategory::Normalization; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"num_groups", AttrType::Int, std::nullopt, atLeast(1)},

@@ -71,15 +71,26 @@ struct OpContext {
     std::vector<Tensor> gradParams;
 };
 
+// The family an op belongs to: the model builder's palette groups ops by it, so a newly
+// registered op appears there without a list kept by hand.
+enum class OpCategory : std::uint8_t { Layer, Activation, Normalization, Pooling, Structure, Loss };
+std::string opCategoryName(OpCategory c);  // "layer", "activation", ... (stable, untranslated)
+
 class Op {
 public:
     virtual ~Op() = default;
     virtual std::string type() const = 0;  // "Linear", "Conv2d", ...
+    virtual OpCategory category() const = 0;
     virtual std::vector<AttrSpec> attrSpecs() const { return {}; }
     virtual int minInputs() const { return 1; }
     virtual int maxInputs() const { return 1; }  // -1: any number
     // Input i takes a gradient (false for integer targets and indices).
     virtual bool inputDifferentiable(int i) const { (void)i; return true; }
+    // What input i is, for ports and messages: "input" for one-input ops, else "input 1", ...
+    virtual std::string inputName(int i) const
+    {
+        return maxInputs() == 1 ? std::string("input") : "input " + std::to_string(i + 1);
+    }
     // A loss produces a scalar that backward starts from.
     virtual bool isLoss() const { return false; }
 

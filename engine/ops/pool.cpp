@@ -19,6 +19,7 @@ class Pool2d final : public Op {
 public:
     explicit Pool2d(PoolKind kind) : kind_(kind) {}
     std::string type() const override { return kind_ == PoolKind::Max ? "MaxPool2d" : "AvgPool2d"; }
+    OpCategory category() const override { return OpCategory::Pooling; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         std::vector<AttrSpec> specs{{"kernel_size", AttrType::Ints, std::nullopt, atLeast(1), 2},
@@ -91,6 +92,7 @@ private:
 class GlobalAvgPool final : public Op {
 public:
     std::string type() const override { return "GlobalAvgPool"; }
+    OpCategory category() const override { return OpCategory::Pooling; }
     TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
     {
         requireImage(in[0]);

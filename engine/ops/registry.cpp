@@ -4,6 +4,19 @@ namespace ts {
 
 void registerBuiltinOps(OpRegistry& registry);  // builtin_ops.cpp
 
+std::string opCategoryName(OpCategory c)
+{
+    switch (c) {
+    case OpCategory::Layer: return "layer";
+    case OpCategory::Activation: return "activation";
+    case OpCategory::Normalization: return "normalization";
+    case OpCategory::Pooling: return "pooling";
+    case OpCategory::Structure: return "structure";
+    case OpCategory::Loss: return "loss";
+    }
+    return "layer";
+}
+
 void OpRegistry::add(std::unique_ptr<Op> op)
 {
     std::string type = op->type();

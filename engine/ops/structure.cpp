@@ -24,6 +24,7 @@ void copyBackward(OpContext& c)
 class Flatten final : public Op {
 public:
     std::string type() const override { return "Flatten"; }
+    OpCategory category() const override { return OpCategory::Structure; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"start_dim", AttrType::Int, AttrValue(std::int64_t{1}), atLeast(1)}};
@@ -47,6 +48,7 @@ public:
 class Reshape final : public Op {
 public:
     std::string type() const override { return "Reshape"; }
+    OpCategory category() const override { return OpCategory::Structure; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"shape", AttrType::Ints, std::nullopt, atLeast(-1)}};  // per sample; one -1 is inferred
@@ -88,6 +90,7 @@ public:
 class Add final : public Op {
 public:
     std::string type() const override { return "Add"; }
+    OpCategory category() const override { return OpCategory::Structure; }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return -1; }
     TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
@@ -122,6 +125,7 @@ public:
 class Concat final : public Op {
 public:
     std::string type() const override { return "Concat"; }
+    OpCategory category() const override { return OpCategory::Structure; }
     std::vector<AttrSpec> attrSpecs() const override { return {{"axis", AttrType::Int, AttrValue(std::int64_t{1})}}; }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return -1; }
@@ -190,6 +194,7 @@ private:
 class Embedding final : public Op {
 public:
     std::string type() const override { return "Embedding"; }
+    OpCategory category() const override { return OpCategory::Layer; }
     std::vector<AttrSpec> attrSpecs() const override
     {
         return {{"num_embeddings", AttrType::Int, std::nullopt, atLeast(1)},
@@ -198,6 +203,7 @@ public:
                  {"normal", "xavier_normal", "xavier_uniform", "zeros"}}};
     }
     bool inputDifferentiable(int) const override { return false; }
+    std::string inputName(int) const override { return "indices"; }
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
     {
         if (in[0].dtype != DType::I64)
