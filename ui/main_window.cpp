@@ -20,6 +20,7 @@
 #include <QPushButton>
 
 #include "ui/hyperparameters/hyperparameters_page.h"
+#include "ui/model/model_page.h"
 #include "ui/hyperparameters/schedule_preview_chart.h"
 #include "ui/train/jobs_panel.h"
 #include "ui/runs/runs_page.h"
@@ -68,6 +69,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             m_stack->addWidget(new RunsPage(studioWorkspace()));
         else if (page == Page::Hyperparameters)
             m_stack->addWidget(new HyperparametersPage(m_session, QString::fromStdString(studioWorkspace().directory)));
+        else if (page == Page::Model)
+            m_stack->addWidget(new ModelPage);
         else
             m_stack->addWidget(new PlaceholderPage(page));
     }
@@ -247,6 +250,15 @@ void MainWindow::connectExperimentPages()
     connect(train, &TrainPage::experimentChanged, hyper, &HyperparametersPage::setExperiment);
     connect(hyper, &HyperparametersPage::experimentEdited, train, &TrainPage::setExperiment);
     if (const auto spec = train->experimentForRun()) hyper->setExperiment(*spec);
+    if (auto* model = qobject_cast<ModelPage*>(m_stack->widget(int(Page::Model)))) {
+        connect(train, &TrainPage::experimentChanged, model, &ModelPage::setExperiment);
+        connect(model, &ModelPage::experimentEdited, train, &TrainPage::setExperiment);
+        connect(model, &ModelPage::trainRequested, this, [this, train](const ExperimentSpec& spec) {
+            train->setExperiment(spec);
+            setCurrentPage(Page::Train);
+        });
+        if (const auto spec = train->experimentForRun()) model->setExperiment(*spec);
+    }
     // A run that ends adds its logged rates to the preview's overlay.
     connect(m_session, &TrainingSession::finished, hyper->preview(), &SchedulePreviewChart::refreshOverlay);
 }
@@ -309,6 +321,10 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (auto* model = qobject_cast<ModelPage*>(m_stack->widget(int(Page::Model))); model && !model->maybeSave()) {
+        event->ignore();
+        return;
+    }
     if (m_session->isActive()) {
         event->ignore();
         if (m_closeWhenIdle) return;  // already stopping; the window closes when the job has ended

@@ -27,6 +27,14 @@ struct CudaRuntimeInfo {
 
 CudaRuntimeInfo queryCuda();
 
+// Free and total bytes on CUDA device `index` as the driver counts them (cudaMemGetInfo):
+// memory this process's caching allocator holds counts as used. Both 0 without CUDA, or
+// when the device does not answer.
+struct CudaMemoryInfo {
+    std::size_t freeBytes = 0, totalBytes = 0;
+};
+CudaMemoryInfo cudaMemoryInfo(int index);
+
 class Backend;
 // The CUDA backend on device `index`, created on first use and kept for the process (a
 // backend owns a stream and library handles, and executors hold references to it). Throws

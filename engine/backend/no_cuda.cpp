@@ -15,6 +15,8 @@ CudaRuntimeInfo queryCuda()
     return info;
 }
 
+CudaMemoryInfo cudaMemoryInfo(int) { return {}; }
+
 Backend& cudaBackend(int) { throw std::runtime_error(kNoCuda); }
 
 }  // namespace ts

@@ -33,7 +33,10 @@ void walk(const YAML::Node& node, const std::string& prefix, std::vector<std::pa
 std::vector<std::pair<std::string, std::string>> flattenExperiment(const ExperimentSpec& spec)
 {
     std::vector<std::pair<std::string, std::string>> out;
-    walk(YAML::Load(experimentToYaml(spec)), "", out);
+    // The drawing is not a setting: node positions must not become run parameters.
+    ExperimentSpec settings = spec;
+    settings.layout = {};
+    walk(YAML::Load(experimentToYaml(settings)), "", out);
     return out;
 }
 

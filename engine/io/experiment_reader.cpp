@@ -10,6 +10,7 @@
 
 #include "io/experiment_options.h"
 #include "io/experiment_read.h"
+#include "io/experiment_sections.h"
 #include "io/experiment_yaml.h"
 #include "io/model_yaml.h"
 #include "io/sweep_reader.h"
@@ -231,17 +232,19 @@ YAML::Node parseExperimentYaml(const std::string& text, const std::string& sourc
     }
 }
 
-ExperimentSpec readExperiment(Reader& r, const YAML::Node& root)
+ExperimentSpec readExperimentSections(Reader& r, const YAML::Node& root, ModelMarks& marks)
 {
     const Pos top{1, 1};
-    if (!root.IsMap()) r.fail(top, "an experiment file is a mapping with keys such as name, dataset, model, optimizer, training");
-
     ExperimentSpec spec;
     spec.sourceFile = r.source();
-    ModelMarks marks;
+    if (!root.IsMap()) {
+        r.report(top, "an experiment file is a mapping with keys such as name, dataset, model, optimizer, training");
+        return spec;
+    }
     // Sections are independent: each reports its own problems and the reading goes on.
     r.attempt([&] {
-        const MapView m = r.map(root, "the experiment", {"name", "description", "dataset", "model", "optimizer", "schedule", "training", "sweep"}, top);
+        const MapView m = r.map(root, "the experiment",
+                                {"name", "description", "dataset", "model", "optimizer", "schedule", "training", "sweep", "layout"}, top);
         if (!r.read(m, "name", spec.name)) spec.name = fileStem(r.source());
         r.read(m, "description", spec.description);
         if (const Field* f = m.find("dataset")) readDataset(r, *f, spec.dataset);
@@ -251,18 +254,29 @@ ExperimentSpec readExperiment(Reader& r, const YAML::Node& root)
         if (const Field* f = m.find("sweep")) spec.sweep = readSweep(r, *f, root, spec);  // after dataset and training
         if (const Field* model = m.find("model")) spec.model = readModel(r, *model, spec.dataset, marks);
         else if (!misspells(root, "model")) r.report(top, "missing key 'model' (layers: or nodes: describing the network)");
+        if (const Field* f = m.find("layout")) spec.layout = readLayout(r, *f);
     });
-    r.finish();
+    return spec;
+}
 
+Pos graphErrorPos(const GraphError& e, const Graph& model, const ModelMarks& marks)
+{
+    if (auto it = marks.nodes.find(e.node()); it != marks.nodes.end()) return it->second;
+    if (!e.node().empty() && e.node() == model.output && marks.output.line) return marks.output;
+    if (!e.node().empty() && e.node() == model.loss && marks.loss.line) return marks.loss;
+    return marks.model;
+}
+
+ExperimentSpec readExperiment(Reader& r, const YAML::Node& root)
+{
+    if (!root.IsMap()) r.fail(Pos{1, 1}, "an experiment file is a mapping with keys such as name, dataset, model, optimizer, training");
+    ModelMarks marks;
+    ExperimentSpec spec = readExperimentSections(r, root, marks);
+    r.finish();
     try {
         checkGraph(spec.model, spec.training.batchSize);
     } catch (const GraphError& e) {
-        // The node at fault, else the model/output/loss key the error is about.
-        Pos at = marks.model;
-        if (auto it = marks.nodes.find(e.node()); it != marks.nodes.end()) at = it->second;
-        else if (!e.node().empty() && e.node() == spec.model.output && marks.output.line) at = marks.output;
-        else if (!e.node().empty() && e.node() == spec.model.loss && marks.loss.line) at = marks.loss;
-        r.fail(at, e.what());
+        r.fail(graphErrorPos(e, spec.model, marks), e.what());
     }
     return spec;
 }

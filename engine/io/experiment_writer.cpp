@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "io/experiment_sections.h"
 #include "io/experiment_yaml.h"
 #include "io/model_yaml.h"
 #include "io/sweep_reader.h"
@@ -143,7 +144,11 @@ Out trainingOut(const TrainingSpec& t)
 
 }  // namespace
 
-std::string experimentToYaml(const ExperimentSpec& spec)
+}  // namespace ts
+
+namespace ts::yamlio {
+
+Out experimentOut(const ExperimentSpec& spec)
 {
     Out root = Out::map(true);
     if (!spec.name.empty()) root.add("name", Out::scalar(yamlText(spec.name)));
@@ -154,8 +159,15 @@ std::string experimentToYaml(const ExperimentSpec& spec)
     putSection(root, "schedule", scheduleOut(spec.schedule));
     root.add("training", trainingOut(spec.training));
     if (spec.sweep) root.add("sweep", sweepOut(*spec.sweep));
-    return render(root);
+    if (!spec.layout.empty()) root.add("layout", layoutOut(spec.layout, spec.model));
+    return root;
 }
+
+}  // namespace ts::yamlio
+
+namespace ts {
+
+std::string experimentToYaml(const ExperimentSpec& spec) { return render(experimentOut(spec)); }
 
 void saveExperiment(const ExperimentSpec& spec, const std::string& path)
 {

@@ -2,7 +2,8 @@
 // experiments/ (fashion_mnist_mlp.yaml is the short tour). Loading validates everything the
 // file can get wrong, including the model (checkGraph at the training batch size), and
 // reports it as `file:line:column: what is wrong`. Saving writes the same layout back, omitting
-// values that equal their defaults, so load(save(spec)) == spec. Comments are not kept.
+// values that equal their defaults, so load(save(spec)) == spec. Comments are not kept; the
+// Model page's lenient reading and its saving that keeps a file's bytes are experiment_text.h.
 #pragma once
 #include <stdexcept>
 #include <string>

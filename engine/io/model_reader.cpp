@@ -7,6 +7,8 @@
 #include <set>
 
 #include "io/model_yaml.h"
+
+#include "graph/node_names.h"
 #include "ops/registry.h"
 #include "tensor/dtype.h"
 
@@ -23,18 +25,7 @@ std::optional<std::vector<GraphInput>> defaultInputs(const DatasetSpec& d)
     return std::nullopt;
 }
 
-std::string nameBase(const std::string& op)
-{
-    std::string base;
-    for (char c : op) base += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    // Conv2d -> conv, BatchNorm1d -> batchnorm: the suffix only adds noise to a name.
-    if (base.size() > 2 && base.back() == 'd' && std::isdigit(static_cast<unsigned char>(base[base.size() - 2]))) {
-        std::size_t end = base.size() - 1;
-        while (end > 0 && std::isdigit(static_cast<unsigned char>(base[end - 1]))) --end;
-        if (end > 0) base.erase(end);
-    }
-    return base;
-}
+std::string nameBase(const std::string& op) { return nodeNameBase(op); }
 
 std::string generatedName(const std::string& op, int count) { return nameBase(op) + std::to_string(count); }
 
@@ -114,6 +105,18 @@ AttrValue attrValue(const Reader& r, const Field& f, const std::string& label)
     r.fail(f.pos, label + ": attribute '" + f.key + "' must be a number, boolean, string or list, got " + describe(f.value));
 }
 
+// Sets the attribute as written when it reads as a value at all. A node that does not check
+// keeps its attributes this way, so the Model page's draft (io/experiment_text.h) shows and
+// saves it unchanged; the strict reader has reported the problem and throws anyway.
+void keepAsWritten(const Reader& r, const Field& f, const std::string& label, Attrs& attrs)
+{
+    try {
+        attrs.set(f.key, attrValue(r, f, label));
+    } catch (const ExperimentError&) {
+        // not a value (a list of words): the draft leaves it out, its text stays in the file
+    }
+}
+
 struct Pending {
     std::string name;  // empty: generate
     Pos namePos;
@@ -150,13 +153,14 @@ Node resolve(Reader& r, const Pending& p, const std::string& name)
             r.report(f.keyPos, label + ": unknown attribute '" + f.key + "'" +
                                    (!hint.empty() ? hint : names.empty() ? " (" + p.op + " takes none)" : " (" + p.op + " takes: " + joinList(names) + ")"));
             unknownAttribute = true;
+            keepAsWritten(r, f, label, node.attrs);
             continue;
         }
         r.attempt([&] {
             AttrValue v = attrValue(r, f, label);
+            node.attrs.set(f.key, v);  // as written, refused or not (keepAsWritten)
             Attrs normalised;
             if (std::string err = normaliseAttrs({*spec}, Attrs{{f.key, v}}, normalised); !err.empty()) r.fail(f.pos, label + ": " + err);
-            node.attrs.set(f.key, std::move(v));
         });
     }
     // An unknown attribute is most often the required one misspelt: saying it is missing would repeat that.
@@ -299,6 +303,7 @@ Graph readModel(Reader& r, const Field& field, const DatasetSpec& dataset, Model
         const int count = ++counts[nameBase(p.op)];
         const std::string name = p.name.empty() ? generatedName(p.op, count) : p.name;
         Node node{name, p.op, {}, {}, p.checkpoint};
+        for (const Field& f : p.attrFields) keepAsWritten(r, f, "node '" + name + "' (" + p.op + ")", node.attrs);  // an unknown op's
         r.attempt([&] { node = resolve(r, p, name); });
         const Op* op = OpRegistry::builtin().find(p.op);
         const bool loss = op && op->isLoss();

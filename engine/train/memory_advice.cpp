@@ -1,7 +1,11 @@
 #include "train/memory_advice.h"
 
+#include <algorithm>
+#include <fstream>
 #include <sstream>
 
+#include "backend/backend.h"
+#include "backend/devices.h"
 #include "exec/memory_plan.h"
 #include "optim/optimizer.h"
 #include "tensor/format_bytes.h"
@@ -35,6 +39,47 @@ std::vector<std::string> runMemoryArgs(const RunMemory& m, const std::string& op
 Message describeRunMemory(const RunMemory& m, const std::string& optimizerType)
 {
     return makeMessage(MessageId::MemoryBreakdown, runMemoryArgs(m, optimizerType));
+}
+
+namespace {
+// MemAvailable from /proc/meminfo: what the kernel estimates can be allocated without swapping.
+std::size_t availableRam()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::size_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return 0;
+}
+}  // namespace
+
+std::size_t availableTrainingBytes(Backend& backend)
+{
+    const Device d = backend.device();
+    const std::size_t system = d.kind == DeviceKind::CUDA ? cudaMemoryInfo(d.index).freeBytes : availableRam();
+    if (system == 0) return 0;
+    const AllocatorStats held = backend.allocator().stats();
+    return system + (held.reserved - held.allocated);
+}
+
+std::int64_t largestFittingBatch(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes,
+                                 std::int64_t limit)
+{
+    auto fits = [&](std::int64_t batch) { return planRunMemory(spec, batch, backend).total() <= availableBytes; };
+    if (limit < 1 || !fits(1)) return 0;
+    std::int64_t fitting = 1, tooLarge = 0;  // 0: none found yet
+    while (!tooLarge) {
+        const std::int64_t next = std::min(fitting * 2, limit);
+        if (next == fitting) return fitting;  // the limit fits
+        (fits(next) ? fitting : tooLarge) = next;
+    }
+    while (tooLarge - fitting > 1) {
+        const std::int64_t mid = fitting + (tooLarge - fitting) / 2;
+        (fits(mid) ? fitting : tooLarge) = mid;
+    }
+    return fitting;
 }
 
 std::string outOfMemoryAdvice(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes)

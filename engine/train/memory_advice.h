@@ -25,6 +25,19 @@ Message describeRunMemory(const RunMemory& m, const std::string& optimizerType);
 // Its arguments (the sizes formatted, the optimizer's name), which the planned-memory log line shares.
 std::vector<std::string> runMemoryArgs(const RunMemory& m, const std::string& optimizerType);
 
+// Bytes a training run may use on `backend`: the GPU's free memory (cudaMemGetInfo) or, on
+// the CPU, the available RAM (MemAvailable in /proc/meminfo), plus in both cases the blocks
+// the backend's caching allocator holds free (a new run reuses them). 0 when unknown. On the
+// CPU the loader's batches (max(prefetch, workers) + 1 of them) share that RAM, beyond the plan.
+std::size_t availableTrainingBytes(Backend& backend);
+// The largest batch size in [1, limit] whose planned training memory (planRunMemory) fits
+// `availableBytes`: exact, by doubling then bisection (the plan grows with the batch), so
+// about 2 log2(answer) plans; 0 when not even batch 1 fits. Throws what checkGraph throws
+// for a model that does not check. On CUDA every plan asks cuDNN for its convolution
+// workspaces at that batch, which is slower than on the CPU the first time.
+std::int64_t largestFittingBatch(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes,
+                                 std::int64_t limit = 1 << 20);
+
 // "parameters 1.3 MiB, gradients ..., activations ... (batch 1024)" and, for `availableBytes`,
 // the largest batch (halving) that fits with the accumulation that keeps the effective batch,
 // or, when even batch 1 does not fit, what the fixed part needs.

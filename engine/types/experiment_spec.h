@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "types/model_graph.h"
+#include "types/model_layout.h"
 
 namespace ts {
 
@@ -171,6 +172,7 @@ struct ExperimentSpec {
     ScheduleSpec schedule;
     TrainingSpec training;
     std::optional<SweepSpec> sweep;  // the file's `sweep:` section, when it has one
+    ModelLayout layout;  // the file's `layout:` section: how the Model page draws the model
 
     bool operator==(const ExperimentSpec&) const = default;
 };

@@ -273,7 +273,7 @@ private slots:
         QVERIFY2(e.message().find("valid keys: epochs, batch_size") != std::string::npos, e.what());
         e = expectError(std::string(kBase) + "epochs: 3\n");
         QCOMPARE(std::string(e.what()), std::string("x.yaml:14:1: unknown key 'epochs' in the experiment"
-                                                    " (valid keys: name, description, dataset, model, optimizer, schedule, training, sweep)"));
+                                                    " (valid keys: name, description, dataset, model, optimizer, schedule, training, sweep, layout)"));
         e = expectError(std::string(kBase) + "optimizer: {type: sgd}\n");
         QCOMPARE(std::string(e.what()), std::string("x.yaml:14:1: the experiment: key 'optimizer' is given twice"));
     }

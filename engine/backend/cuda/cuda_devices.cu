@@ -50,4 +50,21 @@ CudaRuntimeInfo queryCuda()
     return info;
 }
 
+CudaMemoryInfo cudaMemoryInfo(int index)
+{
+    // cudaMemGetInfo answers for the current device: switch to `index` and back.
+    int previous = 0;
+    if (cudaGetDevice(&previous) != cudaSuccess || cudaSetDevice(index) != cudaSuccess) {
+        cudaGetLastError();
+        return {};
+    }
+    CudaMemoryInfo info;
+    if (cudaMemGetInfo(&info.freeBytes, &info.totalBytes) != cudaSuccess) {
+        info = {};
+        cudaGetLastError();
+    }
+    cudaSetDevice(previous);
+    return info;
+}
+
 }  // namespace ts

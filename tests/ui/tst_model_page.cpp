@@ -1,0 +1,289 @@
+// The Model page through its own actions on real widgets: the shipped CNN built from nothing
+// (add from the palette's ops, connect, set attributes, rename) equals the model read from
+// experiments/fashion_mnist_cnn.yaml; the whole construction undone step by step and redone;
+// a refused cycle; an error pinned to its node; blocks grouped and pasted with fresh names;
+// files opened and saved losslessly.
+#include <QtTest>
+
+#include <QListWidget>
+#include <QUndoStack>
+
+#include "graph/templates.h"
+#include "io/experiment_text.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_page.h"
+#include "ui/model/model_summary_panel.h"
+#include "ui/model/node_properties.h"
+#include "backend/backend.h"
+#include "train/memory_advice.h"
+#include "widgets/node_canvas.h"
+
+using namespace ts;
+using namespace ts::ui;
+
+namespace {
+
+QString experimentsDir() { return QStringLiteral(TS_SOURCE_DIR "/experiments"); }
+
+ExperimentSpec shipped(const char* name) { return loadExperiment((experimentsDir() + QLatin1Char('/') + QLatin1String(name)).toStdString()); }
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// An experiment with the CNN's dataset and settings but no model nodes: the page starts empty.
+ExperimentSpec emptyCnnExperiment()
+{
+    ExperimentSpec spec = shipped("fashion_mnist_cnn.yaml");
+    spec.model.nodes.clear();
+    spec.sourceFile.clear();
+    return spec;
+}
+
+void setAttr(ModelPage& page, const QString& node, const QString& attr, AttrValue v)
+{
+    emit page.properties()->attributeChanged(node, attr, v);
+}
+
+// The CNN of experiments/fashion_mnist_cnn.yaml, drawn the way a user would.
+void buildCnn(ModelPage& page)
+{
+    struct Layer {
+        const char* op;
+        std::vector<std::pair<const char*, AttrValue>> attrs;
+    };
+    const std::vector<Layer> layers = {
+        {"Conv2d", {{"out_channels", std::int64_t(32)}, {"kernel_size", std::int64_t(3)}, {"padding", std::int64_t(1)}, {"init", std::string("pytorch")}}},
+        {"BatchNorm2d", {}},
+        {"ReLU", {}},
+        {"MaxPool2d", {{"kernel_size", std::int64_t(2)}}},
+        {"Conv2d", {{"out_channels", std::int64_t(64)}, {"kernel_size", std::int64_t(3)}, {"padding", std::int64_t(1)}, {"init", std::string("pytorch")}}},
+        {"BatchNorm2d", {}},
+        {"ReLU", {}},
+        {"MaxPool2d", {{"kernel_size", std::int64_t(2)}}},
+        {"Flatten", {}},
+        {"Linear", {{"out_features", std::int64_t(128)}, {"init", std::string("pytorch")}}},
+        {"ReLU", {}},
+        {"Dropout", {{"p", 0.25}}},
+        {"Linear", {{"out_features", std::int64_t(10)}, {"init", std::string("pytorch")}}},
+        {"CrossEntropy", {}},
+    };
+    QString previous = QStringLiteral("image");
+    double y = 100;
+    for (const Layer& l : layers) {
+        const QString name = page.addOp(QString::fromLatin1(l.op), QPointF(0, y += 100));
+        QVERIFY2(page.connectNodes(previous, name, 0), qPrintable(page.statusText()));
+        for (const auto& [attr, value] : l.attrs) setAttr(page, name, QString::fromLatin1(attr), value);
+        previous = name;
+    }
+    QVERIFY(page.connectNodes(QStringLiteral("label"), previous, 1));
+    emit page.properties()->renameRequested(QStringLiteral("linear2"), QStringLiteral("classifier"));
+}
+
+}  // namespace
+
+class TestModelPage : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void buildTheShippedCnnUndoItAllAndRedo()
+    {
+        ModelPage page;
+        page.resize(1400, 900);
+        page.show();
+        page.setExperiment(emptyCnnExperiment());
+        QVERIFY(page.document()->state().model.nodes.empty());
+        buildCnn(page);
+        const Graph expected = shipped("fashion_mnist_cnn.yaml").model;
+        const Graph& built = page.document()->state().model;
+        QCOMPARE(built.nodes.size(), expected.nodes.size());
+        for (std::size_t i = 0; i < built.nodes.size(); ++i) {
+            QCOMPARE(built.nodes[i].name, expected.nodes[i].name);
+            QCOMPARE(built.nodes[i].op, expected.nodes[i].op);
+            QCOMPARE(built.nodes[i].inputs, expected.nodes[i].inputs);
+            QVERIFY2(built.nodes[i].attrs == expected.nodes[i].attrs, built.nodes[i].name.c_str());
+        }
+        QVERIFY(built == expected);
+        QVERIFY(page.document()->diagnosis().ok());
+        // The canvas shows a node per graph input and node, and a wire per input.
+        QCOMPARE(page.canvas()->nodeIds().size(), qsizetype(2 + expected.nodes.size()));
+        QCOMPARE(page.canvas()->wires().size(), qsizetype(expected.nodes.size() + 1));
+
+        // Every step undone, one at a time, back to nothing; then all redone.
+        QUndoStack* undo = page.document()->undoStack();
+        const int steps = undo->count();
+        QVERIFY(steps >= 14 * 2);
+        while (undo->canUndo()) undo->undo();
+        QVERIFY(page.document()->state().model.nodes.empty());
+        QCOMPARE(page.canvas()->nodeIds().size(), qsizetype(2));
+        while (undo->canRedo()) undo->redo();
+        QVERIFY(page.document()->state().model == expected);
+    }
+
+    void connectionsTheEngineWouldRefuseAreRefused()
+    {
+        ModelPage page;
+        page.setExperiment(emptyCnnExperiment());
+        const QString a = page.addOp(QStringLiteral("Linear"), {});
+        const QString b = page.addOp(QStringLiteral("ReLU"), {});
+        QVERIFY(page.connectNodes(QStringLiteral("image"), a, 0));
+        QVERIFY(page.connectNodes(a, b, 0));
+        const int steps = page.document()->undoStack()->count();
+        QVERIFY(!page.connectNodes(b, a, 0));  // a cycle (and an occupied port)
+        QVERIFY(!page.connectNodes(b, b, 0));
+        const QString c = page.addOp(QStringLiteral("ReLU"), {});
+        QVERIFY(!page.connectNodes(QStringLiteral("image"), b, 0));  // ReLU takes one input: occupied
+        QVERIFY2(page.statusText().contains(QStringLiteral("already fed by linear1")), qPrintable(page.statusText()));
+        QVERIFY(page.connectNodes(b, c, 0));
+        QVERIFY(!page.connectNodes(c, a, 1));  // Linear has no second input
+        QCOMPARE(page.document()->undoStack()->count(), steps + 2);  // the refusals changed nothing
+        // A cycle through a free port of a variadic op: Add(relu1, ?) fed back into linear1's chain.
+        const QString add = page.addOp(QStringLiteral("Add"), {});
+        QVERIFY(page.connectNodes(c, add, 0));
+        QVERIFY(!page.connectNodes(add, a, 0));
+        QVERIFY2(page.statusText().contains(QStringLiteral("cycle")), qPrintable(page.statusText()));
+    }
+
+    void anErrorIsPinnedToItsNodeAndListed()
+    {
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        setAttr(page, QStringLiteral("linear1"), QStringLiteral("in_features"), std::int64_t(1000));
+        const GraphDiagnosis& d = page.document()->diagnosis();
+        QVERIFY(!d.ok());
+        QCOMPARE(d.problems.front().node(), std::string("linear1"));
+        // The problem list names it; a click selects the node on the canvas.
+        QListWidget* problems = page.problems();
+        QVERIFY(problems->count() >= 1);
+        QListWidgetItem* item = problems->item(0);
+        QCOMPARE(item->data(Qt::UserRole).toString(), QStringLiteral("linear1"));
+        QVERIFY(item->text().contains(QStringLiteral("3136")));
+        emit problems->itemClicked(item);
+        QCOMPARE(page.canvas()->selectedNodes(), QStringList{QStringLiteral("linear1")});
+        // Nodes above the mistake keep their shapes; the ones below are blocked.
+        QVERIFY(d.find("flatten1")->known);
+        QVERIFY(d.find("classifier")->blocked);
+    }
+
+    void blocksGroupAndPasteWithFreshNames()
+    {
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        const QStringList block{QStringLiteral("conv2"), QStringLiteral("batchnorm2"), QStringLiteral("relu2")};
+        page.canvas()->selectNodes(block);
+        page.groupSelection();
+        QCOMPARE(page.document()->state().layout.blocks.size(), std::size_t(1));
+        QCOMPARE(page.document()->state().layout.blocks[0].name, std::string("block1"));
+        page.copySelection();
+        const int before = page.document()->undoStack()->count();
+        const std::size_t nodes = page.document()->state().model.nodes.size();
+        for (int i = 0; i < 3; ++i) page.paste();
+        QCOMPARE(page.document()->undoStack()->count(), before + 3);  // a paste of three nodes is one step
+        const ModelState& s = page.document()->state();
+        QCOMPARE(s.model.nodes.size(), nodes + 9);
+        QVERIFY(findNode(s.model, QStringLiteral("conv5")) && findNode(s.model, QStringLiteral("batchnorm5")));
+        QCOMPARE(s.layout.blocks.size(), std::size_t(4));
+        QCOMPARE(s.layout.blocks[3].name, std::string("block4"));
+        // Wires inside the copy follow the fresh names; the copy's input from outside is kept.
+        QCOMPARE(findNode(s.model, QStringLiteral("batchnorm5"))->inputs, std::vector<std::string>{"conv5"});
+        QCOMPARE(findNode(s.model, QStringLiteral("conv5"))->inputs, std::vector<std::string>{"maxpool1"});
+        // Collapsed, a block is one node on the canvas; its members' wires go to it.
+        page.canvas()->selectNodes({QStringLiteral("conv2")});
+        page.document()->apply(setBlockCollapsed(s, QStringLiteral("block1"), true), QStringLiteral("collapse"));
+        QVERIFY(page.canvas()->nodeIds().contains(QStringLiteral("block:block1")));
+        QVERIFY(!page.canvas()->nodeIds().contains(QStringLiteral("conv2")));
+        page.document()->undoStack()->undo();
+        QVERIFY(page.canvas()->nodeIds().contains(QStringLiteral("conv2")));
+    }
+
+    void openingAndSavingUnchangedKeepsEveryByte_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const QString& f : QDir(experimentsDir()).entryList({QStringLiteral("*.yaml")}))
+            QTest::newRow(qPrintable(f)) << f;
+    }
+    void openingAndSavingUnchangedKeepsEveryByte()
+    {
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(file);
+        QVERIFY(QFile::copy(experimentsDir() + QLatin1Char('/') + file, path));
+        const QByteArray original = readAll(path);
+        ModelPage page;
+        QVERIFY(page.openFile(path));
+        QVERIFY(!page.document()->isModified());
+        QVERIFY(page.save());
+        QCOMPARE(readAll(path), original);
+
+        // One attribute changed: one line of the file changed.
+        const Node& first = page.document()->state().model.nodes.front();
+        const Op* op = OpRegistry::builtin().find(first.op);
+        QVERIFY(op);
+        QString attr;
+        for (const auto& spec : op->attrSpecs())
+            if (spec.type == AttrType::Int && first.attrs.has(spec.name)) attr = QString::fromStdString(spec.name);
+        if (attr.isEmpty()) return;  // nothing to change on the first node
+        const std::int64_t v = std::get<std::int64_t>(first.attrs.get(attr.toStdString()));
+        setAttr(page, QString::fromStdString(first.name), attr, std::int64_t(v + 1));
+        QVERIFY(page.document()->isModified());
+        QVERIFY(page.save());
+        const QList<QByteArray> a = original.split('\n'), b = readAll(path).split('\n');
+        QCOMPARE(a.size(), b.size());
+        int differ = 0;
+        for (int i = 0; i < a.size(); ++i) differ += a[i] != b[i];
+        QCOMPARE(differ, 1);
+        QCOMPARE(loadExperimentDraft(path.toStdString()).spec.model, page.document()->state().model);
+    }
+
+    void brokenFileStillOpensWithTheNodeMarked()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.yaml"));
+        QByteArray text = readAll(experimentsDir() + QStringLiteral("/fashion_mnist_cnn.yaml"));
+        text.replace("- BatchNorm2d\n    - ReLU", "- BatchNorm2d\n    - ReLUU");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+        f.close();
+        ModelPage page;
+        QVERIFY(page.openFile(path));
+        const GraphDiagnosis& d = page.document()->diagnosis();
+        QVERIFY(!d.ok());
+        QCOMPARE(d.problems.front().kind(), GraphError::Kind::UnknownOp);
+        QVERIFY(page.canvas()->nodeIds().contains(QString::fromStdString(d.problems.front().node())));
+        QVERIFY(page.save());
+        QCOMPARE(readAll(path), text);  // nothing lost
+    }
+
+    void summaryPlansTheExecutorsMemory()
+    {
+        ModelPage page;
+        const ExperimentSpec spec = shipped("fashion_mnist_cnn.yaml");
+        page.setExperiment(spec);
+        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->largestBatch() > 0, 20000);
+        const RunMemory planned = planRunMemory(spec, spec.training.batchSize, cpuBackend());
+        QCOMPARE(page.summary()->plannedMemory().total(), planned.total());
+        ExperimentSpec at = spec;
+        at.training.batchSize = page.summary()->largestBatch();
+        QVERIFY(planRunMemory(at, at.training.batchSize, cpuBackend()).total() <= availableTrainingBytes(cpuBackend()) * 1.01);
+    }
+
+    void templatesFollowTheExperimentsData()
+    {
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_mlp.yaml"));
+        for (const char* name : {"mlp", "cnn", "resnet", "lenet5"}) {
+            page.newFromTemplate(QString::fromLatin1(name));
+            QVERIFY2(page.document()->diagnosis().ok(), name);
+            QCOMPARE(page.document()->state().model, templateGraph(name, TemplateInput{{1, 28, 28}, 10}));
+        }
+        page.document()->undoStack()->undo();
+        QCOMPARE(page.document()->state().model, templateGraph("resnet", TemplateInput{{1, 28, 28}, 10}));
+    }
+};
+
+QTEST_MAIN(TestModelPage)
+#include "tst_model_page.moc"

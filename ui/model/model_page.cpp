@@ -1,0 +1,322 @@
+#include "model_page.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "ops/registry.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_scene.h"
+#include "ui/model/model_summary_panel.h"
+#include "ui/model/node_properties.h"
+#include "ui/model/op_palette.h"
+#include "ui/model/op_popup.h"
+#include "widgets/node_canvas.h"
+
+namespace ts::ui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+constexpr int kAttributeMergeBase = 0x4d00000;  // typing into one attribute merges into one step
+}  // namespace
+
+ModelPage::ModelPage(QWidget* parent)
+    : QWidget(parent), m_doc(new ModelDocument(this)), m_canvas(new widgets::NodeCanvas), m_scene(new ModelScene(m_canvas)),
+      m_palette(new OpPalette), m_popup(new OpPopup(this)), m_properties(new NodeProperties), m_summary(new ModelSummaryPanel),
+      m_problems(new QListWidget), m_title(new QLabel), m_status(new QLabel)
+{
+    setObjectName(QStringLiteral("page_model"));
+    m_canvas->setObjectName(QStringLiteral("modelCanvas"));
+    m_problems->setObjectName(QStringLiteral("modelProblems"));
+    m_status->setObjectName(QStringLiteral("modelStatus"));
+    m_status->setWordWrap(true);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+
+    auto* bar = new QToolBar;
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    createActions(bar);
+
+    auto* centre = new QSplitter(Qt::Vertical);
+    centre->addWidget(m_canvas);
+    auto* problemsBox = new QWidget;
+    auto* problemsLayout = new QVBoxLayout(problemsBox);
+    problemsLayout->setContentsMargins(0, 0, 0, 0);
+    problemsLayout->addWidget(new QLabel(tr("Problems")));
+    problemsLayout->addWidget(m_problems);
+    centre->addWidget(problemsBox);
+    centre->setStretchFactor(0, 5);
+    centre->setStretchFactor(1, 1);
+
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(m_properties);
+    right->addWidget(m_summary);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_palette);
+    split->addWidget(centre);
+    split->addWidget(right);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 0);
+    split->setSizes({200, 800, 320});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->addWidget(m_title);
+    layout->addWidget(bar);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_status);
+
+    connectCanvas();
+    connect(m_doc, &ModelDocument::changed, this, &ModelPage::refresh);
+    connect(m_doc, &ModelDocument::modifiedChanged, this, &ModelPage::updateTitle);
+    connect(m_doc, &ModelDocument::opened, this, [this] {
+        m_canvas->clear();
+        refresh();
+        // A file without a drawing yet is laid out once, as part of opening it (not a step).
+        if (m_doc->state().layout.positions.empty()) m_doc->setImpliedLayout(arrangedLayout());
+        m_canvas->fitAll();
+    });
+    connect(m_palette, &OpPalette::opActivated, this, [this](const QString& op) { addOp(op, viewCentre()); });
+    connect(m_popup, &OpPopup::picked, this, &ModelPage::addFromPopup);
+
+    connect(m_properties, &NodeProperties::attributeChanged, this, [this](const QString& node, const QString& attr, const AttrValue& v) {
+        m_doc->apply(ui::setAttribute(m_doc->state(), node, attr, v), tr("Set %1 of %2").arg(attr, node),
+                     kAttributeMergeBase + int(qHash(node + QLatin1Char('/') + attr) & 0xfffff));
+    });
+    connect(m_properties, &NodeProperties::attributeReset, this, [this](const QString& node, const QString& attr) {
+        m_doc->apply(resetAttribute(m_doc->state(), node, attr), tr("Reset %1 of %2").arg(attr, node));
+    });
+    connect(m_properties, &NodeProperties::renameRequested, this, [this](const QString& node, const QString& name) {
+        if (const QString why = renameRefusal(m_doc->state(), node, name); !why.isEmpty()) {
+            setStatus(why);
+            showSelection();
+            return;
+        }
+        m_doc->apply(renameNode(m_doc->state(), node, name), tr("Rename %1 to %2").arg(node, name));
+        m_canvas->selectNodes({m_scene->canvasId(name)});
+    });
+    connect(m_properties, &NodeProperties::checkpointChanged, this, [this](const QString& node, bool on) {
+        m_doc->apply(setCheckpoint(m_doc->state(), {node}, on), on ? tr("Checkpoint %1").arg(node) : tr("Stop checkpointing %1").arg(node));
+    });
+    connect(m_problems, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        const QString node = item->data(Qt::UserRole).toString();
+        if (node.isEmpty()) return;
+        m_canvas->selectNodes({m_scene->canvasId(node)});
+        m_canvas->ensureNodeVisible(m_scene->canvasId(node));
+    });
+    refresh();
+}
+
+ModelPage::~ModelPage() { delete m_scene; }
+
+void ModelPage::setExperiment(const ExperimentSpec& spec)
+{
+    const bool sameFile = m_doc->hasExperiment() && m_doc->path() == q(spec.sourceFile);
+    if (sameFile || m_doc->isModified()) m_doc->adoptSettings(spec);
+    else m_doc->open(spec);
+    refresh();
+}
+
+void ModelPage::connectCanvas()
+{
+    m_canvas->setConnectionCheck([this](const widgets::CanvasWire& w) {
+        const auto [to, port] = m_scene->inputTarget(w.to, w.port);
+        return connectionRefusal(m_doc->state(), m_scene->outputSource(w.from), to, port);
+    });
+    connect(m_canvas, &widgets::NodeCanvas::connectionRequested, this, [this](const widgets::CanvasWire& w) {
+        const auto [to, port] = m_scene->inputTarget(w.to, w.port);
+        connectNodes(m_scene->outputSource(w.from), to, port);
+    });
+    connect(m_canvas, &widgets::NodeCanvas::wireRemovalRequested, this, [this](const widgets::CanvasWire& w) {
+        const auto [to, port] = m_scene->inputTarget(w.to, w.port);
+        m_doc->apply(ui::disconnect(m_doc->state(), to, port), tr("Disconnect %1 from %2").arg(m_scene->outputSource(w.from), to));
+    });
+    connect(m_canvas, &widgets::NodeCanvas::nodesMoved, this, [this](const QHash<QString, QPointF>& moved) {
+        // A collapsed block moves its members with it.
+        QHash<QString, QPointF> positions;
+        const ModelState& s = m_doc->state();
+        for (auto it = moved.begin(); it != moved.end(); ++it) {
+            if (!ModelScene::isBlockId(it.key())) {
+                positions[it.key()] = it.value();
+                continue;
+            }
+            const QStringList members = m_scene->modelNodes({it.key()});
+            const auto first = s.layout.positions.find(members.value(0).toStdString());
+            const QPointF origin = first == s.layout.positions.end() ? QPointF() : QPointF(first->second.x, first->second.y);
+            for (const QString& m : members) {
+                const auto p = s.layout.positions.find(m.toStdString());
+                const QPointF at = p == s.layout.positions.end() ? origin : QPointF(p->second.x, p->second.y);
+                positions[m] = at + (it.value() - origin);
+            }
+        }
+        m_doc->apply(moveNodes(s, positions), tr("Move %n node(s)", nullptr, int(positions.size())));
+    });
+    connect(m_canvas, &widgets::NodeCanvas::selectionChanged, this, &ModelPage::showSelection);
+    connect(m_canvas, &widgets::NodeCanvas::hint, this, &ModelPage::setStatus);
+    connect(m_canvas, &widgets::NodeCanvas::opDropped, this, [this](const QString& op, QPointF pos) { addOp(op, pos); });
+    connect(m_canvas, &widgets::NodeCanvas::insertRequested, this, [this](QPointF pos) { openPopup(pos, {}, {}, -1); });
+    connect(m_canvas, &widgets::NodeCanvas::wireDroppedOnEmpty, this,
+            [this](const QString& from, QPointF pos) { openPopup(pos, m_scene->outputSource(from), {}, -1); });
+    connect(m_canvas, &widgets::NodeCanvas::inputDroppedOnEmpty, this, [this](const QString& to, int port, QPointF pos) {
+        const auto [node, p] = m_scene->inputTarget(to, port);
+        openPopup(pos, {}, node, p);
+    });
+    connect(m_canvas, &widgets::NodeCanvas::nodeDoubleClicked, this, [this](const QString& id) {
+        if (ModelScene::isBlockId(id))
+            m_doc->apply(setBlockCollapsed(m_doc->state(), id.mid(6), false), tr("Expand block %1").arg(id.mid(6)));
+    });
+}
+
+QString ModelPage::addOp(const QString& op, QPointF scenePos)
+{
+    QString name;
+    const ModelState next = ui::addNode(m_doc->state(), op, scenePos, &name);
+    m_doc->apply(next, tr("Add %1").arg(name));
+    m_canvas->selectNodes({name});
+    return name;
+}
+
+bool ModelPage::connectNodes(const QString& from, const QString& to, int port)
+{
+    if (const QString why = connectionRefusal(m_doc->state(), from, to, port); !why.isEmpty()) {
+        setStatus(why);
+        return false;
+    }
+    m_doc->apply(ui::connectNodes(m_doc->state(), from, to, port), tr("Connect %1 to %2").arg(from, to));
+    setStatus({});
+    return true;
+}
+
+void ModelPage::openPopup(QPointF scenePos, const QString& fromNode, const QString& toNode, int toPort)
+{
+    m_popupPos = scenePos;
+    m_popupFrom = fromNode;
+    m_popupTo = toNode;
+    m_popupPort = toPort;
+    std::function<bool(const Op&)> accepts;
+    if (!fromNode.isEmpty()) {
+        // Ops that can take this output: integer labels only feed ports without a gradient.
+        bool integer = false;
+        for (const auto& in : m_doc->state().model.inputs) integer = integer || (q(in.name) == fromNode && in.dtype != DType::F32);
+        accepts = [integer](const Op& op) {
+            const int ports = op.maxInputs() < 0 ? op.minInputs() : op.maxInputs();
+            for (int i = 0; i < ports; ++i)
+                if (op.inputDifferentiable(i) != integer) return true;
+            return false;
+        };
+    } else if (!toNode.isEmpty()) {
+        accepts = [](const Op& op) { return !op.isLoss(); };  // a loss gives a scalar, not a tensor to feed on
+    }
+    m_popup->open(m_canvas->viewport()->mapToGlobal(m_canvas->mapFromScene(scenePos)), accepts);
+}
+
+void ModelPage::addFromPopup(const QString& op)
+{
+    QString name;
+    ModelState s = ui::addNode(m_doc->state(), op, m_popupPos, &name);
+    QString what = tr("Add %1").arg(name);
+    if (!m_popupFrom.isEmpty()) {
+        // Inputs are positional: an integer label can only go first where the op's first
+        // input takes no gradient (Embedding); otherwise the user wires it to its port later.
+        const Op* o = OpRegistry::builtin().find(op.toStdString());
+        bool integer = false;
+        for (const auto& in : s.model.inputs) integer = integer || (q(in.name) == m_popupFrom && in.dtype != DType::F32);
+        if (o && o->inputDifferentiable(0) != integer) s = ui::connectNodes(s, m_popupFrom, name, 0);
+        what = tr("Add %1 after %2").arg(name, m_popupFrom);
+    } else if (!m_popupTo.isEmpty() && connectionRefusal(s, name, m_popupTo, m_popupPort).isEmpty()) {
+        s = ui::connectNodes(s, name, m_popupTo, m_popupPort);
+        what = tr("Add %1 before %2").arg(name, m_popupTo);
+    }
+    m_doc->apply(s, what);
+    m_canvas->selectNodes({name});
+    m_popupFrom.clear();
+    m_popupTo.clear();
+}
+
+void ModelPage::refresh()
+{
+    m_scene->show(m_doc->state(), m_doc->diagnosis());
+    showProblems();
+    showSelection();
+    m_summary->setModel(m_doc->experiment(), m_doc->diagnosis());
+    const bool ok = m_doc->diagnosis().ok() && m_doc->hasExperiment();
+    if (m_train) {
+        m_train->setEnabled(ok);
+        m_train->setToolTip(ok ? tr("Hand this model to the Train page")
+                               : tr("Fix the problems first: the model does not check"));
+    }
+    updateTitle();
+    if (ok && m_doc->undoStack()->count() > 0) emit experimentEdited(m_doc->experiment());
+}
+
+void ModelPage::showProblems()
+{
+    m_problems->clear();
+    for (const auto& p : m_doc->diagnosis().problems) {
+        auto* item = new QListWidgetItem(q(p.what()), m_problems);
+        item->setData(Qt::UserRole, q(p.node()));
+        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    }
+    for (const auto& issue : m_doc->fileIssues()) {
+        auto* item = new QListWidgetItem(tr("line %1:%2: %3").arg(issue.line).arg(issue.column).arg(q(issue.message)), m_problems);
+        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxInformation));
+    }
+    if (m_problems->count() == 0 && m_doc->hasExperiment()) new QListWidgetItem(tr("No problems: the model checks."), m_problems);
+}
+
+void ModelPage::showSelection()
+{
+    const QStringList ids = m_canvas->selectedNodes();
+    const QStringList nodes = selectedModelNodes();
+    if (m_group) m_group->setEnabled(nodes.size() >= 1);
+    bool inBlock = false;
+    for (const QString& n : nodes) inBlock = inBlock || blockOf(m_doc->state(), n);
+    if (m_ungroup) m_ungroup->setEnabled(inBlock);
+    if (m_collapse) m_collapse->setEnabled(inBlock);
+    if (ids.size() != 1 || ModelScene::isBlockId(ids.front())) {
+        m_properties->showNothing(ids.isEmpty() ? tr("Select a node to edit it.") : tr("%n nodes selected.", nullptr, int(nodes.size())));
+        return;
+    }
+    const Node* node = findNode(m_doc->state().model, ids.front());
+    if (!node) {
+        m_properties->showNothing(tr("%1 is a model input: its shape comes from the dataset.").arg(ids.front()));
+        return;
+    }
+    m_properties->showNode(*node);
+    const NodeDiagnosis* d = m_doc->diagnosis().find(node->name);
+    m_properties->setError(d ? q(d->problem) : QString());
+}
+
+QStringList ModelPage::selectedModelNodes() const { return m_scene->modelNodes(m_canvas->selectedNodes()); }
+
+QPointF ModelPage::viewCentre() const { return m_canvas->visibleSceneRect().center(); }
+
+void ModelPage::setStatus(const QString& text) { m_status->setText(text); }
+
+QString ModelPage::statusText() const { return m_status->text(); }
+
+void ModelPage::updateTitle()
+{
+    const QString file = m_doc->path().isEmpty() ? tr("unsaved model") : QFileInfo(m_doc->path()).fileName();
+    m_title->setText(tr("Model: %1%2").arg(file, m_doc->isModified() ? tr(" (modified)") : QString()));
+}
+
+bool ModelPage::maybeSave()
+{
+    if (!m_doc->isModified()) return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved model"),
+                                              tr("The model has changes that are not saved. Save them?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) return true;
+    return save();
+}
+
+}  // namespace ts::ui

@@ -1,0 +1,103 @@
+// The Model page: draw a network on a canvas (palette, ports and wires, blocks), see every
+// node's shape, cost and problem as you draw (the engine's diagnoseGraph after each edit),
+// the training memory it will need and the largest batch that fits, then train it. It edits
+// the experiment's one Graph (rule 2); its file keeps the drawing in a `layout:` section and is
+// saved losslessly. Every change is one undoable step.
+#pragma once
+#include <QPointF>
+#include <QWidget>
+
+#include "types/experiment_spec.h"
+
+class QAction;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QToolBar;
+
+namespace ts::widgets {
+class NodeCanvas;
+}
+
+namespace ts::ui {
+
+class ModelDocument;
+class ModelScene;
+class ModelSummaryPanel;
+class NodeProperties;
+class OpPalette;
+class OpPopup;
+
+class ModelPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelPage(QWidget* parent = nullptr);
+    ~ModelPage() override;
+
+    // The experiment the Train page has chosen: opened when it is another file and nothing
+    // here is unsaved; otherwise its settings (dataset, batch) are taken and the drawing kept.
+    void setExperiment(const ExperimentSpec& spec);
+    bool openFile(const QString& path);
+    bool save();
+    bool saveAs(const QString& path);
+    // Asks about unsaved changes (Save, Discard, Cancel); true when it is fine to go on.
+    bool maybeSave();
+
+    // The page's actions, also reached from its toolbar, menus and shortcuts.
+    QString addOp(const QString& op, QPointF scenePos);  // the new node's name
+    bool connectNodes(const QString& from, const QString& to, int port);  // false: refused (the reason in the status line)
+    void newFromTemplate(const QString& name);  // a template name, or "experiment:<file>" for a shipped model
+    void autoLayout();  // one undoable step
+    void groupSelection();
+    void copySelection();
+    void cutSelection();
+    void paste();
+    void duplicateSelection();
+    void deleteSelection();
+    bool exportImage(const QString& path);  // .png or .svg
+
+    ModelDocument* document() const { return m_doc; }
+    widgets::NodeCanvas* canvas() const { return m_canvas; }
+    OpPalette* palette() const { return m_palette; }
+    NodeProperties* properties() const { return m_properties; }
+    ModelSummaryPanel* summary() const { return m_summary; }
+    QListWidget* problems() const { return m_problems; }
+    QString statusText() const;
+
+signals:
+    void experimentEdited(const ExperimentSpec& spec);  // after an edit that checks: the Train page follows
+    void trainRequested(const ExperimentSpec& spec);     // "Train this model"
+
+private:
+    void createActions(QToolBar* bar);
+    void connectCanvas();
+    void refresh();
+    void showSelection();
+    void showProblems();
+    void openPopup(QPointF scenePos, const QString& fromNode, const QString& toNode, int toPort);
+    void addFromPopup(const QString& op);
+    void updateTitle();
+    void setStatus(const QString& text);
+    QStringList selectedModelNodes() const;
+    ModelLayout arrangedLayout() const;  // the layout autoLayout applies
+    QPointF viewCentre() const;
+
+    ModelDocument* m_doc;
+    widgets::NodeCanvas* m_canvas;
+    ModelScene* m_scene;
+    OpPalette* m_palette;
+    OpPopup* m_popup;
+    NodeProperties* m_properties;
+    ModelSummaryPanel* m_summary;
+    QListWidget* m_problems;
+    QLabel *m_title, *m_status;
+    QAction *m_train = nullptr, *m_group = nullptr, *m_ungroup = nullptr, *m_collapse = nullptr;
+    QMenu* m_templates = nullptr;
+    // Where the op popup puts its pick: the scene position and the wire being completed.
+    QPointF m_popupPos;
+    QString m_popupFrom, m_popupTo;
+    int m_popupPort = -1;
+    int m_pasteCount = 0;
+};
+
+}  // namespace ts::ui
