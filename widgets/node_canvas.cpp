@@ -64,6 +64,7 @@ NodeCanvas::~NodeCanvas() {
 
 void NodeCanvas::setNode(const QString& id, const NodeLook& look) {
     if (NodeItem* existing = node(id)) {
+        if (existing->look() == look) return;  // a redraw after an edit restyles every node: lay out only the changed
         existing->setLook(look, font(), palette());
         for (FrameItem* frame : m_frames) frame->adjust();
         m_minimap->update();

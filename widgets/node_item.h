@@ -41,6 +41,7 @@ private:
 struct CanvasPort {
     QString name;
     QString tooltip;
+    bool operator==(const CanvasPort&) const = default;
 };
 
 struct NodeLook {
@@ -54,6 +55,7 @@ struct NodeLook {
     QString error;             // non-empty: red outline, the text (elided) under the node, full text as tool tip
     bool checkpoint = false;   // marked for activation checkpointing: a small badge
     bool collapsedBlock = false;  // drawn as a block (double border)
+    bool operator==(const NodeLook&) const = default;
 };
 
 class NodeItem : public QGraphicsItem {

@@ -2,12 +2,15 @@
 // defaults so a saved file says only what is particular to the experiment.
 #include <cerrno>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <cstring>
 #include <filesystem>
 #include <unistd.h>
 
 #include "io/experiment_sections.h"
 #include "io/experiment_yaml.h"
+#include "io/experiment_text.h"
 #include "io/model_yaml.h"
 #include "io/sweep_reader.h"
 
@@ -171,7 +174,14 @@ std::string experimentToYaml(const ExperimentSpec& spec) { return render(experim
 
 void saveExperiment(const ExperimentSpec& spec, const std::string& path)
 {
-    const std::string text = experimentToYaml(spec);
+    // Over an existing file, only what changed is rewritten (comments and layout kept).
+    std::string text;
+    if (std::ifstream in(path, std::ios::binary); in) {
+        const std::string existing((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        text = updateExperimentText(existing, spec);
+    } else {
+        text = experimentToYaml(spec);
+    }
     const std::string temp = path + ".tmp" + std::to_string(::getpid());
     auto fail = [&](const std::string& what) {
         const std::string reason = std::strerror(errno);

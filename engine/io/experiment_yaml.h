@@ -60,7 +60,9 @@ ExperimentSpec parseExperimentWithOverrides(const std::string& yamlText, const s
 // The file text for `spec` (its model is written as given, not checked).
 std::string experimentToYaml(const ExperimentSpec& spec);
 // Writes atomically: a temporary file beside `path`, flushed to disk, then renamed over it,
-// so readers see the old file or the new one, never half of one. Throws ExperimentError.
+// so readers see the old file or the new one, never half of one. Over an existing file the
+// text is updated losslessly (io/experiment_text.h: untouched parts keep their bytes,
+// comments included). Throws ExperimentError.
 void saveExperiment(const ExperimentSpec& spec, const std::string& path);
 
 // The experiment as flat parameters for the run store, walking experimentToYaml(spec):

@@ -2,6 +2,321 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AttrHelp</name>
+    <message>
+        <source>Fully connected layer: y = xWᵀ + b</source>
+        <translation>全连接层：y = xWᵀ + b</translation>
+    </message>
+    <message>
+        <source>2-D convolution over [N, C, H, W] images: learned filters slide over the plane</source>
+        <translation>对 [N, C, H, W] 图像做二维卷积：学习到的滤波器在平面上滑动</translation>
+    </message>
+    <message>
+        <source>Zeroes a random share p of the values while training (and scales the rest by 1/(1-p)); identity when evaluating</source>
+        <translation>训练时将随机比例 p 的值置零（并将其余值乘以 1/(1-p)）；评估时为恒等映射</translation>
+    </message>
+    <message>
+        <source>Looks up a learned vector for each integer index (words, categories)</source>
+        <translation>为每个整数索引（词、类别）查找一个学习到的向量</translation>
+    </message>
+    <message>
+        <source>max(0, x): the default activation, fast and well understood</source>
+        <translation>max(0, x)：默认的激活函数，速度快且特性清楚</translation>
+    </message>
+    <message>
+        <source>x for x &gt; 0, negative_slope · x otherwise: a ReLU whose units cannot die</source>
+        <translation>x &gt; 0 时为 x，否则为 negative_slope · x：一种单元不会“死亡”的 ReLU</translation>
+    </message>
+    <message>
+        <source>x · Φ(x), a smooth ReLU: the usual choice in Transformers</source>
+        <translation>x · Φ(x)，一种平滑的 ReLU：Transformer 中的常用选择</translation>
+    </message>
+    <message>
+        <source>x · sigmoid(x) (Swish), a smooth ReLU used in modern CNNs</source>
+        <translation>x · sigmoid(x)（Swish），一种用于现代 CNN 的平滑 ReLU</translation>
+    </message>
+    <message>
+        <source>1 / (1 + e⁻ˣ): squashes to (0, 1); saturates, so avoid it in deep hidden layers</source>
+        <translation>1 / (1 + e⁻ˣ)：压缩到 (0, 1)；会饱和，因此避免在深层隐藏层中使用</translation>
+    </message>
+    <message>
+        <source>tanh(x): squashes to (-1, 1), centred at zero; saturates like the sigmoid</source>
+        <translation>tanh(x)：压缩到 (-1, 1)，以零为中心；与 sigmoid 一样会饱和</translation>
+    </message>
+    <message>
+        <source>Turns scores into probabilities that sum to 1 over the last dimension (not before CrossEntropy, which applies it itself)</source>
+        <translation>将分数转换为在最后一维上和为 1 的概率（不要放在 CrossEntropy 之前，它自身会执行此操作）</translation>
+    </message>
+    <message>
+        <source>Batch normalization of [N, C] or [N, C, L]: each channel standardised over the batch</source>
+        <translation>对 [N, C] 或 [N, C, L] 做批归一化：每个通道在批次上标准化</translation>
+    </message>
+    <message>
+        <source>Batch normalization of [N, C, H, W] images: each channel standardised over the batch and the plane</source>
+        <translation>对 [N, C, H, W] 图像做批归一化：每个通道在批次和平面上标准化</translation>
+    </message>
+    <message>
+        <source>Layer normalization: each sample standardised over its last dimension; independent of the batch size</source>
+        <translation>层归一化：每个样本在其最后一维上标准化；与批大小无关</translation>
+    </message>
+    <message>
+        <source>Group normalization: channels standardised in groups per sample; works with small batches</source>
+        <translation>组归一化：每个样本的通道按组标准化；适用于小批次</translation>
+    </message>
+    <message>
+        <source>Keeps the largest value of each window: halves the image with kernel 2</source>
+        <translation>保留每个窗口中的最大值：核为 2 时图像减半</translation>
+    </message>
+    <message>
+        <source>Averages each window of the image</source>
+        <translation>对图像的每个窗口求平均</translation>
+    </message>
+    <message>
+        <source>The mean of each channel&apos;s whole plane: [N, C, H, W] becomes [N, C], ready for a Linear head</source>
+        <translation>每个通道整个平面的均值：[N, C, H, W] 变为 [N, C]，可直接接 Linear 输出头</translation>
+    </message>
+    <message>
+        <source>Joins the dimensions from start_dim on into one: [N, C, H, W] becomes [N, C·H·W]</source>
+        <translation>将从 start_dim 开始的各维合并为一维：[N, C, H, W] 变为 [N, C·H·W]</translation>
+    </message>
+    <message>
+        <source>Gives each sample a new shape with the same number of values</source>
+        <translation>为每个样本赋予新形状，值的数量保持不变</translation>
+    </message>
+    <message>
+        <source>Adds its inputs element by element (residual connections); the shapes must match</source>
+        <translation>将各输入逐元素相加（残差连接）；形状必须一致</translation>
+    </message>
+    <message>
+        <source>Joins its inputs along one axis (channels by default)</source>
+        <translation>沿一个轴拼接各输入（默认为通道）</translation>
+    </message>
+    <message>
+        <source>Softmax cross-entropy of logits against class indices: the loss for classification</source>
+        <translation>logits 与类别索引之间的 softmax 交叉熵：用于分类的损失</translation>
+    </message>
+    <message>
+        <source>Mean squared error between prediction and target: the loss for regression</source>
+        <translation>预测与目标之间的均方误差：用于回归的损失</translation>
+    </message>
+    <message>
+        <source>Binary cross-entropy on logits, for yes/no and multi-label targets; more stable than Sigmoid followed by a BCE</source>
+        <translation>基于 logits 的二元交叉熵，用于是/否和多标签目标；比 Sigmoid 后接 BCE 更稳定</translation>
+    </message>
+    <message>
+        <source>Adds a learned bias. Turn it off when a normalization layer follows (its shift does the same).</source>
+        <translation>添加一个可学习的偏置。后面接归一化层时请关闭它（归一化层的平移起同样的作用）。</translation>
+    </message>
+    <message>
+        <source>How the weights start. kaiming_normal (the default) or kaiming_uniform for ReLU networks; xavier for tanh or sigmoid; pytorch (uniform ±1/sqrt(fan_in), also for the bias) reproduces a PyTorch recipe; zeros only for tests (every unit would learn the same).</source>
+        <translation>权重的初始化方式。ReLU 网络使用 kaiming_normal（默认）或 kaiming_uniform；tanh 或 sigmoid 使用 xavier；pytorch（均匀分布 ±1/sqrt(fan_in)，偏置也如此）复现 PyTorch 的做法；zeros 仅用于测试（每个单元会学到相同的东西）。</translation>
+    </message>
+    <message>
+        <source>Added to the variance before the square root so it is never zero. Keep the default 1e-5.</source>
+        <translation>在开平方之前加到方差上，使其永不为零。请保持默认值 1e-5。</translation>
+    </message>
+    <message>
+        <source>Learns a scale and a shift per channel after normalizing. Keep it on unless you know why not.</source>
+        <translation>归一化后为每个通道学习一个缩放和一个平移。除非明确知道理由，否则请保持开启。</translation>
+    </message>
+    <message>
+        <source>The window&apos;s height and width (one number for both, or &quot;3, 5&quot;).</source>
+        <translation>窗口的高度和宽度（一个数同时用于两者，或写成 &quot;3, 5&quot;）。</translation>
+    </message>
+    <message>
+        <source>Zeros added around the image on each side (height, width).</source>
+        <translation>在图像每一侧（高度、宽度）周围填充的零。</translation>
+    </message>
+    <message>
+        <source>The input&apos;s features. 0 takes them from the input; a number is checked against it.</source>
+        <translation>输入的特征数。0 表示从输入获取；填写数值则会与输入核对。</translation>
+    </message>
+    <message>
+        <source>The output&apos;s features: the layer&apos;s width, or the number of classes for the last layer.</source>
+        <translation>输出的特征数：即该层的宽度，或最后一层的类别数。</translation>
+    </message>
+    <message>
+        <source>The input&apos;s channels. 0 takes them from the input; a number is checked against it.</source>
+        <translation>输入的通道数。0 表示从输入获取；填写数值则会与输入核对。</translation>
+    </message>
+    <message>
+        <source>The number of filters, so the output&apos;s channels. Often doubled when the image is halved (32, 64, 128).</source>
+        <translation>滤波器的数量，即输出的通道数。图像尺寸减半时通常加倍（32, 64, 128）。</translation>
+    </message>
+    <message>
+        <source>The filter&apos;s height and width (one number for both, or &quot;3, 5&quot;). 3 is the usual choice.</source>
+        <translation>滤波器的高度和宽度（一个数同时用于两者，或写成 &quot;3, 5&quot;）。通常选 3。</translation>
+    </message>
+    <message>
+        <source>How far the filter moves between outputs; 2 halves the image (instead of a pooling layer).</source>
+        <translation>滤波器在相邻两次输出之间移动的距离；2 会使图像减半（可代替池化层）。</translation>
+    </message>
+    <message>
+        <source>Zeros added around the image on each side. kernel_size / 2 (1 for a 3×3 kernel) keeps the size.</source>
+        <translation>在图像每一侧周围填充的零。kernel_size / 2（3×3 卷积核为 1）可保持尺寸不变。</translation>
+    </message>
+    <message>
+        <source>The spacing between the filter&apos;s taps: 2 sees a wider area with the same weights.</source>
+        <translation>滤波器各抽头之间的间距：2 可用相同的权重覆盖更大的区域。</translation>
+    </message>
+    <message>
+        <source>Splits the channels into groups convolved separately; in and out channels must divide by it. groups = in_channels is a depthwise convolution.</source>
+        <translation>将通道分成若干组分别卷积；输入和输出通道数都必须能被它整除。groups = in_channels 即为深度卷积（depthwise）。</translation>
+    </message>
+    <message>
+        <source>The window&apos;s height and width; 2 halves the image.</source>
+        <translation>窗口的高度和宽度；2 会使图像减半。</translation>
+    </message>
+    <message>
+        <source>How far the window moves; 0 means the kernel size (windows that do not overlap).</source>
+        <translation>窗口移动的距离；0 表示等于核大小（窗口互不重叠）。</translation>
+    </message>
+    <message>
+        <source>Whether padded zeros count in the average at the borders (on: divide by the whole window).</source>
+        <translation>在边界处填充的零是否计入平均值（开启：除以整个窗口的大小）。</translation>
+    </message>
+    <message>
+        <source>How fast the running statistics used for evaluation follow the batches: running = (1 - momentum) · running + momentum · batch. 0.1 is the default; with small batches try 0.01 for smoother statistics. Below a batch of about 8, prefer GroupNorm or LayerNorm.</source>
+        <translation>用于评估的滑动统计量跟随各批次变化的快慢：running = (1 - momentum) · running + momentum · batch。默认值为 0.1；批次较小时可尝试 0.01，以获得更平滑的统计量。批大小低于约 8 时，建议改用 GroupNorm 或 LayerNorm。</translation>
+    </message>
+    <message>
+        <source>The size of the last dimension. 0 takes it from the input; a number is checked against it.</source>
+        <translation>最后一维的大小。0 表示从输入获取；填写数值则会与输入核对。</translation>
+    </message>
+    <message>
+        <source>Learns a scale and a shift per feature after normalizing. Keep it on unless you know why not.</source>
+        <translation>归一化后为每个特征学习一个缩放和一个平移。除非明确知道理由，否则请保持开启。</translation>
+    </message>
+    <message>
+        <source>How many groups the channels are split into; the channels must divide by it. 32 (or fewer for narrow layers) is common; 1 is a layer norm over C, H, W.</source>
+        <translation>通道被分成的组数；通道数必须能被它整除。常用 32（较窄的层可以更少）；1 相当于在 C, H, W 上做层归一化。</translation>
+    </message>
+    <message>
+        <source>The slope for negative inputs; 0.01 is usual, 0.2 in GANs.</source>
+        <translation>负输入的斜率；通常为 0.01，GAN 中常用 0.2。</translation>
+    </message>
+    <message>
+        <source>The dimension that sums to 1. Only the last one is supported: -1.</source>
+        <translation>和为 1 的维度。仅支持最后一维：-1。</translation>
+    </message>
+    <message>
+        <source>The share of values dropped while training: 0.1–0.5; after dense layers, not right before batch norm (its statistics would differ between training and evaluation).</source>
+        <translation>训练时丢弃的值的比例：0.1–0.5；用在全连接层之后，不要紧接在批归一化之前（否则其统计量在训练和评估时会不一致）。</translation>
+    </message>
+    <message>
+        <source>The first dimension joined; 1 keeps only the batch dimension apart.</source>
+        <translation>合并的起始维度；1 表示只让批维度保持独立。</translation>
+    </message>
+    <message>
+        <source>The new shape of one sample, without the batch dimension, e.g. &quot;1, 28, 28&quot;; one -1 is worked out from the rest.</source>
+        <translation>单个样本的新形状，不含批维度，例如 &quot;1, 28, 28&quot;；可以有一个 -1，由其余维度推算得出。</translation>
+    </message>
+    <message>
+        <source>The axis joined along (1: channels or features; negative counts from the end). The other dimensions must match; the batch axis 0 cannot be joined.</source>
+        <translation>拼接所沿的轴（1：通道或特征；负数表示从末尾倒数）。其他维度必须一致；不能沿批维度 0 拼接。</translation>
+    </message>
+    <message>
+        <source>How many different indices there are (the vocabulary or category count); an index must be below it.</source>
+        <translation>不同索引的个数（词表大小或类别数）；索引必须小于该值。</translation>
+    </message>
+    <message>
+        <source>The length of each learned vector.</source>
+        <translation>每个学习到的向量的长度。</translation>
+    </message>
+    <message>
+        <source>How the vectors start: normal (standard normal, as PyTorch), xavier_normal or xavier_uniform; zeros only for tests.</source>
+        <translation>向量的初始化方式：normal（标准正态分布，与 PyTorch 相同）、xavier_normal 或 xavier_uniform；zeros 仅用于测试。</translation>
+    </message>
+    <message>
+        <source>Moves this share of each target&apos;s probability onto the other classes, so the model is less over-confident; 0.1 is a common start. It raises the loss&apos;s floor, so compare runs with the same value.</source>
+        <translation>将每个目标的概率按这一比例分给其他类别，使模型不那么过度自信；0.1 是常见的起始值。它会抬高损失的下限，因此只应比较使用相同取值的各次运行。</translation>
+    </message>
+    <message>
+        <source>One weight per class, e.g. &quot;1, 1, 5&quot;, for imbalanced data: about the inverse class frequency, scaled to a sensible range (too large a weight makes the model over-predict that class). Empty: every class weighs 1.</source>
+        <translation>每个类别一个权重，例如 &quot;1, 1, 5&quot;，用于不平衡数据：大约取类别频率的倒数，并缩放到合理范围（权重过大会使模型过多地预测该类别）。留空：每个类别的权重均为 1。</translation>
+    </message>
+    <message>
+        <source>The %1 op</source>
+        <translation>%1 算子</translation>
+    </message>
+    <message>
+        <source>Attribute %1 of %2.</source>
+        <translation>%2 的属性 %1。</translation>
+    </message>
+    <message>
+        <source>%1 takes no attribute %2.</source>
+        <translation>%1 没有属性 %2。</translation>
+    </message>
+    <message>
+        <source>Attribute %1 of %2: %3. %4</source>
+        <translation>%2 的属性 %1：%3。%4</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>on or off</source>
+        <translation>开或关</translation>
+    </message>
+    <message>
+        <source>a name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>%1 integers, or one for all</source>
+        <translation>%1 个整数，或一个整数用于全部</translation>
+    </message>
+    <message>
+        <source>integers separated by commas</source>
+        <translation>以逗号分隔的整数</translation>
+    </message>
+    <message>
+        <source>%1 numbers, or one for all</source>
+        <translation>%1 个数值，或一个数值用于全部</translation>
+    </message>
+    <message>
+        <source>numbers separated by commas</source>
+        <translation>以逗号分隔的数值</translation>
+    </message>
+    <message>
+        <source>Required.</source>
+        <translation>必填。</translation>
+    </message>
+    <message>
+        <source>Default: empty.</source>
+        <translation>默认：空。</translation>
+    </message>
+    <message>
+        <source>Default: %1.</source>
+        <translation>默认：%1。</translation>
+    </message>
+    <message>
+        <source>One of: %1.</source>
+        <translation>可选值：%1.</translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>No attributes.</source>
+        <translation>无属性。</translation>
+    </message>
+    <message>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>Attributes:</source>
+        <translation>属性：</translation>
+    </message>
+</context>
+<context>
     <name>EngineMessage</name>
     <message>
         <source>device auto: %1; training on the CPU</source>
@@ -419,6 +734,41 @@
     <message>
         <source>test (no validation split)</source>
         <translation>测试（无验证集）</translation>
+    </message>
+</context>
+<context>
+    <name>ModelScene</name>
+    <message>
+        <source>input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <source>%1 ← %2</source>
+        <translation>%1 ← %2</translation>
+    </message>
+    <message>
+        <source>shape unknown: an input is broken</source>
+        <translation>形状未知：某个输入有误</translation>
+    </message>
+    <message>
+        <source>%1 params</source>
+        <translation>%1 参数</translation>
+    </message>
+    <message>
+        <source>%1FLOP</source>
+        <translation>%1FLOP</translation>
+    </message>
+    <message>
+        <source>holds %1 for backward</source>
+        <translation>为反向传播保留 %1</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message numerus="yes">
+        <source>Block of %n node(s)</source>
+        <translation><numerusform>包含 %n 个节点的块</numerusform></translation>
     </message>
 </context>
 <context>
@@ -949,6 +1299,49 @@
     <message>
         <source>Compare runs, resume them from checkpoints, evaluate and export trained models.</source>
         <translation>比较运行记录，从检查点恢复训练，评估并导出训练好的模型。</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1 is a model input: it takes no inputs</source>
+        <translation>%1 是模型输入：它不接受输入</translation>
+    </message>
+    <message>
+        <source>%1 does not exist</source>
+        <translation>%1 不存在</translation>
+    </message>
+    <message>
+        <source>%1 cannot feed itself</source>
+        <translation>%1 不能作为自身的输入</translation>
+    </message>
+    <message>
+        <source>That would make a cycle: %1 already depends on %2</source>
+        <translation>这会形成环：%1 已依赖于 %2</translation>
+    </message>
+    <message>
+        <source>Already connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2) takes %n input(s)</source>
+        <translation><numerusform>%1（%2）接受 %n 个输入</numerusform></translation>
+    </message>
+    <message>
+        <source>Input %1 of %2 is already fed by %3: delete that wire first</source>
+        <translation>%2 的输入 %1 已由 %3 提供：请先删除那条连线</translation>
+    </message>
+    <message>
+        <source>A node needs a name</source>
+        <translation>节点需要名称</translation>
+    </message>
+    <message>
+        <source>Use letters, digits, &apos;_&apos;, &apos;.&apos; or &apos;-&apos;, starting with a letter or &apos;_&apos;</source>
+        <translation>请使用字母、数字、&apos;_&apos;、&apos;.&apos; 或 &apos;-&apos;，并以字母或 &apos;_&apos; 开头</translation>
+    </message>
+    <message>
+        <source>The name %1 is taken</source>
+        <translation>名称 %1 已被占用</translation>
     </message>
 </context>
 <context>
@@ -1868,6 +2261,544 @@ Loss −log p(true class): %5</source>
     </message>
 </context>
 <context>
+    <name>ts::ui::ModelDocument</name>
+    <message>
+        <source>%1:%2:%3: %4</source>
+        <translation>%1:%2:%3: %4</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The model has no file yet: use Save As.</source>
+        <translation>该模型还没有文件：请使用“另存为”。</translation>
+    </message>
+    <message>
+        <source>Cannot save: %1. Nothing was changed on disk; save it elsewhere with Save As.</source>
+        <translation>无法保存：%1。磁盘上的文件未做任何更改；请用“另存为”保存到其他位置。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::ModelPage</name>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Set %1 of %2</source>
+        <translation>设置 %2 的 %1</translation>
+    </message>
+    <message>
+        <source>Reset %1 of %2</source>
+        <translation>重置 %2 的 %1</translation>
+    </message>
+    <message>
+        <source>Rename %1 to %2</source>
+        <translation>将 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1</source>
+        <translation>为 %1 启用检查点</translation>
+    </message>
+    <message>
+        <source>Stop checkpointing %1</source>
+        <translation>取消 %1 的检查点</translation>
+    </message>
+    <message>
+        <source>The Train page chose another experiment; this unsaved model is kept here. Save it, or open another.</source>
+        <translation>“训练”页面选择了另一个实验；这个未保存的模型保留在此处。请保存它，或打开另一个模型。</translation>
+    </message>
+    <message>
+        <source>Disconnect %1 from %2</source>
+        <translation>断开 %1 与 %2 的连接</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n node(s)</source>
+        <translation><numerusform>移动 %n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>Expand block %1</source>
+        <translation>展开块 %1</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+    <message>
+        <source>Connect %1 to %2</source>
+        <translation>将 %1 连接到 %2</translation>
+    </message>
+    <message>
+        <source>Add %1 after %2</source>
+        <translation>在 %2 之后添加 %1</translation>
+    </message>
+    <message>
+        <source>Add %1 before %2</source>
+        <translation>在 %2 之前添加 %1</translation>
+    </message>
+    <message>
+        <source>Hand this model to the Train page</source>
+        <translation>将此模型交给“训练”页面</translation>
+    </message>
+    <message>
+        <source>Fix the problems first: the model does not check</source>
+        <translation>请先修复问题：模型未通过检查</translation>
+    </message>
+    <message>
+        <source>line %1:%2: %3</source>
+        <translation>第 %1 行第 %2 列：%3</translation>
+    </message>
+    <message>
+        <source>No problems: the model checks.</source>
+        <translation>没有问题：模型通过检查。</translation>
+    </message>
+    <message>
+        <source>Select a node to edit it.</source>
+        <translation>选择一个节点以进行编辑。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n nodes selected.</source>
+        <translation><numerusform>已选择 %n 个节点。</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 is a model input: its shape comes from the dataset.</source>
+        <translation>%1 是模型输入：其形状来自数据集。</translation>
+    </message>
+    <message>
+        <source>unsaved model</source>
+        <translation>未保存的模型</translation>
+    </message>
+    <message>
+        <source>Model: %1%2</source>
+        <translation>模型：%1%2</translation>
+    </message>
+    <message>
+        <source> (modified)</source>
+        <translation>（已修改）</translation>
+    </message>
+    <message>
+        <source>Unsaved model</source>
+        <translation>未保存的模型</translation>
+    </message>
+    <message>
+        <source>The model has changes that are not saved. Save them?</source>
+        <translation>模型有未保存的更改。是否保存？</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>多层感知机 (MLP)</translation>
+    </message>
+    <message>
+        <source>CNN (the shipped Fashion-MNIST model)</source>
+        <translation>CNN（随附的 Fashion-MNIST 模型）</translation>
+    </message>
+    <message>
+        <source>Small ResNet</source>
+        <translation>小型 ResNet</translation>
+    </message>
+    <message>
+        <source>LeNet-5</source>
+        <translation>LeNet-5 卷积网络</translation>
+    </message>
+    <message>
+        <source>Model of %1</source>
+        <translation>%1 的模型</translation>
+    </message>
+    <message>
+        <source>New model from a template; the input shape and class count follow the experiment&apos;s data</source>
+        <translation>从模板新建模型；输入形状和类别数取自实验的数据</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>Open a model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>Experiments (*.yaml *.yml)</source>
+        <translation>实验文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Save the model as</source>
+        <translation>将模型另存为</translation>
+    </message>
+    <message>
+        <source>Experiments (*.yaml)</source>
+        <translation>实验 (*.yaml)</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Cut</source>
+        <translation>剪切</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Paste</source>
+        <translation>粘贴</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>创建副本</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Select All</source>
+        <translation>全选</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>组合</translation>
+    </message>
+    <message>
+        <source>Ungroup</source>
+        <translation>取消组合</translation>
+    </message>
+    <message>
+        <source>Ungroup %1</source>
+        <translation>取消组合 %1</translation>
+    </message>
+    <message>
+        <source>Collapse/Expand</source>
+        <translation>折叠/展开</translation>
+    </message>
+    <message>
+        <source>Collapse block %1</source>
+        <translation>折叠块 %1</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>激活检查点</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stop checkpointing %n node(s)</source>
+        <translation><numerusform>取消 %n 个节点的检查点</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Checkpoint %n node(s)</source>
+        <translation><numerusform>为 %n 个节点启用检查点</numerusform></translation>
+    </message>
+    <message>
+        <source>Activation checkpointing: drop these nodes&apos; activations after the forward pass and recompute them in backward (less memory, about a third more compute for them)</source>
+        <translation>激活检查点：在前向传播后丢弃这些节点的激活值，并在反向传播时重新计算（占用内存更少，这些节点的计算量约增加三分之一）</translation>
+    </message>
+    <message>
+        <source>Arrange</source>
+        <translation>自动排列</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应视图</translation>
+    </message>
+    <message>
+        <source>Export Image…</source>
+        <translation>导出图像…</translation>
+    </message>
+    <message>
+        <source>Export the drawing</source>
+        <translation>导出图形</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 图形 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Train This Model</source>
+        <translation>训练此模型</translation>
+    </message>
+    <message>
+        <source>Cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>Opened %1.</source>
+        <translation>已打开 %1。</translation>
+    </message>
+    <message>
+        <source>Opened %1: the model has problems, marked in red.</source>
+        <translation>已打开 %1：模型存在问题，已用红色标出。</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>已保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot make that model: %1</source>
+        <translation>无法创建该模型：%1</translation>
+    </message>
+    <message>
+        <source>New model from %1</source>
+        <translation>从 %1 新建模型</translation>
+    </message>
+    <message>
+        <source>New model</source>
+        <translation>新建模型</translation>
+    </message>
+    <message numerus="yes">
+        <source>Group %n node(s) as %1</source>
+        <translation><numerusform>将 %n 个节点组合为 %1</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>Paste %n node(s)</source>
+        <translation><numerusform>粘贴 %n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>Model inputs come from the dataset and cannot be deleted.</source>
+        <translation>模型输入来自数据集，无法删除。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n node(s)</source>
+        <translation><numerusform>删除 %n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>Exported the drawing to %1.</source>
+        <translation>已将图形导出到 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::ModelSummaryPanel</name>
+    <message>
+        <source>f32 (exact)</source>
+        <translation>f32（精确）</translation>
+    </message>
+    <message>
+        <source>tf32 (GPU)</source>
+        <translation>tf32（GPU）</translation>
+    </message>
+    <message>
+        <source>bf16 mixed</source>
+        <translation>bf16 混合精度</translation>
+    </message>
+    <message>
+        <source>f16 mixed</source>
+        <translation>f16 混合精度</translation>
+    </message>
+    <message>
+        <source>The batch size the memory is planned for (the experiment&apos;s, until you change it here)</source>
+        <translation>规划内存时所用的批大小（默认取实验的批大小，可在此处更改）</translation>
+    </message>
+    <message>
+        <source>Adam and AdamW keep two state tensors per weight, SGD with momentum one, plain SGD none</source>
+        <translation>Adam 和 AdamW 为每个权重保存两个状态张量，带动量的 SGD 保存一个，普通 SGD 不保存</translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>FLOPs per sample:</source>
+        <translation>每个样本的 FLOPs：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
+        <source>Training memory:</source>
+        <translation>训练内存：</translation>
+    </message>
+    <message>
+        <source>Largest batch:</source>
+        <translation>最大批大小：</translation>
+    </message>
+    <message>
+        <source>not known until the model checks (see Problems)</source>
+        <translation>模型通过检查前无法得知（见“问题”）</translation>
+    </message>
+    <message>
+        <source>not known: %1</source>
+        <translation>未知：%1</translation>
+    </message>
+    <message>
+        <source>%1 in all: parameters %2, gradients %3, optimizer state %4, activations %5, workspace %6</source>
+        <translation>共 %1：参数 %2，梯度 %3，优化器状态 %4，激活值 %5，工作空间 %6</translation>
+    </message>
+    <message>
+        <source>unknown: %1 does not say how much memory is free</source>
+        <translation>未知：%1 未报告可用内存大小</translation>
+    </message>
+    <message>
+        <source>none: even batch 1 needs more than the %1 free on %2</source>
+        <translation>无：即使批大小为 1，所需内存也超过 %2 上可用的 %1</translation>
+    </message>
+    <message>
+        <source>%1 on %2 (%3 free)</source>
+        <translation>在 %2 上为 %1（可用 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::NodeProperties</name>
+    <message>
+        <source>&quot;%1&quot; is not a whole number</source>
+        <translation>&quot;%1&quot; 不是整数</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number</source>
+        <translation>&quot;%1&quot; 不是数值</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is neither true nor false</source>
+        <translation>&quot;%1&quot; 既不是 true 也不是 false</translation>
+    </message>
+    <message>
+        <source>The node&apos;s name, unique in the model; other nodes name it as their input.</source>
+        <translation>节点的名称，在模型中唯一；其他节点用它来指定自己的输入。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Checkpoint activations</source>
+        <translation>激活检查点</translation>
+    </message>
+    <message>
+        <source>Memory for time: this node&apos;s activations are dropped after the forward pass and computed again in backward (about a third more compute for the marked nodes). Mark a run of consecutive nodes, such as a block of a deep network, when activations do not fit.</source>
+        <translation>以时间换内存：该节点的激活值在前向传播后被丢弃，并在反向传播时重新计算（被标记节点的计算量约增加三分之一）。当激活值占用的内存放不下时，可标记一段连续的节点，例如深层网络中的一个块。</translation>
+    </message>
+    <message>
+        <source>Select a node to edit it</source>
+        <translation>选择一个节点以进行编辑</translation>
+    </message>
+    <message>
+        <source>The engine has no op &quot;%1&quot;: its attributes are shown as written, read-only. Change the op in the experiment file, or delete the node and add one from the palette.</source>
+        <translation>引擎中没有算子 &quot;%1&quot;：其属性按原样只读显示。请在实验文件中更改算子，或删除该节点并从算子面板中添加一个新节点。</translation>
+    </message>
+    <message>
+        <source>This op has no attributes.</source>
+        <translation>此算子没有属性。</translation>
+    </message>
+    <message>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>e.g. 3, 3</source>
+        <translation>例如 3, 3</translation>
+    </message>
+    <message>
+        <source>e.g. 1, 2, 3</source>
+        <translation>例如 1, 2, 3</translation>
+    </message>
+    <message>
+        <source>Reset %1 to its default</source>
+        <translation>将 %1 重置为默认值</translation>
+    </message>
+    <message>
+        <source>Remove %1 from the node</source>
+        <translation>从节点中移除 %1</translation>
+    </message>
+    <message>
+        <source>%1 takes no attribute &quot;%2&quot;; remove it with ↺.</source>
+        <translation>%1 没有属性 &quot;%2&quot;；请用 ↺ 将其移除。</translation>
+    </message>
+    <message>
+        <source>Default: %1</source>
+        <translation>默认：%1</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>A node needs a name; kept &quot;%1&quot;.</source>
+        <translation>节点需要名称；已保留 &quot;%1&quot;。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::OpPalette</name>
+    <message>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Pooling</source>
+        <translation>池化</translation>
+    </message>
+    <message>
+        <source>Structure</source>
+        <translation>结构</translation>
+    </message>
+    <message>
+        <source>Losses</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Search ops</source>
+        <translation>搜索算子</translation>
+    </message>
+    <message>
+        <source>Filters by name and description. Enter adds the first op found; Down moves into the list.</source>
+        <translation>按名称和描述筛选。按 Enter 添加找到的第一个算子；按向下键进入列表。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::OpPopup</name>
+    <message>
+        <source>Type to search ops</source>
+        <translation>输入以搜索算子</translation>
+    </message>
+    <message>
+        <source>No op matches.</source>
+        <translation>没有匹配的算子。</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::OptionEditor</name>
     <message>
         <source>One of: %1</source>
@@ -2647,11 +3578,15 @@ SHA-256：%2</translation>
     </message>
     <message numerus="yes">
         <source>%n trial(s), ranked by %1; successive halving keeps the best 1/%2 at epochs %3.</source>
-        <translation><numerusform>%n 个试验，按 %1 排名；逐次减半在第 %3 轮保留最好的 1/%2。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个试验，按 %1 排名；逐次减半在第 %3 轮保留最好的 1/%2。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n trial(s), ranked by %1, each trained %2 epochs.</source>
-        <translation><numerusform>%n 个试验，按 %1 排名，每个训练 %2 轮。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个试验，按 %1 排名，每个训练 %2 轮。</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1: sweep</source>
@@ -2965,6 +3900,13 @@ SHA-256：%2</translation>
     </message>
 </context>
 <context>
+    <name>ts::widgets::CanvasMinimap</name>
+    <message>
+        <source>Overview: click or drag to move the view</source>
+        <translation>概览：单击或拖动以移动视图</translation>
+    </message>
+</context>
+<context>
     <name>ts::widgets::ChartGrid</name>
     <message>
         <source>Show all</source>
@@ -3151,6 +4093,37 @@ SHA-256：%2</translation>
     <message>
         <source>Resolution:</source>
         <translation>分辨率：</translation>
+    </message>
+</context>
+<context>
+    <name>ts::widgets::NodeCanvas</name>
+    <message>
+        <source>Wire %1 → %2 selected: Delete removes it</source>
+        <translation>已选择连线 %1 → %2：按 Delete 删除</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n wire(s) selected: Delete removes them</source>
+        <translation><numerusform>已选择 %n 条连线：按 Delete 删除</numerusform></translation>
+    </message>
+    <message>
+        <source>Model graph exported from TrainStudio</source>
+        <translation>从 TrainStudio 导出的模型图</translation>
+    </message>
+    <message>
+        <source>%1 cannot take its own output</source>
+        <translation>%1 不能接收自身的输出</translation>
+    </message>
+    <message>
+        <source>Release on an input port to connect, or in empty space to add a node there</source>
+        <translation>在输入端口上松开以连接，或在空白处松开以在该处添加节点</translation>
+    </message>
+    <message>
+        <source>Release on an output port to connect, or in empty space to add a node there</source>
+        <translation>在输出端口上松开以连接，或在空白处松开以在该处添加节点</translation>
+    </message>
+    <message>
+        <source>Release to connect %1 → %2</source>
+        <translation>松开以连接 %1 → %2</translation>
     </message>
 </context>
 <context>

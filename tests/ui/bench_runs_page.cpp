@@ -29,10 +29,10 @@
 #include <functional>
 #include <map>
 #include <set>
-#include <time.h>
 #include <string>
 #include <vector>
 
+#include "bench_timing.h"
 #include "io/experiment_yaml.h"
 #include "io/shipped_experiments.h"
 #include "jobs/run_recorder.h"
@@ -50,6 +50,11 @@ using namespace ts;
 using namespace ts::ui;
 
 namespace {
+
+using bench::median;
+using bench::msSince;
+using bench::threadCpuMs;
+using bench::waitUntil;
 
 struct Options {
     long runs = 10000, big = 20, points = 100000, rounds = 5;
@@ -79,13 +84,6 @@ bool parse(int argc, char** argv, Options& o)
     }
     o.big = std::min(o.big, o.runs);
     return true;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return std::nan("");
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 // --- the workspace ---
@@ -197,28 +195,6 @@ private:
     QElapsedTimer m_clock;
     double m_longest = 0;
 };
-
-// Runs the event loop until `done` holds; false after `timeoutMs`.
-bool waitUntil(const std::function<bool()>& done, int timeoutMs = 120000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!done()) {
-        if (timer.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return true;
-}
-
-double msSince(const QElapsedTimer& t) { return double(t.nsecsElapsed()) / 1e6; }
-
-// CPU time of the calling thread: unlike wall time, not inflated by other processes' load.
-double threadCpuMs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) * 1e-6;
-}
 
 // Waits until every chart holding points has drawn itself (its own 30 Hz replot) after now.
 class DrawnWatch {

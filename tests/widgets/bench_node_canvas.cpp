@@ -12,14 +12,13 @@
 #include <QElapsedTimer>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
-#include <QPaintEvent>
 #include <QScrollBar>
 
+#include "bench_timing.h"
 #include "node_canvas.h"
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <cstdio>
 #include <functional>
 #include <vector>
@@ -27,57 +26,6 @@
 using namespace ts::widgets;
 
 namespace {
-
-// The share of the viewport that paint events covered, summed over a measurement.
-class PaintedArea : public QObject {
-public:
-    explicit PaintedArea(QWidget* viewport) : m_viewport(viewport) { viewport->installEventFilter(this); }
-    double take() {
-        const double share = m_pixels / (double(m_viewport->width()) * m_viewport->height());
-        m_pixels = 0;
-        return share;
-    }
-
-protected:
-    bool eventFilter(QObject*, QEvent* event) override {
-        if (event->type() == QEvent::Paint)
-            for (const QRect& r : static_cast<QPaintEvent*>(event)->region()) m_pixels += double(r.width()) * r.height();
-        return false;
-    }
-
-private:
-    QWidget* m_viewport;
-    double m_pixels = 0;
-};
-
-// The main thread's CPU time: unlike wall time it does not grow when other processes
-// share the cores (it leaves out the raster engine's helper threads for large fills).
-double threadCpuMs() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-struct Stats {
-    double median = 0, max = 0, cpuMedian = 0, painted = 0;  // painted: viewports per frame
-};
-
-Stats measure(int rounds, const std::function<void(int)>& change, const std::function<void()>& paint, PaintedArea& area) {
-    std::vector<double> ms, cpu;
-    area.take();
-    for (int i = 0; i < rounds; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        const double cpu0 = threadCpuMs();
-        change(i);
-        paint();
-        cpu.push_back(threadCpuMs() - cpu0);
-        ms.push_back(timer.nsecsElapsed() / 1e6);
-    }
-    std::sort(ms.begin(), ms.end());
-    std::sort(cpu.begin(), cpu.end());
-    return {ms[ms.size() / 2], ms.back(), cpu[cpu.size() / 2], area.take() / rounds};
-}
 
 void build(NodeCanvas* canvas, int nodes) {
     const int columns = 15;
@@ -153,12 +101,11 @@ int main(int argc, char** argv) {
     QScrollBar* v = canvas.verticalScrollBar();
     // Ten steps one way, ten back, so the view stays inside the graph however many rounds.
     auto pan = [&](int i) {
-        const int step = (i / 10) % 2 ? -40 : 40;
-        h->setValue(h->value() + step);
-        v->setValue(v->value() + step);
+        h->setValue(h->value() + bench::panStep(i));
+        v->setValue(v->value() + bench::panStep(i));
     };
     const double base = canvas.zoom();
-    auto zoom = [&](int i) { canvas.setZoom(base * std::pow(1.1, (i / 5) % 2 ? 5 - i % 5 : i % 5 + 1)); };
+    auto zoom = [&](int i) { canvas.setZoom(base * bench::zoomStep(i)); };
     const QString dragged = canvas.nodeIds().value(canvas.nodeIds().size() / 2);
     const QPointF home = canvas.nodePos(dragged);
     auto drag = [&](int i) { canvas.setNodePos(dragged, home + QPointF((i % 10) * 4, (i % 10) * 3)); };
@@ -168,25 +115,25 @@ int main(int argc, char** argv) {
         QApplication::processEvents();
     };
 
-    PaintedArea area(canvas.viewport());
+    bench::PaintedArea area(canvas.viewport());
     const QString only = parser.value("only");
     auto run = [&](const char* name, const std::function<void(int)>& change, const std::function<void()>& paint) {
-        return only.isEmpty() || only == name ? measure(rounds, change, paint, area) : Stats{};
+        return only.isEmpty() || only == name ? bench::measureFrames(rounds, change, paint, area) : bench::FrameStats{};
     };
-    const Stats panShown = run("pan-shown", pan, shown), panFull = run("pan-full", pan, full);
-    const Stats zoomFull = run("zoom", zoom, full);
+    const bench::FrameStats panShown = run("pan-shown", pan, shown), panFull = run("pan-full", pan, full);
+    const bench::FrameStats zoomFull = run("zoom", zoom, full);
     canvas.setZoom(base);
-    const Stats dragShown = run("drag", drag, shown);
+    const bench::FrameStats dragShown = run("drag", drag, shown);
     canvas.fitAll();
     const double fitZoom = canvas.zoom();
-    const Stats panFit = run("pan-fit", pan, full);
+    const bench::FrameStats panFit = run("pan-fit", pan, full);
 
     std::printf("node canvas: %d nodes, %lld wires, %s, index %s, node cache %s, background cache %s, platform %s\n", nodes,
                 static_cast<long long>(canvas.wires().size()), qPrintable(update), qPrintable(parser.value("index")),
                 parser.isSet("no-cache") ? "off" : "device", parser.isSet("background-cache") ? "on" : "off",
                 qPrintable(QGuiApplication::platformName()));
     std::printf("  build            %8.1f ms\n", buildMs);
-    auto line = [](const char* what, const Stats& s, const QString& note) {
+    auto line = [](const char* what, const bench::FrameStats& s, const QString& note) {
         std::printf("  %-16s median %6.2f ms  max %6.2f ms  main-thread CPU median %6.2f ms  painted %4.2f viewports/frame  %s\n", what,
                     s.median, s.max, s.cpuMedian, s.painted, qPrintable(note));
     };

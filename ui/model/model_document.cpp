@@ -3,7 +3,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QUndoStack>
 
 #include "io/experiment_text.h"
@@ -136,21 +135,19 @@ bool ModelDocument::save(const QString& target, QString* error)
         return false;
     }
     // The file as it is now (another page may have saved its options since): only the model
-    // and the layout are replaced, every other byte is kept.
-    std::string onDisk;
+    // and the layout are replaced; saveExperiment keeps every other byte.
     ExperimentSpec edited = m_base;
     if (QFile file(path); file.open(QIODevice::ReadOnly)) {
-        onDisk = file.readAll().toStdString();
-        const ExperimentDraft draft = parseExperimentDraft(onDisk, path.toStdString());
+        const ExperimentDraft draft = parseExperimentDraft(file.readAll().toStdString(), path.toStdString());
         if (draft.usable) edited = draft.spec;
     }
     edited.model = m_state.model;
     edited.layout = m_implied && *m_implied == m_state.layout ? m_openedLayout : m_state.layout;
     edited.sourceFile = path.toStdString();
-    const std::string text = updateExperimentText(onDisk, edited);
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(text.data(), qint64(text.size())) != qint64(text.size()) || !out.commit()) {
-        if (error) *error = tr("Cannot write %1: %2. Nothing was changed on disk; save it elsewhere with Save As.").arg(path, out.errorString());
+    try {
+        saveExperiment(edited, path.toStdString());
+    } catch (const std::exception& e) {
+        if (error) *error = tr("Cannot save: %1. Nothing was changed on disk; save it elsewhere with Save As.").arg(QString::fromStdString(e.what()));
         return false;
     }
     m_base = edited;

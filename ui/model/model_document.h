@@ -12,7 +12,7 @@
 
 #include "graph/graph_diagnosis.h"
 #include "io/experiment_yaml.h"
-#include "ui/model/graph_edits.h"
+#include "graph_edits.h"
 
 class QUndoStack;
 

@@ -4,18 +4,20 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QScopedValueRollback>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "ops/registry.h"
-#include "ui/model/model_document.h"
-#include "ui/model/model_scene.h"
-#include "ui/model/model_summary_panel.h"
-#include "ui/model/node_properties.h"
-#include "ui/model/op_palette.h"
-#include "ui/model/op_popup.h"
+#include "model_document.h"
+#include "model_scene.h"
+#include "model_summary_panel.h"
+#include "node_properties.h"
+#include "op_palette.h"
+#include "op_popup.h"
 #include "widgets/node_canvas.h"
 
 namespace ts::ui {
@@ -54,9 +56,16 @@ ModelPage::ModelPage(QWidget* parent)
     centre->setStretchFactor(0, 5);
     centre->setStretchFactor(1, 1);
 
+    // The attribute editor grows with the op's schema: it scrolls rather than squeezing.
+    auto* propertiesScroll = new QScrollArea;
+    propertiesScroll->setWidget(m_properties);
+    propertiesScroll->setWidgetResizable(true);
+    propertiesScroll->setFrameShape(QFrame::NoFrame);
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(m_properties);
+    right->addWidget(propertiesScroll);
     right->addWidget(m_summary);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_palette);
     split->addWidget(centre);
@@ -81,7 +90,7 @@ ModelPage::ModelPage(QWidget* parent)
         refresh();
         // A file without a drawing yet is laid out once, as part of opening it (not a step).
         if (m_doc->state().layout.positions.empty()) m_doc->setImpliedLayout(arrangedLayout());
-        m_canvas->fitAll();
+        showStart();
     });
     connect(m_palette, &OpPalette::opActivated, this, [this](const QString& op) { addOp(op, viewCentre()); });
     connect(m_popup, &OpPopup::picked, this, &ModelPage::addFromPopup);
@@ -119,8 +128,21 @@ ModelPage::~ModelPage() { delete m_scene; }
 void ModelPage::setExperiment(const ExperimentSpec& spec)
 {
     const bool sameFile = m_doc->hasExperiment() && m_doc->path() == q(spec.sourceFile);
-    if (sameFile || m_doc->isModified()) m_doc->adoptSettings(spec);
-    else m_doc->open(spec);
+    if (sameFile && spec == m_doc->experiment()) return;  // our own edit, coming back
+    // What comes from the Train page is not announced back to it.
+    const QScopedValueRollback<bool> quiet(m_quiet, true);
+    if (sameFile) {
+        m_doc->adoptSettings(spec);
+        m_detached = false;
+    } else if (!m_doc->isModified() || maybeSave()) {
+        m_doc->open(spec);
+        m_detached = false;
+    } else {
+        // Kept unsaved: this drawing no longer belongs to the Train page's experiment, so its
+        // edits stop following it there until it is saved or another model is opened.
+        m_detached = true;
+        setStatus(tr("The Train page chose another experiment; this unsaved model is kept here. Save it, or open another."));
+    }
     refresh();
 }
 
@@ -253,7 +275,7 @@ void ModelPage::refresh()
                                : tr("Fix the problems first: the model does not check"));
     }
     updateTitle();
-    if (ok && m_doc->undoStack()->count() > 0) emit experimentEdited(m_doc->experiment());
+    if (ok && !m_detached && !m_quiet && m_doc->undoStack()->count() > 0) emit experimentEdited(m_doc->experiment());
 }
 
 void ModelPage::showProblems()
@@ -292,6 +314,19 @@ void ModelPage::showSelection()
     m_properties->showNode(*node);
     const NodeDiagnosis* d = m_doc->diagnosis().find(node->name);
     m_properties->setError(d ? q(d->problem) : QString());
+}
+
+void ModelPage::showStart()
+{
+    // The whole model when it is readable that way; else readable, from the inputs down.
+    m_canvas->fitAll();
+    if (m_canvas->zoom() >= 0.6 || m_canvas->nodeIds().isEmpty()) return;
+    m_canvas->setZoom(0.8);
+    QString top = m_canvas->nodeIds().front();
+    for (const QString& id : m_canvas->nodeIds())
+        if (m_canvas->nodePos(id).y() < m_canvas->nodePos(top).y()) top = id;
+    const QRectF r = m_canvas->nodeRect(top);
+    m_canvas->centerOn(r.center().x(), r.top() + m_canvas->visibleSceneRect().height() / 2 - 30);
 }
 
 QStringList ModelPage::selectedModelNodes() const { return m_scene->modelNodes(m_canvas->selectedNodes()); }

@@ -34,8 +34,8 @@ public:
     explicit ModelPage(QWidget* parent = nullptr);
     ~ModelPage() override;
 
-    // The experiment the Train page has chosen: opened when it is another file and nothing
-    // here is unsaved; otherwise its settings (dataset, batch) are taken and the drawing kept.
+    // The experiment the Train page has chosen. The same file: its settings (dataset, batch)
+    // are taken and the drawing kept. Another file: opened, after asking about unsaved changes.
     void setExperiment(const ExperimentSpec& spec);
     bool openFile(const QString& path);
     bool save();
@@ -77,6 +77,7 @@ private:
     void openPopup(QPointF scenePos, const QString& fromNode, const QString& toNode, int toPort);
     void addFromPopup(const QString& op);
     void updateTitle();
+    void showStart();  // the view on a model just opened
     void setStatus(const QString& text);
     QStringList selectedModelNodes() const;
     ModelLayout arrangedLayout() const;  // the layout autoLayout applies
@@ -98,6 +99,8 @@ private:
     QString m_popupFrom, m_popupTo;
     int m_popupPort = -1;
     int m_pasteCount = 0;
+    bool m_detached = false;
+    bool m_quiet = false;     // showing what another page sent: nothing to announce  // unsaved and no longer the Train page's experiment
 };
 
 }  // namespace ts::ui

@@ -9,14 +9,15 @@
 #include <QToolButton>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "graph/templates.h"
 #include "io/experiment_text.h"
 #include "io/shipped_experiments.h"
-#include "ui/model/model_document.h"
-#include "ui/model/model_page.h"
-#include "ui/model/model_scene.h"
+#include "model_document.h"
+#include "model_page.h"
+#include "model_scene.h"
 #include "widgets/graph_layout.h"
 #include "widgets/node_canvas.h"
 
@@ -64,13 +65,16 @@ void ModelPage::createActions(QToolBar* bar)
         m_templates->addAction(titles[i], this, [this, name = names[i]] { newFromTemplate(name); });
     m_templates->addSeparator();
     const std::filesystem::path shipped = shippedExperimentsDirectory();
+    std::vector<std::filesystem::path> files;
     if (!shipped.empty())
         for (const auto& entry : std::filesystem::directory_iterator(shipped))
-            if (entry.path().extension() == ".yaml") {
-                const QString file = QString::fromStdString(entry.path().string());
-                m_templates->addAction(tr("Model of %1").arg(QString::fromStdString(entry.path().stem().string())), this,
-                                       [this, file] { newFromTemplate(QStringLiteral("experiment:") + file); });
-            }
+            if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+        const QString file = QString::fromStdString(path.string());
+        m_templates->addAction(tr("Model of %1").arg(QString::fromStdString(path.stem().string())), this,
+                               [this, file] { newFromTemplate(QStringLiteral("experiment:") + file); });
+    }
     auto* newButton = new QToolButton;
     newButton->setText(tr("New"));
     newButton->setToolTip(tr("New model from a template; the input shape and class count follow the experiment's data"));
@@ -148,6 +152,7 @@ bool ModelPage::openFile(const QString& path)
         setStatus(tr("Cannot open: %1").arg(error));
         return false;
     }
+    m_detached = false;
     setStatus(m_doc->diagnosis().ok() ? tr("Opened %1.").arg(path)
                                       : tr("Opened %1: the model has problems, marked in red.").arg(path));
     return true;
@@ -163,6 +168,7 @@ bool ModelPage::saveAs(const QString& path)
         return false;
     }
     setStatus(tr("Saved to %1.").arg(m_doc->path()));
+    m_detached = false;
     updateTitle();
     if (m_doc->diagnosis().ok()) emit experimentEdited(m_doc->experiment());
     return true;
@@ -190,7 +196,7 @@ void ModelPage::newFromTemplate(const QString& name)
     m_doc->apply(s, tr("New model"));
     if (s.layout.positions.empty()) autoLayout();
     m_doc->undoStack()->endMacro();
-    m_canvas->fitAll();
+    showStart();
 }
 
 void ModelPage::autoLayout() { m_doc->apply(ModelState{m_doc->state().model, arrangedLayout()}, tr("Arrange")); }

@@ -50,7 +50,7 @@ QStringList detailsOf(const NodeDiagnosis* d, std::int64_t batch)
     QStringList cost;
     if (d->cost.parameters > 0)
         cost << QCoreApplication::translate("ModelScene", "%1 params").arg(compactCount(double(d->cost.parameters)));
-    cost << QCoreApplication::translate("ModelScene", "%1FLOP").arg(compactCount(d->cost.flops / double(std::max<std::int64_t>(1, batch))));
+    cost << compactCount(d->cost.flops / double(std::max<std::int64_t>(1, batch)), QStringLiteral("FLOP"));
     lines << cost.join(QStringLiteral(" · "));
     lines << QCoreApplication::translate("ModelScene", "holds %1 for backward")
                  .arg(QLocale().formattedDataSize(qint64(d->cost.activationBytes)));
@@ -66,13 +66,15 @@ QString sampleShapeText(const Shape& shape, bool withoutBatch)
     return QStringLiteral("[") + dims.join(QStringLiteral(", ")) + QStringLiteral("]");
 }
 
-QString compactCount(double v)
+QString compactCount(double v, const QString& unit)
 {
     const double a = std::abs(v);
-    if (a >= 1e9) return QLocale().toString(v / 1e9, 'f', 2) + QStringLiteral(" G");
-    if (a >= 1e6) return QLocale().toString(v / 1e6, 'f', 2) + QStringLiteral(" M");
-    if (a >= 1e3) return QLocale().toString(v / 1e3, 'f', 1) + QStringLiteral(" k");
-    return QLocale().toString(v, 'f', 0) + QStringLiteral(" ");
+    const QLocale l;
+    const QString space = QStringLiteral(" ");
+    if (a >= 1e9) return l.toString(v / 1e9, 'f', 2) + space + QStringLiteral("G") + unit;
+    if (a >= 1e6) return l.toString(v / 1e6, 'f', 2) + space + QStringLiteral("M") + unit;
+    if (a >= 1e3) return l.toString(v / 1e3, 'f', 1) + space + QStringLiteral("k") + unit;
+    return l.toString(v, 'f', 0) + (unit.isEmpty() ? QString() : space + unit);
 }
 
 void ModelScene::show(const ModelState& state, const GraphDiagnosis& diagnosis)

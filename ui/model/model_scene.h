@@ -10,7 +10,7 @@
 #include <QString>
 
 #include "graph/graph_diagnosis.h"
-#include "ui/model/graph_edits.h"
+#include "graph_edits.h"
 #include "widgets/node_canvas.h"
 
 namespace ts::ui {
@@ -42,7 +42,7 @@ private:
 
 // "[32, 14, 14]": a shape without its batch dimension.
 QString sampleShapeText(const Shape& shape, bool withoutBatch = true);
-// "1.2 M", "3.1 k", "512"
-QString compactCount(double value);
+// "1.23 M", "3.1 k", "512"; with a unit: "451.6 kFLOP", "512 FLOP"
+QString compactCount(double value, const QString& unit = {});
 
 }  // namespace ts::ui

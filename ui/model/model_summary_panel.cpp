@@ -10,7 +10,7 @@
 
 #include "backend/select_backend.h"
 #include "train/memory_advice.h"
-#include "ui/model/model_scene.h"
+#include "model_scene.h"
 
 namespace ts::ui {
 
@@ -60,7 +60,7 @@ void ModelSummaryPanel::setModel(const ExperimentSpec& spec, const GraphDiagnosi
     m_ok = d.ok();
     const double batch = double(std::max<std::int64_t>(1, spec.training.batchSize));
     m_parameters->setText(QLocale().toString(qlonglong(d.parameters)));
-    m_flops->setText(compactCount(d.flops / batch) + QStringLiteral("FLOP"));
+    m_flops->setText(compactCount(d.flops / batch, QStringLiteral("FLOP")));
     if (otherSettings) {
         const QSignalBlocker b1(m_batch), b2(m_optimizer), b3(m_precision);
         m_batch->setValue(int(std::max<std::int64_t>(1, spec.training.batchSize)));

@@ -1,0 +1,381 @@
+// bench_model_page: the Model page at the size of issue 13, with real widgets on a real file.
+// It writes an experiment (the shipped ResNet's Fashion-MNIST data and settings) whose model
+// is N nodes of residual blocks (Conv2d, BatchNorm2d, ReLU, Add over a skip wire, stride-2
+// stages with a projected skip), checked by checkGraph; once without a layout (opening lays it
+// out with Graphviz) and once with the layout the page saves after Arrange. Then, on one shown
+// page: opening each file until the canvas shows every node; one attribute edit until the
+// canvas is updated (and the diagnosis alone); frames of panning and zooming the page's canvas
+// at 1400x900. It prints the medians beside issue 13's targets, and where opening's time goes.
+//
+//   bench_model_page [--nodes 300] [--rounds 9] [--frames 60]
+//
+// A benchmark, not a test: timings swing with the machine's load, so nothing fails on a
+// number; it fails (exit 1) only when the page does not show what was written.
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_timing.h"
+#include "graph/graph.h"
+#include "graph/graph_diagnosis.h"
+#include "io/experiment_text.h"
+#include "io/shipped_experiments.h"
+#include "scratch_home.h"
+#include "ui/model/model_document.h"
+#include "ui/model/model_page.h"
+#include "ui/model/model_scene.h"
+#include "ui/model/model_summary_panel.h"
+#include "widgets/graph_layout.h"
+#include "widgets/node_canvas.h"
+
+using namespace ts;
+using namespace ts::ui;
+
+namespace {
+
+struct Options {
+    long nodes = 300, rounds = 9, frames = 60;
+};
+
+constexpr long kMinNodes = 48;  // the least every count from which blocks of 7 and 8 nodes add up
+const QSize kCanvasSize(1400, 900);
+
+bool parse(int argc, char** argv, Options& o)
+{
+    const std::map<std::string, long*> numbers = {{"--nodes", &o.nodes}, {"--rounds", &o.rounds}, {"--frames", &o.frames}};
+    for (int i = 1; i < argc; ++i) {
+        const auto n = numbers.find(argv[i]);
+        if (n != numbers.end() && i + 1 < argc && (*n->second = std::strtol(argv[i + 1], nullptr, 10)) > 0) {
+            ++i;
+            continue;
+        }
+        std::fprintf(stderr, "bench_model_page: bad option or value '%s'\nusage: bench_model_page [--nodes N] [--rounds N] "
+                             "[--frames N] (positive numbers, N nodes at least %ld)\n", argv[i], kMinNodes);
+        return false;
+    }
+    if (o.nodes < kMinNodes) {
+        std::fprintf(stderr, "bench_model_page: --nodes %ld is too few for residual blocks: give %ld or more\n", o.nodes, kMinNodes);
+        return false;
+    }
+    return true;
+}
+
+// --- the experiment file ---
+
+// The shipped ResNet experiment without its name, description and model: its dataset
+// (Fashion-MNIST, normalised, augmented), optimizer, schedule and training sections.
+std::string shippedSettings()
+{
+    std::ifstream in(shippedExperimentsDirectory() / "fashion_mnist_resnet.yaml");
+    std::string line, out, section;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line[0] != ' ' && line[0] != '#') section = line.substr(0, line.find(':'));
+        if (!section.empty() && section != "name" && section != "description" && section != "model") out += line + "\n";
+    }
+    return out;
+}
+
+struct Model {
+    std::string yaml;           // the `model:` section
+    std::string editedNode;     // the Conv2d whose out_channels the edit changes
+    std::int64_t editedChannels = 0;
+    int blocks = 0, projected = 0, strided = 0;
+};
+
+// `count` nodes: a stem (3), residual blocks of 7 nodes (identity skip) or 8 (a 1x1 Conv2d
+// projects the skip where the block widens), and a head (3). The projected blocks are spread
+// over the network, and so are the three of them that halve the image (28 -> 14 -> 7 -> 4);
+// the others widen it by 16 channels.
+Model residualModel(long count)
+{
+    const long inBlocks = count - 6;
+    long projected = -1;
+    for (long p : {3L, 4L, 5L, 6L, 7L, 8L, 9L, 0L, 1L, 2L})
+        if (projected < 0 && 8 * p <= inBlocks && (inBlocks - 8 * p) % 7 == 0) projected = p;
+    const long blocks = projected + (inBlocks - 8 * projected) / 7;
+    Model m;
+    m.blocks = int(blocks);
+    m.projected = int(projected);
+    std::ostringstream y;
+    auto conv = [&](const std::string& name, std::int64_t channels, int kernel, int stride, const std::string& inputs) {
+        y << "    - {name: " << name << ", op: Conv2d" << (inputs.empty() ? "" : ", inputs: [" + inputs + "]")
+          << ", out_channels: " << channels << ", kernel_size: " << kernel << (kernel == 3 ? ", padding: 1" : "")
+          << (stride > 1 ? ", stride: " + std::to_string(stride) : "") << ", bias: false}\n";
+    };
+    auto node = [&](const std::string& name, const char* op, const std::string& inputs = {}) {
+        y << "    - {name: " << name << ", op: " << op << (inputs.empty() ? "" : ", inputs: [" + inputs + "]") << "}\n";
+    };
+    y << "model:\n  nodes:\n";
+    std::int64_t channels = 16;
+    conv("stem", channels, 3, 1, "image");
+    node("stem_bn", "BatchNorm2d");
+    node("stem_relu", "ReLU");
+    std::string previous = "stem_relu";
+    long nextProjection = 0;  // the index of the next projected block among the projected ones
+    for (long b = 0; b < blocks; ++b) {
+        const bool project = nextProjection < projected && b == nextProjection * blocks / projected;
+        const bool halve = project && 3 * nextProjection % projected < 3;  // three of them, spread out
+        if (project) {
+            channels = halve ? channels * 2 : channels + 16;
+            ++nextProjection;
+            m.strided += halve;
+        }
+        const std::string p = std::string("b").append(std::to_string(b + 1)).append("_");
+        conv(p + "conv1", channels, 3, halve ? 2 : 1, {});
+        if (b == blocks / 2) m.editedNode = p + "conv1", m.editedChannels = channels;
+        node(p + "bn1", "BatchNorm2d");
+        node(p + "relu1", "ReLU");
+        conv(p + "conv2", channels, 3, 1, {});
+        node(p + "bn2", "BatchNorm2d");
+        if (project) conv(p + "skip", channels, 1, halve ? 2 : 1, previous);
+        node(p + "add", "Add", p + "bn2, " + (project ? p + "skip" : previous));
+        node(p + "out", "ReLU");
+        previous = p + "out";
+    }
+    node("pool", "GlobalAvgPool");
+    y << "    - {name: fc, op: Linear, out_features: 10}\n";
+    node("loss", "CrossEntropy", "fc, label");
+    m.yaml = y.str();
+    return m;
+}
+
+bool writeText(const QString& path, const std::string& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text.data(), qint64(text.size())) == qint64(text.size());
+}
+
+// --- measuring ---
+
+struct Row {
+    std::string what, target;
+    double targetMs = 0;  // 0: no target
+    std::vector<double> ms;
+};
+
+int fail(const std::string& what)
+{
+    std::fprintf(stderr, "bench_model_page: %s\n", what.c_str());
+    return 1;
+}
+
+// Untimed: lets the summary's memory plan (a worker) finish, so it does not share the cores
+// with the next measurement. Sleeps in the event loop (no busy wait taking a core from it).
+void settle(ModelPage& page)
+{
+    QTimer wake;  // WaitForMoreEvents returns at least this often
+    wake.start(50);
+    QElapsedTimer waited;
+    waited.start();
+    while (page.summary()->planning() && waited.elapsed() < 60000) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QCoreApplication::processEvents();
+}
+
+// The parts of opening and editing, measured apart on a shown canvas of the page's size:
+// reading the file, the diagnosis, drawing the nodes (ModelScene::show on an empty canvas),
+// the Graphviz layout of the drawn boxes, and drawing again after the edit the page gets.
+void parts(const QString& path, const Model& model, std::map<std::string, Row>& rows)
+{
+    auto record = [&](const char* part, double ms) { rows[part].ms.push_back(ms); };
+    QElapsedTimer t;
+    t.start();
+    const ExperimentDraft draft = loadExperimentDraft(path.toStdString());
+    record("partRead", bench::msSince(t));
+    t.restart();
+    const GraphDiagnosis d = diagnoseGraph(draft.spec.model, draft.spec.training.batchSize);
+    record("partDiagnose", bench::msSince(t));
+    widgets::NodeCanvas canvas;
+    canvas.resize(kCanvasSize);
+    canvas.show();
+    ModelScene scene(&canvas);
+    const ModelState state{draft.spec.model, draft.spec.layout};
+    t.restart();
+    scene.show(state, d);
+    record("partShow", bench::msSince(t));
+    QList<widgets::LayoutBox> boxes;
+    for (const QString& id : canvas.nodeIds()) boxes.append({id, canvas.nodeSize(id)});
+    QList<widgets::LayoutEdge> edges;
+    for (const auto& w : canvas.wires()) edges.append({w.from, w.to});
+    t.restart();
+    widgets::layeredLayout(boxes, edges);
+    record("partLayout", bench::msSince(t));
+    const ModelState edited = setAttribute(state, QString::fromStdString(model.editedNode), QStringLiteral("out_channels"),
+                                           std::int64_t(model.editedChannels + 8));
+    const GraphDiagnosis e = diagnoseGraph(edited.model, draft.spec.training.batchSize);
+    t.restart();
+    scene.show(edited, e);
+    record("partReshow", bench::msSince(t));
+}
+
+// Sizes the page so that its canvas is kCanvasSize (the splitters share out what the page gains).
+void sizeCanvas(ModelPage& page)
+{
+    for (int i = 0; i < 8 && page.canvas()->size() != kCanvasSize; ++i) {
+        page.resize(page.size() + (kCanvasSize - page.canvas()->size()));
+        QCoreApplication::processEvents();
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    if (!parse(argc, argv, o)) return 2;
+    QTemporaryDir home;  // a scratch HOME before Qt starts: no user settings read or written
+    if (!home.isValid()) return 1;
+    useScratchHome(home.path());
+    QApplication app(argc, argv);
+
+    // 1. The files.
+    QTemporaryDir dir;
+    const QString bare = dir.filePath(QStringLiteral("resnet_%1.yaml").arg(o.nodes));
+    const QString laidOut = dir.filePath(QStringLiteral("resnet_%1_laid_out.yaml").arg(o.nodes));
+    const Model model = residualModel(o.nodes);
+    const std::string text = "name: bench_resnet_" + std::to_string(o.nodes) + "\ndescription: " + std::to_string(o.nodes) +
+                             " nodes of residual blocks for bench_model_page.\n\n" + shippedSettings() + "\n" + model.yaml;
+    if (!writeText(bare, text)) return fail("cannot write " + bare.toStdString());
+    std::int64_t batch = 0;
+    std::size_t inputs = 0;
+    try {
+        const ExperimentSpec spec = loadExperiment(bare.toStdString());
+        if (long(spec.model.nodes.size()) != o.nodes) return fail("the model has " + std::to_string(spec.model.nodes.size()) + " nodes");
+        if (!spec.layout.positions.empty()) return fail("the file without a layout has one");
+        batch = spec.training.batchSize;
+        inputs = spec.model.inputs.size();
+        const CheckedGraph checked = checkGraph(spec.model, batch);
+        std::printf("%s: %ld nodes (%d residual blocks, %d with a projected skip, %d of them stride 2), %zu values, checks at batch %lld\n",
+                    qPrintable(bare), o.nodes, model.blocks, model.projected, model.strided, checked.values.size(),
+                    static_cast<long long>(batch));
+    } catch (const std::exception& e) {
+        return fail(std::string("the generated model does not check: ") + e.what());
+    }
+    const int shownNodes = int(o.nodes + long(inputs));
+
+    ModelPage page;
+    page.show();
+    sizeCanvas(page);
+    if (!page.openFile(bare)) return fail("cannot open " + bare.toStdString() + ": " + page.statusText().toStdString());
+    settle(page);
+    // The layout Graphviz chose on opening is implied, not saved: a node nudged (as a user drags
+    // one) makes it the drawing's, so that saving writes every position.
+    const QString nudged = QStringLiteral("loss");
+    page.document()->apply(moveNodes(page.document()->state(), {{nudged, page.canvas()->nodePos(nudged) + QPointF(20, 0)}}),
+                           QStringLiteral("bench nudge"));
+    if (!page.saveAs(laidOut)) return fail("cannot save " + laidOut.toStdString() + ": " + page.statusText().toStdString());
+    if (const std::size_t placed = loadExperimentDraft(laidOut.toStdString()).spec.layout.positions.size(); placed != std::size_t(shownNodes))
+        return fail("the saved file places " + std::to_string(placed) + " of the " + std::to_string(shownNodes) + " nodes");
+    settle(page);
+
+    std::map<std::string, Row> rows = {
+        {"openBare", {"open " + std::to_string(o.nodes) + " nodes (no layout: Graphviz lays it out)", "< 500 ms", 500, {}}},
+        {"openLaid", {"open " + std::to_string(o.nodes) + " nodes (with a layout)", "< 500 ms", 500, {}}},
+        {"partRead", {"  apart: read the file (lenient draft, checked)", "-", 0, {}}},
+        {"partDiagnose", {"  apart: diagnoseGraph", "-", 0, {}}},
+        {"partShow", {"  apart: ModelScene::show on an empty canvas", "-", 0, {}}},
+        {"partLayout", {"  apart: Graphviz layout of the boxes", "-", 0, {}}},
+        {"partReshow", {"  apart: ModelScene::show after the edit (the drawn canvas)", "-", 0, {}}},
+        {"editCheck", {"check after an edit: diagnosis alone (lastCheckMs)", "< 20 ms", 20, {}}},
+        {"edit", {"  the whole edit: apply until the canvas is painted", "< 20 ms", 20, {}}},
+    };
+
+    // 2. Opening, until the canvas shows every node (painted).
+    for (const auto& [key, path] : {std::pair{"openBare", bare}, std::pair{"openLaid", laidOut}}) {
+        for (long r = 0; r < o.rounds; ++r) {
+            QElapsedTimer t;
+            t.start();
+            if (!page.openFile(path)) return fail("cannot open " + path.toStdString());
+            if (!bench::waitUntil([&] { return page.canvas()->nodeIds().size() == shownNodes; }, 60000))
+                return fail("the canvas does not show every node");
+            QCoreApplication::processEvents();
+            rows[key].ms.push_back(bench::msSince(t));
+            if (!page.document()->diagnosis().ok()) return fail("the opened model has problems");
+            settle(page);
+        }
+    }
+    for (long r = 0; r < o.rounds; ++r) parts(bare, model, rows);
+
+    // 3. One attribute edit (a Conv2d's out_channels, back and forth) until the canvas is painted.
+    const QString edited = QString::fromStdString(model.editedNode);
+    for (long r = 0; r < o.rounds; ++r) {
+        const std::int64_t channels = model.editedChannels + (r % 2 ? 0 : 8);
+        QElapsedTimer t;
+        t.start();
+        page.document()->apply(setAttribute(page.document()->state(), edited, QStringLiteral("out_channels"), channels),
+                               QStringLiteral("bench edit"));
+        QCoreApplication::processEvents();
+        rows["edit"].ms.push_back(bench::msSince(t));
+        rows["editCheck"].ms.push_back(page.document()->lastCheckMs());
+        const Node* n = findNode(page.document()->state().model, edited);
+        if (!n || std::get<std::int64_t>(n->attrs.get("out_channels")) != channels || !page.document()->diagnosis().ok())
+            return fail("the edit did not land, or the edited model has problems");
+        settle(page);
+    }
+
+    // 4. Frames: panning and zooming the page's canvas, a synchronous paint each.
+    widgets::NodeCanvas* canvas = page.canvas();
+    sizeCanvas(page);
+    const QString shot = QDir::temp().filePath(QStringLiteral("bench_model_page.png"));
+    page.grab().save(shot);
+    const double fitZoom = canvas->zoom();
+    QScrollBar* h = canvas->horizontalScrollBar();
+    QScrollBar* v = canvas->verticalScrollBar();
+    auto pan = [&](int i) {
+        h->setValue(h->value() + bench::panStep(i));
+        v->setValue(v->value() + bench::panStep(i));
+    };
+    auto shown = [] { QCoreApplication::processEvents(); };
+    auto full = [&] {
+        canvas->viewport()->repaint();
+        QCoreApplication::processEvents();
+    };
+    bench::PaintedArea area(canvas->viewport());
+    struct Frames {
+        std::string what;
+        bench::FrameStats stats;
+    };
+    std::vector<Frames> frames;
+    for (double zoom : {1.0, fitZoom}) {
+        canvas->setZoom(zoom);
+        canvas->centerOn(canvas->scene()->itemsBoundingRect().center());
+        full();
+        char at[48];
+        std::snprintf(at, sizeof at, " (zoom %.2f%s)", zoom, zoom == fitZoom ? ", as opened" : "");
+        frames.push_back({std::string("pan 40 px, shown") + at, bench::measureFrames(int(o.frames), pan, shown, area)});
+        frames.push_back({std::string("pan 40 px, full repaint") + at, bench::measureFrames(int(o.frames), pan, full, area)});
+        const double base = canvas->zoom();
+        frames.push_back({std::string("zoom x1.1 steps, full repaint") + at,
+                          bench::measureFrames(int(o.frames), [&](int i) { canvas->setZoom(base * bench::zoomStep(i)); }, full, area)});
+        canvas->setZoom(base);
+    }
+
+    std::printf("\nModel page, %ld nodes (%d on the canvas, %lld wires), canvas %dx%d in a page of %dx%d, platform %s; "
+                "median of %ld rounds (min-max)\n",
+                o.nodes, shownNodes, static_cast<long long>(canvas->wires().size()), canvas->width(), canvas->height(), page.width(),
+                page.height(), qPrintable(QGuiApplication::platformName()), o.rounds);
+    std::printf("%-62s %9s %19s   %s\n", "", "median", "min-max", "target");
+    for (const char* key : {"openBare", "openLaid", "partRead", "partDiagnose", "partShow", "partLayout", "editCheck", "edit", "partReshow"}) {
+        const Row& row = rows[key];
+        const auto [lo, hi] = std::minmax_element(row.ms.begin(), row.ms.end());
+        const double m = bench::median(row.ms);
+        std::printf("%-62s %6.1f ms %8.1f-%7.1f ms   %s%s\n", row.what.c_str(), m, *lo, *hi, row.target.c_str(),
+                    row.targetMs <= 0 ? "" : m < row.targetMs ? "  met" : "  MISSED");
+    }
+    std::printf("frames (%ld each; target < 16 ms)                          median      max   main-thread CPU   painted\n", o.frames);
+    for (const Frames& f : frames)
+        std::printf("  %-58s %6.2f ms %6.2f ms   %6.2f ms   %4.2f viewports  %s\n", f.what.c_str(), f.stats.median, f.stats.max,
+                    f.stats.cpuMedian, f.stats.painted, f.stats.max < 16 ? "met" : f.stats.median < 16 ? "median met, max MISSED" : "MISSED");
+    std::printf("(the page as measured: %s)\n", qPrintable(shot));
+    return 0;
+}
