@@ -336,6 +336,8 @@ void NodeCanvas::drawBackground(QPainter* painter, const QRectF& rect) {
 
 void NodeCanvas::placeMinimap() {
     const QSize port = viewport()->size();
+    // On a small canvas the minimap would hide a good part of the drawing itself.
+    m_minimap->setVisible(port.width() >= 5 * m_minimap->width() / 2 && port.height() >= 5 * m_minimap->height() / 2);
     m_minimap->move(port.width() - m_minimap->width() - kMinimapGap, port.height() - m_minimap->height() - kMinimapGap);
 }
 

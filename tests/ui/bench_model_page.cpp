@@ -162,6 +162,7 @@ struct Row {
     std::string what, target;
     double targetMs = 0;  // 0: no target
     std::vector<double> ms;
+    std::vector<double> cpu;  // the UI thread's CPU time, where measured: what the load on the machine does not inflate
 };
 
 int fail(const std::string& what)
@@ -227,49 +228,33 @@ void sizeCanvas(ModelPage& page)
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv)
+// The file without a layout, as written: `nodes` nodes that check. The number of graph inputs in `inputs`.
+bool writeExperiment(const QString& path, const Options& o, const Model& model, std::size_t* inputs)
 {
-    Options o;
-    if (!parse(argc, argv, o)) return 2;
-    QTemporaryDir home;  // a scratch HOME before Qt starts: no user settings read or written
-    if (!home.isValid()) return 1;
-    useScratchHome(home.path());
-    QApplication app(argc, argv);
-
-    // 1. The files.
-    QTemporaryDir dir;
-    const QString bare = dir.filePath(QStringLiteral("resnet_%1.yaml").arg(o.nodes));
-    const QString laidOut = dir.filePath(QStringLiteral("resnet_%1_laid_out.yaml").arg(o.nodes));
-    const Model model = residualModel(o.nodes);
     const std::string text = "name: bench_resnet_" + std::to_string(o.nodes) + "\ndescription: " + std::to_string(o.nodes) +
                              " nodes of residual blocks for bench_model_page.\n\n" + shippedSettings() + "\n" + model.yaml;
-    if (!writeText(bare, text)) return fail("cannot write " + bare.toStdString());
-    std::int64_t batch = 0;
-    std::size_t inputs = 0;
+    if (!writeText(path, text)) return fail("cannot write " + path.toStdString());
     try {
-        const ExperimentSpec spec = loadExperiment(bare.toStdString());
+        const ExperimentSpec spec = loadExperiment(path.toStdString());
         if (long(spec.model.nodes.size()) != o.nodes) return fail("the model has " + std::to_string(spec.model.nodes.size()) + " nodes");
         if (!spec.layout.positions.empty()) return fail("the file without a layout has one");
-        batch = spec.training.batchSize;
-        inputs = spec.model.inputs.size();
-        const CheckedGraph checked = checkGraph(spec.model, batch);
+        const CheckedGraph checked = checkGraph(spec.model, spec.training.batchSize);
+        *inputs = spec.model.inputs.size();
         std::printf("%s: %ld nodes (%d residual blocks, %d with a projected skip, %d of them stride 2), %zu values, checks at batch %lld\n",
-                    qPrintable(bare), o.nodes, model.blocks, model.projected, model.strided, checked.values.size(),
-                    static_cast<long long>(batch));
+                    qPrintable(path), o.nodes, model.blocks, model.projected, model.strided, checked.values.size(),
+                    static_cast<long long>(spec.training.batchSize));
     } catch (const std::exception& e) {
         return fail(std::string("the generated model does not check: ") + e.what());
     }
-    const int shownNodes = int(o.nodes + long(inputs));
+    return true;
+}
 
-    ModelPage page;
-    page.show();
-    sizeCanvas(page);
+// The same model saved through the page with a layout: opened (Graphviz lays it out), one
+// node nudged (the layout chosen on opening is implied, not saved, until a node moves), saved.
+bool saveLaidOut(ModelPage& page, const QString& bare, const QString& laidOut, int shownNodes)
+{
     if (!page.openFile(bare)) return fail("cannot open " + bare.toStdString() + ": " + page.statusText().toStdString());
     settle(page);
-    // The layout Graphviz chose on opening is implied, not saved: a node nudged (as a user drags
-    // one) makes it the drawing's, so that saving writes every position.
     const QString nudged = QStringLiteral("loss");
     page.document()->apply(moveNodes(page.document()->state(), {{nudged, page.canvas()->nodePos(nudged) + QPointF(20, 0)}}),
                            QStringLiteral("bench nudge"));
@@ -277,58 +262,62 @@ int main(int argc, char** argv)
     if (const std::size_t placed = loadExperimentDraft(laidOut.toStdString()).spec.layout.positions.size(); placed != std::size_t(shownNodes))
         return fail("the saved file places " + std::to_string(placed) + " of the " + std::to_string(shownNodes) + " nodes");
     settle(page);
+    return true;
+}
 
-    std::map<std::string, Row> rows = {
-        {"openBare", {"open " + std::to_string(o.nodes) + " nodes (no layout: Graphviz lays it out)", "< 500 ms", 500, {}}},
-        {"openLaid", {"open " + std::to_string(o.nodes) + " nodes (with a layout)", "< 500 ms", 500, {}}},
-        {"partRead", {"  apart: read the file (lenient draft, checked)", "-", 0, {}}},
-        {"partDiagnose", {"  apart: diagnoseGraph", "-", 0, {}}},
-        {"partShow", {"  apart: ModelScene::show on an empty canvas", "-", 0, {}}},
-        {"partLayout", {"  apart: Graphviz layout of the boxes", "-", 0, {}}},
-        {"partReshow", {"  apart: ModelScene::show after the edit (the drawn canvas)", "-", 0, {}}},
-        {"editCheck", {"check after an edit: diagnosis alone (lastCheckMs)", "< 20 ms", 20, {}}},
-        {"edit", {"  the whole edit: apply until the canvas is painted", "< 20 ms", 20, {}}},
-    };
-
-    // 2. Opening, until the canvas shows every node (painted).
-    for (const auto& [key, path] : {std::pair{"openBare", bare}, std::pair{"openLaid", laidOut}}) {
-        for (long r = 0; r < o.rounds; ++r) {
-            QElapsedTimer t;
-            t.start();
-            if (!page.openFile(path)) return fail("cannot open " + path.toStdString());
-            if (!bench::waitUntil([&] { return page.canvas()->nodeIds().size() == shownNodes; }, 60000))
-                return fail("the canvas does not show every node");
-            QCoreApplication::processEvents();
-            rows[key].ms.push_back(bench::msSince(t));
-            if (!page.document()->diagnosis().ok()) return fail("the opened model has problems");
-            settle(page);
-        }
+// Opening `path`, until the canvas shows every node and has painted.
+bool measureOpen(ModelPage& page, const QString& path, int shownNodes, long rounds, Row& row)
+{
+    for (long r = 0; r < rounds; ++r) {
+        QElapsedTimer t;
+        t.start();
+        const double cpu = bench::threadCpuMs();
+        if (!page.openFile(path)) return fail("cannot open " + path.toStdString());
+        if (!bench::waitUntil([&] { return page.canvas()->nodeIds().size() == shownNodes; }, 60000))
+            return fail("the canvas does not show every node");
+        QCoreApplication::processEvents();
+        row.ms.push_back(bench::msSince(t));
+        row.cpu.push_back(bench::threadCpuMs() - cpu);
+        if (!page.document()->diagnosis().ok()) return fail("the opened model has problems");
+        settle(page);
     }
-    for (long r = 0; r < o.rounds; ++r) parts(bare, model, rows);
+    return true;
+}
 
-    // 3. One attribute edit (a Conv2d's out_channels, back and forth) until the canvas is painted.
+// One attribute edit (a Conv2d's out_channels, back and forth), until the canvas has painted.
+bool measureEdit(ModelPage& page, const Model& model, long rounds, Row& whole, Row& check)
+{
     const QString edited = QString::fromStdString(model.editedNode);
-    for (long r = 0; r < o.rounds; ++r) {
+    for (long r = 0; r < rounds; ++r) {
         const std::int64_t channels = model.editedChannels + (r % 2 ? 0 : 8);
         QElapsedTimer t;
         t.start();
+        const double cpu = bench::threadCpuMs();
         page.document()->apply(setAttribute(page.document()->state(), edited, QStringLiteral("out_channels"), channels),
                                QStringLiteral("bench edit"));
         QCoreApplication::processEvents();
-        rows["edit"].ms.push_back(bench::msSince(t));
-        rows["editCheck"].ms.push_back(page.document()->lastCheckMs());
+        whole.ms.push_back(bench::msSince(t));
+        whole.cpu.push_back(bench::threadCpuMs() - cpu);
+        check.ms.push_back(page.document()->lastCheckMs());
         const Node* n = findNode(page.document()->state().model, edited);
         if (!n || std::get<std::int64_t>(n->attrs.get("out_channels")) != channels || !page.document()->diagnosis().ok())
             return fail("the edit did not land, or the edited model has problems");
         settle(page);
     }
+    return true;
+}
 
-    // 4. Frames: panning and zooming the page's canvas, a synchronous paint each.
+struct Frames {
+    std::string what;
+    bench::FrameStats stats;
+};
+
+// Panning (40 px steps) and zooming (x1.1 steps) the page's canvas, a synchronous paint each:
+// at zoom 1 and at the zoom the page opened the model with.
+std::vector<Frames> measurePanZoom(ModelPage& page, int count)
+{
     widgets::NodeCanvas* canvas = page.canvas();
-    sizeCanvas(page);
-    const QString shot = QDir::temp().filePath(QStringLiteral("bench_model_page.png"));
-    page.grab().save(shot);
-    const double fitZoom = canvas->zoom();
+    const double opened = canvas->zoom();
     QScrollBar* h = canvas->horizontalScrollBar();
     QScrollBar* v = canvas->verticalScrollBar();
     auto pan = [&](int i) {
@@ -341,41 +330,93 @@ int main(int argc, char** argv)
         QCoreApplication::processEvents();
     };
     bench::PaintedArea area(canvas->viewport());
-    struct Frames {
-        std::string what;
-        bench::FrameStats stats;
-    };
     std::vector<Frames> frames;
-    for (double zoom : {1.0, fitZoom}) {
+    for (double zoom : {1.0, opened}) {
         canvas->setZoom(zoom);
         canvas->centerOn(canvas->scene()->itemsBoundingRect().center());
         full();
         char at[48];
-        std::snprintf(at, sizeof at, " (zoom %.2f%s)", zoom, zoom == fitZoom ? ", as opened" : "");
-        frames.push_back({std::string("pan 40 px, shown") + at, bench::measureFrames(int(o.frames), pan, shown, area)});
-        frames.push_back({std::string("pan 40 px, full repaint") + at, bench::measureFrames(int(o.frames), pan, full, area)});
+        std::snprintf(at, sizeof at, " (zoom %.2f%s)", zoom, zoom == opened ? ", as opened" : "");
+        frames.push_back({std::string("pan 40 px, shown") + at, bench::measureFrames(count, pan, shown, area)});
+        frames.push_back({std::string("pan 40 px, full repaint") + at, bench::measureFrames(count, pan, full, area)});
         const double base = canvas->zoom();
-        frames.push_back({std::string("zoom x1.1 steps, full repaint") + at,
-                          bench::measureFrames(int(o.frames), [&](int i) { canvas->setZoom(base * bench::zoomStep(i)); }, full, area)});
+        auto zoomStep = [&](int i) { canvas->setZoom(base * bench::zoomStep(i)); };
+        frames.push_back({std::string("zoom x1.1 steps, full repaint") + at, bench::measureFrames(count, zoomStep, full, area)});
         canvas->setZoom(base);
     }
+    return frames;
+}
 
+void report(const Options& o, const ModelPage& page, int shownNodes, std::map<std::string, Row>& rows, const std::vector<Frames>& frames)
+{
+    const widgets::NodeCanvas* canvas = page.canvas();
     std::printf("\nModel page, %ld nodes (%d on the canvas, %lld wires), canvas %dx%d in a page of %dx%d, platform %s; "
                 "median of %ld rounds (min-max)\n",
                 o.nodes, shownNodes, static_cast<long long>(canvas->wires().size()), canvas->width(), canvas->height(), page.width(),
                 page.height(), qPrintable(QGuiApplication::platformName()), o.rounds);
-    std::printf("%-62s %9s %19s   %s\n", "", "median", "min-max", "target");
+    std::printf("%-62s %9s %19s %13s   %s\n", "", "median", "min-max", "UI-thread CPU", "target");
     for (const char* key : {"openBare", "openLaid", "partRead", "partDiagnose", "partShow", "partLayout", "editCheck", "edit", "partReshow"}) {
         const Row& row = rows[key];
         const auto [lo, hi] = std::minmax_element(row.ms.begin(), row.ms.end());
         const double m = bench::median(row.ms);
-        std::printf("%-62s %6.1f ms %8.1f-%7.1f ms   %s%s\n", row.what.c_str(), m, *lo, *hi, row.target.c_str(),
+        char cpu[24] = "-";
+        if (!row.cpu.empty()) std::snprintf(cpu, sizeof cpu, "%.1f ms", bench::median(row.cpu));
+        std::printf("%-62s %6.1f ms %8.1f-%7.1f ms %13s   %s%s\n", row.what.c_str(), m, *lo, *hi, cpu, row.target.c_str(),
                     row.targetMs <= 0 ? "" : m < row.targetMs ? "  met" : "  MISSED");
     }
-    std::printf("frames (%ld each; target < 16 ms)                          median      max   main-thread CPU   painted\n", o.frames);
+    std::printf("frames (%ld each; target < 16 ms)                            median      max  UI-thread CPU   painted\n", o.frames);
     for (const Frames& f : frames)
         std::printf("  %-58s %6.2f ms %6.2f ms   %6.2f ms   %4.2f viewports  %s\n", f.what.c_str(), f.stats.median, f.stats.max,
                     f.stats.cpuMedian, f.stats.painted, f.stats.max < 16 ? "met" : f.stats.median < 16 ? "median met, max MISSED" : "MISSED");
-    std::printf("(the page as measured: %s)\n", qPrintable(shot));
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    if (!parse(argc, argv, o)) return 2;
+    QTemporaryDir home;  // a scratch HOME before Qt starts: no user settings read or written
+    if (!home.isValid()) return 1;
+    useScratchHome(home.path());
+    QApplication app(argc, argv);
+
+    QTemporaryDir dir;
+    const QString bare = dir.filePath(QStringLiteral("resnet_%1.yaml").arg(o.nodes));
+    const QString laidOut = dir.filePath(QStringLiteral("resnet_%1_laid_out.yaml").arg(o.nodes));
+    const Model model = residualModel(o.nodes);
+    std::size_t inputs = 0;
+    if (!writeExperiment(bare, o, model, &inputs)) return 1;
+    const int shownNodes = int(o.nodes + long(inputs));
+
+    ModelPage page;
+    page.show();
+    sizeCanvas(page);
+    if (!saveLaidOut(page, bare, laidOut, shownNodes)) return 1;
+
+    const std::string n = std::to_string(o.nodes);
+    std::map<std::string, Row> rows = {
+        {"openBare", {"open " + n + " nodes (no layout: Graphviz lays it out)", "< 500 ms", 500, {}, {}}},
+        {"openLaid", {"open " + n + " nodes (with a layout)", "< 500 ms", 500, {}, {}}},
+        {"partRead", {"  apart: read the file (lenient draft, checked)", "-", 0, {}, {}}},
+        {"partDiagnose", {"  apart: diagnoseGraph", "-", 0, {}, {}}},
+        {"partShow", {"  apart: ModelScene::show on an empty canvas", "-", 0, {}, {}}},
+        {"partLayout", {"  apart: Graphviz layout of the boxes", "-", 0, {}, {}}},
+        {"editCheck", {"check after an edit: diagnosis alone (lastCheckMs)", "< 20 ms", 20, {}, {}}},
+        {"edit", {"  the whole edit: apply until the canvas has painted", "< 20 ms", 20, {}, {}}},
+        {"partReshow", {"  apart: ModelScene::show after the edit (the drawn canvas)", "-", 0, {}, {}}},
+    };
+    if (!measureOpen(page, bare, shownNodes, o.rounds, rows["openBare"]) ||
+        !measureOpen(page, laidOut, shownNodes, o.rounds, rows["openLaid"]))
+        return 1;
+    for (long r = 0; r < o.rounds; ++r) parts(bare, model, rows);
+    if (!measureEdit(page, model, o.rounds, rows["edit"], rows["editCheck"])) return 1;
+
+    sizeCanvas(page);
+    const QString shot = QDir::temp().filePath(QStringLiteral("bench_model_page.png"));
+    page.grab().save(shot);
+    const std::vector<Frames> frames = measurePanZoom(page, int(o.frames));
+    report(o, page, shownNodes, rows, frames);
+    std::printf("(the page before the frames, as opened: %s)\n", qPrintable(shot));
     return 0;
 }

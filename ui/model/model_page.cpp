@@ -7,6 +7,7 @@
 #include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -62,10 +63,11 @@ ModelPage::ModelPage(QWidget* parent)
     propertiesScroll->setWidgetResizable(true);
     propertiesScroll->setFrameShape(QFrame::NoFrame);
     auto* right = new QSplitter(Qt::Vertical);
+    m_right = right;
     right->addWidget(propertiesScroll);
     right->addWidget(m_summary);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 0);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_palette);
     split->addWidget(centre);
@@ -90,7 +92,9 @@ ModelPage::ModelPage(QWidget* parent)
         refresh();
         // A file without a drawing yet is laid out once, as part of opening it (not a step).
         if (m_doc->state().layout.positions.empty()) m_doc->setImpliedLayout(arrangedLayout());
-        showStart();
+        // The first view needs the canvas' real size: a page not shown yet has none.
+        if (isVisible()) showStart();
+        else m_startPending = true;
     });
     connect(m_palette, &OpPalette::opActivated, this, [this](const QString& op) { addOp(op, viewCentre()); });
     connect(m_popup, &OpPopup::picked, this, &ModelPage::addFromPopup);
@@ -316,6 +320,19 @@ void ModelPage::showSelection()
     m_properties->setError(d ? q(d->problem) : QString());
 }
 
+void ModelPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (!m_sized) {  // the summary as tall as it needs, the attribute editor the rest
+        m_sized = true;
+        const int summary = m_summary->sizeHint().height();
+        m_right->setSizes({std::max(100, m_right->height() - summary), summary});
+    }
+    if (!m_startPending) return;
+    m_startPending = false;
+    QTimer::singleShot(0, this, &ModelPage::showStart);  // after the layout has sized the canvas
+}
+
 void ModelPage::showStart()
 {
     // The whole model when it is readable that way; else readable, from the inputs down.
@@ -326,7 +343,7 @@ void ModelPage::showStart()
     for (const QString& id : m_canvas->nodeIds())
         if (m_canvas->nodePos(id).y() < m_canvas->nodePos(top).y()) top = id;
     const QRectF r = m_canvas->nodeRect(top);
-    m_canvas->centerOn(r.center().x(), r.top() + m_canvas->visibleSceneRect().height() / 2 - 30);
+    m_canvas->centerOn(r.center().x(), r.top() - 20 + m_canvas->visibleSceneRect().height() / 2);
 }
 
 QStringList ModelPage::selectedModelNodes() const { return m_scene->modelNodes(m_canvas->selectedNodes()); }

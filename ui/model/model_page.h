@@ -13,6 +13,7 @@ class QAction;
 class QLabel;
 class QListWidget;
 class QMenu;
+class QSplitter;
 class QToolBar;
 
 namespace ts::widgets {
@@ -64,6 +65,9 @@ public:
     QListWidget* problems() const { return m_problems; }
     QString statusText() const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 signals:
     void experimentEdited(const ExperimentSpec& spec);  // after an edit that checks: the Train page follows
     void trainRequested(const ExperimentSpec& spec);     // "Train this model"
@@ -99,8 +103,11 @@ private:
     QString m_popupFrom, m_popupTo;
     int m_popupPort = -1;
     int m_pasteCount = 0;
-    bool m_detached = false;
-    bool m_quiet = false;     // showing what another page sent: nothing to announce  // unsaved and no longer the Train page's experiment
+    bool m_detached = false;      // unsaved and no longer the Train page's experiment
+    bool m_quiet = false;         // showing what another page sent: nothing to announce
+    bool m_startPending = false;  // opened while hidden: showStart when shown
+    bool m_sized = false;         // the right column's split is set once, when first shown
+    QSplitter* m_right = nullptr;
 };
 
 }  // namespace ts::ui

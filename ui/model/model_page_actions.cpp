@@ -93,14 +93,21 @@ void ModelPage::createActions(QToolBar* bar)
         if (!file.isEmpty()) saveAs(file);
     }, false);
     bar->addSeparator();
-    QAction* undo = m_doc->undoStack()->createUndoAction(this, tr("Undo"));
-    QAction* redo = m_doc->undoStack()->createRedoAction(this, tr("Redo"));
-    for (auto [a, key] : {std::pair{undo, QKeySequence(QKeySequence::Undo)}, std::pair{redo, QKeySequence(QKeySequence::Redo)}}) {
-        a->setShortcut(key);
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        addAction(a);
-        bar->addAction(a);
-    }
+    // Undo and Redo keep their short labels (the toolbar must not change width); what they
+    // would undo is in their tool tips.
+    QUndoStack* stack = m_doc->undoStack();
+    QAction* undo = add(tr("Undo"), QKeySequence::Undo, [stack] { stack->undo(); });
+    QAction* redo = add(tr("Redo"), QKeySequence::Redo, [stack] { stack->redo(); });
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+    connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, undo, [this, undo](const QString& text) {
+        undo->setToolTip(text.isEmpty() ? tr("Undo") : tr("Undo %1").arg(text));
+    });
+    connect(stack, &QUndoStack::redoTextChanged, redo, [this, redo](const QString& text) {
+        redo->setToolTip(text.isEmpty() ? tr("Redo") : tr("Redo %1").arg(text));
+    });
     add(tr("Cut"), QKeySequence::Cut, [this] { cutSelection(); }, false);
     add(tr("Copy"), QKeySequence::Copy, [this] { copySelection(); }, false);
     add(tr("Paste"), QKeySequence::Paste, [this] { paste(); }, false);
