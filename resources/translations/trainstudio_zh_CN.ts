@@ -755,10 +755,6 @@
         <translation>%1 参数</translation>
     </message>
     <message>
-        <source>%1FLOP</source>
-        <translation>%1FLOP</translation>
-    </message>
-    <message>
         <source>holds %1 for backward</source>
         <translation>为反向传播保留 %1</translation>
     </message>
@@ -768,7 +764,9 @@
     </message>
     <message numerus="yes">
         <source>Block of %n node(s)</source>
-        <translation><numerusform>包含 %n 个节点的块</numerusform></translation>
+        <translation>
+            <numerusform>包含 %n 个节点的块</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1325,7 +1323,9 @@
     </message>
     <message numerus="yes">
         <source>%1 (%2) takes %n input(s)</source>
-        <translation><numerusform>%1（%2）接受 %n 个输入</numerusform></translation>
+        <translation>
+            <numerusform>%1（%2）接受 %n 个输入</numerusform>
+        </translation>
     </message>
     <message>
         <source>Input %1 of %2 is already fed by %3: delete that wire first</source>
@@ -2315,7 +2315,9 @@ Loss −log p(true class): %5</source>
     </message>
     <message numerus="yes">
         <source>Move %n node(s)</source>
-        <translation><numerusform>移动 %n 个节点</numerusform></translation>
+        <translation>
+            <numerusform>移动 %n 个节点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Expand block %1</source>
@@ -2359,7 +2361,9 @@ Loss −log p(true class): %5</source>
     </message>
     <message numerus="yes">
         <source>%n nodes selected.</source>
-        <translation><numerusform>已选择 %n 个节点。</numerusform></translation>
+        <translation>
+            <numerusform>已选择 %n 个节点。</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 is a model input: its shape comes from the dataset.</source>
@@ -2499,11 +2503,15 @@ Loss −log p(true class): %5</source>
     </message>
     <message numerus="yes">
         <source>Stop checkpointing %n node(s)</source>
-        <translation><numerusform>取消 %n 个节点的检查点</numerusform></translation>
+        <translation>
+            <numerusform>取消 %n 个节点的检查点</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Checkpoint %n node(s)</source>
-        <translation><numerusform>为 %n 个节点启用检查点</numerusform></translation>
+        <translation>
+            <numerusform>为 %n 个节点启用检查点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Activation checkpointing: drop these nodes&apos; activations after the forward pass and recompute them in backward (less memory, about a third more compute for them)</source>
@@ -2563,11 +2571,15 @@ Loss −log p(true class): %5</source>
     </message>
     <message numerus="yes">
         <source>Group %n node(s) as %1</source>
-        <translation><numerusform>将 %n 个节点组合为 %1</numerusform></translation>
+        <translation>
+            <numerusform>将 %n 个节点组合为 %1</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Paste %n node(s)</source>
-        <translation><numerusform>粘贴 %n 个节点</numerusform></translation>
+        <translation>
+            <numerusform>粘贴 %n 个节点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Model inputs come from the dataset and cannot be deleted.</source>
@@ -2575,7 +2587,9 @@ Loss −log p(true class): %5</source>
     </message>
     <message numerus="yes">
         <source>Delete %n node(s)</source>
-        <translation><numerusform>删除 %n 个节点</numerusform></translation>
+        <translation>
+            <numerusform>删除 %n 个节点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Exported the drawing to %1.</source>
@@ -2584,6 +2598,18 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Cannot write %1.</source>
         <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Undo %1</source>
+        <translation>撤销“%1”</translation>
+    </message>
+    <message>
+        <source>Redo %1</source>
+        <translation>重做“%1”</translation>
+    </message>
+    <message numerus="yes">
+        <source>Arrange %n node(s)</source>
+        <translation><numerusform>自动排列 %n 个节点</numerusform></translation>
     </message>
 </context>
 <context>
@@ -4103,7 +4129,9 @@ SHA-256：%2</translation>
     </message>
     <message numerus="yes">
         <source>%n wire(s) selected: Delete removes them</source>
-        <translation><numerusform>已选择 %n 条连线：按 Delete 删除</numerusform></translation>
+        <translation>
+            <numerusform>已选择 %n 条连线：按 Delete 删除</numerusform>
+        </translation>
     </message>
     <message>
         <source>Model graph exported from TrainStudio</source>

@@ -12,19 +12,8 @@ using namespace ts;
 
 namespace {
 
-Graph mlp()
-{
-    Graph g;
-    g.inputs = {{"image", Shape{1, 28, 28}}, {"label", Shape{}, DType::I64}};
-    g.add("flat", "Flatten", {"image"});
-    g.add("fc1", "Linear", {"flat"}, {{"out_features", std::int64_t(512)}});
-    g.add("relu1", "ReLU", {"fc1"});
-    g.add("fc2", "Linear", {"relu1"}, {{"out_features", std::int64_t(256)}});
-    g.add("relu2", "ReLU", {"fc2"});
-    g.add("fc3", "Linear", {"relu2"}, {{"out_features", std::int64_t(10)}});
-    g.add("loss", "CrossEntropy", {"fc3", "label"});
-    return g;
-}
+// flatten, fc1, relu1, fc2, relu2, fc3, loss
+Graph mlp() { return fashionMnistMlp(); }
 
 std::vector<std::string> problemNodes(const GraphDiagnosis& d)
 {
@@ -103,7 +92,7 @@ private slots:
         bool duplicate = false;
         for (const auto& p : d.problems) duplicate = duplicate || p.kind() == GraphError::Kind::DuplicateName;
         QVERIFY(duplicate);
-        QVERIFY(d.find("flat")->known);
+        QVERIFY(d.find("flatten")->known);
     }
 
     void graphWideProblemsAreListedToo()

@@ -271,6 +271,28 @@ private slots:
         QVERIFY(planRunMemory(at, at.training.batchSize, cpuBackend()).total() <= availableTrainingBytes(cpuBackend()) * 1.01);
     }
 
+    // Arrange with a selection moves only the selected nodes, laid out where they were.
+    void arrangingTheSelectionLeavesTheRest()
+    {
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ModelState s = page.document()->state();
+        s.layout.positions["conv2"] = {500, 0};
+        s.layout.positions["batchnorm2"] = {700, 300};
+        s.layout.positions["relu2"] = {300, 600};
+        page.document()->apply(s, QStringLiteral("scatter"));
+        const auto before = page.document()->state().layout.positions;
+        page.canvas()->selectNodes({QStringLiteral("conv2"), QStringLiteral("batchnorm2"), QStringLiteral("relu2")});
+        page.autoLayout();
+        const auto after = page.document()->state().layout.positions;
+        for (const auto& [name, p] : before)
+            if (name != "conv2" && name != "batchnorm2" && name != "relu2") QCOMPARE(after.at(name), p);
+        // One column, top to bottom, starting at the selection's old top-left corner (300, 0).
+        QVERIFY(after.at("conv2").y < after.at("batchnorm2").y && after.at("batchnorm2").y < after.at("relu2").y);
+        QCOMPARE(std::min({after.at("conv2").x, after.at("batchnorm2").x, after.at("relu2").x}), 300.0);
+        QCOMPARE(after.at("conv2").y, 0.0);
+    }
+
     void templatesFollowTheExperimentsData()
     {
         ModelPage page;

@@ -48,7 +48,7 @@ public:
     QString addOp(const QString& op, QPointF scenePos);  // the new node's name
     bool connectNodes(const QString& from, const QString& to, int port);  // false: refused (the reason in the status line)
     void newFromTemplate(const QString& name);  // a template name, or "experiment:<file>" for a shipped model
-    void autoLayout();  // one undoable step
+    void autoLayout();  // the selection (two or more nodes) or the whole graph; one undoable step
     void groupSelection();
     void copySelection();
     void cutSelection();
@@ -84,7 +84,7 @@ private:
     void showStart();  // the view on a model just opened
     void setStatus(const QString& text);
     QStringList selectedModelNodes() const;
-    ModelLayout arrangedLayout() const;  // the layout autoLayout applies
+    ModelLayout arrangedLayout(const QStringList& only = {}) const;  // the layout autoLayout applies
     QPointF viewCentre() const;
 
     ModelDocument* m_doc;

@@ -206,15 +206,30 @@ void ModelPage::newFromTemplate(const QString& name)
     showStart();
 }
 
-void ModelPage::autoLayout() { m_doc->apply(ModelState{m_doc->state().model, arrangedLayout()}, tr("Arrange")); }
-
-ModelLayout ModelPage::arrangedLayout() const
+void ModelPage::autoLayout()
 {
+    // Two or more nodes selected: only they are arranged, where they are; else everything.
+    const QStringList selected = m_canvas->selectedNodes();
+    const bool some = selected.size() >= 2;
+    m_doc->apply(ModelState{m_doc->state().model, arrangedLayout(some ? selected : QStringList())},
+                 some ? tr("Arrange %n node(s)", nullptr, int(selected.size())) : tr("Arrange"));
+}
+
+ModelLayout ModelPage::arrangedLayout(const QStringList& only) const
+{
+    const QStringList ids = only.isEmpty() ? m_canvas->nodeIds() : only;
     QList<widgets::LayoutBox> boxes;
-    for (const QString& id : m_canvas->nodeIds()) boxes.append({id, m_canvas->nodeSize(id)});
+    QPointF corner(1e300, 1e300);
+    for (const QString& id : ids) {
+        boxes.append({id, m_canvas->nodeSize(id)});
+        corner = QPointF(std::min(corner.x(), m_canvas->nodePos(id).x()), std::min(corner.y(), m_canvas->nodePos(id).y()));
+    }
     QList<widgets::LayoutEdge> edges;
-    for (const auto& w : m_canvas->wires()) edges.append({w.from, w.to});
-    const QHash<QString, QPointF> placed = widgets::layeredLayout(boxes, edges);
+    for (const auto& w : m_canvas->wires())
+        if (ids.contains(w.from) && ids.contains(w.to)) edges.append({w.from, w.to});
+    QHash<QString, QPointF> placed = widgets::layeredLayout(boxes, edges);
+    if (!only.isEmpty())
+        for (QPointF& p : placed) p += corner;  // the selection stays where it was
     // A collapsed block's members keep their places relative to the block.
     QHash<QString, QPointF> positions;
     const ModelState& s = m_doc->state();
