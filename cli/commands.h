@@ -16,5 +16,8 @@ int validateCommand(const std::vector<std::string>& args);
 int runsCommand(const std::vector<std::string>& args);
 int selftestCommand(const std::vector<std::string>& args);  // selftest_command.cpp
 int sweepCommand(const std::vector<std::string>& args);     // sweep_command.cpp
+int dataCommand(const std::vector<std::string>& args);  // data_command.cpp: data check (and labels, mark)
+int dataLabelsCommand(const std::vector<std::string>& args);  // data_labels_command.cpp: data labels
+int dataMarkCommand(const std::vector<std::string>& args);    // data_labels_command.cpp: data mark
 
 }  // namespace ts::cli

@@ -37,6 +37,16 @@ void printHelp()
         "              halving, memory check first): sweep EXPERIMENT.yaml [--workspace DIR]\n"
         "              [--device ..] [--set k=v] [--json]; every trial is a run tagged sweep:<id>;\n"
         "              Ctrl+C stops it (exit 130), the same command again continues it\n"
+        "  data check  the dataset's health: unreadable samples (file and byte offset), exact and\n"
+        "              near duplicates within and across splits (leakage), class imbalance with\n"
+        "              the fix, table checks: data check EXPERIMENT.yaml [--json] [--force]\n"
+        "              [--threshold BITS (default 4)] [--show N] [--workspace DIR]; the report\n"
+        "              stays in the workspace until the files change (--force checks again)\n"
+        "  data labels suspect labels, ranked: data labels EXPERIMENT.yaml (--run ID | --folds K\n"
+        "              [--epochs N] | --check ID) [--top N] [--json] [--workspace DIR]\n"
+        "  data mark   relabel or exclude a sample without touching the files: data mark\n"
+        "              EXPERIMENT.yaml --split train|test --sample I (--relabel CLASS | --exclude\n"
+        "              | --clear), or --list\n"
         "  validate    check an experiment and show its model and planned memory:\n"
         "              validate EXPERIMENT.yaml [--set key=value ...] [--no-data]\n"
         "  info        the backends compiled in, CPU threads, CUDA devices, ops\n"
@@ -91,6 +101,11 @@ int main(int argc, char** argv)
         if (command == "runs") return ts::cli::runsCommand(args);
         if (command == "selftest") return ts::cli::selftestCommand(args);
         if (command == "sweep") return ts::cli::sweepCommand(args);
+        if (command == "data" && !args.empty() && (args[0] == "labels" || args[0] == "mark")) {
+            const std::vector<std::string> rest(args.begin() + 1, args.end());
+            return args[0] == "labels" ? ts::cli::dataLabelsCommand(rest) : ts::cli::dataMarkCommand(rest);
+        }
+        if (command == "data") return ts::cli::dataCommand(args);  // data_command.cpp: check
     } catch (const std::exception& e) {
         std::fprintf(stderr, "trainstudio-cli %s: %s\n", command.c_str(), e.what());
         return 1;

@@ -85,6 +85,10 @@ const Template kTemplates[] = {
     {"sweep.stopped", QT_TRANSLATE_NOOP("EngineMessage", "sweep stopped: run it again to continue where it stopped")},
     {"sweep.finished", QT_TRANSLATE_N_NOOP("EngineMessage", "sweep %1 finished in %2 s: %n trial(s) (%4 skipped, %5 failed); training jobs run now: %6"), 3},
     {"sweep.no_result", QT_TRANSLATE_NOOP("EngineMessage", "sweep %1 has no result: every trial was skipped or failed")},
+    {"job.label_overlay", QT_TRANSLATE_NOOP("EngineMessage", "label overlay: %1 relabelled, %2 excluded (the dataset files are unchanged)")},
+    {"label_check.fold", QT_TRANSLATE_NOOP("EngineMessage", "fold %1 of %2: training on %3 samples, predicting %4")},
+    {"label_check.stopped", QT_TRANSLATE_NOOP("EngineMessage", "label check stopped by request in fold %1 of %2; nothing was stored")},
+    {"label_check.finished", QT_TRANSLATE_NOOP("EngineMessage", "label check %1 (%2) in %3 s: %4 of %5 training samples suspect; trainstudio-cli data labels shows the list")},
 };
 
 const char* const kLevels[][2] = {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "types/experiment_spec.h"
+#include "types/label_overlay.h"
 #include "tensor/shape.h"
 
 namespace ts {
@@ -54,14 +55,47 @@ struct DatasetSplits {
     // (CSV, or no test files / test/ folder).
     std::shared_ptr<Dataset> train, validation, test;
     DatasetStatistics trainStatistics;
+    // Which sample of its file split each split's sample i is (train and validation index the
+    // training file split, test the test file split): evaluations and suspect-label lists
+    // address samples in a split, the label overlay and the Datasets page in the files.
+    std::vector<std::int64_t> trainFileIndex, validationFileIndex, testFileIndex;
 };
+
+// A dataset's file splits as its reader produced them, before validation is carved out of the
+// training data: what the health checks and the label overlay work on.
+struct DatasetFiles {
+    std::shared_ptr<const Dataset> train;  // every training sample (validation comes out of it)
+    std::shared_ptr<Dataset> test;         // null when the data has none
+    std::string name;                      // "Fashion-MNIST"
+    std::string path;                      // the dataset's path, resolved
+    std::vector<std::int64_t> groups;      // csv with a group column: one per training row
+    std::vector<std::string> sources;      // the files read: their fingerprints tell a change
+};
+
+// spec.path resolved against baseDir (an absolute path stays). Throws DataError when empty.
+std::string resolvedDatasetPath(const DatasetSpec& spec, const std::string& baseDir);
+// Opens the files with the reader of spec.format. Throws DataError.
+DatasetFiles openDatasetFiles(const DatasetSpec& spec, const std::string& baseDir);
+// What identifies a dataset across experiments (the store's datasets.key): the format, the
+// absolute path and the options that change which samples and labels are read (CSV columns,
+// an image folder's shape); not the split, transforms or loader, which only change its use.
+std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir);
+// The folder an experiment's relative dataset path resolves against (its file's folder).
+std::string experimentDataDirectory(const ExperimentSpec& spec);
 
 // Opens the dataset a spec names, splits off validation (seeded; grouped for CSV) and
 // computes or loads the cached statistics of the training split. `baseDir` resolves relative
 // paths; `cacheDir` holds statistics and decoded caches (empty: no caching). Throws DataError.
-DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, const std::string& cacheDir);
+// `overlay` (the store's label_overlay rows for datasetKey(spec), passed in by the jobs) is
+// applied to the file splits: relabelled samples carry their new label, excluded ones are in
+// no split. Validation is carved from the training file split by index before exclusion, so
+// excluding a sample never moves another between training and validation. The statistics
+// and decoded caches are keyed by the overlay too.
+DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, const std::string& cacheDir,
+                          const LabelOverlay& overlay = {});
 // The experiment's dataset, relative paths resolved against its sourceFile's folder.
-DatasetSplits openExperimentDataset(const ExperimentSpec& spec, const std::string& cacheDir);
+DatasetSplits openExperimentDataset(const ExperimentSpec& spec, const std::string& cacheDir,
+                                    const LabelOverlay& overlay = {});
 
 // $XDG_CACHE_HOME/trainstudio, else ~/.cache/trainstudio (created): decoded data and
 // statistics, outside the workspace (rule 5: a workspace holds only the store and checkpoints).

@@ -36,6 +36,19 @@ void convertChannels(DecodedImage& image, int channels)
     image.channels = channels;
 }
 
+// A decompression bomb (a few hundred KB of PNG that inflate to 20,000 x 20,000 pixels) is refused
+// from its header, before any pixel memory is allocated.
+constexpr std::uint64_t kMaxImagePixels = std::uint64_t(1) << 26;  // 8192 x 8192: 192 MiB as RGB
+
+bool tooLarge(std::uint64_t width, std::uint64_t height) { return width * height > kMaxImagePixels; }
+
+DataError tooLargeError(const std::string& path, std::uint64_t width, std::uint64_t height)
+{
+    return DataError(path, -1, path + ": the image is " + std::to_string(width) + " x " + std::to_string(height) +
+                                   " pixels, too large to decode (at most " + std::to_string(kMaxImagePixels) +
+                                   " pixels, e.g. 8192 x 8192); shrink it or leave it out of the dataset");
+}
+
 DecodedImage decodePng(const std::vector<std::uint8_t>& bytes, const std::string& path)
 {
     png_image image;
@@ -43,6 +56,10 @@ DecodedImage decodePng(const std::vector<std::uint8_t>& bytes, const std::string
     image.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()))
         throw DataError(path, -1, path + ": damaged PNG image (" + image.message + ")");
+    if (tooLarge(image.width, image.height)) {
+        png_image_free(&image);
+        throw tooLargeError(path, image.width, image.height);
+    }
     // The file's own colour kind; alpha is dropped (composited onto black by libpng).
     const bool color = (image.format & PNG_FORMAT_FLAG_COLOR) != 0;
     image.format = color ? PNG_FORMAT_RGB : PNG_FORMAT_GRAY;
@@ -83,6 +100,8 @@ void jpegWarning(j_common_ptr cinfo, int level)
 }
 
 // No C++ objects with destructors live between setjmp and a longjmp here.
+// False with `message` set when the file is damaged; false with an empty message and out's size
+// set when the image is too large to decode.
 bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, DecodedImage& out, char* message)
 {
     jpeg_decompress_struct cinfo;
@@ -100,6 +119,13 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, bytes.data(), static_cast<unsigned long>(bytes.size()));
     jpeg_read_header(&cinfo, TRUE);
+    if (tooLarge(cinfo.image_width, cinfo.image_height)) {
+        out.width = static_cast<int>(cinfo.image_width);
+        out.height = static_cast<int>(cinfo.image_height);
+        jpeg_destroy_decompress(&cinfo);
+        message[0] = 0;
+        return false;
+    }
     cinfo.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_start_decompress(&cinfo);
     out.width = static_cast<int>(cinfo.output_width);
@@ -132,8 +158,10 @@ DecodedImage decodeImageFile(const std::string& path, int channels)
     if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) {
         DecodedImage out;
         char message[JMSG_LENGTH_MAX] = {};
-        if (!decodeJpegRaw(bytes, channels, out, message))
+        if (!decodeJpegRaw(bytes, channels, out, message)) {
+            if (!message[0]) throw tooLargeError(path, out.width, out.height);
             throw DataError(path, -1, path + ": damaged JPEG image (" + message + ")");
+        }
         return out;
     }
     throw DataError(path, 0, path + ": byte 0: neither a PNG nor a JPEG image");

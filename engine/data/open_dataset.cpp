@@ -12,6 +12,7 @@
 #include "data/dataset_statistics.h"
 #include "data/idx_dataset.h"
 #include "data/image_folder_dataset.h"
+#include "data/label_overlay.h"
 #include "data/sample_cache.h"
 #include "data/subset_dataset.h"
 #include "ops/init.h"
@@ -21,18 +22,9 @@ namespace fs = std::filesystem;
 namespace ts {
 namespace {
 
-// What a reader produced before splitting.
-struct Opened {
-    std::shared_ptr<const Dataset> train;  // the whole training data (validation comes out of it)
-    std::shared_ptr<Dataset> test;
-    std::string name;                      // "Fashion-MNIST"
-    std::vector<std::int64_t> groups;      // csv with a group column
-    std::vector<std::string> sources;      // files whose change invalidates the statistics
-};
-
-Opened openIdx(const std::string& dir)
+DatasetFiles openIdx(const std::string& dir)
 {
-    Opened o;
+    DatasetFiles o;
     const std::string trainImages = findDataFile(dir, "train-images-idx3-ubyte");
     const std::string trainLabels = findDataFile(dir, "train-labels-idx1-ubyte");
     if (trainImages.empty() || trainLabels.empty()) {
@@ -59,12 +51,12 @@ Opened openIdx(const std::string& dir)
     return o;
 }
 
-Opened openCifar(std::string dir)
+DatasetFiles openCifar(std::string dir)
 {
     // The official archive unpacks into cifar-10-batches-bin/: accept its parent too.
     if (findDataFile(dir, "data_batch_1.bin").empty() && fs::is_directory(joinPath(dir, "cifar-10-batches-bin")))
         dir = joinPath(dir, "cifar-10-batches-bin");
-    Opened o;
+    DatasetFiles o;
     o.name = "CIFAR-10";
     for (int i = 1; i <= 5; ++i) {
         const std::string f = findDataFile(dir, "data_batch_" + std::to_string(i) + ".bin");
@@ -84,9 +76,9 @@ Opened openCifar(std::string dir)
     return o;
 }
 
-Opened openCsv(const std::string& path, const DatasetSpec& spec)
+DatasetFiles openCsv(const std::string& path, const DatasetSpec& spec)
 {
-    Opened o;
+    DatasetFiles o;
     auto csv = std::make_shared<CsvDataset>(path, spec.labelColumn, spec.featureColumns, spec.groupColumn);
     o.name = fs::path(path).filename().string();
     o.groups = csv->groups();
@@ -95,9 +87,9 @@ Opened openCsv(const std::string& path, const DatasetSpec& spec)
     return o;
 }
 
-Opened openImageFolder(const std::string& root, const DatasetSpec& spec)
+DatasetFiles openImageFolder(const std::string& root, const DatasetSpec& spec)
 {
-    Opened o;
+    DatasetFiles o;
     o.name = fs::path(root).filename().string();
     const std::string trainDir = joinPath(root, "train"), testDir = joinPath(root, "test");
     const bool hasTrain = fs::is_directory(trainDir);
@@ -125,20 +117,33 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
 
 }  // namespace
 
-DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, const std::string& cacheDir)
+std::string resolvedDatasetPath(const DatasetSpec& spec, const std::string& baseDir)
 {
     if (spec.path.empty())
         throw DataError("", -1, "the dataset has no path (dataset.path)");
     fs::path p(spec.path);
     if (p.is_relative() && !baseDir.empty())
         p = fs::path(baseDir) / p;
-    const std::string path = p.lexically_normal().string();
+    return p.lexically_normal().string();
+}
 
-    if (!(spec.validationFraction >= 0.0 && spec.validationFraction < 1.0))
-        throw DataError(path, -1, "dataset.validation_fraction " + std::to_string(spec.validationFraction) +
-                                      " is outside [0, 1)");
+std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir)
+{
+    DatasetSpec identity;  // only what changes the samples and labels read
+    identity.format = spec.format;
+    identity.labelColumn = spec.labelColumn;
+    identity.featureColumns = spec.featureColumns;
+    identity.groupColumn = spec.groupColumn;
+    identity.imageShape = spec.imageShape;
+    const fs::path path = fs::absolute(resolvedDatasetPath(spec, baseDir)).lexically_normal();
+    const std::string settings = settingsText(identity, path.string());
+    return settings.substr(0, settings.find("\nvalidation="));  // the split is not the dataset's
+}
 
-    Opened o;
+DatasetFiles openDatasetFiles(const DatasetSpec& spec, const std::string& baseDir)
+{
+    const std::string path = resolvedDatasetPath(spec, baseDir);
+    DatasetFiles o;
     if (spec.format == "idx")
         o = openIdx(path);
     else if (spec.format == "cifar10")
@@ -149,16 +154,65 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
         o = openImageFolder(path, spec);
     else
         throw DataError(path, -1, "unknown dataset format '" + spec.format + "' (expected idx, cifar10, csv or image_folder)");
+    o.path = path;
+    return o;
+}
 
-    const SplitIndices split = o.groups.empty() ? splitIndices(o.train->size(), spec.validationFraction, spec.splitSeed)
-                                                : splitGroups(o.groups, spec.validationFraction, spec.splitSeed);
+std::string experimentDataDirectory(const ExperimentSpec& spec)
+{
+    const std::string dir = spec.sourceFile.empty() ? "." : fs::path(spec.sourceFile).parent_path().string();
+    return dir.empty() ? "." : dir;
+}
+
+DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, const std::string& cacheDir,
+                          const LabelOverlay& overlay)
+{
+    const std::string path = resolvedDatasetPath(spec, baseDir);
+    if (!(spec.validationFraction >= 0.0 && spec.validationFraction < 1.0))
+        throw DataError(path, -1, "dataset.validation_fraction " + std::to_string(spec.validationFraction) +
+                                      " is outside [0, 1)");
+
+    const DatasetFiles o = openDatasetFiles(spec, baseDir);
+    for (const LabelMark& m : overlay.marks)
+        if (m.split != "train" && m.split != "test")
+            throw DataError(path, -1, "label overlay: sample " + std::to_string(m.sample) + " of split '" + m.split +
+                                          "': marks address the file splits train or test; clear the mark");
+    const OverlaidSplit train = applyLabelOverlay(o.train, overlay, "train", path);
+
+    SplitIndices split = o.groups.empty() ? splitIndices(o.train->size(), spec.validationFraction, spec.splitSeed)
+                                          : splitGroups(o.groups, spec.validationFraction, spec.splitSeed);
+    const auto kept = [](std::vector<std::int64_t>& indices, const std::vector<bool>& excluded) {
+        std::erase_if(indices, [&](std::int64_t i) { return excluded[static_cast<std::size_t>(i)]; });
+    };
+    kept(split.train, train.excluded);
+    kept(split.validation, train.excluded);
+    if (split.train.empty())
+        throw DataError(path, -1, "no training samples are left: the label overlay excludes all " +
+                                      std::to_string(train.excludedCount) +
+                                      " of the training split's samples; clear some exclusions");
     DatasetSplits splits;
-    splits.train = std::make_shared<SubsetDataset>(o.train, split.train, o.name + " train");
+    splits.train = std::make_shared<SubsetDataset>(train.data, split.train, o.name + " train");
     if (!split.validation.empty())
-        splits.validation = std::make_shared<SubsetDataset>(o.train, split.validation, o.name + " validation");
-    splits.test = o.test;
+        splits.validation = std::make_shared<SubsetDataset>(train.data, split.validation, o.name + " validation");
+    splits.trainFileIndex = std::move(split.train);
+    splits.validationFileIndex = std::move(split.validation);
+    if (o.test) {
+        const OverlaidSplit test = applyLabelOverlay(o.test, overlay, "test", path);
+        for (std::int64_t i = 0; i < o.test->size(); ++i)
+            if (!test.excluded[static_cast<std::size_t>(i)]) splits.testFileIndex.push_back(i);
+        if (test.relabelled == 0 && test.excludedCount == 0)
+            splits.test = o.test;
+        else
+            splits.test = std::make_shared<SubsetDataset>(test.data, splits.testFileIndex, o.name + " test");
+    } else {
+        for (const LabelMark& m : overlay.marks)
+            if (m.split == "test")
+                throw DataError(path, -1, "label overlay: test sample " + std::to_string(m.sample) +
+                                              " is marked but " + path + " has no test split; clear the mark");
+    }
 
-    const std::string settings = settingsText(spec, path);
+    // The overlay changes the samples and labels: its own statistics and decoded caches.
+    const std::string settings = settingsText(spec, path) + labelOverlayText(overlay);
     std::string key = settings;
     for (const auto& f : o.sources)
         key += fileFingerprint(f) + '\n';
@@ -200,10 +254,9 @@ std::string defaultCacheDirectory()
     return dir.string();
 }
 
-DatasetSplits openExperimentDataset(const ExperimentSpec& spec, const std::string& cacheDir)
+DatasetSplits openExperimentDataset(const ExperimentSpec& spec, const std::string& cacheDir, const LabelOverlay& overlay)
 {
-    const std::string baseDir = spec.sourceFile.empty() ? "." : fs::path(spec.sourceFile).parent_path().string();
-    return openDataset(spec.dataset, baseDir.empty() ? "." : baseDir, cacheDir);
+    return openDataset(spec.dataset, experimentDataDirectory(spec), cacheDir, overlay);
 }
 
 }  // namespace ts

@@ -19,7 +19,9 @@
 #include "io/checkpoint.h"
 #include "io/experiment_yaml.h"
 #include "jobs/evaluated_split.h"
+#include "jobs/job_overlay.h"
 #include "jobs/job_parts.h"
+#include "store/label_overlay.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
@@ -134,7 +136,10 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         const ExperimentSpec spec = parseExperiment(checkpoint.state.experimentYaml, weightsPath);
         const std::string device = job.device.empty() ? spec.training.device : job.device;
         Backend& backend = jobBackend(env, device, listener);
-        const DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
+        // The overlay the run trained with, so the evaluation sees the run's data.
+        const LabelOverlay overlay = runLabelOverlay(workspace, job.runId);
+        logLabelOverlay(listener, overlay);
+        const DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env), overlay);
         const std::shared_ptr<Dataset> data = selectSplit(splits, job.split, spec);
         const std::string split = splitName(splits, data);
         const std::string prefix = split;

@@ -31,9 +31,10 @@ std::string splitName(const DatasetSplits& splits, const std::shared_ptr<Dataset
     return split == splits.test ? "test" : split == splits.validation ? "val" : "train";
 }
 
-std::shared_ptr<Dataset> openEvaluatedSplit(const ExperimentSpec& spec, const std::string& name, const std::string& cacheDir)
+std::shared_ptr<Dataset> openEvaluatedSplit(const ExperimentSpec& spec, const std::string& name, const std::string& cacheDir,
+                                            const LabelOverlay& overlay)
 {
-    const DatasetSplits splits = openExperimentDataset(spec, cacheDir.empty() ? defaultCacheDirectory() : cacheDir);
+    const DatasetSplits splits = openExperimentDataset(spec, cacheDir.empty() ? defaultCacheDirectory() : cacheDir, overlay);
     return selectSplit(splits, name, spec);
 }
 

@@ -23,7 +23,9 @@ std::string splitName(const DatasetSplits& splits, const std::shared_ptr<Dataset
 // split `name` (as selectSplit). The spec is the run's, as the store keeps it (its dataset
 // path is absolute). Throws DataError when the files are gone or damaged (the message names
 // the file) and std::invalid_argument when the split does not exist.
+// `overlay`: the run's label overlay (store/label_overlay.h's runLabelOverlay), so a run
+// trained with excluded samples reopens the split its evaluations index.
 std::shared_ptr<Dataset> openEvaluatedSplit(const ExperimentSpec& spec, const std::string& name,
-                                            const std::string& cacheDir = {});
+                                            const std::string& cacheDir = {}, const LabelOverlay& overlay = {});
 
 }  // namespace ts

@@ -9,8 +9,10 @@
 #include "backend/select_backend.h"
 #include "data/dataset.h"
 #include "io/experiment_yaml.h"
+#include "jobs/job_overlay.h"
 #include "jobs/job_parts.h"
 #include "jobs/run_recorder.h"
+#include "store/label_overlay.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
@@ -109,7 +111,12 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         }
         Backend& backend = jobBackend(env, spec.training.device, listener);
         publishLog(listener, LogEvent::Level::Info, makeMessage(MessageId::JobLoadingData, {spec.dataset.path}));
-        DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
+        // A resume sees the overlay its run trained with; a new run and a fork the current marks.
+        const LabelOverlay overlay = !job.resume.empty() && from && from->parentRun
+                                         ? runLabelOverlay(*workspace, *from->parentRun)
+                                         : currentLabelOverlay(env, spec);
+        logLabelOverlay(listener, overlay);
+        DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env), overlay);
 
         // Recorded once the data is there: a run that never started is no run.
         if (!workspace && !env.workspaceDir.empty()) workspace = Workspace::open(env.workspaceDir);
@@ -123,6 +130,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                 run.parentRelation = job.resume.empty() ? "fork" : "resume";
             }
             result.runId = writer->createRun(run);
+            recordRunLabelOverlay(*workspace, result.runId, overlay);
         }
         if (control.stopRequested()) {
             done.outcome = FinishedEvent::Outcome::Stopped;
@@ -190,6 +198,8 @@ std::string jobCacheDirectory(const JobEnvironment& env)
 std::string jobKind(const Job& job)
 {
     if (const auto* t = std::get_if<TrainJob>(&job)) return !t->resume.empty() ? "resume" : !t->fork.empty() ? "fork" : "train";
+    if (std::holds_alternative<DataCheckJob>(job)) return "data_check";
+    if (std::holds_alternative<LabelCheckJob>(job)) return "label_check";
     return std::holds_alternative<EvaluateJob>(job) ? "evaluate" : std::holds_alternative<LrFindJob>(job) ? "lr_find" : "sweep";
 }
 
@@ -198,6 +208,8 @@ JobResult runJob(const Job& job, const JobEnvironment& environment, RunControl& 
     if (const auto* t = std::get_if<TrainJob>(&job)) return runTrainJob(*t, environment, control, listener);
     if (const auto* e = std::get_if<EvaluateJob>(&job)) return runEvaluateJob(*e, environment, control, listener);
     if (const auto* l = std::get_if<LrFindJob>(&job)) return runLrFindJob(*l, environment, control, listener);
+    if (const auto* d = std::get_if<DataCheckJob>(&job)) return runDataCheckJob(*d, environment, control, listener);
+    if (const auto* c = std::get_if<LabelCheckJob>(&job)) return runLabelCheckJob(*c, environment, control, listener);
     return runSweepJob(std::get<SweepJob>(job), environment, control, listener);
 }
 

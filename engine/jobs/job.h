@@ -67,9 +67,33 @@ struct SweepJob {
     std::string device;         // empty: training.device
 };
 
-using Job = std::variant<TrainJob, EvaluateJob, LrFindJob, SweepJob>;
+// The dataset health check (data/ health checks): unreadable samples, exact and near duplicates
+// within and across splits (leakage), class imbalance, table checks. The report goes into the
+// store, where it stays current until the dataset's files change.
+// Needs a workspace (the report is read back from it: DatasetCatalog, store/dataset_catalog.h);
+// the result's dataCheckId is the stored check, a new one or the current one reused. Progress
+// comes as ProgressEvents (samples read of all); a stop ends it Stopped with nothing stored.
+struct DataCheckJob {
+    ExperimentSpec experiment;  // its dataset is checked (relative paths: against its sourceFile's folder)
+    bool force = false;         // check again even when the store holds a current report (same files, same threshold)
+    int nearThreshold = 4;      // near duplicates: perceptual hashes within this many bits (of 64)
+};
 
-// "train", "resume", "fork", "evaluate", "lr_find", "sweep"
+// Suspect labels: the training samples ranked by how strongly a model contradicts their label,
+// in-sample under a run's checkpoint, or out-of-sample from a K-fold cross-validation trained
+// with the experiment's recipe (confident learning).
+struct LabelCheckJob {
+    ExperimentSpec experiment;
+    std::int64_t runId = 0;            // in-sample: this run's checkpoint scores the samples
+    std::string checkpoint = "best";   // best | last | an epoch number
+    std::int64_t folds = 0;            // > 1: K-fold instead of in-sample
+    std::int64_t epochsPerFold = 0;    // 0: the experiment's training.epochs
+    std::string device;                // empty: training.device
+};
+
+using Job = std::variant<TrainJob, EvaluateJob, LrFindJob, SweepJob, DataCheckJob, LabelCheckJob>;
+
+// "train", "resume", "fork", "evaluate", "lr_find", "sweep", "data_check", "label_check"
 std::string jobKind(const Job& job);
 
 struct JobEnvironment {
@@ -84,6 +108,7 @@ struct JobResult {
     FinishedEvent finished;   // also the last event the listener received
     std::int64_t runId = -1;  // the run trained or evaluated; -1 when none was recorded
     std::int64_t evaluationId = -1;  // an evaluation job's row
+    std::int64_t dataCheckId = -1;   // a data check job's stored check (DatasetCatalog::check)
 };
 
 // Never throws: every failure (a bad experiment, unreadable data, a store error) ends in a

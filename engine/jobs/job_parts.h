@@ -45,5 +45,7 @@ JobResult finishJob(JobResult result, TrainListener& listener, Body&& body)
 JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 JobResult runSweepJob(const SweepJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
+JobResult runDataCheckJob(const DataCheckJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
+JobResult runLabelCheckJob(const LabelCheckJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 
 }  // namespace ts

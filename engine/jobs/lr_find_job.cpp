@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "data/dataset.h"
+#include "jobs/job_overlay.h"
 #include "jobs/job_parts.h"
 #include "train/lr_range_test.h"
 #include "train/run_control.h"
@@ -53,7 +54,9 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
         ExperimentSpec spec = job.experiment;
         if (!job.device.empty()) spec.training.device = job.device;
         Backend& backend = jobBackend(env, spec.training.device, listener);
-        DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env));
+        const LabelOverlay overlay = currentLabelOverlay(env, spec);
+        logLabelOverlay(listener, overlay);
+        DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env), overlay);
         // Exactly `steps` steps (the trainer's maxSteps, which the sweep spans), over as many
         // epochs as they take: every epoch has at least one step.
         TrainingSpec& t = spec.training;

@@ -168,7 +168,101 @@ ALTER TABLE runs ADD COLUMN message_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN message_args TEXT NOT NULL DEFAULT '';
 )sql";
 
-const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
+// Version 6: the Datasets page. The datasets the workspace has seen (one row per dataset, keyed
+// by data/dataset_identity.h's datasetKey: format, resolved path, the options that change samples), their health checks with one row per
+// finding, kept until the files change (a check whose fingerprint differs from the files' is
+// stale), and the label overlay that the loader applies (relabel or exclude a sample of a file
+// split), so the dataset files themselves are never modified.
+const char* const kMigration6 = R"sql(
+CREATE TABLE datasets (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    format TEXT NOT NULL,
+    location TEXT NOT NULL,
+    description TEXT NOT NULL,
+    samples INTEGER NOT NULL,
+    splits TEXT NOT NULL,
+    last_seen REAL NOT NULL
+);
+CREATE TABLE data_checks (
+    id INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+    fingerprint TEXT NOT NULL,
+    created REAL NOT NULL,
+    seconds REAL NOT NULL,
+    summary TEXT NOT NULL
+);
+CREATE INDEX data_checks_by_dataset ON data_checks(dataset_id, id);
+CREATE TABLE data_findings (
+    check_id INTEGER NOT NULL REFERENCES data_checks(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,                      -- data/dataset_health.h findingKindName
+    split TEXT NOT NULL,
+    sample INTEGER NOT NULL,
+    other_split TEXT NOT NULL DEFAULT '',
+    other_sample INTEGER NOT NULL DEFAULT -1,
+    value REAL,
+    value_nonfinite INTEGER,                 -- store/database.h nonfiniteCode (an empty class: inf)
+    cause TEXT NOT NULL DEFAULT '',          -- unreadable: damaged_png, non_finite, ...
+    column_name TEXT NOT NULL DEFAULT '',    -- tables
+    file TEXT NOT NULL DEFAULT '',
+    position INTEGER NOT NULL DEFAULT -1,    -- byte offset or line
+    detail TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX data_findings_by_check ON data_findings(check_id, kind);
+CREATE TABLE label_overlay (
+    dataset_key TEXT NOT NULL,
+    split TEXT NOT NULL CHECK (split IN ('train','test')),
+    sample INTEGER NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('relabel','exclude')),
+    label INTEGER NOT NULL DEFAULT -1,
+    created REAL NOT NULL,
+    PRIMARY KEY (dataset_key, split, sample)
+) WITHOUT ROWID;
+-- The overlay a run trained with, copied when it starts (store/label_overlay.h): its resume
+-- and its evaluations see the same data even when the marks change afterwards.
+CREATE TABLE run_label_overlay (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    split TEXT NOT NULL,
+    sample INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    label INTEGER NOT NULL DEFAULT -1,
+    PRIMARY KEY (run_id, split, sample)
+) WITHOUT ROWID;
+-- Suspect-label checks (the label check job): in-sample under a run's checkpoint, or K-fold.
+-- One row per training sample checked, with its rank (1 = most suspect); sample is the index
+-- in the training file split, as label_overlay addresses it.
+CREATE TABLE label_checks (
+    id INTEGER PRIMARY KEY,
+    dataset_key TEXT NOT NULL,
+    method TEXT NOT NULL CHECK (method IN ('in_sample','k_fold')),
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    evaluation_id INTEGER REFERENCES evaluations(id) ON DELETE SET NULL,
+    folds INTEGER NOT NULL DEFAULT 0,
+    epochs INTEGER NOT NULL DEFAULT 0,
+    samples INTEGER NOT NULL,
+    classes INTEGER NOT NULL,
+    suspects INTEGER NOT NULL,
+    overlay_hash TEXT NOT NULL DEFAULT '',
+    experiment_yaml TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    seconds REAL NOT NULL
+);
+CREATE INDEX label_checks_by_dataset ON label_checks(dataset_key, id);
+CREATE TABLE label_suspects (
+    check_id INTEGER NOT NULL REFERENCES label_checks(id) ON DELETE CASCADE,
+    rank INTEGER NOT NULL,
+    sample INTEGER NOT NULL,
+    label INTEGER NOT NULL,
+    predicted INTEGER NOT NULL,
+    confidence REAL NOT NULL,
+    self_confidence REAL NOT NULL,
+    margin REAL NOT NULL,
+    suspect INTEGER NOT NULL,
+    PRIMARY KEY (check_id, rank)
+) WITHOUT ROWID;
+)sql";
+
+const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6};
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion);
 
 }  // namespace

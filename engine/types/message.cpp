@@ -120,6 +120,11 @@ const std::vector<MessageTemplate> kTemplates = {
     {SweepFinished, "sweep.finished",
      "sweep %1 finished in %2 s: %3 {3:trial|trials} (%4 skipped, %5 failed); training jobs run now: %6"},
     {SweepNoResult, "sweep.no_result", "sweep %1 has no result: every trial was skipped or failed"},
+    {JobLabelOverlay, "job.label_overlay", "label overlay: %1 relabelled, %2 excluded (the dataset files are unchanged)"},
+    {LabelCheckFold, "label_check.fold", "fold %1 of %2: training on %3 samples, predicting %4"},
+    {LabelCheckStopped, "label_check.stopped", "label check stopped by request in fold %1 of %2; nothing was stored"},
+    {LabelCheckFinished, "label_check.finished",
+     "label check %1 (%2) in %3 s: %4 of %5 training samples suspect; trainstudio-cli data labels shows the list"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)

@@ -88,6 +88,10 @@ enum class MessageId {
     SweepStopped,
     SweepFinished,
     SweepNoResult,
+    JobLabelOverlay,
+    LabelCheckFold,
+    LabelCheckStopped,
+    LabelCheckFinished,
     Count
 };
 

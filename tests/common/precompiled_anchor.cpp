@@ -1,0 +1,1 @@
+// Compiles nothing: the target that builds the precompiled header its suites share (tests/CMakeLists.txt).
