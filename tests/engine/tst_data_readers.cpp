@@ -434,6 +434,46 @@ private slots:
         QVERIFY(red[0] > 0.2f && red[0] < 0.4f);
     }
 
+    // A decompression bomb: a small file whose header claims 20,000 x 20,000 pixels (the PNG's IHDR
+    // with its CRC recomputed, the JPEG's SOF0) is refused from the header, before any pixel memory.
+    void imageTooLargeIsRefusedFromItsHeader()
+    {
+        QTemporaryDir tmp;
+        const std::string root = tmp.path().toStdString() + "/big";
+        auto readAll = [](const std::string& path) {
+            std::ifstream in(path, std::ios::binary);
+            return Bytes(std::istreambuf_iterator<char>(in), {});
+        };
+        auto put32 = [](Bytes& b, std::size_t at, std::uint32_t v) {
+            for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
+        };
+        writePng(root + "/a/p.png", 4, 4, 1, Bytes(16, 9));
+        Bytes png = readAll(root + "/a/p.png");
+        QCOMPARE(std::string(png.begin() + 12, png.begin() + 16), std::string("IHDR"));
+        put32(png, 16, 20000);
+        put32(png, 20, 20000);
+        put32(png, 29, static_cast<std::uint32_t>(crc32(0, png.data() + 12, 17)));  // "IHDR" + 13 bytes
+        writeFile(root + "/a/p.png", png);
+        writeJpeg(root + "/a/j.jpg", 8, 8, Bytes(8 * 8 * 3, 50));
+        Bytes jpeg = readAll(root + "/a/j.jpg");
+        std::size_t sof = 2;
+        while (sof + 9 < jpeg.size() && !(jpeg[sof] == 0xFF && jpeg[sof + 1] == 0xC0)) ++sof;
+        QVERIFY(sof + 9 < jpeg.size());
+        for (std::size_t at : {sof + 5, sof + 7}) {  // height, then width, big-endian 16 bits
+            jpeg[at] = 20000 >> 8;
+            jpeg[at + 1] = 20000 & 0xFF;
+        }
+        writeFile(root + "/a/j.jpg", jpeg);
+
+        ImageFolderDataset d(root, {1, 2, 2}, "x");
+        QCOMPARE(d.size(), std::int64_t(2));
+        for (std::int64_t i : {0, 1}) {
+            const DataError e = expectDataError([&] { sample(d, i); });
+            QVERIFY(contains(e.what(), "20000 x 20000 pixels, too large to decode"));
+            QVERIFY(contains(e.what(), "shrink it or leave it out of the dataset"));
+        }
+    }
+
     void imageFolderCorruptImage()
     {
         QTemporaryDir tmp;
