@@ -7,6 +7,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ts::widgets {
 
@@ -26,11 +27,33 @@ CanvasMinimap::CanvasMinimap(NodeCanvas* canvas) : QWidget(canvas->viewport()), 
     setToolTip(tr("Overview: click or drag to move the view"));
 }
 
-QRectF CanvasMinimap::worldRect() const {
-    QRectF world = m_canvas->visibleSceneRect();
-    for (const NodeItem* node : m_canvas->m_nodes) world |= node->sceneBoundingRect();
-    return world.adjusted(-40, -40, 40, 40);
+QRectF CanvasMinimap::nodesRect() const {
+    if (m_nodesRectStale) {
+        m_nodesRect = QRectF();
+        for (const NodeItem* node : m_canvas->m_nodes) m_nodesRect |= node->sceneBoundingRect();
+        m_nodesRectStale = false;
+    }
+    return m_nodesRect;
 }
+
+QRectF CanvasMinimap::worldRect() const {
+    const QRectF nodes = nodesRect();
+    const QRectF world = m_canvas->visibleSceneRect() | nodes;
+    // Grown in steps of an eighth of the drawing: a pan that shows a little more empty scene
+    // beside it keeps the mapping (and the drawn nodes) instead of rescaling them every step.
+    const qreal q = std::max({nodes.width(), nodes.height(), qreal(200)}) / 8;
+    const QRectF stepped(QPointF(std::floor(world.left() / q) * q, std::floor(world.top() / q) * q),
+                         QPointF(std::ceil(world.right() / q) * q, std::ceil(world.bottom() / q) * q));
+    return stepped.adjusted(-40, -40, 40, 40);
+}
+
+void CanvasMinimap::contentChanged() {
+    m_stale = true;
+    m_nodesRectStale = true;
+    update();
+}
+
+void CanvasMinimap::viewChanged() { update(); }
 
 QRectF CanvasMinimap::mapping() const { return m_dragging ? m_frozenWorld : worldRect(); }
 
@@ -48,8 +71,15 @@ QPointF CanvasMinimap::toScene(QPointF local) const {
 
 QPointF CanvasMinimap::toLocal(QPointF scene) const { return worldToLocal(mapping(), size()).map(scene); }
 
-void CanvasMinimap::paintEvent(QPaintEvent*) {
-    QPainter painter(this);
+void CanvasMinimap::drawNodes(const QRectF& world) {
+    const qreal dpr = devicePixelRatioF();
+    if (m_nodes.size() != size() * dpr || m_nodes.devicePixelRatio() != dpr) {
+        m_nodes = QPixmap(size() * dpr);
+        m_nodes.setDevicePixelRatio(dpr);
+    }
+    m_nodesWorld = world;
+    m_stale = false;
+    QPainter painter(&m_nodes);
     // 18 % of Base over the canvas's paper (Window): a panel that reads as see-through.
     const QColor paper = m_canvas->palette().color(QPalette::Window), panel = palette().color(QPalette::Base);
     const float a = 0.18f;
@@ -60,7 +90,7 @@ void CanvasMinimap::paintEvent(QPaintEvent*) {
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
 
-    const QTransform map = worldToLocal(mapping(), size());
+    const QTransform map = worldToLocal(world, size());
     const QColor node = palette().color(QPalette::Text);
     const QColor error(0xd0, 0x30, 0x30);
     painter.setPen(Qt::NoPen);
@@ -71,10 +101,17 @@ void CanvasMinimap::paintEvent(QPaintEvent*) {
         const QRectF r = map.mapRect(item->mapRectToScene(item->bodyRect()));
         painter.drawRect(r.width() < 1.5 || r.height() < 1.5 ? QRectF(r.topLeft(), QSizeF(1.5, 1.5)) : r);
     }
+}
+
+void CanvasMinimap::paintEvent(QPaintEvent*) {
+    const QRectF world = mapping();
+    if (m_stale || world != m_nodesWorld || m_nodes.size() != size() * devicePixelRatioF()) drawNodes(world);
+    QPainter painter(this);
+    painter.drawPixmap(0, 0, m_nodes);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
     painter.setBrush(Qt::NoBrush);
-    painter.drawRect(map.mapRect(m_canvas->visibleSceneRect()));
+    painter.drawRect(worldToLocal(world, size()).mapRect(m_canvas->visibleSceneRect()));
 }
 
 void CanvasMinimap::centreAt(QPointF local) {

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QGraphicsScene>
 #include <QPainter>
+#include <QPixmapCache>
 #include <QScrollBar>
 #include <QSet>
 #ifdef TS_WIDGETS_HAVE_SVG
@@ -49,6 +50,10 @@ NodeCanvas::NodeCanvas(QWidget* parent) : QGraphicsView(parent), m_scene(new QGr
     setFocusPolicy(Qt::StrongFocus);
     setAcceptDrops(true);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);  // drawBackground covers it all
+    // The nodes' device-coordinate caches live in QPixmapCache, 10 MiB by default: at 1.5x
+    // scale the nodes in view alone came near it, and an evicted node is painted again on the
+    // next frame. 64 MiB holds every node in view at any zoom on a large screen.
+    QPixmapCache::setCacheLimit(std::max(QPixmapCache::cacheLimit(), 64 * 1024));
     m_minimap = new CanvasMinimap(this);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &NodeCanvas::emitSelection);
     updateSceneRect();
@@ -67,16 +72,16 @@ void NodeCanvas::setNode(const QString& id, const NodeLook& look) {
         if (existing->look() == look) return;  // a redraw after an edit restyles every node: lay out only the changed
         existing->setLook(look, font(), palette());
         for (FrameItem* frame : m_frames) frame->adjust();
-        m_minimap->update();
+        m_minimap->contentChanged();
         return;
     }
     auto* item = new NodeItem(id, look, font(), palette());
-    item->setMovedHook([this] { m_minimap->update(); });
+    item->setMovedHook([this] { m_minimap->contentChanged(); });
     m_scene->addItem(item);
     m_nodes.insert(id, item);
     m_order.append(id);
     updateSceneRect();
-    m_minimap->update();
+    m_minimap->contentChanged();
 }
 
 void NodeCanvas::setNodePos(const QString& id, QPointF scenePos) {
@@ -100,7 +105,7 @@ void NodeCanvas::removeNode(const QString& id) {
     m_order.removeOne(id);
     m_dragStart.remove(id);
     delete item;  // detaches it from its frames, which then shrink
-    m_minimap->update();
+    m_minimap->contentChanged();
     emitSelection();
 }
 
@@ -120,7 +125,7 @@ void NodeCanvas::clear() {
     m_dragStart.clear();
     setSceneRect(QRectF());
     updateSceneRect();
-    m_minimap->update();
+    m_minimap->contentChanged();
     emitSelection();
 }
 
@@ -189,6 +194,16 @@ QSizeF NodeCanvas::nodeSize(const QString& id) const {
     return item ? item->size() : QSizeF();
 }
 
+QPointF NodeCanvas::outputPortScenePos(const QString& id) const {
+    const NodeItem* item = node(id);
+    return item ? item->mapToScene(item->outputPortPos()) : QPointF();
+}
+
+QPointF NodeCanvas::inputPortScenePos(const QString& id, int port) const {
+    const NodeItem* item = node(id);
+    return item ? item->mapToScene(item->inputPortPos(port)) : QPointF();
+}
+
 QStringList NodeCanvas::selectedNodes() const {
     QStringList out;
     for (const QString& id : m_order)
@@ -224,7 +239,7 @@ void NodeCanvas::emitSelection() {
         else if (!wires.isEmpty())
             setHint(tr("%n wire(s) selected: Delete removes them", nullptr, int(wires.size())));
     }
-    m_minimap->update();
+    m_minimap->contentChanged();
     if (ids == m_lastSelection) return;
     m_lastSelection = ids;
     emit selectionChanged(ids);
@@ -269,8 +284,7 @@ void NodeCanvas::zoomAt(double factor, QPoint viewPos) {
     const QPointF drift = (anchor - mapToScene(viewPos)) * factor;
     horizontalScrollBar()->setValue(horizontalScrollBar()->value() + int(std::lround(drift.x())));
     verticalScrollBar()->setValue(verticalScrollBar()->value() + int(std::lround(drift.y())));
-    resetCachedContent();
-    m_minimap->update();
+    m_minimap->viewChanged();
     emit zoomChanged(factor);
 }
 
@@ -290,11 +304,10 @@ void NodeCanvas::fitAll() {
     const double factor = std::clamp(std::min(view.width() / around.width(), view.height() / around.height()), kMinZoom, 1.0);
     if (std::abs(factor - zoom()) > 1e-9) {
         setTransform(QTransform::fromScale(factor, factor));
-        resetCachedContent();
         emit zoomChanged(factor);
     }
     centerOn(around.center());
-    m_minimap->update();
+    m_minimap->viewChanged();
 }
 
 void NodeCanvas::setGridSize(int scenePixels) {
@@ -306,27 +319,39 @@ void NodeCanvas::setGridSize(int scenePixels) {
 void NodeCanvas::setSnapToGrid(bool on) { m_snap = on; }
 
 void NodeCanvas::drawBackground(QPainter* painter, const QRectF& rect) {
+    // In view coordinates, on whole pixels. The paper and the vertical grid lines are one strip
+    // a few rows tall, tiled down the exposed rect: a row copy each, where a 1-pixel-wide
+    // column filled as a rectangle costs a call per row and a fill through the scene transform
+    // goes through the rasterizer (together most of a full frame, perf at 1.5x scale).
+    // Horizontal lines stay rectangle fills: one long span each.
     const QColor paper = palette().color(QPalette::Window);
-    painter->fillRect(rect, paper);
-    if (m_grid <= 0) return;
-    const qreal spacing = m_grid * zoom();
-    const int majorEvery = 5;
-    if (spacing * majorEvery < kMinGridSpacing) return;
-    const QColor ink = palette().color(QPalette::Text);
-    const QColor minorInk = mix(paper, ink, 0.06f), majorInk = mix(paper, ink, 0.13f);
-    // Only the lines crossing the exposed rect, minor ones only while far enough apart. Each
-    // line is a one-pixel rectangle filled in view coordinates: the raster engine fills those
-    // row by row, where drawing long lines goes through its span blending (several times
-    // slower here, and handed to helper threads).
-    const qreal step = spacing >= kMinGridSpacing ? m_grid : m_grid * majorEvery;
     const QTransform toView = painter->worldTransform();
     const QRect view = toView.mapRect(rect).toAlignedRect();
     painter->save();
     painter->resetTransform();
-    for (qreal x = std::floor(rect.left() / step) * step; x <= rect.right(); x += step) {
-        const int at = int(std::lround(toView.map(QPointF(x, 0)).x()));
-        painter->fillRect(QRect(at, view.top(), 1, view.height()), std::lround(x / m_grid) % majorEvery ? minorInk : majorInk);
+    const qreal spacing = m_grid * zoom();
+    const int majorEvery = 5;
+    if (m_grid <= 0 || spacing * majorEvery < kMinGridSpacing || view.isEmpty()) {
+        painter->fillRect(view, paper);
+        painter->restore();
+        return;
     }
+    const QColor ink = palette().color(QPalette::Text);
+    const QColor minorInk = mix(paper, ink, 0.06f), majorInk = mix(paper, ink, 0.13f);
+    // Only the lines crossing the exposed rect, minor ones only while far enough apart.
+    const qreal step = spacing >= kMinGridSpacing ? m_grid : m_grid * majorEvery;
+    const qreal dpr = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+    const int stripRows = 16, lineWidth = std::max(1, int(std::lround(dpr)));
+    QImage strip(int(std::ceil(view.width() * dpr)), stripRows, QImage::Format_RGB32);
+    strip.fill(paper);
+    for (qreal x = std::floor(rect.left() / step) * step; x <= rect.right(); x += step) {
+        const int at = int(std::lround((toView.map(QPointF(x, 0)).x() - view.left()) * dpr));
+        const QRgb color = (std::lround(x / m_grid) % majorEvery ? minorInk : majorInk).rgb();
+        for (int c = std::max(0, at); c < std::min(int(strip.width()), at + lineWidth); ++c)
+            for (int r = 0; r < stripRows; ++r) reinterpret_cast<QRgb*>(strip.scanLine(r))[c] = color;
+    }
+    strip.setDevicePixelRatio(dpr);
+    painter->drawTiledPixmap(QRectF(view), QPixmap::fromImage(std::move(strip)));
     for (qreal y = std::floor(rect.top() / step) * step; y <= rect.bottom(); y += step) {
         const int at = int(std::lround(toView.map(QPointF(0, y)).y()));
         painter->fillRect(QRect(view.left(), at, view.width(), 1), std::lround(y / m_grid) % majorEvery ? minorInk : majorInk);
@@ -349,7 +374,7 @@ void NodeCanvas::resizeEvent(QResizeEvent* event) {
 void NodeCanvas::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
     placeMinimap();  // the viewport's scroll moved its child along
-    m_minimap->update();
+    m_minimap->viewChanged();
 }
 
 void NodeCanvas::changeEvent(QEvent* event) {
@@ -361,7 +386,7 @@ void NodeCanvas::relayoutAll() {
     for (NodeItem* item : m_nodes) item->setLook(item->look(), font(), palette());
     for (WireItem* wire : m_wires) wire->setPalette(palette());
     setFrames(QList<CanvasFrame>(m_frameList));
-    resetCachedContent();
+    m_minimap->contentChanged();
 }
 
 // ---- export --------------------------------------------------------------------------------

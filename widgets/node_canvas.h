@@ -9,8 +9,11 @@
 // the left button, pans; Tab (or Space tapped) asks for the op popup at the cursor; Delete or
 // Backspace on a selected wire asks to remove it (otherwise the key is left to the page).
 //
-// Speed: nodes paint from a device-coordinate cache with text laid out once per look, and the
-// grid skips itself when its lines would be under 6 px apart; bench_node_canvas measures it.
+// Speed: nodes paint from a device-coordinate cache with text laid out once per look (in a
+// QPixmapCache large enough for every node in view); the paper and the grid are drawn in view
+// pixels (a tiled strip for the vertical lines), and the grid skips itself when its lines
+// would be under 6 px apart; the minimap redraws its nodes only when they change.
+// bench_node_canvas and bench_model_page measure it.
 #pragma once
 
 #include "node_item.h"
@@ -56,6 +59,9 @@ public:
     QPointF nodePos(const QString& id) const;
     QRectF nodeRect(const QString& id) const;  // scene rect of the body
     QSizeF nodeSize(const QString& id) const;
+    // Scene positions of a node's ports (where a wire starts or ends); null when there is no such node.
+    QPointF outputPortScenePos(const QString& id) const;
+    QPointF inputPortScenePos(const QString& id, int port) const;  // port clamped to the drawn ones
     QList<CanvasWire> wires() const;
     QStringList selectedNodes() const;  // in a stable order (by id insertion)
     void selectNodes(const QStringList& ids);  // replaces the selection

@@ -1,7 +1,9 @@
 // The memory a run plans is the memory it takes: on the CPU backend the planned total equals
 // the allocator's peak during a real training step (executor, optimizer, one step as the
 // trainer takes it), within 5%, for the shipped MLP, CNN and ResNet at two batch sizes. And
-// the largest batch that fits is exact (against a linear scan), and fast to find.
+// the largest batch that fits is exact (against a linear scan), and fast to find. The engine's
+// one-step probe (what the Model page runs to confirm that batch) measures that same peak,
+// and reports a step that cannot fit instead of throwing.
 #include <QtTest>
 
 #include <chrono>
@@ -15,6 +17,7 @@
 #include "tensor/format_bytes.h"
 #include "train/evaluation.h"
 #include "train/memory_advice.h"
+#include "train/step_probe.h"
 
 using namespace ts;
 
@@ -122,6 +125,82 @@ private slots:
         QVERIFY2(std::abs(ratio - 1) <= 0.05, qPrintable(QString("peak / plan = %1").arg(ratio)));
         // The plan is static: a step allocates nothing transient, so the peak is what stays allocated.
         QCOMPARE(m.afterStep, m.peak);
+    }
+
+    // probeTrainingStep against this suite's own step: the same peak to the byte, the plan within 5%.
+    void oneStepProbeMeasuresThePlan_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("batch");
+        for (const char* m : {"mlp", "cnn"})
+            for (qint64 b : {8, 48}) QTest::newRow(qPrintable(QString("%1 batch %2").arg(m).arg(b))) << QString(m) << b;
+    }
+    void oneStepProbeMeasuresThePlan()
+    {
+        QFETCH(QString, model);
+        QFETCH(qint64, batch);
+        const ExperimentSpec spec = shipped(model);
+        const RunMemory plan = planRunMemory(spec, batch, cpuBackend());
+        const StepProbe probe = probeTrainingStep(spec, batch, cpuBackend());
+        QVERIFY2(probe.ran(), probe.message.c_str());
+        QVERIFY(probe.message.empty());
+        QCOMPARE(probe.batch, std::int64_t(batch));
+        QVERIFY(probe.planned == plan);
+        QVERIFY(std::isfinite(probe.loss) && probe.loss > 0);
+        QVERIFY(probe.stepSeconds > 0 && probe.setupSeconds > 0);
+        const Measured here = trainOneStep(spec, batch);
+        QCOMPARE(probe.peakBytes, here.peak);
+        const double ratio = double(probe.peakBytes) / double(plan.total());
+        qInfo("%s batch %lld: one step peaked at %zu bytes, planned %zu (%+.3f%%); set-up %.1f ms, step %.1f ms", qPrintable(model),
+              batch, probe.peakBytes, plan.total(), (ratio - 1) * 100, probe.setupSeconds * 1e3, probe.stepSeconds * 1e3);
+        QVERIFY2(std::abs(ratio - 1) <= 0.05, qPrintable(QString("peak / plan = %1").arg(ratio)));
+        // The loss is the trainer's: the same seed and batch give the same number.
+        QCOMPARE(probe.loss, here.loss);
+    }
+
+    // A budget the step cannot fit is a result, not an exception, and nothing is allocated for it.
+    void oneStepProbeReportsWhatDoesNotFit()
+    {
+        const ExperimentSpec spec = shipped("cnn");
+        const std::int64_t batch = 32;
+        const RunMemory plan = planRunMemory(spec, batch, cpuBackend());
+        for (std::size_t budget : {std::size_t(1), plan.total() / 2, plan.total() - 1}) {
+            const std::size_t before = cpuBackend().allocator().stats().allocations;
+            StepProbe probe;
+            try {
+                probe = probeTrainingStep(spec, batch, cpuBackend(), budget);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(QString("threw: %1").arg(e.what())));
+            }
+            QVERIFY(probe.outcome == StepProbe::Outcome::OutOfMemory);
+            QVERIFY(!probe.ran());
+            QVERIFY(probe.planned == plan);
+            QCOMPARE(probe.peakBytes, std::size_t(0));
+            QVERIFY2(probe.message.find(formatBytes(double(plan.total()))) != std::string::npos, probe.message.c_str());
+            QVERIFY2(probe.message.find("not run") != std::string::npos, probe.message.c_str());
+            QCOMPARE(cpuBackend().allocator().stats().allocations, before);
+        }
+        // The plan itself as the budget fits: the step runs.
+        const StepProbe exact = probeTrainingStep(spec, batch, cpuBackend(), plan.total() + 4096);
+        QVERIFY2(exact.ran(), exact.message.c_str());
+    }
+
+    // Other failures are results too: a model that does not check, a batch of 0, a bad precision.
+    void oneStepProbeReportsOtherFailures()
+    {
+        ExperimentSpec broken = shipped("mlp");
+        broken.model.nodes.back().inputs = {"nowhere"};
+        ExperimentSpec precision = shipped("mlp");
+        precision.training.precision = "f8";
+        const std::vector<std::pair<StepProbe, std::string>> cases = {
+            {probeTrainingStep(broken, 8, cpuBackend()), "nowhere"},
+            {probeTrainingStep(shipped("mlp"), 0, cpuBackend()), "batch size 0"},
+            {probeTrainingStep(precision, 8, cpuBackend()), "f8"},
+        };
+        for (const auto& [probe, words] : cases) {
+            QVERIFY(probe.outcome == StepProbe::Outcome::Failed);
+            QVERIFY2(probe.message.find(words) != std::string::npos, probe.message.c_str());
+        }
     }
 
     void largestFittingBatchIsExact_data()

@@ -2,10 +2,14 @@
 // (add from the palette's ops, connect, set attributes, rename) equals the model read from
 // experiments/fashion_mnist_cnn.yaml; the whole construction undone step by step and redone;
 // a refused cycle; an error pinned to its node; blocks grouped and pasted with fresh names;
-// files opened and saved losslessly.
+// files opened and saved losslessly; and the CNN again with the mouse and keyboard on the
+// canvas (nodes from the Tab popup, wires dragged port to port, a node dragged, a rubber band).
 #include <QtTest>
 
+#include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QUndoStack>
 
 #include "graph/templates.h"
@@ -14,6 +18,7 @@
 #include "ui/model/model_page.h"
 #include "ui/model/model_summary_panel.h"
 #include "ui/model/node_properties.h"
+#include "ui/model/op_popup.h"
 #include "backend/backend.h"
 #include "train/memory_advice.h"
 #include "widgets/node_canvas.h"
@@ -82,6 +87,51 @@ void buildCnn(ModelPage& page)
     emit page.properties()->renameRequested(QStringLiteral("linear2"), QStringLiteral("classifier"));
 }
 
+// The page driven as a user does: the mouse on the canvas's viewport, keys in the op popup.
+// Palette drags are not used: QDrag runs its own blocking event loop that QTest cannot feed,
+// so nodes come from the Tab popup at the cursor, which a newcomer uses as well.
+struct MouseUser {
+    ModelPage& page;
+    widgets::NodeCanvas* canvas() const { return page.canvas(); }
+    QWidget* port() const { return page.canvas()->viewport(); }
+    QPoint view(QPointF scene) const { return canvas()->mapFromScene(scene); }
+
+    // Tab with the mouse at `scene`, the op's name typed into the popup, Enter. The new node's name.
+    QString add(const QString& op, QPointF scene)
+    {
+        canvas()->centerOn(scene);
+        QTest::mouseMove(port(), view(scene));
+        QTest::keyClick(canvas(), Qt::Key_Tab);
+        OpPopup* popup = page.findChild<OpPopup*>();
+        if (!popup || !popup->isVisible()) return {};
+        QTest::keyClicks(popup->searchField(), op);
+        if (popup->currentOp() != op) return {};
+        QTest::keyClick(popup->searchField(), Qt::Key_Return);
+        const QStringList selected = canvas()->selectedNodes();  // the page selects what it added
+        return selected.size() == 1 ? selected.front() : QString();
+    }
+    // A left-button press, moves in steps (past the drag distance) and a release, in view pixels.
+    void drag(QPoint from, QPoint to)
+    {
+        QTest::mousePress(port(), Qt::LeftButton, {}, from);
+        const int steps = 8;
+        for (int i = 1; i <= steps; ++i) QTest::mouseMove(port(), from + (to - from) * i / steps);
+        QTest::mouseRelease(port(), Qt::LeftButton, {}, to);
+    }
+    // From `from`'s output port to input `input` of `to`, both brought into view first (zoomed
+    // out when they are far apart), at zoom 1 again afterwards.
+    void wire(const QString& from, const QString& to, int input)
+    {
+        const QPointF a = canvas()->outputPortScenePos(from), b = canvas()->inputPortScenePos(to, input);
+        const QSizeF room = QSizeF(port()->size()) * 0.8;
+        canvas()->setZoom(std::min({1.0, room.width() / std::max(1.0, std::abs(b.x() - a.x())),
+                                    room.height() / std::max(1.0, std::abs(b.y() - a.y()))}));
+        canvas()->centerOn((a + b) / 2);
+        drag(view(a), view(b));
+        canvas()->setZoom(1);
+    }
+};
+
 }  // namespace
 
 class TestModelPage : public QObject {
@@ -121,6 +171,95 @@ private slots:
         QCOMPARE(page.canvas()->nodeIds().size(), qsizetype(2));
         while (undo->canRedo()) undo->redo();
         QVERIFY(page.document()->state().model == expected);
+    }
+
+    void buildTheShippedCnnWithTheMouse()
+    {
+        ModelPage page;
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setExperiment(emptyCnnExperiment());
+        page.canvas()->setZoom(1);
+        page.canvas()->setFocus();
+        MouseUser user{page};
+        const QStringList ops = {"Conv2d", "BatchNorm2d", "ReLU",    "MaxPool2d", "Conv2d", "BatchNorm2d", "ReLU",
+                                 "MaxPool2d", "Flatten", "Linear", "ReLU", "Dropout", "Linear", "CrossEntropy"};
+        const QPointF image = page.canvas()->nodePos(QStringLiteral("image"));
+        QString previous = QStringLiteral("image");
+        QStringList names;
+        for (int i = 0; i < ops.size(); ++i) {
+            const QString name = user.add(ops[i], image + QPointF(0, 160 * (i + 1)));
+            QVERIFY2(!name.isEmpty(), qPrintable(QStringLiteral("adding %1 through the popup").arg(ops[i])));
+            const int steps = page.document()->undoStack()->count();
+            user.wire(previous, name, 0);
+            QCOMPARE(page.document()->undoStack()->count(), steps + 1);  // one drag, one step
+            const Node* n = findNode(page.document()->state().model, name);
+            QVERIFY(n);
+            QCOMPARE(n->inputs, std::vector<std::string>{previous.toStdString()});
+            names.append(previous = name);
+        }
+        user.wire(QStringLiteral("label"), previous, 1);
+        // The attributes and the name through the properties (their editors have tests of their own).
+        const std::vector<std::tuple<QString, const char*, AttrValue>> attrs = {
+            {"conv1", "out_channels", std::int64_t(32)}, {"conv1", "kernel_size", std::int64_t(3)},
+            {"conv1", "padding", std::int64_t(1)},       {"conv1", "init", std::string("pytorch")},
+            {"maxpool1", "kernel_size", std::int64_t(2)}, {"conv2", "out_channels", std::int64_t(64)},
+            {"conv2", "kernel_size", std::int64_t(3)},   {"conv2", "padding", std::int64_t(1)},
+            {"conv2", "init", std::string("pytorch")},   {"maxpool2", "kernel_size", std::int64_t(2)},
+            {"linear1", "out_features", std::int64_t(128)}, {"linear1", "init", std::string("pytorch")},
+            {"dropout1", "p", 0.25},                     {"linear2", "out_features", std::int64_t(10)},
+            {"linear2", "init", std::string("pytorch")},
+        };
+        for (const auto& [node, attr, value] : attrs) setAttr(page, node, QString::fromLatin1(attr), value);
+        emit page.properties()->renameRequested(QStringLiteral("linear2"), QStringLiteral("classifier"));
+        QVERIFY(page.document()->state().model == shipped("fashion_mnist_cnn.yaml").model);
+        QVERIFY(page.document()->diagnosis().ok());
+
+        // A node dragged by its body: snapped to the grid, one undo step, only that node moved.
+        widgets::NodeCanvas* canvas = page.canvas();
+        const QRectF relu = canvas->nodeRect(QStringLiteral("relu2"));
+        canvas->centerOn(relu.center());
+        const auto before = page.document()->state().layout.positions;
+        int steps = page.document()->undoStack()->count();
+        canvas->selectNodes({});
+        user.drag(user.view(relu.center()), user.view(relu.center() + QPointF(247, 31)));
+        QCOMPARE(page.document()->undoStack()->count(), steps + 1);
+        const auto after = page.document()->state().layout.positions;
+        const int grid = canvas->gridSize();
+        const NodePosition moved = after.at("relu2");
+        QCOMPARE(moved.x, std::round((relu.left() + 247) / grid) * grid);
+        QCOMPARE(moved.y, std::round((relu.top() + 31) / grid) * grid);
+        for (const auto& [name, p] : before)
+            if (name != "relu2") QCOMPARE(after.at(name), p);
+        page.document()->undoStack()->undo();
+        QCOMPARE(page.document()->state().layout.positions.at("relu2"), before.at("relu2"));
+        const int undoAt = page.document()->undoStack()->index();
+        steps = page.document()->undoStack()->count();
+
+        // A rubber band from empty space around three nodes selects exactly them.
+        const QRectF band = canvas->nodeRect(QStringLiteral("conv2")) | canvas->nodeRect(QStringLiteral("relu2"));
+        canvas->centerOn(band.center());
+        user.drag(user.view(band.topLeft() - QPointF(40, 20)), user.view(band.bottomRight() + QPointF(40, 20)));
+        QCOMPARE(canvas->selectedNodes(), (QStringList{"conv2", "batchnorm2", "relu2"}));
+        QCOMPARE(page.document()->undoStack()->count(), steps);  // selecting is no edit
+        QCOMPARE(page.document()->undoStack()->index(), undoAt);
+
+        // A refused drag: add1 -> relu4 -> add1 would be a cycle. Nothing changes, the status says why.
+        const QPointF aside = canvas->nodePos(QStringLiteral("classifier")) + QPointF(450, 0);
+        const QString add = user.add(QStringLiteral("Add"), aside);
+        const QString relu4 = user.add(QStringLiteral("ReLU"), aside + QPointF(0, 200));
+        QVERIFY(!add.isEmpty() && !relu4.isEmpty());
+        user.wire(QStringLiteral("relu1"), add, 0);
+        user.wire(add, relu4, 0);
+        QCOMPARE(findNode(page.document()->state().model, relu4)->inputs, std::vector<std::string>{add.toStdString()});
+        steps = page.document()->undoStack()->count();
+        const ModelState unrefused = page.document()->state();
+        user.wire(relu4, add, 1);  // the Add's spare port
+        QCOMPARE(page.document()->undoStack()->count(), steps);
+        QVERIFY(page.document()->state() == unrefused);
+        QVERIFY2(page.statusText().contains(QStringLiteral("cycle")), qPrintable(page.statusText()));
+        QVERIFY(!canvas->wires().contains(widgets::CanvasWire{relu4, add, 1}));
     }
 
     void connectionsTheEngineWouldRefuseAreRefused()
@@ -212,6 +351,13 @@ private slots:
         const QString path = dir.filePath(file);
         QVERIFY(QFile::copy(experimentsDir() + QLatin1Char('/') + file, path));
         const QByteArray original = readAll(path);
+        {
+            ModelDocument doc;  // opening a file is one change (the page may then add an implied layout)
+            QSignalSpy changed(&doc, &ModelDocument::changed);
+            QString error;
+            QVERIFY2(doc.openFile(path, &error), qPrintable(error));
+            QCOMPARE(changed.count(), 1);
+        }
         ModelPage page;
         QVERIFY(page.openFile(path));
         QVERIFY(!page.document()->isModified());
@@ -269,6 +415,48 @@ private slots:
         ExperimentSpec at = spec;
         at.training.batchSize = page.summary()->largestBatch();
         QVERIFY(planRunMemory(at, at.training.batchSize, cpuBackend()).total() <= availableTrainingBytes(cpuBackend()) * 1.01);
+    }
+
+    // One real step confirms a batch: on request on the CPU (never by itself there, as the
+    // largest batch takes most of the RAM), off the UI thread, its peak shown beside the plan.
+    void summaryConfirmsABatchWithOneStep()
+    {
+        ModelPage page;
+        const ExperimentSpec spec = shipped("fashion_mnist_cnn.yaml");
+        page.setExperiment(spec);
+        ModelSummaryPanel* summary = page.summary();
+        QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
+        QVERIFY(!summary->confirming());  // the CPU waits to be asked
+        auto* button = summary->findChild<QPushButton*>(QStringLiteral("summaryConfirm"));
+        QVERIFY(button && button->isEnabled());
+        QSignalSpy confirmed(summary, &ModelSummaryPanel::confirmed);
+        summary->confirm(24);
+        QVERIFY(summary->confirming());
+        QVERIFY(confirmed.wait(20000));
+        const StepProbe& probe = summary->lastProbe();
+        QVERIFY2(probe.ran(), probe.message.c_str());
+        QCOMPARE(probe.batch, std::int64_t(24));
+        const RunMemory plan = planRunMemory(spec, 24, cpuBackend());
+        QVERIFY(probe.planned == plan);
+        QVERIFY(std::abs(double(probe.peakBytes) / double(plan.total()) - 1) <= 0.05);
+        const QString shown = summary->findChild<QLabel*>(QStringLiteral("summaryConfirmation"))->text();
+        QCOMPARE(shown, summary->confirmationText());
+        QVERIFY2(shown.startsWith(QStringLiteral("one step at batch 24: peak ")), qPrintable(shown));
+        QVERIFY2(shown.contains(QLocale().formattedDataSize(qint64(plan.total()))), qPrintable(shown));
+        // While a run trains, no step starts: it would share the backend with the run.
+        summary->setRunActive(true);
+        summary->confirm(8);
+        QVERIFY(!summary->confirming());
+        QVERIFY(!button->isEnabled());
+        QVERIFY(summary->findChild<QLabel*>(QStringLiteral("summaryConfirmation"))->text().contains(QStringLiteral("training")));
+        summary->setRunActive(false);
+        QVERIFY(button->isEnabled());
+        QVERIFY(!summary->confirming());  // the CPU still waits to be asked
+        QCOMPARE(confirmed.count(), 1);
+        // An edit makes the measurement stale: it is cleared, not left beside the new plan.
+        setAttr(page, QStringLiteral("linear1"), QStringLiteral("out_features"), std::int64_t(64));
+        QTRY_VERIFY_WITH_TIMEOUT(!summary->planning(), 20000);
+        QVERIFY(summary->findChild<QLabel*>(QStringLiteral("summaryConfirmation"))->text().isEmpty());
     }
 
     // Arrange with a selection moves only the selected nodes, laid out where they were.

@@ -116,6 +116,12 @@ bool isGraphInput(const Graph& g, const QString& name)
     return std::any_of(g.inputs.begin(), g.inputs.end(), [&](const GraphInput& in) { return in.name == s8(name); });
 }
 
+bool isIntegerInput(const Graph& g, const QString& name)
+{
+    return std::any_of(g.inputs.begin(), g.inputs.end(),
+                       [&](const GraphInput& in) { return in.name == s8(name) && in.dtype != DType::F32; });
+}
+
 ModelState addNode(ModelState s, const QString& op, QPointF pos, QString* name)
 {
     const std::string fresh = freshNodeName(s.model, nodeNameBase(s8(op)));

@@ -59,5 +59,8 @@ ModelState resetAttribute(ModelState s, const QString& node, const QString& attr
 Node* findNode(Graph& g, const QString& name);
 const Node* findNode(const Graph& g, const QString& name);
 bool isGraphInput(const Graph& g, const QString& name);
+// A graph input whose values are integers (class labels, token ids): it can only feed a port
+// that takes no gradient.
+bool isIntegerInput(const Graph& g, const QString& name);
 
 }  // namespace ts::ui

@@ -40,11 +40,13 @@ ModelDocument::ModelDocument(QObject* parent) : QObject(parent), m_undo(std::mak
 
 ModelDocument::~ModelDocument() = default;
 
-void ModelDocument::open(const ExperimentSpec& spec)
+void ModelDocument::open(const ExperimentSpec& spec) { open(spec, {}); }
+
+void ModelDocument::open(const ExperimentSpec& spec, std::vector<ExperimentIssue> fileIssues)
 {
     m_base = spec;
     m_path = QString::fromStdString(spec.sourceFile);
-    m_fileIssues.clear();
+    m_fileIssues = std::move(fileIssues);
     m_hasExperiment = true;
     m_undo->clear();
     m_implied.reset();
@@ -65,14 +67,15 @@ bool ModelDocument::openFile(const QString& path, QString* error)
         return false;
     }
     draft.spec.sourceFile = path.toStdString();
-    open(draft.spec);
-    // Node problems are drawn on their nodes by the diagnosis; the rest is listed.
+    // Node problems are drawn on their nodes by the diagnosis; the rest is listed. Known
+    // before open() announces the model, so the page refreshes once.
+    std::vector<ExperimentIssue> fileIssues;
     for (const auto& issue : draft.issues) {
         bool onNode = false;
         for (const auto& [node, nodeIssue] : draft.nodeIssues) onNode = onNode || nodeIssue == issue;
-        if (!onNode) m_fileIssues.push_back(issue);
+        if (!onNode) fileIssues.push_back(issue);
     }
-    emit changed();
+    open(draft.spec, std::move(fileIssues));
     return true;
 }
 

@@ -62,6 +62,7 @@ signals:
 
 private:
     friend class ModelEdit;
+    void open(const ExperimentSpec& spec, std::vector<ExperimentIssue> fileIssues);
     void set(const ModelState& state);
     void diagnose();
 

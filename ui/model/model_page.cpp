@@ -229,8 +229,7 @@ void ModelPage::openPopup(QPointF scenePos, const QString& fromNode, const QStri
     std::function<bool(const Op&)> accepts;
     if (!fromNode.isEmpty()) {
         // Ops that can take this output: integer labels only feed ports without a gradient.
-        bool integer = false;
-        for (const auto& in : m_doc->state().model.inputs) integer = integer || (q(in.name) == fromNode && in.dtype != DType::F32);
+        const bool integer = ui::isIntegerInput(m_doc->state().model, fromNode);
         accepts = [integer](const Op& op) {
             const int ports = op.maxInputs() < 0 ? op.minInputs() : op.maxInputs();
             for (int i = 0; i < ports; ++i)
@@ -252,9 +251,7 @@ void ModelPage::addFromPopup(const QString& op)
         // Inputs are positional: an integer label can only go first where the op's first
         // input takes no gradient (Embedding); otherwise the user wires it to its port later.
         const Op* o = OpRegistry::builtin().find(op.toStdString());
-        bool integer = false;
-        for (const auto& in : s.model.inputs) integer = integer || (q(in.name) == m_popupFrom && in.dtype != DType::F32);
-        if (o && o->inputDifferentiable(0) != integer) s = ui::connectNodes(s, m_popupFrom, name, 0);
+        if (o && o->inputDifferentiable(0) != ui::isIntegerInput(s.model, m_popupFrom)) s = ui::connectNodes(s, m_popupFrom, name, 0);
         what = tr("Add %1 after %2").arg(name, m_popupFrom);
     } else if (!m_popupTo.isEmpty() && connectionRefusal(s, name, m_popupTo, m_popupPort).isEmpty()) {
         s = ui::connectNodes(s, name, m_popupTo, m_popupPort);
