@@ -19,8 +19,11 @@
 #include <QToolButton>
 #include <QPushButton>
 
+#include "ui/datasets/datasets_page.h"
 #include "ui/hyperparameters/hyperparameters_page.h"
+#include "ui/model/model_document.h"
 #include "ui/model/model_page.h"
+#include "ui/model/model_summary_panel.h"
 #include "ui/hyperparameters/schedule_preview_chart.h"
 #include "ui/train/jobs_panel.h"
 #include "ui/runs/runs_page.h"
@@ -71,6 +74,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             m_stack->addWidget(new HyperparametersPage(m_session, QString::fromStdString(studioWorkspace().directory)));
         else if (page == Page::Model)
             m_stack->addWidget(new ModelPage);
+        else if (page == Page::Datasets)
+            m_stack->addWidget(new DatasetsPage(studioWorkspace(), m_session));
         else
             m_stack->addWidget(new PlaceholderPage(page));
     }
@@ -173,6 +178,12 @@ void MainWindow::createMenus()
         open->setShortcut(QKeySequence::Open);
         QMenu* recent = file->addMenu(tr("Open &Recent"));
         recent->setObjectName(QStringLiteral("recentMenu"));
+        if (auto* datasets = qobject_cast<DatasetsPage*>(m_stack->widget(int(Page::Datasets)))) {
+            QAction* openDataset = datasets->openAction();
+            openDataset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+            connect(openDataset, &QAction::triggered, this, [this] { setCurrentPage(Page::Datasets); });
+            file->insertAction(recent->menuAction(), openDataset);
+        }
         connect(recent, &QMenu::aboutToShow, this, [this, recent, trainPage] {
             recent->clear();
             const QStringList files = TrainPage::recentExperiments();
@@ -258,6 +269,26 @@ void MainWindow::connectExperimentPages()
             setCurrentPage(Page::Train);
         });
         if (const auto spec = train->experimentForRun()) model->setExperiment(*spec);
+        // The summary's one-step check shares the backend with the session's jobs: never beside one.
+        connect(m_session, &TrainingSession::stateChanged, model->summary(), [summary = model->summary()](TrainingSession::State state) {
+            summary->setRunActive(state != TrainingSession::State::Idle);
+        });
+    }
+    // The Datasets page shows the experiment's dataset and edits its settings; a new model for
+    // the dataset shown goes to the Model page.
+    if (auto* datasets = qobject_cast<DatasetsPage*>(m_stack->widget(int(Page::Datasets)))) {
+        connect(train, &TrainPage::experimentChanged, datasets, &DatasetsPage::setExperiment);
+        connect(datasets, &DatasetsPage::experimentEdited, train, &TrainPage::setExperiment);
+        if (auto* model = qobject_cast<ModelPage*>(m_stack->widget(int(Page::Model))))
+            connect(datasets, &DatasetsPage::newModelRequested, this, [this, train, model](const ExperimentSpec& spec) {
+                train->setExperiment(spec);  // the dataset; the Model page keeps its drawing for the same file...
+                model->setExperiment(spec);
+                // ...so the template for the dataset's shape and classes replaces it as one undoable step.
+                model->document()->apply(ModelState{spec.model, {}}, tr("New model for the dataset"));
+                model->autoLayout();
+                setCurrentPage(Page::Model);
+            });
+        if (const auto spec = train->experimentForRun()) datasets->setExperiment(*spec);
     }
     // A run that ends adds its logged rates to the preview's overlay.
     connect(m_session, &TrainingSession::finished, hyper->preview(), &SchedulePreviewChart::refreshOverlay);

@@ -317,6 +317,45 @@
     </message>
 </context>
 <context>
+    <name>DatasetOpener</name>
+    <message>
+        <source>The format could not be told from the files: pick it from the Format list and open again.</source>
+        <translation>无法从文件判断格式：请在“格式”列表中选择后重新打开。</translation>
+    </message>
+    <message>
+        <source>Check that the folder holds the dataset&apos;s files, or open another folder (File &gt; Open Dataset…).</source>
+        <translation>请检查该文件夹是否包含数据集的文件，或打开另一个文件夹（文件 &gt; 打开数据集…）。</translation>
+    </message>
+    <message>
+        <source>Choose the label and feature columns in the table below, or fix the line named in the message.</source>
+        <translation>请在下方表格中选择标签列和特征列，或修正消息中指出的那一行。</translation>
+    </message>
+    <message>
+        <source>Each class needs a sub-folder of PNG or JPEG images; remove or replace the file named in the message.</source>
+        <translation>每个类别需要一个包含 PNG 或 JPEG 图像的子文件夹；请删除或替换消息中指出的文件。</translation>
+    </message>
+    <message>
+        <source>The file named in the message is damaged or of another format: download it again, or pick another format if the guess was wrong.</source>
+        <translation>消息中指出的文件已损坏或属于其他格式：请重新下载；如果格式猜错了，请选择其他格式。</translation>
+    </message>
+    <message>
+        <source>IDX (MNIST, Fashion-MNIST)</source>
+        <translation>IDX（MNIST、Fashion-MNIST）</translation>
+    </message>
+    <message>
+        <source>CIFAR-10 binary batches</source>
+        <translation>CIFAR-10 二进制批次</translation>
+    </message>
+    <message>
+        <source>CSV table</source>
+        <translation>CSV 表格</translation>
+    </message>
+    <message>
+        <source>Image folder (one sub-folder per class)</source>
+        <translation>图像文件夹（每个类别一个子文件夹）</translation>
+    </message>
+</context>
+<context>
     <name>EngineMessage</name>
     <message>
         <source>device auto: %1; training on the CPU</source>
@@ -627,6 +666,37 @@
     <message>
         <source>sweep %1 has no result: every trial was skipped or failed</source>
         <translation>扫描 %1 没有结果：所有试验都被跳过或失败</translation>
+    </message>
+    <message>
+        <source>label overlay: %1 relabelled, %2 excluded (the dataset files are unchanged)</source>
+        <translation>标签覆盖层：重新标注 %1 个，排除 %2 个（数据集文件未改动）</translation>
+    </message>
+    <message>
+        <source>fold %1 of %2: training on %3 samples, predicting %4</source>
+        <translation>第 %1 折（共 %2 折）：用 %3 个样本训练，预测 %4 个</translation>
+    </message>
+    <message>
+        <source>label check stopped by request in fold %1 of %2; nothing was stored</source>
+        <translation>标签检查已按请求在第 %1 折（共 %2 折）停止；未保存任何结果</translation>
+    </message>
+    <message>
+        <source>label check %1 (%2) in %3 s: %4 of %5 training samples suspect; trainstudio-cli data labels shows the list</source>
+        <translation>标签检查 %1（%2）用时 %3 秒：%5 个训练样本中有 %4 个标签可疑；trainstudio-cli data labels 可显示列表</translation>
+    </message>
+</context>
+<context>
+    <name>HealthFixes</name>
+    <message>
+        <source>The model has no loss node to weight: add a CrossEntropy loss on the Model page.</source>
+        <translation>模型没有可加权的损失节点：请在“模型”页添加 CrossEntropy 损失。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s loss &apos;%1&apos; is %2: class weights apply to a CrossEntropy loss. Use the class-balanced sampler instead.</source>
+        <translation>模型的损失“%1”是 %2：类别权重只适用于 CrossEntropy 损失。请改用类别均衡采样器。</translation>
+    </message>
+    <message>
+        <source>There are no class counts to weight by.</source>
+        <translation>没有可用于计算权重的类别计数。</translation>
     </message>
 </context>
 <context>
@@ -1430,6 +1500,129 @@
     </message>
 </context>
 <context>
+    <name>ts::ui::AugmentationPreview</name>
+    <message>
+        <source>The mean &quot;%1&quot; is not a list of numbers: write one per channel, such as 0.5 or 0.49, 0.48, 0.45.</source>
+        <translation>均值“%1”不是数字列表：请每个通道写一个值，例如 0.5 或 0.49, 0.48, 0.45。</translation>
+    </message>
+    <message>
+        <source>The standard deviation &quot;%1&quot; is not a list of numbers: write one per channel, such as 0.25.</source>
+        <translation>标准差“%1”不是数字列表：请每个通道写一个值，例如 0.25。</translation>
+    </message>
+    <message>
+        <source>A standard deviation must be above 0, not %1.</source>
+        <translation>标准差必须大于 0，而不是 %1。</translation>
+    </message>
+    <message>
+        <source>The engine refuses these settings: %1</source>
+        <translation>引擎拒绝这些设置：%1</translation>
+    </message>
+    <message>
+        <source>Crop and flip apply to images; these samples are %1 (a table): only normalisation applies.</source>
+        <translation>裁剪和翻转只适用于图像；这些样本的形状是 %1（表格）：只能做归一化。</translation>
+    </message>
+    <message>
+        <source>Waiting for the dataset&apos;s statistics to normalise with.</source>
+        <translation>正在等待用于归一化的数据集统计量。</translation>
+    </message>
+    <message>
+        <source>Drawing sample %1 as training will see it…</source>
+        <translation>正在按训练时的样子绘制样本 %1…</translation>
+    </message>
+    <message>
+        <source>Training never draws this sample in its first %1 epochs (the sampler leaves it out, or it falls in the dropped last batch).</source>
+        <translation>训练在前 %1 个轮次中从未取到这个样本（采样器没有选中它，或它落在被丢弃的最后一个批次中）。</translation>
+    </message>
+    <message>
+        <source>Epoch %1, flipped</source>
+        <translation>第 %1 轮，已翻转</translation>
+    </message>
+    <message>
+        <source>Epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Epoch %1, position %2 in the epoch: shifted by %3, %4 pixels (crop offset %5, %6 in the image padded by %7)%8</source>
+        <translation>第 %1 轮，轮内位置 %2：平移 %3, %4 像素（在填充 %7 像素的图像中裁剪偏移 %5, %6）%8</translation>
+    </message>
+    <message>
+        <source>, flipped</source>
+        <translation>，已翻转</translation>
+    </message>
+    <message>
+        <source>Choose a sample to see it as training will.</source>
+        <translation>选择一个样本，查看它在训练中的样子。</translation>
+    </message>
+    <message>
+        <source>Sample %1 at its first %2 appearances in training (training seed %3).</source>
+        <translation>样本 %1 在训练中前 %2 次出现时的样子（训练种子 %3）。</translation>
+    </message>
+    <message>
+        <source>The model gets values from %1 to %2, drawn from -3 (black) to +3 (white).</source>
+        <translation>模型得到的值从 %1 到 %2，按 -3（黑）到 +3（白）显示。</translation>
+    </message>
+    <message>
+        <source>The model gets values from %1 to %2; shown with the normalisation undone.</source>
+        <translation>模型得到的值从 %1 到 %2；显示时已撤销归一化。</translation>
+    </message>
+    <message>
+        <source>Random crop padding:</source>
+        <translation>随机裁剪填充：</translation>
+    </message>
+    <message>
+        <source>Pad the image by this many pixels (zeros) and crop it back at a random offset (dataset.random_crop_padding; 0 turns it off).</source>
+        <translation>用这么多像素（零）填充图像，再在随机偏移处裁剪回原大小（dataset.random_crop_padding；0 表示关闭）。</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>Random horizontal flip</source>
+        <translation>随机水平翻转</translation>
+    </message>
+    <message>
+        <source>Mirror half of the samples left to right (dataset.horizontal_flip). Right for photos, wrong for text and digits.</source>
+        <translation>将一半样本左右镜像（dataset.horizontal_flip）。适合照片，不适合文字和数字。</translation>
+    </message>
+    <message>
+        <source>Normalisation:</source>
+        <translation>归一化：</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>From the dataset&apos;s statistics</source>
+        <translation>使用数据集统计量</translation>
+    </message>
+    <message>
+        <source>Fixed mean and standard deviation</source>
+        <translation>固定的均值和标准差</translation>
+    </message>
+    <message>
+        <source>Mean:</source>
+        <translation>均值：</translation>
+    </message>
+    <message>
+        <source>Std:</source>
+        <translation>标准差：</translation>
+    </message>
+    <message>
+        <source>One value per channel, or one for all (dataset.normalize_mean).</source>
+        <translation>每个通道一个值，或所有通道共用一个值（dataset.normalize_mean）。</translation>
+    </message>
+    <message>
+        <source>One value per channel, or one for all, above 0 (dataset.normalize_std).</source>
+        <translation>每个通道一个值，或所有通道共用一个值，必须大于 0（dataset.normalize_std）。</translation>
+    </message>
+    <message>
+        <source>Show normalised values (-3 black to +3 white)</source>
+        <translation>显示归一化后的值（-3 黑到 +3 白）</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::ComparisonModel</name>
     <message>
         <source>%1 · %2</source>
@@ -1523,6 +1716,308 @@
     <message>
         <source>Row-normalised confusion matrix of B minus A&apos;s, in percentage points of each true class. Blue: B does better (the class recognised more often, a mistake made less often); red: B does worse.</source>
         <translation>B 与 A 按行归一化的混淆矩阵之差，以各真实类别的百分点计。蓝色：B 更好（该类别识别得更多，某种错误犯得更少）；红色：B 更差。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::DatasetList</name>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Datasets seen in this workspace</source>
+        <translation>此工作区见过的数据集</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1
+%2
+%3
+Double-click to open</source>
+        <translation>%1
+%2
+%3
+双击打开</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::DatasetsPage</name>
+    <message>
+        <source>Open Dataset…</source>
+        <translation>打开数据集…</translation>
+    </message>
+    <message>
+        <source>Open a folder or file: IDX, CIFAR-10 batches, a CSV table or an image folder. You can also drop one on this page.</source>
+        <translation>打开文件夹或文件：IDX、CIFAR-10 批次、CSV 表格或图像文件夹。也可以把它们拖放到此页面上。</translation>
+    </message>
+    <message>
+        <source>Open &amp;Dataset…</source>
+        <translation>打开数据集(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Detect</source>
+        <translation>自动检测</translation>
+    </message>
+    <message>
+        <source>The format is told from the files&apos; names; when the guess is wrong, pick it here and the dataset opens again.</source>
+        <translation>格式根据文件名判断；如果猜错了，请在此选择，数据集会重新打开。</translation>
+    </message>
+    <message>
+        <source>Use in Experiment</source>
+        <translation>用于实验</translation>
+    </message>
+    <message>
+        <source>Train the experiment on the dataset shown here</source>
+        <translation>让实验使用此处显示的数据集进行训练</translation>
+    </message>
+    <message>
+        <source>New Model for This Dataset</source>
+        <translation>为此数据集新建模型</translation>
+    </message>
+    <message>
+        <source>Open the Model page with a model for this dataset&apos;s input shape and classes</source>
+        <translation>打开“模型”页，并按此数据集的输入形状和类别数创建模型</translation>
+    </message>
+    <message>
+        <source>Label column:</source>
+        <translation>标签列：</translation>
+    </message>
+    <message>
+        <source>Group column:</source>
+        <translation>分组列：</translation>
+    </message>
+    <message>
+        <source>Rows sharing a group value never straddle the train / validation split</source>
+        <translation>分组值相同的行不会被拆分到训练集和验证集两边</translation>
+    </message>
+    <message>
+        <source>The rows as read; the row numbers are the file&apos;s lines</source>
+        <translation>读取到的各行；行号即文件中的行号</translation>
+    </message>
+    <message>
+        <source>Row %1 (line %2)</source>
+        <translation>第 %1 行（文件第 %2 行）</translation>
+    </message>
+    <message>
+        <source>Show All</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <source>Open a dataset (File &gt; Open Dataset…), or drop a dataset folder or file here.
+
+IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folders (one sub-folder of PNG or JPEG images per class) are read.</source>
+        <translation>请打开一个数据集（文件 &gt; 打开数据集…），或把数据集文件夹或文件拖放到这里。
+
+可读取 IDX（MNIST、Fashion-MNIST）、CIFAR-10 二进制批次、CSV 表格和图像文件夹（每个类别一个包含 PNG 或 JPEG 图像的子文件夹）。</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>划分</translation>
+    </message>
+    <message>
+        <source>Augmentation</source>
+        <translation>数据增强</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康检查</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Seen</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>The datasets this workspace has seen</source>
+        <translation>此工作区见过的数据集</translation>
+    </message>
+    <message>
+        <source>Open Dataset</source>
+        <translation>打开数据集</translation>
+    </message>
+    <message>
+        <source>Dataset files (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</source>
+        <translation>数据集文件 (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) have another number of fields than the header (the first on line %1).</source>
+        <translation>
+            <numerusform>有 %n 行的字段数与表头不同（第一处在第 %1 行）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2 training samples</source>
+        <translation>%1：%2 个训练样本</translation>
+    </message>
+    <message>
+        <source>, %1 test samples</source>
+        <translation>，%1 个测试样本</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n class(es), samples of %1 (opened in %2 s)</source>
+        <translation>
+            <numerusform>，%n 个类别，样本形状 %1（打开用时 %2 秒）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Training files (%1)</source>
+        <translation>训练文件（%1）</translation>
+    </message>
+    <message>
+        <source>Train split (%1)</source>
+        <translation>训练集（%1）</translation>
+    </message>
+    <message>
+        <source>Validation split (%1)</source>
+        <translation>验证集（%1）</translation>
+    </message>
+    <message>
+        <source>Test files (%1)</source>
+        <translation>测试文件（%1）</translation>
+    </message>
+    <message>
+        <source>All samples (%1)</source>
+        <translation>全部样本（%1）</translation>
+    </message>
+    <message>
+        <source>All classes (%1)</source>
+        <translation>全部类别（%1）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 (%Ln sample(s))</source>
+        <translation>
+            <numerusform>%1：%2（%Ln 个样本）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %Ln sample(s)</source>
+        <translation>
+            <numerusform>%1：%Ln 个样本</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Test sample %1</source>
+        <translation>测试样本 %1</translation>
+    </message>
+    <message>
+        <source>Training file sample %1 (validation split)</source>
+        <translation>训练文件样本 %1（验证集）</translation>
+    </message>
+    <message>
+        <source>Training file sample %1 (train split)</source>
+        <translation>训练文件样本 %1（训练集）</translation>
+    </message>
+    <message>
+        <source>Show Suspect Labels</source>
+        <translation>显示可疑标签</translation>
+    </message>
+    <message>
+        <source>The samples whose given label the newest label check contradicts, most confident first</source>
+        <translation>最新一次标签检查认为其给定标签有误的样本，置信度最高的排在前面</translation>
+    </message>
+    <message>
+        <source>Relabel To…</source>
+        <translation>重新标注为…</translation>
+    </message>
+    <message>
+        <source>Give the selected samples another label (kept in the workspace; the files are not changed)</source>
+        <translation>为所选样本指定另一个标签（保存在工作区中；文件不会被修改）</translation>
+    </message>
+    <message>
+        <source>Exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <source>Leave the selected samples out of training (kept in the workspace; the files are not changed)</source>
+        <translation>训练时不使用所选样本（保存在工作区中；文件不会被修改）</translation>
+    </message>
+    <message>
+        <source>Clear Mark</source>
+        <translation>清除标记</translation>
+    </message>
+    <message>
+        <source>Show Marked Samples</source>
+        <translation>显示已标记的样本</translation>
+    </message>
+    <message>
+        <source>Select samples in the grid, then:</source>
+        <translation>在网格中选择样本，然后：</translation>
+    </message>
+    <message>
+        <source>The workspace&apos;s store cannot be used: %1</source>
+        <translation>无法使用工作区的存储：%1</translation>
+    </message>
+    <message>
+        <source>%1 sample(s) relabelled, %2 excluded. Training applies the marks; the files stay as they are.</source>
+        <translation>已重新标注 %1 个样本，排除 %2 个。训练会应用这些标记；文件保持不变。</translation>
+    </message>
+    <message>
+        <source>marked samples</source>
+        <translation>已标记的样本</translation>
+    </message>
+    <message>
+        <source>Reading the newest label check…</source>
+        <translation>正在读取最新的标签检查…</translation>
+    </message>
+    <message>
+        <source>This dataset has no label check yet: run one (a K-fold label check, or the in-sample check of a finished run) and look again.</source>
+        <translation>此数据集还没有标签检查：请先运行一次（K 折标签检查，或对已完成运行的样本内检查），然后再查看。</translation>
+    </message>
+    <message>
+        <source>suspect labels (K-fold check)</source>
+        <translation>可疑标签（K 折检查）</translation>
+    </message>
+    <message>
+        <source>suspect labels (in-sample check)</source>
+        <translation>可疑标签（样本内检查）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n suspect label(s): each caption gives the label, then “?” and the class the model predicts.</source>
+        <translation>
+            <numerusform>%n 个可疑标签：每个标题先给出标签，然后是“?”和模型预测的类别。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1702,6 +2197,217 @@ Loss −log p(true class): %5</source>
     <message>
         <source>%1 samples: %2 predicted as %3</source>
         <translation>%1 个样本：%2 被预测为 %3</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::HealthReportPanel</name>
+    <message>
+        <source>Reading the latest check…</source>
+        <translation>正在读取最近一次检查…</translation>
+    </message>
+    <message>
+        <source>Data check of %1</source>
+        <translation>%1 的数据检查</translation>
+    </message>
+    <message>
+        <source>The check waits in the job queue for the jobs before it.</source>
+        <translation>检查正在任务队列中等待前面的任务完成。</translation>
+    </message>
+    <message>
+        <source>Checking… %1%</source>
+        <translation>正在检查… %1%</translation>
+    </message>
+    <message>
+        <source>The check did not finish.</source>
+        <translation>检查没有完成。</translation>
+    </message>
+    <message>
+        <source>Unreadable or corrupt samples</source>
+        <translation>无法读取或损坏的样本</translation>
+    </message>
+    <message>
+        <source>Exact duplicates within a split</source>
+        <translation>划分内的完全重复</translation>
+    </message>
+    <message>
+        <source>Exact duplicates across splits (leakage)</source>
+        <translation>跨划分的完全重复（泄漏）</translation>
+    </message>
+    <message>
+        <source>Near duplicates within a split</source>
+        <translation>划分内的近似重复</translation>
+    </message>
+    <message>
+        <source>Near duplicates across splits (leakage)</source>
+        <translation>跨划分的近似重复（泄漏）</translation>
+    </message>
+    <message>
+        <source>Class imbalance</source>
+        <translation>类别不平衡</translation>
+    </message>
+    <message>
+        <source>Constant features</source>
+        <translation>常量特征</translation>
+    </message>
+    <message>
+        <source>Near-constant features</source>
+        <translation>近似常量特征</translation>
+    </message>
+    <message>
+        <source>Label column with too many classes</source>
+        <translation>类别过多的标签列</translation>
+    </message>
+    <message>
+        <source>Columns with missing values</source>
+        <translation>有缺失值的列</translation>
+    </message>
+    <message>
+        <source>Rows with a wrong number of fields</source>
+        <translation>字段数不对的行</translation>
+    </message>
+    <message>
+        <source>%1: ratio %2</source>
+        <translation>%1：比值 %2</translation>
+    </message>
+    <message>
+        <source>infinite</source>
+        <translation>无穷大</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 与 %2</translation>
+    </message>
+    <message>
+        <source>the table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Health report</source>
+        <translation>健康报告</translation>
+    </message>
+    <message>
+        <source>Health report of %1</source>
+        <translation>%1 的健康报告</translation>
+    </message>
+    <message>
+        <source>The store cannot be read: %1</source>
+        <translation>无法读取存储：%1</translation>
+    </message>
+    <message>
+        <source>Open a dataset to check its health.</source>
+        <translation>打开一个数据集以检查其健康状况。</translation>
+    </message>
+    <message>
+        <source>This dataset has not been checked yet: Check now finds corrupt samples, duplicates, leakage between splits and class imbalance.</source>
+        <translation>这个数据集还没有检查过：“立即检查”会找出损坏的样本、重复、划分之间的泄漏和类别不平衡。</translation>
+    </message>
+    <message>
+        <source>Checked %1 in %2 s; the files are unchanged since.</source>
+        <translation>检查于 %1，用时 %2 秒；此后文件没有变化。</translation>
+    </message>
+    <message>
+        <source>Checked %1, but the files have changed since: this report is out of date. Check again.</source>
+        <translation>检查于 %1，但此后文件已改变：这份报告已过期。请重新检查。</translation>
+    </message>
+    <message>
+        <source>Checked %1.</source>
+        <translation>检查于 %1。</translation>
+    </message>
+    <message>
+        <source>The reader refused the data: %1</source>
+        <translation>读取器拒绝了这些数据：%1</translation>
+    </message>
+    <message>
+        <source>(within %1 of 64 bits)</source>
+        <translation>（64 位中相差不超过 %1 位）</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>List these pairs in the grid, side by side</source>
+        <translation>在网格中并排列出这些样本对</translation>
+    </message>
+    <message>
+        <source>List these samples in the grid</source>
+        <translation>在网格中列出这些样本</translation>
+    </message>
+    <message>
+        <source>Some kinds have more findings than were kept; the counts are exact.</source>
+        <translation>某些类别的发现多于保存的数量；计数是准确的。</translation>
+    </message>
+    <message>
+        <source>Class imbalance: open a dataset to count its classes.</source>
+        <translation>类别不平衡：打开一个数据集以统计其类别。</translation>
+    </message>
+    <message>
+        <source>The training split&apos;s largest class / smallest class: %1.</source>
+        <translation>训练划分的最大类别 / 最小类别：%1。</translation>
+    </message>
+    <message>
+        <source>infinite (a class has no samples)</source>
+        <translation>无穷大（某个类别没有样本）</translation>
+    </message>
+    <message>
+        <source>no samples</source>
+        <translation>没有样本</translation>
+    </message>
+    <message>
+        <source>Weights n / (k · count) per class: %1.</source>
+        <translation>每个类别的权重 n / (k · 计数)：%1。</translation>
+    </message>
+    <message>
+        <source>The loss already uses class weights.</source>
+        <translation>损失已经在使用类别权重。</translation>
+    </message>
+    <message>
+        <source>The class-balanced sampler is in use.</source>
+        <translation>正在使用类别均衡采样器。</translation>
+    </message>
+    <message>
+        <source>Checks run on the studio&apos;s job queue, which is not available here.</source>
+        <translation>检查在工作室的任务队列上运行，这里没有任务队列。</translation>
+    </message>
+    <message>
+        <source>Queue a health check of this dataset on the job queue (the report is kept in the workspace until the files change).</source>
+        <translation>将这个数据集的健康检查加入任务队列（报告保存在工作区中，直到文件改变）。</translation>
+    </message>
+    <message>
+        <source>%1: %2 pairs</source>
+        <translation>%1：%2 对</translation>
+    </message>
+    <message>
+        <source>%1: %2 samples</source>
+        <translation>%1：%2 个样本</translation>
+    </message>
+    <message>
+        <source>Check now</source>
+        <translation>立即检查</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Use class weights in the loss</source>
+        <translation>在损失中使用类别权重</translation>
+    </message>
+    <message>
+        <source>Weight the CrossEntropy loss by n / (k · count) per class of the training split, so every class counts equally (the loss&apos;s class_weights; replaces the class-balanced sampler).</source>
+        <translation>按训练划分每个类别的 n / (k · 计数) 给 CrossEntropy 损失加权，使每个类别同等重要（损失的 class_weights；取代类别均衡采样器）。</translation>
+    </message>
+    <message>
+        <source>Use the class-balanced sampler</source>
+        <translation>使用类别均衡采样器</translation>
+    </message>
+    <message>
+        <source>Draw every class equally often in each epoch (dataset.sampler: class_balanced; removes the loss&apos;s class weights).</source>
+        <translation>每轮中每个类别被抽取的次数相同（dataset.sampler: class_balanced；移除损失的类别权重）。</translation>
     </message>
 </context>
 <context>
@@ -2023,6 +2729,14 @@ Loss −log p(true class): %5</source>
         <source>The seeds&apos; suggestions differ by %1x: one seed&apos;s curve would have misled.</source>
         <translation>各种子的建议相差 %1 倍：单个种子的曲线会误导。</translation>
     </message>
+    <message>
+        <source>As the peak of a one-cycle schedule</source>
+        <translation>作为单周期调度的峰值</translation>
+    </message>
+    <message>
+        <source>The range test finds the top of a cyclical schedule (Smith, 2015; fastai pairs its finder with one-cycle). Checked, Apply switches the schedule to one-cycle peaking at the rate, which trains further in few epochs; unchecked, the rate replaces optimizer.lr and the schedule stays.</source>
+        <translation>范围测试找的是周期性调度的上限（Smith，2015；fastai 把学习率查找器与单周期调度配合使用）。勾选时，“应用”会把调度改为以该学习率为峰值的单周期调度，在很少的轮数内训练得更充分；不勾选时，该学习率替换 optimizer.lr，调度保持不变。</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::MainWindow</name>
@@ -2131,6 +2845,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Language</source>
         <translation>语言</translation>
+    </message>
+    <message>
+        <source>New model for the dataset</source>
+        <translation>为数据集新建模型</translation>
     </message>
 </context>
 <context>
@@ -2609,7 +3327,9 @@ Loss −log p(true class): %5</source>
     </message>
     <message numerus="yes">
         <source>Arrange %n node(s)</source>
-        <translation><numerusform>自动排列 %n 个节点</numerusform></translation>
+        <translation>
+            <numerusform>自动排列 %n 个节点</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2689,6 +3409,38 @@ Loss −log p(true class): %5</source>
     <message>
         <source>%1 on %2 (%3 free)</source>
         <translation>在 %2 上为 %1（可用 %3）</translation>
+    </message>
+    <message>
+        <source>Confirm with one step</source>
+        <translation>用一步训练确认</translation>
+    </message>
+    <message>
+        <source>Runs one real training step at the largest batch on synthetic data and measures the memory it takes. On the CPU that much RAM is in use for a moment.</source>
+        <translation>以最大批量在合成数据上真实运行一步训练，并测量它占用的内存。在 CPU 上，这么多内存会被短暂占用。</translation>
+    </message>
+    <message>
+        <source>One step:</source>
+        <translation>单步确认：</translation>
+    </message>
+    <message>
+        <source>not while a run is training: the step would share the device with it</source>
+        <translation>训练进行中时不运行：这一步会与它共用设备</translation>
+    </message>
+    <message>
+        <source>running one training step at batch %1…</source>
+        <translation>正在以批量 %1 运行一步训练…</translation>
+    </message>
+    <message>
+        <source>one step at batch %1: peak %2 (planned %3), %4 ms</source>
+        <translation>批量 %1 的一步：峰值 %2（计划 %3），%4 毫秒</translation>
+    </message>
+    <message>
+        <source>one step at batch %1 does not fit: %2</source>
+        <translation>批量 %1 的一步放不下：%2</translation>
+    </message>
+    <message>
+        <source>one step at batch %1 failed: %2</source>
+        <translation>批量 %1 的一步失败：%2</translation>
     </message>
 </context>
 <context>
@@ -3483,6 +4235,81 @@ SHA-256：%2</translation>
     </message>
 </context>
 <context>
+    <name>ts::ui::SampleDetail</name>
+    <message>
+        <source>Sample %1 is not in this split (it has %2 samples).</source>
+        <translation>样本 %1 不在此划分中（该划分有 %2 个样本）。</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>Std</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>No sample selected</source>
+        <translation>未选择样本</translation>
+    </message>
+    <message>
+        <source>Click a sample in the grid to see it here at full size, with its pixel statistics.</source>
+        <translation>在网格中点击一个样本，即可在此以原始尺寸查看它及其像素统计。</translation>
+    </message>
+    <message>
+        <source>Label: %1 (class %2)</source>
+        <translation>标签：%1（类别 %2）</translation>
+    </message>
+    <message>
+        <source>Shape: %1</source>
+        <translation>形状：%1</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+    <message>
+        <source>Decoding…</source>
+        <translation>正在解码…</translation>
+    </message>
+    <message>
+        <source>This sample cannot be read: %1</source>
+        <translation>无法读取此样本：%1</translation>
+    </message>
+    <message>
+        <source>all values</source>
+        <translation>全部数值</translation>
+    </message>
+    <message>
+        <source>gray</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <source>red</source>
+        <translation>红</translation>
+    </message>
+    <message>
+        <source>green</source>
+        <translation>绿</translation>
+    </message>
+    <message>
+        <source>blue</source>
+        <translation>蓝</translation>
+    </message>
+    <message>
+        <source>… %1 more</source>
+        <translation>…… 还有 %1 个</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::SampleGallery</name>
     <message>
         <source>Run %1 has no evaluation of the %2 split to show samples of; evaluate it first.</source>
@@ -3499,6 +4326,31 @@ SHA-256：%2</translation>
     <message>
         <source>The samples are not images (shape %1); only their captions are shown.</source>
         <translation>这些样本不是图像（形状 %1）；只显示其说明文字。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::SampleGridModel</name>
+    <message>
+        <source>(excluded)</source>
+        <translation>（已排除）</translation>
+    </message>
+    <message>
+        <source>Sample %1 of the %2 files (%3 split)
+Class: %4</source>
+        <translation>%2 文件中的样本 %1（%3 划分）
+类别：%4</translation>
+    </message>
+    <message>
+        <source>The model predicts %1 (%2 %)</source>
+        <translation>模型预测为 %1（%2 %）</translation>
+    </message>
+    <message>
+        <source>Excluded from training</source>
+        <translation>训练时排除</translation>
+    </message>
+    <message>
+        <source>Relabelled to %1</source>
+        <translation>已重新标注为 %1</translation>
     </message>
 </context>
 <context>
@@ -3573,6 +4425,201 @@ SHA-256：%2</translation>
     </message>
 </context>
 <context>
+    <name>ts::ui::SplitPreview</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>The validation fraction &quot;%1&quot; is not a number: write a share of the training data such as 0.1.</source>
+        <translation>验证比例“%1”不是数字：请写训练数据的一个比例，例如 0.1。</translation>
+    </message>
+    <message>
+        <source>The validation fraction must be at least 0 and below 1 (0 keeps no validation split), not %1.</source>
+        <translation>验证比例必须不小于 0 且小于 1（0 表示不保留验证划分），而不是 %1。</translation>
+    </message>
+    <message>
+        <source>The split seed must be a whole number from 0 to 18446744073709551615, not &quot;%1&quot;.</source>
+        <translation>划分种子必须是 0 到 18446744073709551615 之间的整数，而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>Reading the groups of column %1…</source>
+        <translation>正在读取列 %1 的分组…</translation>
+    </message>
+    <message>
+        <source>The group column cannot be used: %1</source>
+        <translation>无法使用该分组列：%1</translation>
+    </message>
+    <message>
+        <source>Open a dataset to see how it splits.</source>
+        <translation>打开一个数据集以查看它如何划分。</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 training samples go to validation (%3%).</source>
+        <translation>%2 个训练样本中有 %1 个划入验证集（%3%）。</translation>
+    </message>
+    <message>
+        <source>Rows of one group (%1 groups in column %2) stay on one side.</source>
+        <translation>同一组的行（列 %2 中共 %1 组）留在同一侧。</translation>
+    </message>
+    <message>
+        <source>Validation fraction:</source>
+        <translation>验证比例：</translation>
+    </message>
+    <message>
+        <source>The share of the training data held out for validation, at least 0 and below 1 (dataset.validation_fraction).</source>
+        <translation>留作验证的训练数据比例，不小于 0 且小于 1（dataset.validation_fraction）。</translation>
+    </message>
+    <message>
+        <source>Split seed:</source>
+        <translation>划分种子：</translation>
+    </message>
+    <message>
+        <source>Which samples go to validation; the same seed always gives the same split (dataset.split_seed).</source>
+        <translation>决定哪些样本进入验证集；相同的种子总是得到相同的划分（dataset.split_seed）。</translation>
+    </message>
+    <message>
+        <source>Group column:</source>
+        <translation>分组列：</translation>
+    </message>
+    <message>
+        <source>Rows sharing a value of this column (a patient, a user, a session) all go to the same split, so validation never sees a group that training saw (dataset.group_column).</source>
+        <translation>这一列取值相同的行（同一病人、用户或会话）都进入同一个划分，因此验证集不会看到训练见过的组（dataset.group_column）。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::StatisticsHistogram</name>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3 samples (%4%)
+Click to show them</source>
+        <translation>%1，%2：%3 个样本（%4%）
+点击以显示它们</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::StatisticsPanel</name>
+    <message>
+        <source>Computing statistics…</source>
+        <translation>正在计算统计量…</translation>
+    </message>
+    <message>
+        <source>No dataset open</source>
+        <translation>没有打开数据集</translation>
+    </message>
+    <message>
+        <source>Class distribution of %1</source>
+        <translation>%1 的类别分布</translation>
+    </message>
+    <message>
+        <source>%1: %2 samples</source>
+        <translation>%1：%2 个样本</translation>
+    </message>
+    <message>
+        <source>%1: %2 samples; class %3 has none (imbalance ratio infinite)</source>
+        <translation>%1：%2 个样本；类别 %3 没有样本（不平衡比为无穷大）</translation>
+    </message>
+    <message>
+        <source>%1: %2 samples; imbalance ratio %3 (largest class %4: %5, smallest %6: %7)</source>
+        <translation>%1：%2 个样本；不平衡比 %3（最大类别 %4：%5，最小类别 %6：%7）</translation>
+    </message>
+    <message>
+        <source>Per-channel mean and standard deviation: computing…</source>
+        <translation>各通道的均值和标准差：正在计算…</translation>
+    </message>
+    <message>
+        <source>No statistics: %1</source>
+        <translation>没有统计量：%1</translation>
+    </message>
+    <message>
+        <source>Per-feature mean and standard deviation of the training split (%1 samples), as normalize_from_statistics uses them</source>
+        <translation>训练划分（%1 个样本）各特征的均值和标准差，即 normalize_from_statistics 使用的值</translation>
+    </message>
+    <message>
+        <source>Per-channel mean and standard deviation of the training split (%1 samples), as normalize_from_statistics uses them</source>
+        <translation>训练划分（%1 个样本）各通道的均值和标准差，即 normalize_from_statistics 使用的值</translation>
+    </message>
+    <message>
+        <source>Feature</source>
+        <translation>特征</translation>
+    </message>
+    <message>
+        <source>Channel</source>
+        <translation>通道</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>Standard deviation</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>Red</source>
+        <translation>红</translation>
+    </message>
+    <message>
+        <source>Green</source>
+        <translation>绿</translation>
+    </message>
+    <message>
+        <source>Blue</source>
+        <translation>蓝</translation>
+    </message>
+    <message>
+        <source>Gray</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <source>Original image sizes: reading…</source>
+        <translation>原始图像尺寸：正在读取…</translation>
+    </message>
+    <message>
+        <source>Original image sizes of all %1 files:</source>
+        <translation>全部 %1 个文件的原始图像尺寸：</translation>
+    </message>
+    <message>
+        <source>Original image sizes of %1 of the %2 files, evenly spread:</source>
+        <translation>均匀抽取的 %2 个文件中 %1 个的原始图像尺寸：</translation>
+    </message>
+    <message>
+        <source>%1×%2: %3</source>
+        <translation>%1×%2：%3</translation>
+    </message>
+    <message>
+        <source>%1 other sizes</source>
+        <translation>其他 %1 种尺寸</translation>
+    </message>
+    <message>
+        <source>Widths %1 to %2, heights %3 to %4 pixels; every image is resized to %5 for training.</source>
+        <translation>宽度 %1 到 %2，高度 %3 到 %4 像素；训练时每张图像都缩放为 %5。</translation>
+    </message>
+    <message>
+        <source>%1 files are not readable PNG or JPEG images.</source>
+        <translation>%1 个文件不是可读的 PNG 或 JPEG 图像。</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::SweepPanel</name>
     <message>
         <source>No sweep. Write a sweep: section here, or insert the example.</source>
@@ -3617,6 +4664,92 @@ SHA-256：%2</translation>
     <message>
         <source>%1: sweep</source>
         <translation>%1：扫描</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TableColumnsModel</name>
+    <message>
+        <source>integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>number</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>feature</source>
+        <translation>特征</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>未使用</translation>
+    </message>
+    <message>
+        <source>%1 equal bins from %2 to %3</source>
+        <translation>从 %2 到 %3 的 %1 个等宽区间</translation>
+    </message>
+    <message>
+        <source>Counts of the most frequent values (%1 distinct)</source>
+        <translation>最常见取值的计数（共 %1 个不同取值）</translation>
+    </message>
+    <message>
+        <source>Checked columns are the model&apos;s input features</source>
+        <translation>勾选的列是模型的输入特征</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>分布</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TableRowsModel</name>
+    <message>
+        <source>Line %1 has %2 fields, the header %3</source>
+        <translation>第 %1 行有 %2 个字段，表头有 %3 个</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // edits made on either page reach the other, edits undo, Save As writes a file that loads
 // back the same, and the learning-rate finder runs its seeds as jobs on the studio's queue,
 // draws their band and applies a rate. The tabular example trains in seconds on the CPU.
+#include <QCheckBox>
 #include <QtTest>
 
 #include "typing.h"
@@ -232,6 +233,25 @@ private slots:
         QCOMPARE(qobject_cast<QLineEdit*>(page_->editor()->field("schedule.max_lr"))->text().toDouble(), valley);
         page_->undoStack()->undo();
         QCOMPARE(train_->experimentForRun()->schedule.maxLr, 0.01);
+
+        // A schedule without a peak: Apply makes it one-cycle peaking at the rate (the range
+        // test's pairing), or, unchecked, sets optimizer.lr and keeps the schedule.
+        ExperimentSpec constant = *page_->experiment();
+        constant.schedule = ScheduleSpec{};
+        page_->setExperiment(constant);
+        auto* asOneCycle = finder->findChild<QCheckBox*>("applyAsOneCycle");
+        QVERIFY(asOneCycle && asOneCycle->isVisible() && asOneCycle->isChecked());
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QCOMPARE(page_->experiment()->schedule.type, std::string("onecycle"));
+        QCOMPARE(page_->experiment()->schedule.maxLr, valley);
+        QCOMPARE(train_->experimentForRun()->schedule.type, std::string("onecycle"));
+        page_->undoStack()->undo();
+        QCOMPARE(page_->experiment()->schedule.type, std::string("constant"));
+        asOneCycle->setChecked(false);
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QCOMPARE(page_->experiment()->schedule.type, std::string("constant"));
+        QCOMPARE(page_->experiment()->optimizer.lr, valley);
+        page_->undoStack()->undo();
 
         const QString dir = QStringLiteral(TS_SCREENSHOT_DIR);
         QDir().mkpath(dir);

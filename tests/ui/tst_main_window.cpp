@@ -8,6 +8,9 @@
 #include "backend/devices.h"
 #include "child_process.h"
 #include "graph/templates.h"
+#include "data/dataset.h"
+#include "ui/datasets/datasets_page.h"
+#include "ui/datasets/sample_grid_model.h"
 #include "ui/main_window.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_page.h"
@@ -118,24 +121,15 @@ private slots:
         QCOMPARE(sidebarTexts(w), kEnglishTitles);
         QCOMPARE(stack->count(), 5);
         for (int i = 0; i < 5; ++i) QVERIFY(!sidebar->item(i)->icon().isNull());
-        // Model, Hyperparameters, Train and Runs are real pages; Datasets still says what it will hold.
+        // Every page is a real one now.
+        QCOMPARE(stack->widget(0)->objectName(), QString("page_datasets"));
         QCOMPARE(stack->widget(1)->objectName(), QString("page_model"));
         QCOMPARE(stack->widget(2)->objectName(), QString("page_hyperparameters"));
         QCOMPARE(stack->widget(3)->objectName(), QString("page_train"));
         QCOMPARE(stack->widget(4)->objectName(), QString("page_runs"));
-        for (int i = 0; i < 1; ++i) {
-            auto* page = qobject_cast<PlaceholderPage*>(stack->widget(i));
-            QVERIFY(page);
-            QCOMPARE(page->page(), kAllPages[i]);
-            QCOMPARE(page->findChild<QLabel*>("title")->text(), kEnglishTitles[i]);
-            const QString summary = page->findChild<QLabel*>("summary")->text();
-            QVERIFY2(summary.endsWith('.') && summary.size() > 20, qPrintable(summary));
-        }
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(sidebarTitlesFit(w));
-        QCOMPARE(stack->widget(0)->findChild<QLabel*>("summary")->text(),
-                 QString("Browse datasets: samples, class balance and statistics."));
         QCOMPARE(w.currentPage(), Page::Datasets);  // first start
         QCOMPARE(sidebar->currentRow(), 0);
     }
@@ -157,6 +151,46 @@ private slots:
         QCOMPARE(train->experimentForRun()->model, ts::templateGraph("resnet", ts::TemplateInput{{1, 28, 28}, 10}));
         model->document()->undoStack()->undo();
         QCOMPARE(model->document()->state().model, ts::templateGraph("resnet", ts::TemplateInput{{1, 28, 28}, 10}));
+        model->document()->undoStack()->clear();  // nothing to ask about on close
+        model->document()->undoStack()->setClean();
+    }
+
+    // The Datasets page in the window: it opens the Train page's experiment's dataset (the
+    // shipped Fashion-MNIST one), File > Open Dataset… reaches it, and an edit it makes is the
+    // Train page's experiment.
+    void datasetsPageShowsTheExperimentsDataset()
+    {
+        MainWindow w;
+        auto* page = w.findChild<DatasetsPage*>();
+        auto* train = w.findChild<TrainPage*>();
+        QVERIFY(page && train);
+        auto* open = w.findChild<QAction*>("actionOpenDataset");
+        QVERIFY(open);
+        QCOMPARE(open->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+        QVERIFY(w.findChild<QMenu*>("fileMenu")->actions().contains(open));
+        const auto spec = train->experimentForRun();
+        QVERIFY(spec);
+        QVERIFY(page->experiment());
+        QCOMPARE(page->experiment()->sourceFile, spec->sourceFile);
+        if (!QFile::exists(QString::fromStdString(ts::resolvedDatasetPath(spec->dataset, ts::experimentDataDirectory(*spec))) +
+                           "/train-images-idx3-ubyte.gz"))
+            QSKIP("the experiment's dataset is not installed");
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isOpening(), 30000);
+        QVERIFY2(page->opened().ok(), qPrintable(page->opened().error));
+        QVERIFY(page->showsExperimentDataset());
+        QCOMPARE(page->gridModel()->rowCount(), int(page->opened().files->train->size()));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ts::DatasetSpec edited = page->experiment()->dataset;
+        edited.validationFraction = 0.25;
+        page->applyDatasetEdit(edited);
+        QCOMPARE(train->experimentForRun()->dataset.validationFraction, 0.25);
+        // "New model for this dataset": the Model page, with a template for [1, 28, 28] and 10 classes.
+        auto* model = w.findChild<ModelPage*>();
+        page->newModelAction()->trigger();
+        QCOMPARE(w.currentPage(), Page::Model);
+        QCOMPARE(model->document()->state().model, ts::templateGraph("cnn", ts::TemplateInput{{1, 28, 28}, 10}));
+        QCOMPARE(train->experimentForRun()->dataset.validationFraction, 0.25);
         model->document()->undoStack()->clear();  // nothing to ask about on close
         model->document()->undoStack()->setClean();
     }
@@ -325,7 +359,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(sidebarTitlesFit(w));
-        QCOMPARE(stackOf(w)->widget(0)->findChild<QLabel*>("title")->text(), kChineseTitles[0]);
+        QCOMPARE(stackOf(w)->widget(0)->objectName(), QString("page_datasets"));  // no placeholder title left
         QCOMPARE(w.menuBar()->actions().at(0)->text(), QString("文件(&F)"));
         QVERIFY(w.findChild<QLabel*>("deviceLabel")->text().startsWith("设备："));
 

@@ -192,10 +192,14 @@ void HyperparametersPage::show(const ExperimentSpec& spec, bool fromEditor)
 }
 
 // The rate the schedule starts from: one-cycle's peak is max_lr, every other schedule's lr.
-void HyperparametersPage::applyLearningRate(double lr)
+void HyperparametersPage::applyLearningRate(double lr, bool asOneCycle)
 {
     if (!m_spec) return;
     ExperimentSpec spec = *m_spec;
+    if (asOneCycle && spec.schedule.type != "onecycle") {
+        spec.schedule = ScheduleSpec{};  // one-cycle warms up itself: no other schedule's settings apply
+        spec.schedule.type = "onecycle";
+    }
     if (spec.schedule.type == "onecycle") spec.schedule.maxLr = lr;
     else spec.optimizer.lr = lr;
     edit(spec, tr("Apply learning rate"));

@@ -60,7 +60,7 @@ private:
     // option editor made it and shows it already (refilling would move its focus).
     void edit(const ts::ExperimentSpec& spec, const QString& what, bool fromEditor = false);
     void show(const ts::ExperimentSpec& spec, bool fromEditor);
-    void applyLearningRate(double lr);
+    void applyLearningRate(double lr, bool asOneCycle);
     void updateTitle();
 
     QUndoStack* m_undo;

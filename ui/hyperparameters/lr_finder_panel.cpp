@@ -1,6 +1,7 @@
 #include "lr_finder_panel.h"
 
 #include <QFormLayout>
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -74,8 +75,16 @@ LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidge
     m_applyValley = new QPushButton(this);
     m_applySteepest = new QPushButton(this);
     m_applyMinimum = new QPushButton(this);
+    m_asOneCycle = new QCheckBox(tr("As the peak of a one-cycle schedule"), this);
+    m_asOneCycle->setObjectName(QStringLiteral("applyAsOneCycle"));
+    m_asOneCycle->setChecked(true);
+    m_asOneCycle->setToolTip(tr("The range test finds the top of a cyclical schedule (Smith, 2015; fastai pairs its finder "
+                                "with one-cycle). Checked, Apply switches the schedule to one-cycle peaking at the rate, "
+                                "which trains further in few epochs; unchecked, the rate replaces optimizer.lr and the "
+                                "schedule stays."));
     auto* apply = new QHBoxLayout;
     for (QPushButton* b : {m_applyValley, m_applySteepest, m_applyMinimum}) apply->addWidget(b);
+    apply->addWidget(m_asOneCycle);
     apply->addStretch();
 
     auto* layout = new QVBoxLayout(this);
@@ -88,9 +97,9 @@ LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidge
 
     connect(m_run, &QPushButton::clicked, this, &LrFinderPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &LrFinderPanel::cancel);
-    connect(m_applyValley, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.valley)); });
-    connect(m_applySteepest, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.steepest)); });
-    connect(m_applyMinimum, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.minimum)); });
+    connect(m_applyValley, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.valley), offersOneCycle() && m_asOneCycle->isChecked()); });
+    connect(m_applySteepest, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.steepest), offersOneCycle() && m_asOneCycle->isChecked()); });
+    connect(m_applyMinimum, &QPushButton::clicked, this, [this] { if (m_result) emit applyRequested(rounded(m_result->suggestions.minimum), offersOneCycle() && m_asOneCycle->isChecked()); });
     if (m_session) {
         connect(m_session, &TrainingSession::stepsArrived, this, &LrFinderPanel::onSteps);
         connect(m_session, &TrainingSession::jobsChanged, this, &LrFinderPanel::onJobsChanged);
@@ -103,6 +112,15 @@ void LrFinderPanel::setExperiment(const ExperimentSpec& spec)
 {
     m_spec = spec;
     updateControls();
+    m_asOneCycle->setVisible(m_result.has_value() && offersOneCycle());
+}
+
+// A schedule with a peak of its own (one-cycle) takes the rate as that peak anyway; the plateau
+// and range-test schedules are driven by something else.
+bool LrFinderPanel::offersOneCycle() const
+{
+    return m_spec && m_spec->schedule.type != "onecycle" && m_spec->schedule.type != "plateau" &&
+           m_spec->schedule.type != "range_test";
 }
 
 void LrFinderPanel::setSeeds(int seeds) { m_seeds->setValue(seeds); }
@@ -196,6 +214,7 @@ void LrFinderPanel::showResult()
 {
     const bool has = m_result.has_value();
     for (QPushButton* b : {m_applyValley, m_applySteepest, m_applyMinimum}) b->setVisible(has);
+    m_asOneCycle->setVisible(has && offersOneCycle());
     m_summary->setVisible(has);
     m_warning->setVisible(false);
     if (!has) {

@@ -15,6 +15,7 @@
 #include "types/experiment_spec.h"
 
 class QLabel;
+class QCheckBox;
 class QPushButton;
 class QSpinBox;
 
@@ -47,11 +48,13 @@ public slots:
 
 signals:
     // The user chose a rate (to 3 significant digits): the page writes it where it applies (optimizer.lr, or
-    // schedule.max_lr for one-cycle).
-    void applyRequested(double lr);
+    // schedule.max_lr for one-cycle); asOneCycle: as the peak of a one-cycle schedule that replaces a
+    // schedule without a peak (the range test's pairing: Smith 2015, fastai's fit_one_cycle).
+    void applyRequested(double lr, bool asOneCycle);
     void finished();
 
 private:
+    bool offersOneCycle() const;
     struct Curve {
         std::uint64_t seed = 0;
         std::vector<double> lrs, losses;  // raw, as the steps came
@@ -79,6 +82,7 @@ private:
     ts::widgets::RangeTestChart* m_chart;
     QLabel* m_summary;
     QLabel* m_warning;
+    QCheckBox* m_asOneCycle;
     QPushButton* m_applyValley;
     QPushButton* m_applySteepest;
     QPushButton* m_applyMinimum;

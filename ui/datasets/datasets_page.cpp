@@ -1,0 +1,582 @@
+#include "datasets_page.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListView>
+#include <QLocale>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "augmentation_preview.h"
+#include "data/image_folder_dataset.h"
+#include "data/csv_dataset.h"
+#include "dataset_list.h"
+#include "health_report_panel.h"
+#include "sample_ref.h"
+#include "sample_detail.h"
+#include "split_preview.h"
+#include "store/label_overlay.h"
+#include "statistics_panel.h"
+#include "table_columns.h"
+#include "thumbnail_cache.h"
+#include "widgets/image_grid.h"
+
+namespace ts::ui {
+
+namespace {
+
+QString count(std::int64_t n) { return QLocale().toString(qlonglong(n)); }
+
+}  // namespace
+
+DatasetsPage::DatasetsPage(const ts::Workspace& workspace, TrainingSession* session, QWidget* parent)
+    : QWidget(parent), m_workspace(workspace)
+{
+    m_health = new HealthReportPanel(session);
+    m_health->setWorkspace(workspace);
+    setObjectName(QStringLiteral("page_datasets"));
+    setAcceptDrops(true);
+    m_thumbnails = new ThumbnailLoader(this);
+    m_model = new SampleGridModel(m_thumbnails, this);
+    m_columns = new TableColumnsModel(this);
+    m_rows = new TableRowsModel(this);
+    buildUi();
+    connect(&m_opener, &QFutureWatcher<OpenedDataset>::finished, this, &DatasetsPage::onOpened);
+    connect(&m_store, &QFutureWatcher<StoreResult>::finished, this, &DatasetsPage::onStoreDone);
+    runStore([](const ts::Workspace& ws) {
+        StoreResult r;
+        r.records = ts::DatasetCatalog(ws).datasets();
+        return r;
+    });
+    updateActions();
+}
+
+// An opening or a store task still running keeps its own copies of what it reads and ends
+// alone (its result is dropped with the watcher), so closing the window never waits for it.
+DatasetsPage::~DatasetsPage() = default;
+
+QWidget* DatasetsPage::buildToolbar()
+{
+    auto* bar = new QWidget;
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_openButton = new QPushButton(tr("Open Dataset…"));
+    m_openButton->setObjectName(QStringLiteral("openDatasetButton"));
+    m_openButton->setToolTip(tr("Open a folder or file: IDX, CIFAR-10 batches, a CSV table or an image folder. "
+                                "You can also drop one on this page."));
+    connect(m_openButton, &QPushButton::clicked, this, &DatasetsPage::showOpenDialog);
+    m_openAction = new QAction(tr("Open &Dataset…"), this);
+    m_openAction->setObjectName(QStringLiteral("actionOpenDataset"));
+    connect(m_openAction, &QAction::triggered, this, &DatasetsPage::showOpenDialog);
+
+    m_format = new QComboBox;
+    m_format->setObjectName(QStringLiteral("datasetFormat"));
+    m_format->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_format->setMinimumContentsLength(6);
+    m_format->addItem(tr("Detect"), QString());
+    for (const QString& f : datasetFormats()) m_format->addItem(datasetFormatName(f), f);
+    m_format->setToolTip(tr("The format is told from the files' names; when the guess is wrong, pick it here and "
+                            "the dataset opens again."));
+    connect(m_format, &QComboBox::activated, this, [this] {
+        if (!m_openingPath.isEmpty()) openPath(m_openingPath, m_format->currentData().toString());
+    });
+
+    m_useButton = new QPushButton(tr("Use in Experiment"));
+    m_useButton->setObjectName(QStringLiteral("useInExperimentButton"));
+    m_useButton->setToolTip(tr("Train the experiment on the dataset shown here"));
+    connect(m_useButton, &QPushButton::clicked, this, &DatasetsPage::useInExperiment);
+    m_newModel = new QAction(tr("New Model for This Dataset"), this);
+    m_newModel->setObjectName(QStringLiteral("actionNewModelForDataset"));
+    m_newModel->setToolTip(tr("Open the Model page with a model for this dataset's input shape and classes"));
+    connect(m_newModel, &QAction::triggered, this, [this] {
+        if (const auto spec = experimentForNewModel()) emit newModelRequested(*spec);
+    });
+    m_newModelButton = new QPushButton(m_newModel->text());
+    m_newModelButton->setObjectName(QStringLiteral("newModelButton"));
+    m_newModelButton->setToolTip(m_newModel->toolTip());
+    connect(m_newModelButton, &QPushButton::clicked, m_newModel, &QAction::trigger);
+
+    m_busy = new QProgressBar;
+    m_busy->setObjectName(QStringLiteral("datasetBusy"));
+    m_busy->setRange(0, 0);  // indeterminate: the readers report no progress
+    m_busy->setTextVisible(false);
+    m_busy->setMaximumWidth(m_busy->fontMetrics().averageCharWidth() * 12);
+    m_busy->hide();
+
+    row->addWidget(m_openButton);
+    row->addWidget(m_format, 1);  // its items say what it is; no label, so the row stays narrow
+    row->addWidget(m_useButton);
+    row->addWidget(m_newModelButton);
+    return bar;
+}
+
+QWidget* DatasetsPage::buildTableView()
+{
+    auto* box = new QWidget;
+    m_labelColumnLabel = new QLabel(tr("Label column:"));
+    m_labelColumn = new QComboBox;
+    m_labelColumn->setObjectName(QStringLiteral("labelColumn"));
+    m_labelColumn->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_labelColumn->setMinimumContentsLength(6);
+    m_groupColumnLabel = new QLabel(tr("Group column:"));
+    m_groupColumn = new QComboBox;
+    m_groupColumn->setObjectName(QStringLiteral("groupColumn"));
+    m_groupColumn->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_groupColumn->setMinimumContentsLength(6);
+    m_groupColumn->setToolTip(tr("Rows sharing a group value never straddle the train / validation split"));
+    connect(m_labelColumn, &QComboBox::activated, this, [this] { m_columns->setLabelColumn(m_labelColumn->currentData().toString()); });
+    connect(m_groupColumn, &QComboBox::activated, this, [this] { m_columns->setGroupColumn(m_groupColumn->currentData().toString()); });
+    connect(m_columns, &TableColumnsModel::choiceEdited, this, &DatasetsPage::onColumnChoice);
+
+    m_columnsView = new QTableView;
+    m_columnsView->setObjectName(QStringLiteral("tableColumns"));
+    m_columnsView->setModel(m_columns);
+    m_columnsView->setItemDelegateForColumn(TableColumnsModel::HistogramColumn, new HistogramDelegate(m_columnsView));
+    m_columnsView->verticalHeader()->hide();
+    m_columnsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_columnsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_columnsView->horizontalHeader()->setStretchLastSection(true);
+    m_rowsView = new QTableView;
+    m_rowsView->setObjectName(QStringLiteral("tableRows"));
+    m_rowsView->setModel(m_rows);
+    m_rowsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_rowsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_rowsView->verticalHeader()->setDefaultSectionSize(m_rowsView->fontMetrics().lineSpacing() + 6);
+    m_rowsView->setToolTip(tr("The rows as read; the row numbers are the file's lines"));
+    connect(m_rowsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (!current.isValid() || !m_opened.ok()) return;
+        const auto* csv = dynamic_cast<const ts::CsvDataset*>(m_opened.files->train.get());
+        QStringList features;
+        if (csv)
+            for (const std::string& f : csv->featureNames()) features << QString::fromStdString(f);
+        const qint64 line = m_rows->headerData(current.row(), Qt::Vertical).toLongLong();
+        m_detail->showSample(m_opened.files->train, current.row(), tr("Row %1 (line %2)").arg(current.row()).arg(line), {},
+                             m_model->classNames(), features);
+        m_tabs->setCurrentWidget(m_detail);
+    });
+
+    auto* choice = new QGridLayout;  // two rows: narrow enough beside the panels
+    choice->addWidget(m_labelColumnLabel, 0, 0);
+    choice->addWidget(m_labelColumn, 0, 1);
+    choice->addWidget(m_groupColumnLabel, 1, 0);
+    choice->addWidget(m_groupColumn, 1, 1);
+    choice->setColumnStretch(1, 1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_columnsView);
+    split->addWidget(m_rowsView);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(choice);
+    layout->addWidget(split, 1);
+    return box;
+}
+
+void DatasetsPage::buildUi()
+{
+    m_message = new QLabel;
+    m_message->setObjectName(QStringLiteral("datasetMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_splitFilter = new QComboBox;
+    m_splitFilter->setObjectName(QStringLiteral("splitFilter"));
+    m_splitFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_splitFilter->setMinimumContentsLength(6);
+    m_classFilter = new QComboBox;
+    m_classFilter->setObjectName(QStringLiteral("classFilter"));
+    m_classFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_classFilter->setMinimumContentsLength(6);
+    m_showAll = new QPushButton(tr("Show All"));
+    m_showAll->setObjectName(QStringLiteral("showAllButton"));
+    m_showAll->hide();
+    connect(m_splitFilter, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_filling) return;
+        fillSplitAndClassFilters();  // the class counts follow the split
+        filterFromControls();
+    });
+    connect(m_classFilter, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_filling) filterFromControls();
+    });
+    connect(m_showAll, &QPushButton::clicked, this, &DatasetsPage::filterFromControls);
+
+    m_grid = new widgets::ImageGrid;
+    m_grid->setObjectName(QStringLiteral("sampleGrid"));
+    m_grid->setModel(m_model);
+    m_model->setThumbnailSize(m_grid->thumbnailSize());
+    connect(m_grid, &widgets::ImageGrid::thumbnailSizeChanged, m_model, &SampleGridModel::setThumbnailSize);
+    connect(m_grid->view()->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { showDetailOf(current); });
+    connect(m_grid, &widgets::ImageGrid::activated, this, [this](const QModelIndex& index) {
+        showDetailOf(index);
+        m_tabs->setCurrentWidget(m_detail);
+    });
+    auto* gridBox = new QWidget;
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(m_splitFilter, 1);
+    filters->addWidget(m_classFilter, 1);
+    filters->addWidget(m_showAll);
+    auto* gridLayout = new QVBoxLayout(gridBox);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    gridLayout->addLayout(filters);
+    gridLayout->addWidget(m_grid, 1);
+
+    m_empty = new QLabel(tr("Open a dataset (File > Open Dataset…), or drop a dataset folder or file here.\n\n"
+                            "IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folders "
+                            "(one sub-folder of PNG or JPEG images per class) are read."));
+    m_empty->setObjectName(QStringLiteral("datasetEmpty"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_center = new QStackedWidget;
+    m_center->addWidget(m_empty);
+    m_center->addWidget(gridBox);
+    m_center->addWidget(buildTableView());
+
+    m_detail = new SampleDetail;
+    m_statistics = new StatisticsPanel;
+    m_split = new SplitPreview;
+    m_augmentation = new AugmentationPreview;
+    m_list = new DatasetList;
+    connect(m_list, &DatasetList::openRequested, this, [this](const ts::DatasetRecord& r) { openSpec(specOfRecord(r), {}); });
+    connect(m_statistics, &StatisticsPanel::classClicked, this, &DatasetsPage::showClass);
+    connect(m_statistics, &StatisticsPanel::statisticsChanged, this, [this] {
+        if (m_statistics->trainStatistics()) m_augmentation->setStatistics(*m_statistics->trainStatistics());
+    });
+    connect(m_split, &SplitPreview::specEdited, this, &DatasetsPage::applyDatasetEdit);
+    connect(m_augmentation, &AugmentationPreview::specEdited, this, &DatasetsPage::applyDatasetEdit);
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("datasetPanels"));
+    m_tabs->setUsesScrollButtons(true);
+    // Each panel scrolls inside its tab, so the tallest or widest of them does not set the
+    // page's minimum size (the page fits 1280x800 at scale 1.5).
+    auto scrolled = [](QWidget* panel) {
+        auto* area = new QScrollArea;
+        area->setWidgetResizable(true);
+        area->setFrameShape(QFrame::NoFrame);
+        area->setWidget(panel);
+        return area;
+    };
+    m_tabs->addTab(m_detail, tr("Sample"));
+    m_tabs->addTab(scrolled(m_statistics), tr("Statistics"));
+    m_tabs->addTab(scrolled(m_split), tr("Split"));
+    m_tabs->addTab(scrolled(m_augmentation), tr("Augmentation"));
+    m_tabs->addTab(scrolled(m_health), tr("Health"));
+    connect(m_health, &HealthReportPanel::showSamples, this, &DatasetsPage::showSampleRefs);
+    connect(m_health, &HealthReportPanel::experimentEdited, this, [this](const ts::ExperimentSpec& spec) {
+        // A one-click fix (class weights, the balanced sampler) of the experiment checked: it is
+        // the experiment's dataset from now on, if it was not yet.
+        m_experiment = spec;
+        m_opened.spec = spec.dataset;
+        m_opened.baseDir = QString::fromStdString(ts::experimentDataDirectory(spec));
+        emitExperiment();
+        updatePanels();
+        updateActions();
+    });
+    m_tabs->addTab(scrolled(buildLabelsTab()), tr("Labels"));
+    m_tabs->addTab(m_list, tr("Seen"));
+    m_tabs->setTabToolTip(m_tabs->count() - 1, tr("The datasets this workspace has seen"));
+
+    m_splitter = new QSplitter(Qt::Horizontal);
+    m_splitter->setObjectName(QStringLiteral("datasetSplitter"));
+    m_splitter->addWidget(m_center);
+    m_splitter->addWidget(m_tabs);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildToolbar());
+    auto* status = new QHBoxLayout;
+    status->addWidget(m_busy, 0, Qt::AlignTop);
+    status->addWidget(m_message, 1);
+    layout->addLayout(status);
+    layout->addWidget(m_splitter, 1);
+    setMessage({}, false);
+}
+
+// --- opening ---
+
+void DatasetsPage::showOpenDialog()
+{
+    // A folder is what most datasets are; a CSV is a file: one dialog for both would need the
+    // non-native dialog, so ask for a folder, and let the file filter take a CSV or a file of a folder.
+    auto* dialog = new QFileDialog(this, tr("Open Dataset"));
+    dialog->setObjectName(QStringLiteral("openDatasetDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setOption(QFileDialog::DontUseNativeDialog);
+    dialog->setNameFilters({tr("Dataset files (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)"), tr("All files (*)")});
+    dialog->setLabelText(QFileDialog::Accept, tr("Open"));
+    // Choosing a folder and pressing Open (no file selected) opens the folder.
+    connect(dialog, &QFileDialog::currentChanged, dialog, [dialog](const QString& path) {
+        dialog->setFileMode(QFileInfo(path).isDir() ? QFileDialog::Directory : QFileDialog::ExistingFile);
+    });
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& path) { openPath(path, m_format->currentData().toString()); });
+    dialog->open();
+}
+
+void DatasetsPage::openPath(const QString& path, const QString& format)
+{
+    m_openingPath = path;
+    const QString guessed = format.isEmpty() ? guessDatasetFormat(path) : format;
+    m_filling = true;
+    m_format->setCurrentIndex(std::max(0, m_format->findData(guessed)));
+    m_filling = false;
+    openSpec(datasetSpecForPath(path, guessed), {});
+}
+
+void DatasetsPage::openSpec(const ts::DatasetSpec& spec, const QString& baseDir)
+{
+    ++m_openGeneration;
+    if (m_openingPath.isEmpty() || datasetSpecForPath(m_openingPath, QString::fromStdString(spec.format)).path != spec.path)
+        m_openingPath = QString::fromStdString(spec.path.empty() ? std::string() : ts::resolvedDatasetPath(spec, baseDir.toStdString()));
+    m_opening = true;  // until onOpened: the watcher's own state turns before its signal arrives
+    m_busy->show();
+    setMessage(tr("Opening %1…").arg(m_openingPath), false);
+    m_opener.setFuture(openDatasetAsync(spec, baseDir));
+    updateActions();
+}
+
+bool DatasetsPage::isOpening() const { return m_opening; }
+
+void DatasetsPage::onOpened()
+{
+    m_opening = false;
+    m_busy->hide();
+    m_opened = m_opener.result();
+    showOpened();
+    if (m_opened.ok()) {
+        const ts::DatasetRecord record = ts::datasetRecordFor(m_opened.spec, m_opened.baseDir.toStdString(), *m_opened.files);
+        const std::string key = record.key;
+        runStore([record, key](const ts::Workspace& ws) {
+            StoreResult r;
+            ts::DatasetCatalog catalog(ws);
+            catalog.remember(record);
+            r.records = catalog.datasets();
+            r.overlay = ts::readLabelOverlay(ws, key);
+            return r;
+        });
+        m_list->setCurrentKey(key);
+    }
+    emit datasetOpened();
+}
+
+void DatasetsPage::showOpened()
+{
+    m_verdicts.clear();
+    m_overlay = {};
+    m_detail->clear();
+    const bool table = m_opened.spec.format == "csv";
+    if (m_opened.ok() && !table) {
+        m_model->setDataset(m_opened.files, m_opened.split);
+        m_center->setCurrentIndex(1);
+    } else {
+        m_model->clear();
+        m_center->setCurrentIndex(table && m_opened.table ? 2 : 0);
+    }
+    QStringList readFeatures;  // what the reader took as features when none are named
+    if (const auto* csv = m_opened.ok() ? dynamic_cast<const ts::CsvDataset*>(m_opened.files->train.get()) : nullptr)
+        for (const std::string& f : csv->featureNames()) readFeatures << QString::fromStdString(f);
+    m_columns->setTable(m_opened.table, m_opened.spec, readFeatures);
+    m_rows->setTable(m_opened.table);
+    if (table && m_opened.ok()) m_model->setDataset(m_opened.files, m_opened.split);  // class names, detail
+    if (m_opened.table) {
+        m_filling = true;
+        m_labelColumn->clear();
+        m_groupColumn->clear();
+        m_groupColumn->addItem(tr("(none)"), QString());
+        for (const QString& h : m_opened.table->header) {
+            m_labelColumn->addItem(h, h);
+            m_groupColumn->addItem(h, h);
+        }
+        m_labelColumn->setCurrentIndex(m_labelColumn->findData(QString::fromStdString(m_opened.spec.labelColumn)));
+        m_groupColumn->setCurrentIndex(std::max(0, m_groupColumn->findData(QString::fromStdString(m_opened.spec.groupColumn))));
+        m_filling = false;
+    }
+    fillSplitAndClassFilters();
+    updateGridTitle();
+    updatePanels();
+    if (!m_opened.ok()) {
+        QString text = m_opened.error;
+        if (m_opened.table && m_opened.table->raggedRows > 0)
+            text += QLatin1Char('\n') + tr("%n row(s) have another number of fields than the header (the first on line %1).", nullptr,
+                                           int(m_opened.table->raggedRows)).arg(m_opened.table->firstRaggedLine);
+        setMessage(text + QLatin1Char('\n') + m_opened.advice, true);
+    } else {
+        const ts::DatasetFiles& f = *m_opened.files;
+        QString text = tr("%1: %2 training samples").arg(QString::fromStdString(f.name), count(f.train->size()));
+        if (f.test) text += tr(", %1 test samples").arg(count(f.test->size()));
+        text += tr(", %n class(es), samples of %1 (opened in %2 s)", nullptr, int(f.train->numClasses()))
+                    .arg(QString::fromStdString(f.train->sampleShape().str()), QLocale().toString(m_opened.seconds, 'f', 1));
+        setMessage(text, false);
+    }
+    updateActions();
+}
+
+void DatasetsPage::setMessage(const QString& text, bool error)
+{
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+    m_message->setStyleSheet(error ? QStringLiteral("color: #b00020") : QString());
+    m_message->setProperty("error", error);
+}
+
+QString DatasetsPage::message() const { return m_message->text(); }
+
+// --- the grid's filters ---
+
+void DatasetsPage::fillSplitAndClassFilters()
+{
+    m_filling = true;
+    const QString split = m_splitFilter->currentData().toString();
+    const int cls = m_classFilter->currentData().isValid() ? m_classFilter->currentData().toInt() : -1;
+    m_splitFilter->clear();
+    if (m_model->files()) {
+        auto add = [&](SplitView v, const QString& text) {
+            const std::int64_t n = m_model->splitSize(v);
+            if (n > 0 || v == SplitView::TrainingFiles) m_splitFilter->addItem(text.arg(count(n)), splitViewKey(v));
+        };
+        add(SplitView::TrainingFiles, tr("Training files (%1)"));
+        add(SplitView::Train, tr("Train split (%1)"));
+        add(SplitView::Validation, tr("Validation split (%1)"));
+        add(SplitView::Test, tr("Test files (%1)"));
+        if (m_model->dataset(SampleSource::Test)) add(SplitView::All, tr("All samples (%1)"));
+    }
+    m_splitFilter->setCurrentIndex(std::max(0, m_splitFilter->findData(split)));
+    const SplitView view = splitViewFromKey(m_splitFilter->currentData().toString()).value_or(SplitView::TrainingFiles);
+    m_classFilter->clear();
+    if (m_model->files()) {
+        const auto counts = m_model->classCounts(view);
+        std::int64_t all = 0;
+        for (auto n : counts) all += n;
+        m_classFilter->addItem(tr("All classes (%1)").arg(count(all)), -1);
+        for (std::size_t c = 0; c < counts.size(); ++c)
+            m_classFilter->addItem(tr("%1 (%2)").arg(m_model->className(std::int64_t(c)), count(counts[c])), int(c));
+    }
+    m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(cls)));
+    m_filling = false;
+}
+
+void DatasetsPage::filterFromControls()
+{
+    SampleFilter f;
+    f.split = splitViewFromKey(m_splitFilter->currentData().toString()).value_or(SplitView::TrainingFiles);
+    f.classIndex = m_classFilter->currentData().isValid() ? m_classFilter->currentData().toInt() : -1;
+    setFilter(f);
+}
+
+void DatasetsPage::setFilter(const SampleFilter& filter)
+{
+    m_model->setFilter(filter);
+    if (!filter.samples) {  // the controls show the filter (a histogram click sets them too)
+        m_filling = true;
+        m_splitFilter->setCurrentIndex(std::max(0, m_splitFilter->findData(splitViewKey(filter.split))));
+        m_filling = false;
+        fillSplitAndClassFilters();
+        m_filling = true;
+        m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(filter.classIndex)));
+        m_filling = false;
+    }
+    m_showAll->setVisible(filter.samples.has_value());
+    m_splitFilter->setEnabled(!filter.samples);
+    m_classFilter->setEnabled(!filter.samples);
+    if (m_opened.ok() && m_opened.spec.format != "csv") m_center->setCurrentIndex(1);
+    updateGridTitle();
+}
+
+void DatasetsPage::showSamples(const QString& title, std::vector<GridSample> samples)
+{
+    setFilter(SampleFilter::list(title, std::move(samples)));
+}
+
+void DatasetsPage::showClass(const QString& split, int classIndex)
+{
+    SampleFilter f;
+    f.split = splitViewFromKey(split).value_or(SplitView::TrainingFiles);
+    f.classIndex = classIndex;
+    setFilter(f);
+}
+
+void DatasetsPage::showSampleRefs(const QString& title, const QVector<SampleRef>& refs)
+{
+    std::vector<GridSample> samples;
+    samples.reserve(std::size_t(refs.size()) * 2);
+    for (const SampleRef& r : refs) {
+        if (const auto s = sourceFromName(r.split)) samples.push_back({*s, r.index});
+        if (r.isPair())
+            if (const auto s = sourceFromName(r.pairSplit)) samples.push_back({*s, r.pairWith});
+    }
+    showSamples(title, std::move(samples));
+}
+
+void DatasetsPage::updateGridTitle()
+{
+    if (!m_model->files()) {
+        m_grid->setTitle({});
+        return;
+    }
+    const SampleFilter& f = m_model->filter();
+    const QString name = QString::fromStdString(m_model->files()->name);
+    if (f.samples)
+        m_grid->setTitle(tr("%1: %2 (%Ln sample(s))", nullptr, m_model->rowCount()).arg(name, f.title));
+    else
+        m_grid->setTitle(tr("%1: %Ln sample(s)", nullptr, m_model->rowCount()).arg(name));
+}
+
+void DatasetsPage::showDetailOf(const QModelIndex& index)
+{
+    if (!index.isValid() || !m_model->files()) return;
+    const GridSample s = m_model->sampleAt(index.row());
+    const std::shared_ptr<const ts::Dataset> data =
+        s.source == SampleSource::Test ? std::shared_ptr<const ts::Dataset>(m_model->files()->test) : m_model->files()->train;
+    QString file;
+    if (const auto* folder = dynamic_cast<const ts::ImageFolderDataset*>(data.get()))
+        if (s.index >= 0 && std::size_t(s.index) < folder->files().size()) file = QString::fromStdString(folder->files()[std::size_t(s.index)]);
+    const QString split = m_model->splitOf(s);
+    const QString where = s.source == SampleSource::Test ? tr("Test sample %1").arg(s.index)
+                          : split == QLatin1String("validation") ? tr("Training file sample %1 (validation split)").arg(s.index)
+                                                                 : tr("Training file sample %1 (train split)").arg(s.index);
+    m_detail->showSample(data, s.index, where, file, m_model->classNames());
+    // The augmentation preview shows a sample as training sees it: one of the train split.
+    if (s.source == SampleSource::Train && split == QLatin1String("train") && m_opened.ok()) {
+        const auto& train = m_opened.split.train;
+        const auto it = std::lower_bound(train.begin(), train.end(), s.index);
+        if (it != train.end() && *it == s.index)
+            m_augmentation->setSample(std::make_shared<ts::SubsetDataset>(m_opened.files->train, train, m_opened.files->name + " train"),
+                                      std::int64_t(it - train.begin()));
+    }
+}
+
+// --- drops ---
+
+void DatasetsPage::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void DatasetsPage::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+    event->acceptProposedAction();
+    openPath(urls.front().toLocalFile());
+}
+
+}  // namespace ts::ui

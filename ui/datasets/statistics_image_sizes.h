@@ -1,0 +1,30 @@
+// The original sizes of an image folder's files (before the reader resizes them to
+// dataset.image_shape): read from each file's header only (PNG's IHDR chunk, JPEG's start-of-
+// frame marker), never decoded, so a 20,000 x 20,000 image costs a few bytes of reading.
+// The engine's ImageFolderDataset does not record original sizes; until it does (see the
+// Datasets page's report), this is the one place that looks.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ts::ui {
+
+// (width, height) of a PNG or JPEG file; (-1, -1) when it is neither, or damaged.
+std::pair<int, int> imageFileSize(const std::string& path);
+
+struct ImageSizeDistribution {
+    std::map<std::pair<int, int>, std::int64_t> counts;  // (width, height) -> files
+    std::int64_t looked = 0;     // files whose header was read
+    std::int64_t unreadable = 0; // of those, neither PNG nor JPEG or damaged
+    std::int64_t files = 0;      // files in the folder
+    int minWidth = 0, maxWidth = 0, minHeight = 0, maxHeight = 0;
+};
+
+// Looks at up to `limit` files, evenly spread over the list (every file when there are fewer).
+ImageSizeDistribution imageSizeDistribution(const std::vector<std::string>& files, std::int64_t limit = 5000);
+
+}  // namespace ts::ui
