@@ -90,6 +90,9 @@ public:
         opt.text.clear();
         opt.icon = QIcon();
         opt.features &= ~QStyleOptionViewItem::HasDecoration;
+        // The whole cell shows the selection: without text or icon in the option, an icon-mode
+        // view's style would fill neither, and the highlighted caption would be white on white.
+        opt.showDecorationSelected = true;
         style->drawPrimitive(QStyle::PE_PanelItemViewItem, &opt, painter, opt.widget);
 
         const QRect r = option.rect.adjusted(kPadding, kPadding, -kPadding, -kPadding);
@@ -106,7 +109,12 @@ public:
         const QRect captionRect(r.x(), box.bottom() + 1 + kPadding, r.width(), r.bottom() - box.bottom() - kPadding);
         const QStringList lines = captionLines(index.data(Qt::DisplayRole).toString(), option.font, captionRect.width(),
                                                kCaptionLines);
-        painter->setPen(option.palette.color(option.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+        // In the colour group the style drew the selection with (an inactive window's differs).
+        const QPalette::ColorGroup group = !(option.state & QStyle::State_Enabled) ? QPalette::Disabled
+                                           : (option.state & QStyle::State_Active)  ? QPalette::Active
+                                                                                    : QPalette::Inactive;
+        painter->setPen(option.palette.color(group, option.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                                                                          : QPalette::Text));
         painter->setFont(option.font);
         for (int i = 0; i < lines.size(); ++i) {
             const QRect line(captionRect.x(), captionRect.y() + i * option.fontMetrics.lineSpacing(), captionRect.width(),

@@ -4352,6 +4352,10 @@ Class: %4</source>
         <source>Relabelled to %1</source>
         <translation>已重新标注为 %1</translation>
     </message>
+    <message>
+        <source>(test)</source>
+        <translation>（测试）</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::SchedulePreviewChart</name>

@@ -19,6 +19,8 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QStyle>
+#include <QTabBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -308,6 +310,19 @@ void DatasetsPage::buildUi()
     layout->addLayout(status);
     layout->addWidget(m_splitter, 1);
     setMessage({}, false);
+}
+
+// The side panels get room for all their tabs the first time the page is shown, as long as the
+// grid keeps two fifths of the width: a tab bar that scrolls hides tabs and cuts one in half.
+void DatasetsPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_sized) return;
+    m_sized = true;
+    const int total = m_splitter->width();
+    const int tabs = m_tabs->tabBar()->sizeHint().width() + 4 * m_tabs->style()->pixelMetric(QStyle::PM_DefaultFrameWidth);
+    const int right = std::clamp(tabs, total * 2 / 5, total * 3 / 5);
+    m_splitter->setSizes({total - right, right});
 }
 
 // --- opening ---

@@ -127,6 +127,7 @@ signals:
     void datasetOpened();  // an opening finished (opened().ok() says how)
 
 protected:
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -175,6 +176,7 @@ private:
     ts::LabelOverlay m_overlay;
     std::unordered_map<std::int64_t, SampleMark> m_verdicts;  // the suspect list's, by training index
     bool m_opening = false;
+    bool m_sized = false;  // the splitter was given its first sizes
     bool m_storeRunning = false;
     bool m_filling = false;  // filling controls: their signals are not edits
 

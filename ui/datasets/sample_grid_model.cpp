@@ -202,6 +202,9 @@ QString SampleGridModel::caption(const GridSample& s) const
 {
     // No-break spaces keep "#1234" and "→ Coat" whole when the caption wraps.
     QString text = className(labelOf(s)) + QStringLiteral(" #") + QString::number(s.index);
+    // Where training and test files mix (all samples, a leaked pair), say which file a test one is in.
+    if (s.source == SampleSource::Test && (m_filter.samples || m_filter.split == SplitView::All))
+        text += QLatin1Char(' ') + tr("(test)");
     if (const SampleMark* m = mark(s)) {
         if (m->excluded)
             text += QLatin1Char(' ') + tr("(excluded)");
