@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,6 +71,9 @@ struct DatasetFiles {
     std::string path;                      // the dataset's path, resolved
     std::vector<std::int64_t> groups;      // csv with a group column: one per training row
     std::vector<std::string> sources;      // the files read: their fingerprints tell a change
+    // The test files are there but cannot be read (test is null): the training files stay usable
+    // for looking at and checking, while openDataset refuses to train on a damaged dataset.
+    std::optional<DataError> testError;
 };
 
 // spec.path resolved against baseDir (an absolute path stays). Throws DataError when empty.

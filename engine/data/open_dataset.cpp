@@ -22,6 +22,17 @@ namespace fs = std::filesystem;
 namespace ts {
 namespace {
 
+// Damaged test files leave the training files usable (DatasetFiles::testError).
+template <class OpenTest>
+void keepTestOrItsError(DatasetFiles& o, OpenTest&& openTest)
+{
+    try {
+        o.test = openTest();
+    } catch (const DataError& e) {
+        o.testError = e;
+    }
+}
+
 DatasetFiles openIdx(const std::string& dir)
 {
     DatasetFiles o;
@@ -47,7 +58,7 @@ DatasetFiles openIdx(const std::string& dir)
         });
     o.train = std::make_shared<IdxDataset>(trainImages, trainLabels, classes, o.name + " train");
     if (test.valid())
-        o.test = test.get();
+        keepTestOrItsError(o, [&] { return test.get(); });
     return o;
 }
 
@@ -72,7 +83,9 @@ DatasetFiles openCifar(std::string dir)
     o.train = std::make_shared<CifarDataset>(o.sources, classes, o.name + " train");
     const std::string test = findDataFile(dir, "test_batch.bin");
     if (!test.empty())
-        o.test = std::make_shared<CifarDataset>(std::vector<std::string>{test}, classes, o.name + " test");
+        keepTestOrItsError(o, [&] {
+            return std::make_shared<CifarDataset>(std::vector<std::string>{test}, classes, o.name + " test");
+        });
     return o;
 }
 
@@ -97,7 +110,9 @@ DatasetFiles openImageFolder(const std::string& root, const DatasetSpec& spec)
     o.train = train;
     o.sources = train->files();
     if (hasTrain && fs::is_directory(testDir))
-        o.test = std::make_shared<ImageFolderDataset>(testDir, spec.imageShape, o.name + " test", train->classNames());
+        keepTestOrItsError(o, [&] {
+            return std::make_shared<ImageFolderDataset>(testDir, spec.imageShape, o.name + " test", train->classNames());
+        });
     return o;
 }
 
@@ -173,6 +188,7 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
                                       " is outside [0, 1)");
 
     const DatasetFiles o = openDatasetFiles(spec, baseDir);
+    if (o.testError) throw *o.testError;
     for (const LabelMark& m : overlay.marks)
         if (m.split != "train" && m.split != "test")
             throw DataError(path, -1, "label overlay: sample " + std::to_string(m.sample) + " of split '" + m.split +

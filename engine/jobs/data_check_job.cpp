@@ -90,6 +90,10 @@ JobResult runDataCheckJob(const DataCheckJob& job, const JobEnvironment& env, Ru
             files.sources = {files.path};
             publishLog(listener, LogEvent::Level::Warning, Message{openError});
         }
+        if (files.testError) {  // the training files are still checked; the report keeps why the test ones are not
+            openError = files.testError->what();
+            publishLog(listener, LogEvent::Level::Warning, Message{openError});
+        }
 
         const std::int64_t datasetId = catalog.remember(datasetRecordFor(spec, baseDir, files));
         const std::string fingerprint = datasetFingerprint(files);

@@ -2019,6 +2019,10 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
             <numerusform>%n 个可疑标签：每个标题先给出标签，然后是“?”和模型预测的类别。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The test files cannot be read, so only the training files are shown and training will refuse this dataset until they are replaced: %1</source>
+        <translation>测试文件无法读取，因此只显示训练文件；在替换这些文件之前，训练会拒绝使用此数据集：%1</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::EvaluationCurves</name>

@@ -209,6 +209,30 @@ private slots:
         QVERIFY(contains(e.what(), "byte 16: expected 200 bytes of pixels, the file ends after 50"));
     }
 
+    // Damaged test files leave the training files usable for looking and checking, and keep
+    // their error; training (openDataset) refuses the dataset with it.
+    void damagedTestFilesKeepTheTrainingFiles()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        writeIdxDir(dir, 10, false);
+        Bytes images = idxImages(5, 4, 5);
+        images.resize(16 + 30);
+        writeFile(dir + "/t10k-images-idx3-ubyte", images);
+        DatasetSpec spec;
+        spec.format = "idx";
+        spec.path = dir;
+        const DatasetFiles files = openDatasetFiles(spec, "");
+        QVERIFY(files.train && files.train->size() == 10);
+        QVERIFY(!files.test);
+        QVERIFY(files.testError.has_value());
+        QCOMPARE(files.testError->file(), dir + "/t10k-images-idx3-ubyte");
+        QCOMPARE(files.testError->position(), std::int64_t(16));
+        const DataError e = expectDataError([&] { openDataset(spec, "", ""); });
+        QCOMPARE(e.file(), dir + "/t10k-images-idx3-ubyte");
+        QVERIFY(contains(e.what(), "the file ends after 30"));
+    }
+
     void idxCountMismatchAndBadLabel()
     {
         QTemporaryDir tmp;

@@ -439,6 +439,14 @@ void DatasetsPage::showOpened()
         if (f.test) text += tr(", %1 test samples").arg(count(f.test->size()));
         text += tr(", %n class(es), samples of %1 (opened in %2 s)", nullptr, int(f.train->numClasses()))
                     .arg(QString::fromStdString(f.train->sampleShape().str()), QLocale().toString(m_opened.seconds, 'f', 1));
+        if (f.testError) {  // the training files are shown; training refuses until the test files are mended
+            setMessage(text + QLatin1Char('\n') +
+                           tr("The test files cannot be read, so only the training files are shown and training will "
+                              "refuse this dataset until they are replaced: %1").arg(QString::fromLocal8Bit(f.testError->what())),
+                       true);
+            updateActions();
+            return;
+        }
         setMessage(text, false);
     }
     updateActions();
