@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <csetjmp>
+#include <cerrno>
 #include <cstring>
 
 #include "data/data_files.h"
@@ -144,7 +145,67 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
     return !truncated;
 }
 
+// The header of a JPEG only: false with `message` set when it is damaged.
+bool readJpegSize(const std::vector<std::uint8_t>& bytes, ImageSize& size, char* message)
+{
+    jpeg_decompress_struct cinfo;
+    JpegErrorManager err;
+    cinfo.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = jpegErrorExit;
+    err.pub.emit_message = jpegWarning;
+    err.message[0] = 0;
+    err.truncated = false;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        std::strncpy(message, err.message, JMSG_LENGTH_MAX);
+        return false;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, bytes.data(), static_cast<unsigned long>(bytes.size()));
+    jpeg_read_header(&cinfo, TRUE);
+    size = {static_cast<int>(cinfo.image_width), static_cast<int>(cinfo.image_height)};
+    jpeg_destroy_decompress(&cinfo);
+    return true;
+}
+
+// The first `limit` bytes of a file (all of it when shorter); DataError when it cannot be read.
+std::vector<std::uint8_t> fileHead(const std::string& path, std::size_t limit)
+{
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw DataError(path, -1, path + ": cannot open the file: " + std::strerror(errno));
+    std::vector<std::uint8_t> bytes(limit);
+    bytes.resize(std::fread(bytes.data(), 1, limit, f));
+    std::fclose(f);
+    return bytes;
+}
+
 }  // namespace
+
+ImageSize imageFileSize(const std::string& path)
+{
+    // Headers sit at the start; 256 KiB covers a JPEG's EXIF thumbnail and a PNG's ancillary
+    // chunks before its image data.
+    const std::vector<std::uint8_t> bytes = fileHead(path, 256 * 1024);
+    static const std::uint8_t pngMagic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (bytes.size() >= 8 && std::memcmp(bytes.data(), pngMagic, 8) == 0) {
+        png_image image;
+        std::memset(&image, 0, sizeof image);
+        image.version = PNG_IMAGE_VERSION;
+        if (!png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()))
+            throw DataError(path, -1, path + ": damaged PNG image (" + image.message + ")");
+        const ImageSize size{static_cast<int>(image.width), static_cast<int>(image.height)};
+        png_image_free(&image);
+        return size;
+    }
+    if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) {
+        ImageSize size;
+        char message[JMSG_LENGTH_MAX] = {};
+        if (!readJpegSize(bytes, size, message))
+            throw DataError(path, -1, path + ": damaged JPEG image (" + message + ")");
+        return size;
+    }
+    throw DataError(path, 0, path + ": byte 0: neither a PNG nor a JPEG image");
+}
 
 DecodedImage decodeImageFile(const std::string& path, int channels)
 {

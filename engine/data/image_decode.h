@@ -17,6 +17,14 @@ struct DecodedImage {
 // or is damaged.
 DecodedImage decodeImageFile(const std::string& path, int channels);
 
+// The width and height a PNG or JPEG file declares, read by libpng / libjpeg from the header
+// alone (no pixel is decoded, so a 20,000 x 20,000 image costs its first bytes). Throws
+// DataError naming the file when it is neither, or its header is damaged.
+struct ImageSize {
+    int width = 0, height = 0;
+};
+ImageSize imageFileSize(const std::string& path);
+
 enum class ResizeMode { Nearest, Bilinear };
 
 // Resizes to height x width and writes [channels, height, width] floats in [0, 1].

@@ -17,6 +17,7 @@
 #include "data/csv_dataset.h"
 #include "data/dataset_statistics.h"
 #include "data/idx_dataset.h"
+#include "data/image_decode.h"
 #include "data/image_folder_dataset.h"
 #include "data/subset_dataset.h"
 
@@ -488,6 +489,14 @@ private slots:
             jpeg[at + 1] = 20000 & 0xFF;
         }
         writeFile(root + "/a/j.jpg", jpeg);
+
+        // The header alone still tells the size, for the Datasets page's size distribution.
+        for (const char* name : {"/a/p.png", "/a/j.jpg"}) {
+            const ImageSize size = imageFileSize(root + name);
+            QCOMPARE(size.width, 20000);
+            QCOMPARE(size.height, 20000);
+        }
+        QCOMPARE(expectDataError([&] { imageFileSize(root + "/missing.png"); }).file(), root + "/missing.png");
 
         ImageFolderDataset d(root, {1, 2, 2}, "x");
         QCOMPARE(d.size(), std::int64_t(2));

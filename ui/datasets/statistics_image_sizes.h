@@ -1,8 +1,7 @@
 // The original sizes of an image folder's files (before the reader resizes them to
-// dataset.image_shape): read from each file's header only (PNG's IHDR chunk, JPEG's start-of-
-// frame marker), never decoded, so a 20,000 x 20,000 image costs a few bytes of reading.
-// The engine's ImageFolderDataset does not record original sizes; until it does (see the
-// Datasets page's report), this is the one place that looks.
+// dataset.image_shape), from each file's header through the engine's decoders
+// (data/image_decode.h imageFileSize), never decoded, so a 20,000 x 20,000 image costs a few
+// bytes of reading.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +13,7 @@
 namespace ts::ui {
 
 // (width, height) of a PNG or JPEG file; (-1, -1) when it is neither, or damaged.
+// The engine's imageFileSize, its DataError turned into (-1, -1) for counting.
 std::pair<int, int> imageFileSize(const std::string& path);
 
 struct ImageSizeDistribution {
