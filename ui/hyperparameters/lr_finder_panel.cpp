@@ -84,7 +84,6 @@ LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidge
                                 "schedule stays."));
     auto* apply = new QHBoxLayout;
     for (QPushButton* b : {m_applyValley, m_applySteepest, m_applyMinimum}) apply->addWidget(b);
-    apply->addWidget(m_asOneCycle);
     apply->addStretch();
 
     auto* layout = new QVBoxLayout(this);
@@ -94,6 +93,7 @@ LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidge
     layout->addWidget(m_summary);
     layout->addWidget(m_warning);
     layout->addLayout(apply);
+    layout->addWidget(m_asOneCycle);  // its own line: the three buttons already fill a narrow panel
 
     connect(m_run, &QPushButton::clicked, this, &LrFinderPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &LrFinderPanel::cancel);
