@@ -102,8 +102,9 @@ void jpegWarning(j_common_ptr cinfo, int level)
 
 // No C++ objects with destructors live between setjmp and a longjmp here.
 // False with `message` set when the file is damaged; false with an empty message and out's size
-// set when the image is too large to decode.
-bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, DecodedImage& out, char* message)
+// set when the image is too large to decode. headerOnly: out's size from the header, no pixels.
+bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, DecodedImage& out, char* message,
+                   bool headerOnly = false)
 {
     jpeg_decompress_struct cinfo;
     JpegErrorManager err;
@@ -120,12 +121,12 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, bytes.data(), static_cast<unsigned long>(bytes.size()));
     jpeg_read_header(&cinfo, TRUE);
-    if (tooLarge(cinfo.image_width, cinfo.image_height)) {
+    if (headerOnly || tooLarge(cinfo.image_width, cinfo.image_height)) {
         out.width = static_cast<int>(cinfo.image_width);
         out.height = static_cast<int>(cinfo.image_height);
         jpeg_destroy_decompress(&cinfo);
         message[0] = 0;
-        return false;
+        return headerOnly;
     }
     cinfo.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_start_decompress(&cinfo);
@@ -143,29 +144,6 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
     if (truncated)
         std::strncpy(message, "the file ends before the image data does", JMSG_LENGTH_MAX);
     return !truncated;
-}
-
-// The header of a JPEG only: false with `message` set when it is damaged.
-bool readJpegSize(const std::vector<std::uint8_t>& bytes, ImageSize& size, char* message)
-{
-    jpeg_decompress_struct cinfo;
-    JpegErrorManager err;
-    cinfo.err = jpeg_std_error(&err.pub);
-    err.pub.error_exit = jpegErrorExit;
-    err.pub.emit_message = jpegWarning;
-    err.message[0] = 0;
-    err.truncated = false;
-    if (setjmp(err.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        std::strncpy(message, err.message, JMSG_LENGTH_MAX);
-        return false;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, bytes.data(), static_cast<unsigned long>(bytes.size()));
-    jpeg_read_header(&cinfo, TRUE);
-    size = {static_cast<int>(cinfo.image_width), static_cast<int>(cinfo.image_height)};
-    jpeg_destroy_decompress(&cinfo);
-    return true;
 }
 
 // The first `limit` bytes of a file (all of it when shorter); DataError when it cannot be read.
@@ -198,11 +176,11 @@ ImageSize imageFileSize(const std::string& path)
         return size;
     }
     if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) {
-        ImageSize size;
+        DecodedImage header;
         char message[JMSG_LENGTH_MAX] = {};
-        if (!readJpegSize(bytes, size, message))
+        if (!decodeJpegRaw(bytes, 1, header, message, true))
             throw DataError(path, -1, path + ": damaged JPEG image (" + message + ")");
-        return size;
+        return {header.width, header.height};
     }
     throw DataError(path, 0, path + ": byte 0: neither a PNG nor a JPEG image");
 }

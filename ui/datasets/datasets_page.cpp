@@ -1,5 +1,7 @@
 #include "datasets_page.h"
 
+#include "count_text.h"
+
 #include <QAction>
 #include <QComboBox>
 #include <QDragEnterEvent>
@@ -27,11 +29,9 @@
 #include <algorithm>
 
 #include "augmentation_preview.h"
-#include "data/image_folder_dataset.h"
 #include "data/csv_dataset.h"
 #include "dataset_list.h"
 #include "health_report_panel.h"
-#include "sample_ref.h"
 #include "sample_detail.h"
 #include "split_preview.h"
 #include "store/label_overlay.h"
@@ -41,12 +41,6 @@
 #include "widgets/image_grid.h"
 
 namespace ts::ui {
-
-namespace {
-
-QString count(std::int64_t n) { return QLocale().toString(qlonglong(n)); }
-
-}  // namespace
 
 DatasetsPage::DatasetsPage(const ts::Workspace& workspace, TrainingSession* session, QWidget* parent)
     : QWidget(parent), m_workspace(workspace)
@@ -435,8 +429,8 @@ void DatasetsPage::showOpened()
         setMessage(text + QLatin1Char('\n') + m_opened.advice, true);
     } else {
         const ts::DatasetFiles& f = *m_opened.files;
-        QString text = tr("%1: %2 training samples").arg(QString::fromStdString(f.name), count(f.train->size()));
-        if (f.test) text += tr(", %1 test samples").arg(count(f.test->size()));
+        QString text = tr("%1: %2 training samples").arg(QString::fromStdString(f.name), countText(f.train->size()));
+        if (f.test) text += tr(", %1 test samples").arg(countText(f.test->size()));
         text += tr(", %n class(es), samples of %1 (opened in %2 s)", nullptr, int(f.train->numClasses()))
                     .arg(QString::fromStdString(f.train->sampleShape().str()), QLocale().toString(m_opened.seconds, 'f', 1));
         if (f.testError) {  // the training files are shown; training refuses until the test files are mended
@@ -461,130 +455,6 @@ void DatasetsPage::setMessage(const QString& text, bool error)
 }
 
 QString DatasetsPage::message() const { return m_message->text(); }
-
-// --- the grid's filters ---
-
-void DatasetsPage::fillSplitAndClassFilters()
-{
-    m_filling = true;
-    const QString split = m_splitFilter->currentData().toString();
-    const int cls = m_classFilter->currentData().isValid() ? m_classFilter->currentData().toInt() : -1;
-    m_splitFilter->clear();
-    if (m_model->files()) {
-        auto add = [&](SplitView v, const QString& text) {
-            const std::int64_t n = m_model->splitSize(v);
-            if (n > 0 || v == SplitView::TrainingFiles) m_splitFilter->addItem(text.arg(count(n)), splitViewKey(v));
-        };
-        add(SplitView::TrainingFiles, tr("Training files (%1)"));
-        add(SplitView::Train, tr("Train split (%1)"));
-        add(SplitView::Validation, tr("Validation split (%1)"));
-        add(SplitView::Test, tr("Test files (%1)"));
-        if (m_model->dataset(SampleSource::Test)) add(SplitView::All, tr("All samples (%1)"));
-    }
-    m_splitFilter->setCurrentIndex(std::max(0, m_splitFilter->findData(split)));
-    const SplitView view = splitViewFromKey(m_splitFilter->currentData().toString()).value_or(SplitView::TrainingFiles);
-    m_classFilter->clear();
-    if (m_model->files()) {
-        const auto counts = m_model->classCounts(view);
-        std::int64_t all = 0;
-        for (auto n : counts) all += n;
-        m_classFilter->addItem(tr("All classes (%1)").arg(count(all)), -1);
-        for (std::size_t c = 0; c < counts.size(); ++c)
-            m_classFilter->addItem(tr("%1 (%2)").arg(m_model->className(std::int64_t(c)), count(counts[c])), int(c));
-    }
-    m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(cls)));
-    m_filling = false;
-}
-
-void DatasetsPage::filterFromControls()
-{
-    SampleFilter f;
-    f.split = splitViewFromKey(m_splitFilter->currentData().toString()).value_or(SplitView::TrainingFiles);
-    f.classIndex = m_classFilter->currentData().isValid() ? m_classFilter->currentData().toInt() : -1;
-    setFilter(f);
-}
-
-void DatasetsPage::setFilter(const SampleFilter& filter)
-{
-    m_model->setFilter(filter);
-    if (!filter.samples) {  // the controls show the filter (a histogram click sets them too)
-        m_filling = true;
-        m_splitFilter->setCurrentIndex(std::max(0, m_splitFilter->findData(splitViewKey(filter.split))));
-        m_filling = false;
-        fillSplitAndClassFilters();
-        m_filling = true;
-        m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(filter.classIndex)));
-        m_filling = false;
-    }
-    m_showAll->setVisible(filter.samples.has_value());
-    m_splitFilter->setEnabled(!filter.samples);
-    m_classFilter->setEnabled(!filter.samples);
-    if (m_opened.ok() && m_opened.spec.format != "csv") m_center->setCurrentIndex(1);
-    updateGridTitle();
-}
-
-void DatasetsPage::showSamples(const QString& title, std::vector<GridSample> samples)
-{
-    setFilter(SampleFilter::list(title, std::move(samples)));
-}
-
-void DatasetsPage::showClass(const QString& split, int classIndex)
-{
-    SampleFilter f;
-    f.split = splitViewFromKey(split).value_or(SplitView::TrainingFiles);
-    f.classIndex = classIndex;
-    setFilter(f);
-}
-
-void DatasetsPage::showSampleRefs(const QString& title, const QVector<SampleRef>& refs)
-{
-    std::vector<GridSample> samples;
-    samples.reserve(std::size_t(refs.size()) * 2);
-    for (const SampleRef& r : refs) {
-        if (const auto s = sourceFromName(r.split)) samples.push_back({*s, r.index});
-        if (r.isPair())
-            if (const auto s = sourceFromName(r.pairSplit)) samples.push_back({*s, r.pairWith});
-    }
-    showSamples(title, std::move(samples));
-}
-
-void DatasetsPage::updateGridTitle()
-{
-    if (!m_model->files()) {
-        m_grid->setTitle({});
-        return;
-    }
-    const SampleFilter& f = m_model->filter();
-    const QString name = QString::fromStdString(m_model->files()->name);
-    if (f.samples)
-        m_grid->setTitle(tr("%1: %2 (%Ln sample(s))", nullptr, m_model->rowCount()).arg(name, f.title));
-    else
-        m_grid->setTitle(tr("%1: %Ln sample(s)", nullptr, m_model->rowCount()).arg(name));
-}
-
-void DatasetsPage::showDetailOf(const QModelIndex& index)
-{
-    if (!index.isValid() || !m_model->files()) return;
-    const GridSample s = m_model->sampleAt(index.row());
-    const std::shared_ptr<const ts::Dataset> data =
-        s.source == SampleSource::Test ? std::shared_ptr<const ts::Dataset>(m_model->files()->test) : m_model->files()->train;
-    QString file;
-    if (const auto* folder = dynamic_cast<const ts::ImageFolderDataset*>(data.get()))
-        if (s.index >= 0 && std::size_t(s.index) < folder->files().size()) file = QString::fromStdString(folder->files()[std::size_t(s.index)]);
-    const QString split = m_model->splitOf(s);
-    const QString where = s.source == SampleSource::Test ? tr("Test sample %1").arg(s.index)
-                          : split == QLatin1String("validation") ? tr("Training file sample %1 (validation split)").arg(s.index)
-                                                                 : tr("Training file sample %1 (train split)").arg(s.index);
-    m_detail->showSample(data, s.index, where, file, m_model->classNames());
-    // The augmentation preview shows a sample as training sees it: one of the train split.
-    if (s.source == SampleSource::Train && split == QLatin1String("train") && m_opened.ok()) {
-        const auto& train = m_opened.split.train;
-        const auto it = std::lower_bound(train.begin(), train.end(), s.index);
-        if (it != train.end() && *it == s.index)
-            m_augmentation->setSample(std::make_shared<ts::SubsetDataset>(m_opened.files->train, train, m_opened.files->name + " train"),
-                                      std::int64_t(it - train.begin()));
-    }
-}
 
 // --- drops ---
 

@@ -1,5 +1,7 @@
 #include "health_report_panel.h"
 
+#include "count_text.h"
+
 #include <QDateTime>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -23,7 +25,6 @@ namespace ts::ui {
 
 namespace {
 
-QString count(std::int64_t n) { return QLocale().toString(qlonglong(n)); }
 QString splitName(const std::string& s) { return StatisticsHistogram::splitTitle(s); }
 
 // A finding's samples for the grid: file splits and indices, pairs side by side.
@@ -295,7 +296,7 @@ QString HealthReportPanel::whereText(FindingKind kind) const
                             ? splitName(c.split)
                             : tr("%1 and %2").arg(splitName(c.split), splitName(c.otherSplit));
         if (where.isEmpty()) where = tr("the table");
-        QString text = tr("%1: %2").arg(where, count(c.count));
+        QString text = tr("%1: %2").arg(where, countText(c.count));
         if (!c.cause.empty()) text += QStringLiteral(" (%1)").arg(QString::fromStdString(c.cause));
         parts << text;
     }
@@ -342,7 +343,7 @@ void HealthReportPanel::showReport()
         for (int row = 0; row < int(kinds.size()); ++row) {
             const FindingKind k = kinds[std::size_t(row)];
             const std::int64_t n = r.total(k);
-            QString title = tr("%1: %2").arg(kindTitle(k), count(n));
+            QString title = tr("%1: %2").arg(kindTitle(k), countText(n));
             if (k == FindingKind::NearDuplicate || k == FindingKind::NearLeak)
                 title += ' ' + tr("(within %1 of 64 bits)").arg(r.nearThreshold);
             const QString where = whereText(k);
@@ -424,8 +425,8 @@ void HealthReportPanel::showFindings(FindingKind kind)
 {
     if (!m_check || !m_workspace) return;
     const std::int64_t total = m_check->report.total(kind);
-    const QString title = isPairKind(kind) ? tr("%1: %2 pairs").arg(kindTitle(kind), count(total))
-                                           : tr("%1: %2 samples").arg(kindTitle(kind), count(total));
+    const QString title = isPairKind(kind) ? tr("%1: %2 pairs").arg(kindTitle(kind), countText(total))
+                                           : tr("%1: %2 samples").arg(kindTitle(kind), countText(total));
     m_showing = true;
     m_show.setFuture(QtConcurrent::run([workspace = *m_workspace, checkId = m_check->id, kind, title]() {
         Shown out;

@@ -1,5 +1,7 @@
 #include "split_preview.h"
 
+#include "count_text.h"
+
 #include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -21,7 +23,6 @@ namespace ts::ui {
 
 namespace {
 
-QString count(std::int64_t n) { return QLocale().toString(qlonglong(n)); }
 
 // The CSV's column names from its header line, by the engine's own CSV parser.
 QStringList csvColumns(const std::string& path)
@@ -251,7 +252,7 @@ void SplitPreview::showCounts()
         const auto& split = m_counts[std::size_t(s)];
         for (int c = 0; c <= classes; ++c) {
             const std::int64_t n = c < classes ? split.counts[std::size_t(c)] : split.total;
-            auto* item = new QTableWidgetItem(count(n));
+            auto* item = new QTableWidgetItem(countText(n));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c == classes) {
                 QFont f = item->font();
@@ -266,11 +267,11 @@ void SplitPreview::showCounts()
     for (const auto& s : m_counts)
         if (s.split == "validation") validation = s.total;
     QString text = tr("%1 of the %2 training samples go to validation (%3%).")
-                       .arg(count(validation), count(all), QLocale().toString(all ? 100.0 * double(validation) / double(all) : 0.0, 'f', 1));
+                       .arg(countText(validation), countText(all), QLocale().toString(all ? 100.0 * double(validation) / double(all) : 0.0, 'f', 1));
     if (!m_files->groups.empty()) {
         std::set<std::int64_t> groups(m_files->groups.begin(), m_files->groups.end());
         text += ' ' + tr("Rows of one group (%1 groups in column %2) stay on one side.")
-                          .arg(count(std::int64_t(groups.size())), QString::fromStdString(m_spec.groupColumn));
+                          .arg(countText(std::int64_t(groups.size())), QString::fromStdString(m_spec.groupColumn));
     }
     m_summary->setText(text);
 }

@@ -1,5 +1,7 @@
 #include "statistics_panel.h"
 
+#include "count_text.h"
+
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,7 +20,6 @@ namespace ts::ui {
 
 namespace {
 
-QString count(std::int64_t n) { return QLocale().toString(qlonglong(n)); }
 
 const ImageFolderDataset* imageFolder(const std::shared_ptr<const Dataset>& d)
 {
@@ -199,13 +200,13 @@ void StatisticsPanel::showCounts()
             if (s.counts[c] > s.counts[hi]) hi = c;
         }
         if (std::isnan(ratio))
-            lines << tr("%1: %2 samples").arg(split, count(s.total));
+            lines << tr("%1: %2 samples").arg(split, countText(s.total));
         else if (std::isinf(ratio))
-            lines << tr("%1: %2 samples; class %3 has none (imbalance ratio infinite)").arg(split, count(s.total), name(lo));
+            lines << tr("%1: %2 samples; class %3 has none (imbalance ratio infinite)").arg(split, countText(s.total), name(lo));
         else
             lines << tr("%1: %2 samples; imbalance ratio %3 (largest class %4: %5, smallest %6: %7)")
-                         .arg(split, count(s.total), QLocale().toString(ratio, 'f', 2), name(hi), count(s.counts[hi]),
-                              name(lo), count(s.counts[lo]));
+                         .arg(split, countText(s.total), QLocale().toString(ratio, 'f', 2), name(hi), countText(s.counts[hi]),
+                              name(lo), countText(s.counts[lo]));
     }
     m_summary->setText(lines.join('\n'));
 }
@@ -231,7 +232,7 @@ void StatisticsPanel::showStatistics()
                     "normalize_from_statistics uses them")
                : tr("Per-channel mean and standard deviation of the training split (%1 samples), as "
                     "normalize_from_statistics uses them"))
-            .arg(count(trainSamples)));
+            .arg(countText(trainSamples)));
     const auto& st = *m_stats;
     m_channels->setHorizontalHeaderLabels({table ? tr("Feature") : tr("Channel"), tr("Mean"), tr("Standard deviation")});
     m_channels->setRowCount(int(st.mean.size()));
@@ -261,22 +262,22 @@ void StatisticsPanel::showImageSizes()
         return;
     }
     const auto& d = *m_sizes;
-    QString text = d.looked == d.files ? tr("Original image sizes of all %1 files:").arg(count(d.files))
+    QString text = d.looked == d.files ? tr("Original image sizes of all %1 files:").arg(countText(d.files))
                                        : tr("Original image sizes of %1 of the %2 files, evenly spread:")
-                                             .arg(count(d.looked), count(d.files));
+                                             .arg(countText(d.looked), countText(d.files));
     std::vector<std::pair<std::int64_t, std::pair<int, int>>> bySize;
     for (const auto& [size, n] : d.counts) bySize.push_back({n, size});
     std::sort(bySize.begin(), bySize.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     QStringList parts;
     for (std::size_t i = 0; i < bySize.size() && i < 6; ++i)
-        parts << tr("%1×%2: %3").arg(bySize[i].second.first).arg(bySize[i].second.second).arg(count(bySize[i].first));
-    if (bySize.size() > 6) parts << tr("%1 other sizes").arg(count(std::int64_t(bySize.size() - 6)));
+        parts << tr("%1×%2: %3").arg(bySize[i].second.first).arg(bySize[i].second.second).arg(countText(bySize[i].first));
+    if (bySize.size() > 6) parts << tr("%1 other sizes").arg(countText(std::int64_t(bySize.size() - 6)));
     text += ' ' + parts.join(QStringLiteral("; "));
     if (!d.counts.empty())
         text += '\n' + tr("Widths %1 to %2, heights %3 to %4 pixels; every image is resized to %5 for training.")
                            .arg(d.minWidth).arg(d.maxWidth).arg(d.minHeight).arg(d.maxHeight)
                            .arg(QString::fromStdString(m_files->train->sampleShape().str()));
-    if (d.unreadable > 0) text += '\n' + tr("%1 files are not readable PNG or JPEG images.").arg(count(d.unreadable));
+    if (d.unreadable > 0) text += '\n' + tr("%1 files are not readable PNG or JPEG images.").arg(countText(d.unreadable));
     m_sizesLabel->setText(text);
 }
 
