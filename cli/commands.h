@@ -12,6 +12,7 @@ int benchStoreCommand(const std::vector<std::string>& args);  // bench_store.cpp
 int trainCommand(const std::vector<std::string>& args);
 int evalCommand(const std::vector<std::string>& args);    // job_commands.cpp
 int lrFindCommand(const std::vector<std::string>& args);  // job_commands.cpp
+int predictCommand(const std::vector<std::string>& args);  // predict_command.cpp
 int validateCommand(const std::vector<std::string>& args);
 int runsCommand(const std::vector<std::string>& args);
 int selftestCommand(const std::vector<std::string>& args);  // selftest_command.cpp
@@ -19,5 +20,6 @@ int sweepCommand(const std::vector<std::string>& args);     // sweep_command.cpp
 int dataCommand(const std::vector<std::string>& args);  // data_command.cpp: data check (and labels, mark)
 int dataLabelsCommand(const std::vector<std::string>& args);  // data_labels_command.cpp: data labels
 int dataMarkCommand(const std::vector<std::string>& args);    // data_labels_command.cpp: data mark
+int exportCommand(const std::vector<std::string>& args);      // export_command.cpp: export RUN --format onnx
 
 }  // namespace ts::cli

@@ -28,7 +28,7 @@ public:
     {
         if (const auto* p = std::get_if<ProgressEvent>(&event)) {
             if (!terminal_ || p->total <= 0) return;
-            std::fprintf(stderr, "\r\033[K%s %3d%% (%s of %s)", p->what.c_str(), int(100 * p->done / p->total),
+            std::fprintf(stderr, "\r\033[K%s %3d%% (%s of %s)", p->what.text.c_str(), int(100 * p->done / p->total),
                          formatCount(p->done).c_str(), formatCount(p->total).c_str());
             drawn_ = true;
         } else if (const auto* l = std::get_if<LogEvent>(&event)) {
@@ -196,7 +196,7 @@ int dataCheckCommand(const std::vector<std::string>& args)
     const std::int64_t show = o.integer("--show", 5, 0);
     const bool json = o.flags.count("--json") != 0;
     JobEnvironment env;
-    env.workspaceDir = std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).lexically_normal().string();
+    env.workspaceDir = o.workspace();
     CheckListener listener;
     RunControl control;
     const JobResult result = runJob(job, env, control, listener);

@@ -20,11 +20,6 @@ namespace ts::cli {
 
 namespace {
 
-std::string workspaceOption(const Options& o)
-{
-    return std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).lexically_normal().string();
-}
-
 std::optional<std::int64_t> parseInteger(const std::string& text)
 {
     std::int64_t v = 0;
@@ -100,7 +95,7 @@ int dataLabelsCommand(const std::vector<std::string>& args)
     const std::int64_t top = o.integer("--top", 20, 0);
     const bool json = o.flags.count("--json") != 0;
     JobEnvironment env;
-    env.workspaceDir = workspaceOption(o);
+    env.workspaceDir = o.workspace();
     env.systemSampleSeconds = 0;
 
     std::int64_t checkId = 0;
@@ -139,7 +134,7 @@ int dataMarkCommand(const std::vector<std::string>& args)
         throw std::invalid_argument("data mark expects one experiment file: data mark EXPERIMENT.yaml --split train "
                                     "--sample I (--relabel CLASS | --exclude | --clear), or --list");
     const ExperimentSpec spec = withAbsolutePaths(loadExperiment(o.positional[0]));
-    const Workspace workspace = Workspace::open(workspaceOption(o));
+    const Workspace workspace = Workspace::open(o.workspace());
     const std::string key = datasetKey(spec.dataset, experimentDataDirectory(spec));
     const bool json = o.flags.count("--json") != 0;
     if (o.flags.count("--list")) {

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "store/workspace.h"
 #include "tensor/format_bytes.h"
 
 namespace ts::cli {
@@ -67,6 +69,13 @@ struct Options {
         return it == values.end() ? std::vector<std::string>{} : it->second;
     }
     bool has(const std::string& name) const { return values.count(name) || flags.count(name); }
+    // --workspace DIR, else the default workspace (store/workspace.h), absolute and normalised.
+    std::string workspace() const
+    {
+        std::string path = std::filesystem::absolute(get("--workspace", Workspace::defaultDirectory())).lexically_normal().string();
+        if (path.size() > 1 && path.back() == '/') path.pop_back();
+        return path;
+    }
     // The option as a finite number ("3e-4" too); throws std::invalid_argument with a clear message.
     double number(const std::string& name, double fallback) const
     {

@@ -74,7 +74,7 @@ int evalCommand(const std::vector<std::string>& args)
                                         " does not exist; create it or write the predictions elsewhere");
     }
     JobEnvironment env;
-    env.workspaceDir = std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).string();
+    env.workspaceDir = o.workspace();
     env.systemSampleSeconds = 0;
     const bool json = o.flags.count("--json") != 0;
     ConsoleListener console(json, env.workspaceDir);
@@ -132,7 +132,7 @@ void printBand(const LrRangeBand& band, std::uint64_t firstSeed, bool json)
 
 int lrFindCommand(const std::vector<std::string>& args)
 {
-    const Options o = parseOptions(args, {"--set", "--device", "--steps", "--min-lr", "--max-lr", "--seeds"}, {"--json"});
+    const Options o = parseOptions(args, {"--set", "--device", "--steps", "--min-lr", "--max-lr", "--seeds", "--workspace"}, {"--json"});
     if (o.positional.size() != 1) throw std::invalid_argument("lr-find expects one experiment file");
     LrFindJob job;
     job.experiment = withAbsolutePaths(loadExperimentWithOverrides(o.positional[0], o.all("--set")));
@@ -142,7 +142,8 @@ int lrFindCommand(const std::vector<std::string>& args)
     job.device = o.get("--device", "");
     const std::int64_t seeds = o.integer("--seeds", 1, 1);
     const bool json = o.flags.count("--json") != 0;
-    JobEnvironment env;  // nothing is recorded
+    JobEnvironment env;  // nothing is recorded; the workspace's label marks apply, as in training
+    env.workspaceDir = o.workspace();
     env.systemSampleSeconds = 0;
     if (seeds == 1) return runAndReport(job, env, json);
     // The same sweep from several initialisations and batch orders: one job per seed.

@@ -31,8 +31,13 @@ void printHelp()
         "              eval RUN [--checkpoint best|last|EPOCH|FILE] [--split test|val|train]\n"
         "              (default: test, or val when the data has no test split)\n"
         "              [--output predictions.csv] [--device ..] [--workspace DIR] [--json]\n"
+        "  predict     a run's top-k classes for images (PNG/JPEG), folders of them, IDX files\n"
+        "              or CSV rows, preprocessed as its evaluation: predict RUN INPUT...\n"
+        "              [--checkpoint best|last|EPOCH|FILE] [--top K] [--json] [--workspace DIR]\n"
+        "  export      a run's checkpoint as ONNX: export RUN --format onnx [--checkpoint ..] (export --help)\n"
         "  lr-find     the learning-rate range test: lr-find EXPERIMENT.yaml [--steps N] [--seeds N]\n"
-        "              [--min-lr X] [--max-lr Y] [--set k=v] [--device ..] [--json]\n"
+        "              [--min-lr X] [--max-lr Y] [--set k=v] [--device ..] [--workspace DIR] [--json]\n"
+        "              (the workspace's label marks apply, as in training)\n"
         "  sweep       run the experiment's sweep: section (grid or random search, successive\n"
         "              halving, memory check first): sweep EXPERIMENT.yaml [--workspace DIR]\n"
         "              [--device ..] [--set k=v] [--json]; every trial is a run tagged sweep:<id>;\n"
@@ -42,8 +47,8 @@ void printHelp()
         "              the fix, table checks: data check EXPERIMENT.yaml [--json] [--force]\n"
         "              [--threshold BITS (default 4)] [--show N] [--workspace DIR]; the report\n"
         "              stays in the workspace until the files change (--force checks again)\n"
-        "  data labels suspect labels, ranked: data labels EXPERIMENT.yaml (--run ID | --folds K\n"
-        "              [--epochs N] | --check ID) [--top N] [--json] [--workspace DIR]\n"
+        "  data labels  suspect labels, ranked: data labels EXPERIMENT.yaml (--run ID | --folds K\n"
+        "               [--epochs N] | --check ID) [--top N] [--json] [--workspace DIR]\n"
         "  data mark   relabel or exclude a sample without touching the files: data mark\n"
         "              EXPERIMENT.yaml --split train|test --sample I (--relabel CLASS | --exclude\n"
         "              | --clear), or --list\n"
@@ -57,8 +62,8 @@ void printHelp()
         "              optimizer; or, without a file, a built-in model at 1 and all CPU\n"
         "              threads with the time of every layer:\n"
         "              bench [--model mlp|cnn|resnet|lenet5] [--batch N] [--steps N] [--gemm N (0: skip)]\n"
-        "  bench-store the run store: points/s written, ms to read a metric and to list runs,\n"
-        "              step slowdown while logging: [--points N] [--runs N] [--workspace DIR]\n"
+        "  bench-store  the run store: points/s written, ms to read a metric and to list runs,\n"
+        "               step slowdown while logging: [--points N] [--runs N] [--workspace DIR]\n"
         "  runs        list, show, compare, metrics, export or delete stored runs (runs --help)\n"
         "  selftest    check the CUDA backend against the CPU, primitive by primitive, then with\n"
         "              a short training run: selftest [--device cuda|cuda:N|cpu]\n"
@@ -93,6 +98,8 @@ int main(int argc, char** argv)
         if (command == "train") return ts::cli::trainCommand(args);
         if (command == "eval") return ts::cli::evalCommand(args);
         if (command == "lr-find") return ts::cli::lrFindCommand(args);
+        if (command == "export") return ts::cli::exportCommand(args);
+        if (command == "predict") return ts::cli::predictCommand(args);
         if (command == "validate") return ts::cli::validateCommand(args);
         if (command == "info") return ts::cli::infoCommand(args);
         if (command == "plan") return ts::cli::planCommand(args);

@@ -37,12 +37,7 @@ std::string idRanges(std::vector<std::int64_t> ids)
 
 Workspace runsWorkspace(const Options& options)
 {
-    const std::string dir = options.get("--workspace", Workspace::defaultDirectory());
-    std::error_code ec;
-    std::string path = fs::absolute(dir, ec).lexically_normal().string();
-    if (ec) throw std::runtime_error(dir + ": " + ec.message());
-    if (path.size() > 1 && path.back() == '/') path.pop_back();
-    return Workspace{path};
+    return Workspace{options.workspace()};
 }
 
 std::unique_ptr<RunReader> openRunReader(const Workspace& workspace)

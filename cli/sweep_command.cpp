@@ -159,7 +159,7 @@ int sweepCommand(const std::vector<std::string>& args)
     const bool json = o.flags.count("--json") != 0;
 
     JobEnvironment env;
-    env.workspaceDir = std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).string();
+    env.workspaceDir = o.workspace();
     RunControl control;
     SweepConsole console(json, env.workspaceDir, control);
     std::signal(SIGINT, onInterrupt);

@@ -1,9 +1,12 @@
 // `trainstudio-cli train`: the headless way to train. Every run lands in the workspace's
 // studio.db (metrics, logs, checkpoints); --resume continues a stopped or crashed run and
 // --fork starts a new one from a checkpoint with changed settings.
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "commands.h"
 #include "console_listener.h"
@@ -17,26 +20,42 @@ namespace ts::cli {
 
 namespace {
 
-volatile std::sig_atomic_t interrupted = 0;
-void onInterrupt(int) { interrupted = 1; }
+volatile std::sig_atomic_t interrupted = 0;  // the signal's number
+void onInterrupt(int signal) { interrupted = signal; }
 
-// Turns Ctrl+C into a clean stop: the handler only sets a flag (all it may safely do);
-// the job's thread sees it at the next event, asks the run to stop and passes the event on.
-class InterruptListener final : public TrainListener {
+// Turns Ctrl+C and SIGTERM (what a desktop session or a scheduler sends) into a clean stop:
+// the handler only sets a flag (all it may safely do); this thread sees it within 50 ms and
+// asks the run to stop, also while it is paused (the disk full) and sends no events.
+class InterruptWatch {
 public:
-    InterruptListener(RunControl& control, TrainListener& next) : control_(control), next_(next) {}
-    void onEvent(const TrainEvent& event) override
+    explicit InterruptWatch(RunControl& control) : control_(control)
     {
-        if (interrupted && !control_.stopRequested()) {
-            std::fprintf(stderr, "\ninterrupted: stopping after this step (a checkpoint is saved)\n");
-            control_.stop();
-        }
-        next_.onEvent(event);
+        interrupted = 0;
+        std::signal(SIGINT, onInterrupt);
+        std::signal(SIGTERM, onInterrupt);
+        thread_ = std::thread([this] {
+            while (!done_) {
+                if (interrupted && !control_.stopRequested()) {
+                    std::fprintf(stderr, "\n%s: stopping after this step (a checkpoint is saved)\n",
+                                 interrupted == SIGTERM ? "terminated (SIGTERM)" : "interrupted");
+                    control_.stop();
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
+    }
+    ~InterruptWatch()
+    {
+        done_ = true;
+        thread_.join();
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
     }
 
 private:
     RunControl& control_;
-    TrainListener& next_;
+    std::atomic<bool> done_{false};
+    std::thread thread_;
 };
 
 }  // namespace
@@ -66,13 +85,14 @@ int trainCommand(const std::vector<std::string>& args)
     const bool json = o.flags.count("--json") != 0;
 
     JobEnvironment env;
-    env.workspaceDir = std::filesystem::absolute(o.get("--workspace", Workspace::defaultDirectory())).string();
+    env.workspaceDir = o.workspace();
     ConsoleListener console(json, env.workspaceDir);
     RunControl control;
-    InterruptListener interrupt(control, console);
-    std::signal(SIGINT, onInterrupt);
-    const JobResult result = runJob(job, env, control, interrupt);
-    std::signal(SIGINT, SIG_DFL);
+    JobResult result;
+    {
+        InterruptWatch watch(control);
+        result = runJob(job, env, control, console);
+    }
     if (!json && result.runId >= 0)
         std::fprintf(stderr, "run %lld saved in %s (trainstudio-cli runs show %lld --workspace ...)\n",
                      static_cast<long long>(result.runId), Workspace{env.workspaceDir}.databasePath().c_str(),

@@ -2,7 +2,7 @@
 # TrainStudio on Debian 12, from a fresh machine to a running studio or a green test suite.
 #
 #   bash packaging/studio.sh run  [trainstudio options]   set up, build, start the studio
-#   bash packaging/studio.sh test [ctest options]         set up, build, run every test
+#   bash packaging/studio.sh test [ctest options]         set up, build, run every test, check the .deb
 #   bash packaging/studio.sh build                        set up and build only
 #
 # Set-up installs the packages of packaging/debian-packages.txt that dpkg reports missing
@@ -78,6 +78,13 @@ run_tests() {
     # On a crash Qt Test attaches gdb for a stack trace; after heap corruption that hung
     # until the ctest timeout (300 s) here. Fail fast instead; set it to 0 for the trace.
     export QTEST_DISABLE_STACK_DUMP="${QTEST_DISABLE_STACK_DUMP:-1}"
+    # The ONNX tests run exported models with ONNX Runtime from npm, pinned by
+    # tests/onnx/package-lock.json; installed once (later runs need no network). Its CPU
+    # library ships in the package, so the install script (GPU providers) is skipped.
+    if [ ! -d "$root/tests/onnx/node_modules/onnxruntime-node" ] && command -v npm >/dev/null; then
+        say "installing ONNX Runtime for the ONNX tests (npm ci in tests/onnx)"
+        (cd "$root/tests/onnx" && npm ci --ignore-scripts --no-audit --no-fund) || say "npm ci failed: the ONNX tests will fail"
+    fi
     ctest --test-dir "$build" --output-on-failure --no-tests=error -j2 --timeout 300 "$@" || rc=$?
     if [ $rc -eq 0 ]; then say "all tests passed (${SECONDS} s in all)"; else say "TESTS FAILED (ctest exit code $rc)"; fi
     return $rc
@@ -87,7 +94,11 @@ command="${1:-}"
 [ $# -gt 0 ] && shift
 case "$command" in
     run) setup_and_build; run_studio "$@" ;;
-    test) setup_and_build; run_tests "$@" ;;
+    test) setup_and_build; run_tests "$@"
+          # Then the Debian package, built, installed, used and removed; TS_PACKAGE_CHECK=0 skips it.
+          [ "${TS_PACKAGE_CHECK:-1}" = 0 ] || bash "$root/packaging/check-package.sh" "$build"
+          # The clang ASan + UBSan build, its engine and CLI suites and a fuzz smoke run; TS_SANITIZE=1 runs it.
+          [ "${TS_SANITIZE:-0}" = 0 ] || bash "$root/packaging/sanitize.sh" ;;
     build) setup_and_build ;;
     *)
         sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"

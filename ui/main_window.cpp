@@ -258,6 +258,7 @@ void MainWindow::connectExperimentPages()
     auto* train = qobject_cast<TrainPage*>(m_stack->widget(int(Page::Train)));
     auto* hyper = qobject_cast<HyperparametersPage*>(m_stack->widget(int(Page::Hyperparameters)));
     if (!train || !hyper) return;
+    connect(train, &TrainPage::pageRequested, this, [this](Page page) { setCurrentPage(page); });  // diagnostic cards
     connect(train, &TrainPage::experimentChanged, hyper, &HyperparametersPage::setExperiment);
     connect(hyper, &HyperparametersPage::experimentEdited, train, &TrainPage::setExperiment);
     if (const auto spec = train->experimentForRun()) hyper->setExperiment(*spec);

@@ -55,6 +55,9 @@ NodeCanvas::NodeCanvas(QWidget* parent) : QGraphicsView(parent), m_scene(new QGr
     // next frame. 64 MiB holds every node in view at any zoom on a large screen.
     QPixmapCache::setCacheLimit(std::max(QPixmapCache::cacheLimit(), 64 * 1024));
     m_minimap = new CanvasMinimap(this);
+    m_zoomSettle.setSingleShot(true);
+    m_zoomSettle.setInterval(300);
+    connect(&m_zoomSettle, &QTimer::timeout, this, [this] { setNodeCaching(true); });
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &NodeCanvas::emitSelection);
     updateSceneRect();
 }
@@ -279,6 +282,8 @@ void NodeCanvas::zoomAt(double factor, QPoint viewPos) {
     factor = std::clamp(factor, kMinZoom, kMaxZoom);
     if (std::abs(factor - zoom()) < 1e-9) return;
     const QPointF anchor = mapToScene(viewPos);
+    if (!m_zoomSettle.isActive()) setNodeCaching(false);
+    m_zoomSettle.start();
     setTransform(QTransform::fromScale(factor, factor));
     // Scroll so the scene point that was under viewPos is there again.
     const QPointF drift = (anchor - mapToScene(viewPos)) * factor;
@@ -286,6 +291,11 @@ void NodeCanvas::zoomAt(double factor, QPoint viewPos) {
     verticalScrollBar()->setValue(verticalScrollBar()->value() + int(std::lround(drift.y())));
     m_minimap->viewChanged();
     emit zoomChanged(factor);
+}
+
+void NodeCanvas::setNodeCaching(bool cached) {
+    const auto mode = cached ? QGraphicsItem::DeviceCoordinateCache : QGraphicsItem::NoCache;
+    for (NodeItem* item : std::as_const(m_nodes)) item->setCacheMode(mode);
 }
 
 void NodeCanvas::fitAll() {

@@ -25,6 +25,7 @@
 #include <QList>
 #include <QPointF>
 #include <QStringList>
+#include <QTimer>
 
 #include <functional>
 
@@ -127,6 +128,10 @@ private:
     void addWire(NodeItem* from, NodeItem* to, int port);
     void removeWire(WireItem* wire);
     void zoomAt(double factor, QPoint viewPos);
+    // Nodes paint from device-coordinate pixmaps, which pan for free but must be redrawn at
+    // every new zoom: while a zoom gesture goes on they paint directly (cheaper than a pixmap
+    // redrawn each frame), and cache again once it has settled.
+    void setNodeCaching(bool cached);
     void updateSceneRect();
     void placeMinimap();  // the viewport's bottom-right corner
     void relayoutAll();  // after a font or palette change
@@ -166,6 +171,7 @@ private:
     bool m_selecting = false;  // selectNodes() in progress: one selectionChanged at its end
     QString m_lastHint;
     QPoint m_pressPos;
+    QTimer m_zoomSettle;  // restarted by each zoom step; caching resumes when it fires
 };
 
 }  // namespace ts::widgets

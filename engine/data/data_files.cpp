@@ -20,7 +20,7 @@ DataError lineError(const std::string& file, std::int64_t line, const std::strin
     return DataError(file, line, file + ":" + std::to_string(line) + ": " + what);
 }
 
-std::vector<std::uint8_t> readFileBytes(const std::string& path)
+std::vector<std::uint8_t> readFileBytes(const std::string& path, std::size_t limit)
 {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
@@ -31,11 +31,11 @@ std::vector<std::uint8_t> readFileBytes(const std::string& path)
     gzbuffer(f, 1 << 17);
     // Reserve the on-disk size: right for plain files, a first step for gzip ones.
     std::vector<std::uint8_t> data;
-    data.reserve(static_cast<std::size_t>(fs::file_size(path, ec)));
+    data.reserve(std::min<std::size_t>(limit, static_cast<std::size_t>(fs::file_size(path, ec))));
     std::size_t used = 0;
-    for (;;) {
+    while (used < limit) {
         if (data.size() - used < (1u << 20))
-            data.resize(used + std::max<std::size_t>(1u << 20, used / 2));
+            data.resize(std::min(limit, used + std::max<std::size_t>(1u << 20, used / 2)));
         const int n = gzread(f, data.data() + used, static_cast<unsigned>(std::min<std::size_t>(data.size() - used, 1u << 30)));
         if (n < 0) {
             int code = 0;

@@ -17,8 +17,10 @@ DataError lineError(const std::string& file, std::int64_t line, const std::strin
 
 // The whole file, decompressed when it is gzip (zlib reads plain files through unchanged).
 // A missing file or a corrupt gzip stream throws DataError (the position of a gzip error is
-// the offset in the decompressed data where the stream broke).
-std::vector<std::uint8_t> readFileBytes(const std::string& path);
+// the offset in the decompressed data where the stream broke). At most `limit` bytes are read
+// (decompressed): a reader that knows its size from a header reads no more, so a small gzip
+// that inflates to gigabytes costs what the header announced, not what the stream holds.
+std::vector<std::uint8_t> readFileBytes(const std::string& path, std::size_t limit = SIZE_MAX);
 
 // dir/name if it exists, else dir/name.gz if that exists, else "".
 std::string findDataFile(const std::string& dir, const std::string& name);

@@ -71,7 +71,7 @@ std::string causeOf(const std::string& message)
     return "unreadable";
 }
 
-void reportProgress(const HealthProgress& progress, std::int64_t done, std::int64_t total, const std::string& what)
+void reportProgress(const HealthProgress& progress, std::int64_t done, std::int64_t total, const Message& what)
 {
     if (progress && !progress(done, total, what)) throw HealthCheckStopped();
 }
@@ -130,7 +130,7 @@ std::vector<SampleHash> hashSplit(const Split& split, bool images, std::vector<s
             }
         }
         done += end - begin;
-        reportProgress(progress, done, total, "reading " + split.name);
+        reportProgress(progress, done, total, makeMessage(MessageId::DataCheckReading, {split.name}));
     }
     std::sort(damaged.begin(), damaged.end(), [](const HealthFinding& a, const HealthFinding& b) { return a.sample < b.sample; });
     unreadable.insert(unreadable.end(), damaged.begin(), damaged.end());
@@ -253,7 +253,7 @@ HealthReport checkDatasetHealth(const DatasetFiles& files, const HealthOptions& 
         report.classNames = files.train->classNames();
         std::int64_t total = 0, done = 0;
         for (const Split& s : splits) total += s.data->size(), report.splits.push_back(splitHealth(s));
-        reportProgress(progress, 0, total, "reading " + splits[0].name);
+        reportProgress(progress, 0, total, makeMessage(MessageId::DataCheckReading, {splits[0].name}));
 
         // 1. Decode every sample once: hashes, and the samples that cannot be read.
         std::vector<std::vector<SampleHash>> hashes;
@@ -317,7 +317,7 @@ HealthReport checkDatasetHealth(const DatasetFiles& files, const HealthOptions& 
             }
         }
         findings.insert(findings.end(), exact.begin(), exact.end());
-        reportProgress(progress, done, total, "near duplicates");
+        reportProgress(progress, done, total, makeMessage(MessageId::DataCheckNear));
 
         // 3. Near duplicates among the distinct values (exact copies are not reported again).
         if (report.images) {
@@ -395,7 +395,7 @@ HealthReport checkDatasetHealth(const DatasetFiles& files, const HealthOptions& 
 
     // 5. Tables.
     if (table) {
-        reportProgress(progress, 0, 1, "reading the table");
+        reportProgress(progress, 0, 1, makeMessage(MessageId::DataCheckTable));
         checkTable(*table, options, findings);
         report.table = true;
     }

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "types/message.h"
 
 namespace ts {
 
@@ -128,9 +129,10 @@ struct HealthOptions {
     std::int64_t maxFindingsPerKind = 20000;  // stored findings per kind (counts stay exact)
 };
 
-// done of total, and what is being done ("hashing train"); return false to stop the check
-// (it then throws HealthCheckStopped). Called from the calling thread only.
-using HealthProgress = std::function<bool(std::int64_t done, std::int64_t total, const std::string& what)>;
+// done of total, and what is being done ("reading train", as a Message a front end words);
+// return false to stop the check (it then throws HealthCheckStopped). Called from the calling
+// thread only.
+using HealthProgress = std::function<bool(std::int64_t done, std::int64_t total, const Message& what)>;
 
 class HealthCheckStopped : public std::runtime_error {
 public:

@@ -44,7 +44,9 @@ IdxDataset::IdxDataset(const std::string& imagesPath, const std::string& labelsP
                        std::vector<std::string> classNames, std::string name)
     : classNames_(std::move(classNames)), name_(std::move(name))
 {
-    images_ = readFileBytes(imagesPath);
+    // The header first, then no more than it announces: behind a small header a gzip stream
+    // may inflate to gigabytes (trailing bytes past the last image were always ignored).
+    images_ = readFileBytes(imagesPath, kImageHeader);
     count_ = readHeader(images_, imagesPath, 0x00000803, kImageHeader, "image");
     rows_ = bigEndian32(images_.data() + 8);
     cols_ = bigEndian32(images_.data() + 12);
@@ -52,13 +54,20 @@ IdxDataset::IdxDataset(const std::string& imagesPath, const std::string& labelsP
         throw byteError(imagesPath, 8, "image size " + std::to_string(rows_) + "x" + std::to_string(cols_) +
                                            " is not plausible");
     const std::uint64_t pixelBytes = std::uint64_t(count_) * std::uint64_t(rows_) * std::uint64_t(cols_);
+    images_ = readFileBytes(imagesPath, kImageHeader + pixelBytes);
     const std::uint64_t available = images_.size() - kImageHeader;
     if (available < pixelBytes)
         throw byteError(imagesPath, kImageHeader, "expected " + std::to_string(pixelBytes) +
                                                       " bytes of pixels, the file ends after " + std::to_string(available));
 
-    const std::vector<std::uint8_t> labelBytes = readFileBytes(labelsPath);
+    if (labelsPath.empty()) {  // images without labels (predict): every label 0
+        labels_.assign(static_cast<std::size_t>(count_), 0);
+        images_.resize(kImageHeader + pixelBytes);
+        return;
+    }
+    std::vector<std::uint8_t> labelBytes = readFileBytes(labelsPath, 8);
     const std::uint32_t labelCount = readHeader(labelBytes, labelsPath, 0x00000801, 8, "label");
+    labelBytes = readFileBytes(labelsPath, 8 + std::size_t(labelCount));
     if (labelCount != static_cast<std::uint64_t>(count_))
         throw byteError(labelsPath, 4, std::to_string(labelCount) + " labels, but " + imagesPath + " holds " +
                                            std::to_string(count_) + " images");
@@ -76,8 +85,6 @@ IdxDataset::IdxDataset(const std::string& imagesPath, const std::string& labelsP
                                 std::to_string(classes) + ")");
         labels_[i] = label;
     }
-    // Drop trailing bytes past the last image so the buffer is exactly header + pixels.
-    images_.resize(kImageHeader + pixelBytes);
 }
 
 std::int64_t IdxDataset::get(std::int64_t index, float* out) const
@@ -95,14 +102,36 @@ std::string IdxDataset::description() const
     return name_ + " (" + std::to_string(count_) + " x " + sampleShape().str() + ")";
 }
 
+namespace {
+
+// Only the last path component counts: /home/fashion/mnist is plain MNIST.
+std::string lastComponent(std::string path)
+{
+    while (path.size() > 1 && path.back() == '/')
+        path.pop_back();
+    return path.substr(path.find_last_of('/') + 1);
+}
+
+std::string lowered(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    return text;
+}
+
+}  // namespace
+
+std::string idxDatasetName(const std::string& directory)
+{
+    const std::string name = lastComponent(directory);
+    const std::string lower = lowered(name);
+    if (lower.find("fashion") != std::string::npos) return "Fashion-MNIST";
+    if (lower.find("mnist") != std::string::npos || name.empty() || name == "/") return "MNIST";
+    return name;
+}
+
 std::vector<std::string> idxClassNames(const std::string& directory)
 {
-    std::string lower = directory;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    // Only the last path component counts: /home/fashion/mnist is plain MNIST.
-    while (!lower.empty() && lower.back() == '/')
-        lower.pop_back();
-    lower = lower.substr(lower.find_last_of('/') + 1);
+    const std::string lower = lowered(lastComponent(directory));
     if (lower.find("fashion") != std::string::npos)
         return {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"};
     std::vector<std::string> names;

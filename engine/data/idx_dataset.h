@@ -12,6 +12,7 @@ namespace ts {
 class IdxDataset : public Dataset {
 public:
     // Throws DataError naming the file and byte offset for a damaged or mismatched pair.
+    // An empty labelsPath reads the images alone, every label 0 (predict's unlabelled inputs).
     IdxDataset(const std::string& imagesPath, const std::string& labelsPath, std::vector<std::string> classNames,
                std::string name);
 
@@ -35,5 +36,8 @@ private:
 // The class names IDX data gets: Fashion-MNIST's ten when the directory name says "fashion",
 // else "0".."9".
 std::vector<std::string> idxClassNames(const std::string& directory);
+// The name IDX data goes by: "Fashion-MNIST" or "MNIST" when the directory's name says so,
+// else the directory's own name (a copy in "flipped-labels" is not called MNIST).
+std::string idxDatasetName(const std::string& directory);
 
 }  // namespace ts

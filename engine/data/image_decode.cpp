@@ -82,7 +82,7 @@ struct JpegErrorManager {
     jpeg_error_mgr pub;
     std::jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
-    bool truncated;
+    int damage;  // the first corrupt-data warning's code; 0: none
 };
 
 void jpegErrorExit(j_common_ptr cinfo)
@@ -92,12 +92,16 @@ void jpegErrorExit(j_common_ptr cinfo)
     std::longjmp(err->jump, 1);
 }
 
-// Warnings are not printed; a premature end (decoded as grey filler) is remembered as damage.
+// Warnings are not printed. Corrupt data, which libjpeg decodes as grey filler or garbage
+// (a premature end, a bad Huffman code, a lost marker), is remembered as damage; stray bytes
+// between markers (JWRN_EXTRANEOUS_DATA) leave the pixels intact and are let through.
 void jpegWarning(j_common_ptr cinfo, int level)
 {
     auto* err = reinterpret_cast<JpegErrorManager*>(cinfo->err);
-    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF)
-        err->truncated = true;
+    if (level < 0 && cinfo->err->msg_code != JWRN_EXTRANEOUS_DATA && !err->damage) {
+        err->damage = cinfo->err->msg_code;
+        (*cinfo->err->format_message)(cinfo, err->message);
+    }
 }
 
 // No C++ objects with destructors live between setjmp and a longjmp here.
@@ -112,7 +116,7 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
     err.pub.error_exit = jpegErrorExit;
     err.pub.emit_message = jpegWarning;
     err.message[0] = 0;
-    err.truncated = false;
+    err.damage = 0;
     if (setjmp(err.jump)) {
         jpeg_destroy_decompress(&cinfo);
         std::strncpy(message, err.message, JMSG_LENGTH_MAX);
@@ -138,12 +142,14 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
         JSAMPROW row = out.pixels.data() + static_cast<std::size_t>(cinfo.output_scanline) * out.width * channels;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
-    const bool truncated = err.truncated;
+    const int damage = err.damage;
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
-    if (truncated)
+    if (damage == JWRN_JPEG_EOF)
         std::strncpy(message, "the file ends before the image data does", JMSG_LENGTH_MAX);
-    return !truncated;
+    else if (damage)
+        std::strncpy(message, err.message, JMSG_LENGTH_MAX);
+    return !damage;
 }
 
 // The first `limit` bytes of a file (all of it when shorter); DataError when it cannot be read.

@@ -46,7 +46,7 @@ DatasetFiles openIdx(const std::string& dir)
                                                "directory holding the four IDX files");
     }
     const std::vector<std::string> classes = idxClassNames(dir);
-    o.name = classes[0] == "0" ? "MNIST" : "Fashion-MNIST";
+    o.name = idxDatasetName(dir);
     o.sources = {trainImages, trainLabels};
     const std::string testImages = findDataFile(dir, "t10k-images-idx3-ubyte");
     const std::string testLabels = findDataFile(dir, "t10k-labels-idx1-ubyte");

@@ -1,6 +1,7 @@
 #include "data/sample_cache.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -133,6 +135,28 @@ bool matches(const Mapping& map, const Dataset& source)
            std::memcmp(map.at(l.labelOffset), labels.data(), labels.size() * sizeof(std::int64_t)) == 0;
 }
 
+// Temporary files of builds whose process is gone (killed mid-build: "<file>.tmp.<pid>.<n>",
+// hundreds of MB each) are removed from the cache folder. A live process's build (this
+// one's included) is left alone. Best effort: the cache works without it.
+void removeStaleBuilds(const std::string& cacheFile)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path folder = fs::path(cacheFile).parent_path();
+    if (folder.empty() || !fs::is_directory(folder, ec)) return;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        const std::size_t at = name.rfind(".tmp.");
+        if (at == std::string::npos) continue;
+        const std::string rest = name.substr(at + 5);  // "<pid>.<n>"
+        const std::size_t dot = rest.find('.');
+        if (dot == 0 || dot == std::string::npos || rest.find_first_not_of("0123456789.") != std::string::npos) continue;
+        const long pid = std::strtol(rest.substr(0, dot).c_str(), nullptr, 10);
+        if (pid <= 0 || (::kill(pid_t(pid), 0) == 0 || errno == EPERM)) continue;  // alive (EPERM: another user's)
+        fs::remove(entry.path(), ec);
+    }
+}
+
 // Decodes every sample into a temporary file with all cores, then renames it into place.
 void build(const Dataset& source, const std::string& file)
 {
@@ -247,6 +271,7 @@ std::shared_ptr<Dataset> cachedDataset(std::shared_ptr<Dataset> source, const st
     if (!source) throw std::invalid_argument("cachedDataset: no source dataset");
     if (source->sampleShape().rank() > kMaxRank)
         throw std::invalid_argument("cachedDataset: samples of rank > 8 are not cached");
+    removeStaleBuilds(cacheFile);
     for (int attempt = 0; attempt < 2; ++attempt) {
         auto map = std::make_unique<Mapping>();
         if (mapFile(cacheFile, *map) && matches(*map, *source))

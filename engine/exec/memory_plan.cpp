@@ -1,6 +1,10 @@
 #include "exec/memory_plan.h"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
+#include <set>
+#include <utility>
 
 #include "backend/backend.h"
 
@@ -13,7 +17,8 @@ std::size_t specBytes(const TensorSpec& s) { return static_cast<std::size_t>(s.s
 
 // Greedy placement, largest first: each buffer takes the lowest offset that does not
 // collide with an already placed buffer alive at the same time. Returns the arena size.
-std::size_t place(std::vector<BufferPlan*>& buffers)
+// Tight, but each buffer looks at every placed one: quadratic (a 40,000-layer chain took 21 s).
+std::size_t placeLargestFirst(std::vector<BufferPlan*>& buffers)
 {
     std::stable_sort(buffers.begin(), buffers.end(),
                      [](const BufferPlan* a, const BufferPlan* b) { return a->bytes > b->bytes; });
@@ -34,6 +39,77 @@ std::size_t place(std::vector<BufferPlan*>& buffers)
         placed.push_back(b);
     }
     return arena;
+}
+
+// Placement in time order, as an allocator would: at each slot the buffers that died before
+// it are freed (merging with free neighbours), then the ones born at it (largest first) take
+// the smallest free block that fits, or the end of the arena. O(n log n).
+std::size_t placeInTimeOrder(std::vector<BufferPlan*>& buffers)
+{
+    std::vector<BufferPlan*> byStart = buffers, byEnd = buffers;
+    std::stable_sort(byStart.begin(), byStart.end(), [](const BufferPlan* a, const BufferPlan* b) {
+        return a->start != b->start ? a->start < b->start : a->bytes > b->bytes;
+    });
+    std::stable_sort(byEnd.begin(), byEnd.end(), [](const BufferPlan* a, const BufferPlan* b) { return a->end < b->end; });
+    std::map<std::size_t, std::size_t> freeAt;              // offset -> bytes, below `frontier`
+    std::set<std::pair<std::size_t, std::size_t>> freeBySize;  // (bytes, offset): the same blocks
+    auto forget = [&](std::size_t offset, std::size_t bytes) { freeBySize.erase({bytes, offset}); };
+    std::size_t frontier = 0, arena = 0;
+    std::size_t nextEnd = 0;
+    for (BufferPlan* b : byStart) {
+        for (; nextEnd < byEnd.size() && byEnd[nextEnd]->end < b->start; ++nextEnd) {
+            const BufferPlan* d = byEnd[nextEnd];
+            if (d->bytes == 0) continue;
+            std::size_t offset = d->offset, bytes = d->bytes;
+            auto after = freeAt.lower_bound(offset);
+            if (after != freeAt.end() && after->first == offset + bytes) {
+                bytes += after->second, forget(after->first, after->second);
+                after = freeAt.erase(after);
+            }
+            if (after != freeAt.begin()) {
+                auto before = std::prev(after);
+                if (before->first + before->second == offset) {
+                    offset = before->first, bytes += before->second, forget(before->first, before->second);
+                    freeAt.erase(before);
+                }
+            }
+            if (offset + bytes == frontier) {
+                frontier = offset;  // the arena's top is free again
+            } else {
+                freeAt.emplace(offset, bytes);
+                freeBySize.emplace(bytes, offset);
+            }
+        }
+        if (b->bytes == 0) {
+            b->offset = 0;
+            continue;
+        }
+        auto fit = freeBySize.lower_bound({b->bytes, 0});
+        if (fit != freeBySize.end()) {
+            const std::size_t bytes = fit->first, offset = fit->second;
+            freeBySize.erase(fit);
+            freeAt.erase(offset);
+            b->offset = offset;
+            if (bytes > b->bytes) {
+                freeAt.emplace(offset + b->bytes, bytes - b->bytes);
+                freeBySize.emplace(bytes - b->bytes, offset + b->bytes);
+            }
+        } else {
+            b->offset = frontier;
+            frontier += b->bytes;
+        }
+        arena = std::max(arena, frontier);
+    }
+    return arena;
+}
+
+// Up to this many buffers (graphs of a few thousand layers) the tight quadratic placement
+// takes milliseconds; past it the allocator-style one keeps planning O(n log n).
+constexpr std::size_t kLargestFirstLimit = 8192;
+
+std::size_t place(std::vector<BufferPlan*>& buffers)
+{
+    return buffers.size() <= kLargestFirstLimit ? placeLargestFirst(buffers) : placeInTimeOrder(buffers);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "io/experiment_yaml.h"
 #include "io/model_yaml.h"
 #include "io/sweep_reader.h"
+#include "io/yaml_load.h"
 
 namespace ts {
 
@@ -226,7 +227,7 @@ std::string readExperimentFile(const std::string& path)
 YAML::Node parseExperimentYaml(const std::string& text, const std::string& sourceName)
 {
     try {
-        return YAML::Load(text);
+        return loadBounded(text);
     } catch (const YAML::ParserException& e) {
         throw ExperimentError(sourceName, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg);
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <unordered_set>
 
 #include "io/model_yaml.h"
 
@@ -333,10 +334,11 @@ Graph readModel(Reader& r, const Field& field, const DatasetSpec& dataset, Model
     for (const auto& in : g.inputs) known.push_back(in.name);
     for (const auto& n : g.nodes) known.push_back(n.name);
     known.insert(known.end(), unreadable.begin(), unreadable.end());
+    const std::unordered_set<std::string> knownSet(known.begin(), known.end());  // a long chain: no scan per input
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
         for (std::size_t k = 0; k < g.nodes[i].inputs.size(); ++k) {
             const std::string& in = g.nodes[i].inputs[k];
-            if (std::find(known.begin(), known.end(), in) != known.end()) continue;
+            if (knownSet.count(in)) continue;
             const std::vector<Pos>& refs = placed[i]->inputPos;
             const Pos at = k < refs.size() && refs[k].line ? refs[k] : placed[i]->pos;
             r.report(at, "node '" + g.nodes[i].name + "' (" + g.nodes[i].op + "): input '" + in + "' is neither a model input nor a node" +

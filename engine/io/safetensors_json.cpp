@@ -106,7 +106,7 @@ private:
             for (const auto& f : v.fields)
                 if (f.first == key) throw SyntaxError("duplicate key \"" + key + "\"", keyAt);
             expect(':', "':'");
-            v.fields.emplace_back(std::move(key), value(depth + 1));
+            v.fields.push_back(Value::Field{std::move(key), value(depth + 1)});
             skipSpace();
             if (peek() == ',') {
                 ++pos_;

@@ -15,9 +15,16 @@ namespace ts::stjson {
 struct Value {
     enum class Kind { Null, Bool, Number, String, Array, Object } kind = Kind::Null;
     std::string text;  // String: decoded; Number: as written; Bool: "true" or "false"
-    std::vector<Value> items;                          // Array
-    std::vector<std::pair<std::string, Value>> fields; // Object, in text order, keys unique
-    std::size_t begin = 0, end = 0;                    // byte range in the parsed text
+    struct Field;                  // {first: key, second: value}; not std::pair, which clang cannot
+                                   // instantiate for an incomplete Value under C++20 (libstdc++ 12)
+    std::vector<Value> items;      // Array
+    std::vector<Field> fields;     // Object, in text order, keys unique
+    std::size_t begin = 0, end = 0;  // byte range in the parsed text
+};
+
+struct Value::Field {
+    std::string first;
+    Value second;
 };
 
 // A syntax error `offset` bytes into the text.

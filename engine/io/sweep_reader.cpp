@@ -244,7 +244,10 @@ void checkConditions(Reader& r, const std::vector<SweepParameter>& params, const
 void addContext(const std::vector<SweepParameter>& params, const SweepParameter& p, std::vector<std::string>& out,
                 std::set<std::string>& seen)
 {
-    for (const auto& [key, accepted] : p.when) {
+    for (const auto& condition : p.when) {
+        // Named references, not a structured binding: clang cannot capture one under -fopenmp.
+        const auto& key = condition.first;
+        const auto& accepted = condition.second;
         const auto q = std::find_if(params.begin(), params.end(), [&](const SweepParameter& x) { return x.key == key; });
         // A condition that names no parameter, or a value it never takes, is reported on its own.
         if (q == params.end() || accepted.empty() || !seen.insert(key).second ||

@@ -11,26 +11,40 @@ namespace ts::yamlio {
 
 struct Out {
     enum class Kind { Scalar, List, Map } kind = Kind::Map;
-    std::string text;                                // Scalar: already rendered
-    std::vector<Out> items;                          // List
-    std::vector<std::pair<std::string, Out>> fields; // Map, in order
+    struct Field;                // {first: key, second: value}; not std::pair, which clang cannot
+                                 // instantiate for an incomplete Out under C++20 (libstdc++ 12)
+    std::string text;            // Scalar: already rendered
+    std::vector<Out> items;      // List
+    std::vector<Field> fields;   // Map, in order
     bool block = false;  // always block form (else one line when it fits)
 
-    static Out scalar(std::string rendered) { return Out{Kind::Scalar, std::move(rendered), {}, {}, false}; }
-    static Out list() { return Out{Kind::List, {}, {}, {}, false}; }
-    static Out map(bool block = false) { return Out{Kind::Map, {}, {}, {}, block}; }
-    Out& add(std::string key, Out value)
-    {
-        fields.emplace_back(std::move(key), std::move(value));
-        return fields.back().second;
-    }
-    Out& push(Out value)
-    {
-        items.push_back(std::move(value));
-        return items.back();
-    }
-    bool empty() const { return kind == Kind::Map ? fields.empty() : kind == Kind::List ? items.empty() : false; }
+    static Out scalar(std::string rendered);
+    static Out list();
+    static Out map(bool block = false);
+    Out& add(std::string key, Out value);
+    Out& push(Out value);
+    bool empty() const;
 };
+
+struct Out::Field {
+    std::string first;
+    Out second;
+};
+
+inline Out Out::scalar(std::string rendered) { return Out{Kind::Scalar, std::move(rendered), {}, {}, false}; }
+inline Out Out::list() { return Out{Kind::List, {}, {}, {}, false}; }
+inline Out Out::map(bool block) { return Out{Kind::Map, {}, {}, {}, block}; }
+inline Out& Out::add(std::string key, Out value)
+{
+    fields.push_back(Field{std::move(key), std::move(value)});
+    return fields.back().second;
+}
+inline Out& Out::push(Out value)
+{
+    items.push_back(std::move(value));
+    return items.back();
+}
+inline bool Out::empty() const { return kind == Kind::Map ? fields.empty() : kind == Kind::List ? items.empty() : false; }
 
 // Scalars, rendered so they read back as the same type and value.
 std::string yamlString(const std::string& s);  // plain when unambiguous, else double-quoted

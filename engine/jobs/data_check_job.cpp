@@ -27,15 +27,15 @@ void addMetrics(FinishedEvent& done, const HealthReport& r, std::int64_t checkId
     if (!r.splits.empty()) done.metrics["imbalance_ratio"] = r.splits.front().imbalanceRatio;
 }
 
-std::string summaryText(const HealthReport& r)
+std::string total(const HealthReport& r, FindingKind kind) { return std::to_string(r.total(kind)); }
+
+Message summaryMessage(const HealthReport& r)
 {
-    auto n = [&](FindingKind k) { return std::to_string(r.total(k)); };
-    std::string text = "data check: " + n(FindingKind::Unreadable) + " unreadable, " + n(FindingKind::ExactDuplicate) +
-                       " exact duplicates, " + n(FindingKind::ExactLeak) + " exact leaks across splits";
-    if (r.images)
-        text += ", " + n(FindingKind::NearDuplicate) + " near duplicates and " + n(FindingKind::NearLeak) +
-                " near leaks (within " + std::to_string(r.nearThreshold) + " bits)";
-    return text;
+    std::vector<std::string> args{total(r, FindingKind::Unreadable), total(r, FindingKind::ExactDuplicate),
+                                  total(r, FindingKind::ExactLeak)};
+    if (!r.images) return makeMessage(MessageId::DataCheckSummary, std::move(args));
+    args.insert(args.end(), {total(r, FindingKind::NearDuplicate), total(r, FindingKind::NearLeak), std::to_string(r.nearThreshold)});
+    return makeMessage(MessageId::DataCheckSummaryImages, std::move(args));
 }
 
 // The job's result is the stored check of unchanged files.
@@ -43,8 +43,11 @@ void reuse(JobResult& result, const StoredCheck& stored)
 {
     result.dataCheckId = stored.id;
     addMetrics(result.finished, stored.report, stored.id, true);
-    result.finished.message = Message{summaryText(stored.report) + " (stored check " + std::to_string(stored.id) +
-                                      ": the files are unchanged; --force checks again)"};
+    const HealthReport& r = stored.report;
+    result.finished.message =
+        makeMessage(MessageId::DataCheckReused, {std::to_string(stored.id), total(r, FindingKind::Unreadable),
+                                                 total(r, FindingKind::ExactDuplicate), total(r, FindingKind::ExactLeak),
+                                                 total(r, FindingKind::NearDuplicate), total(r, FindingKind::NearLeak)});
 }
 
 }  // namespace
@@ -112,7 +115,7 @@ JobResult runDataCheckJob(const DataCheckJob& job, const JobEnvironment& env, Ru
             table.groupColumn = spec.groupColumn;
             table.featureColumns = spec.featureColumns;
         }
-        const HealthProgress progress = [&](std::int64_t done, std::int64_t total, const std::string& what) {
+        const HealthProgress progress = [&](std::int64_t done, std::int64_t total, const Message& what) {
             listener.onEvent(ProgressEvent{done, total, what});
             return !control.stopRequested();
         };
@@ -121,12 +124,12 @@ JobResult runDataCheckJob(const DataCheckJob& job, const JobEnvironment& env, Ru
             report = checkDatasetHealth(files, options, progress, spec.format == "csv" ? &table : nullptr, openError);
         } catch (const HealthCheckStopped&) {
             result.finished.outcome = FinishedEvent::Outcome::Stopped;
-            result.finished.message = Message{"the data check was stopped; nothing was stored"};
+            result.finished.message = makeMessage(MessageId::DataCheckStopped);
             return;
         }
         result.dataCheckId = catalog.saveCheck(datasetId, fingerprint, report);
         addMetrics(result.finished, report, result.dataCheckId, false);
-        result.finished.message = Message{summaryText(report)};
+        result.finished.message = summaryMessage(report);
     });
 }
 

@@ -49,21 +49,23 @@ std::string listEpochs(const std::vector<CheckpointRecord>& checkpoints)
     return out;
 }
 
-// best | last | an epoch | a weights file.
-CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoints, const EvaluateJob& job,
-                                  TrainListener& listener)
+}  // namespace
+
+// best | last | an epoch | a weights file (job_parts.h; export uses it too).
+CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoints, std::int64_t runId,
+                                  const std::string& choice, TrainListener& listener)
 {
-    const std::string which = job.checkpoint.empty() ? "best" : job.checkpoint;
-    const std::string runText = "run " + std::to_string(job.runId);
+    const std::string which = choice.empty() ? "best" : choice;
+    const std::string runText = "run " + std::to_string(runId);
     if (which == "best" || which == "last") {
         if (checkpoints.empty())
-            throw std::invalid_argument(runText + " has no checkpoint to evaluate (it saved none before it ended); "
+            throw std::invalid_argument(runText + " has no checkpoint (it saved none before it ended); "
                                                   "train it again or resume it to write one");
         if (which == "best") {
             for (auto it = checkpoints.rbegin(); it != checkpoints.rend(); ++it)
                 if (it->best) return *it;
             publishLog(listener, LogEvent::Level::Info,
-                       makeMessage(MessageId::EvalNoBestCheckpoint, {std::to_string(job.runId)}));
+                       makeMessage(MessageId::EvalNoBestCheckpoint, {std::to_string(runId)}));
         }
         return checkpoints.back();  // by step
     }
@@ -76,11 +78,13 @@ CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoin
     }
     CheckpointRecord file;
     file.path = which;
-    file.runId = job.runId;
+    file.runId = runId;
     if (!std::filesystem::exists(which))
         throw std::invalid_argument("checkpoint '" + which + "': no such file; use best, last, an epoch number or a weights file");
     return file;
 }
+
+namespace {
 
 // Where temperature scaling is fitted: the validation split, or, when the run has none, a fixed
 // 10% of the training split (drawn by the dataset's split seed, so every evaluation of the run
@@ -126,7 +130,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         RunReader reader(workspace);
         const std::optional<RunInfo> run = reader.run(job.runId);
         if (!run) throw std::invalid_argument("run " + std::to_string(job.runId) + " is not in " + workspace.databasePath());
-        CheckpointRecord chosen = chooseCheckpoint(reader.checkpoints(job.runId), job, listener);
+        CheckpointRecord chosen = chooseCheckpoint(reader.checkpoints(job.runId), job.runId, job.checkpoint, listener);
         const std::string weightsPath = absoluteCheckpointPath(workspace, chosen.path);
         const Checkpoint checkpoint = loadCheckpoint(weightsPath, chosen.sha256);
         if (chosen.step == 0 && chosen.epoch == 0) {  // a file the store did not name: its own position
@@ -184,7 +188,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
                         out.push_back(std::move(p));
                     }
                     seen += b.size;
-                    if (progress) listener.onEvent(ProgressEvent{b.index + 1, batches, "evaluating " + split});
+                    if (progress) listener.onEvent(ProgressEvent{b.index + 1, batches, makeMessage(MessageId::EvalProgress, {split})});
                 });
             return complete;
         };

@@ -2,6 +2,7 @@
 // learning-rate finder are in evaluate_job.cpp and lr_find_job.cpp.
 #include "jobs/job.h"
 
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -16,6 +17,7 @@
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
+#include "train/diagnostics.h"
 #include "train/trainer.h"
 
 namespace ts {
@@ -91,7 +93,13 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         const std::string& source = job.resume.empty() ? job.fork : job.resume;
         if (!source.empty()) {
             workspace = Workspace::open(env.workspaceDir);
+            RunWriter::checkWritable(*workspace);
+            if (!job.resume.empty()) {  // before reading its checkpoint, which a live run may be replacing
+                RunReader reader(*workspace);
+                refuseLiveRun(reader, *workspace, source);
+            }
             from = loadContinuation(*workspace, source);
+            if (from->fallback) publishLog(listener, LogEvent::Level::Warning, *from->fallback);
             const bool fork = job.resume.empty();
             publishLog(listener, LogEvent::Level::Info,
                        from->parentRun ? makeMessage(fork ? MessageId::JobForkingRun : MessageId::JobResumingRun,
@@ -99,6 +107,8 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                                        : makeMessage(fork ? MessageId::JobForkingFile : MessageId::JobResumingFile,
                                                      {from->source}));
         }
+        if (!workspace && !env.workspaceDir.empty() && std::filesystem::exists(env.workspaceDir))
+            RunWriter::checkWritable(Workspace{std::filesystem::absolute(env.workspaceDir).lexically_normal().string()});
         const ExperimentSpec spec = experimentFor(job, from ? &*from : nullptr);
         if (from && from->checkpoint.state.epoch > spec.training.epochs && from->checkpoint.state.batchInEpoch == 0) {
             const std::string what = from->parentRun ? "run " + std::to_string(*from->parentRun) : from->source;
@@ -131,6 +141,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
             }
             result.runId = writer->createRun(run);
             recordRunLabelOverlay(*workspace, result.runId, overlay);
+            recordLabelOverlayLog(*writer, result.runId, overlay);
         }
         if (control.stopRequested()) {
             done.outcome = FinishedEvent::Outcome::Stopped;
@@ -147,14 +158,19 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
             options.systemSampleSeconds = env.systemSampleSeconds;
             options.runId = result.runId;
             options.control = &control;
+            Diagnostics diagnostics(spec, splits.trainStatistics.classCounts,
+                                    splits.train ? splits.train->classNames() : std::vector<std::string>{});
             Trainer trainer(spec, std::move(splits), backend, std::move(options));
             std::optional<RunRecorder> recorder;
             if (writer) {
-                recorder.emplace(*writer, result.runId);
-                trainer.addListener(&*recorder);
+                recorder.emplace(*writer, result.runId, &control, &listener);  // pauses while the disk is full
             }
             AllButFinished forward(listener);  // the FinishedEvent waits for the store's commit
-            trainer.addListener(&forward);
+            // The diagnostics see each event first and add their advice to the log and the listener.
+            std::vector<TrainListener*> next{&forward};
+            if (recorder) next.insert(next.begin(), &*recorder);
+            DiagnosticsListener diagnosed(diagnostics, next, &backend.allocator());
+            trainer.addListener(&diagnosed);
             done = trainer.run();  // never throws
             recorded = recorder.has_value();
         }

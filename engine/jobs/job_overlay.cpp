@@ -4,7 +4,9 @@
 
 #include "data/dataset.h"
 #include "jobs/job_parts.h"
+#include "store/database.h"
 #include "store/label_overlay.h"
+#include "store/run_writer.h"
 
 namespace ts {
 
@@ -15,12 +17,24 @@ LabelOverlay currentLabelOverlay(const JobEnvironment& env, const ExperimentSpec
     return readLabelOverlay(workspace, datasetKey(spec.dataset, experimentDataDirectory(spec)));
 }
 
+namespace {
+
+Message overlayMessage(const LabelOverlay& overlay)
+{
+    return makeMessage(MessageId::JobLabelOverlay, {std::to_string(overlay.count(LabelMark::Action::Relabel)),
+                                                    std::to_string(overlay.count(LabelMark::Action::Exclude))});
+}
+
+}  // namespace
+
 void logLabelOverlay(TrainListener& listener, const LabelOverlay& overlay)
 {
-    if (overlay.empty()) return;
-    publishLog(listener, LogEvent::Level::Info,
-               makeMessage(MessageId::JobLabelOverlay, {std::to_string(overlay.count(LabelMark::Action::Relabel)),
-                                                        std::to_string(overlay.count(LabelMark::Action::Exclude))}));
+    if (!overlay.empty()) publishLog(listener, LogEvent::Level::Info, overlayMessage(overlay));
+}
+
+void recordLabelOverlayLog(RunWriter& writer, std::int64_t runId, const LabelOverlay& overlay)
+{
+    if (!overlay.empty()) writer.addLog(runId, {store::unixNow(), "info", overlayMessage(overlay)});
 }
 
 }  // namespace ts

@@ -1,6 +1,7 @@
 // What the jobs of job.cpp, evaluate_job.cpp and lr_find_job.cpp share (internal to jobs/).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "jobs/job.h"
 
@@ -41,6 +42,12 @@ JobResult finishJob(JobResult result, TrainListener& listener, Body&& body)
     listener.onEvent(result.finished);
     return result;
 }
+
+// A run's checkpoint by what a user typed: best (falls back to last, and logs so) | last |
+// an epoch number | a weights file. Throws std::invalid_argument naming the epochs it keeps.
+// (evaluate_job.cpp; used by evaluate and export.)
+CheckpointRecord chooseCheckpoint(const std::vector<CheckpointRecord>& checkpoints, std::int64_t runId,
+                                  const std::string& choice, TrainListener& listener);
 
 JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);

@@ -41,6 +41,7 @@ void JobProgress::onEvent(const TrainEvent& event, Clock::time_point now)
         skipNext_ = true;  // the evaluation that ended the epoch is not step time
     } else if (const auto* p = std::get_if<ProgressEvent>(&event)) {
         total_ = p->total;
+        what_ = p->what;
         advance(p->done, now);
     }
 }

@@ -34,6 +34,8 @@ public:
     std::int64_t epoch() const { return epoch_; }
     // Steps of the current epoch done, of plan().stepsPerEpoch.
     std::int64_t stepsInEpoch() const { return inEpoch_; }
+    // What a non-training job is doing, from its last ProgressEvent ("reading train"); empty before.
+    const Message& what() const { return what_; }
 
 private:
     void advance(std::int64_t done, Clock::time_point now);
@@ -47,6 +49,7 @@ private:
     std::int64_t done_ = 0, total_ = 0, epoch_ = 0, inEpoch_ = 0;
     std::optional<Clock::time_point> last_;  // when done_ was reached
     bool skipNext_ = false;                  // an evaluation happened since last_
+    Message what_;
     std::deque<Interval> window_;            // recent step time, at most kWindowSteps steps
     std::int64_t windowSteps_ = 0;
     double windowSeconds_ = 0;

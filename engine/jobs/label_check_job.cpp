@@ -197,7 +197,7 @@ void kFold(const LabelCheckJob& job, const JobEnvironment& env, RunControl& cont
     for (std::int64_t k = 0; k < folds; ++k) {
         std::vector<std::int64_t> trainPart, heldPart;
         for (std::int64_t i = 0; i < n; ++i) (fold[std::size_t(i)] == k ? heldPart : trainPart).push_back(i);
-        listener.onEvent(ProgressEvent{k, folds, "label check: fold " + std::to_string(k + 1) + " of " + std::to_string(folds)});
+        listener.onEvent(ProgressEvent{k, folds, makeMessage(MessageId::LabelCheckProgressFold, {std::to_string(k + 1), std::to_string(folds)})});
         publishLog(listener, LogEvent::Level::Info,
                    makeMessage(MessageId::LabelCheckFold, {std::to_string(k + 1), std::to_string(folds),
                                                            std::to_string(trainPart.size()), std::to_string(heldPart.size())}));
@@ -242,7 +242,7 @@ void kFold(const LabelCheckJob& job, const JobEnvironment& env, RunControl& cont
                    Message{name + ": held-out accuracy " + numberArg(metrics.accuracy()) + ", loss " +
                            numberArg(metrics.loss())});
     }
-    listener.onEvent(ProgressEvent{folds, folds, "label check: ranking"});
+    listener.onEvent(ProgressEvent{folds, folds, makeMessage(MessageId::LabelCheckProgressRanking)});
 
     LabelCheckRecord record;
     record.datasetKey = datasetKey(spec.dataset, experimentDataDirectory(spec));

@@ -7,6 +7,7 @@
 
 #include "io/experiment_yaml.h"
 #include "store/database.h"
+#include "train/run_control.h"
 
 namespace ts {
 
@@ -84,8 +85,50 @@ NewRun newRunFor(const ExperimentSpec& spec, const std::string& device)
     return run;
 }
 
+RunRecorder::RunRecorder(RunWriter& writer, std::int64_t runId, RunControl* control, TrainListener* notices)
+    : writer_(writer), runId_(runId), control_(control), notices_(notices)
+{
+    if (!control_) return;
+    // Writer thread: a retry committed. Resume only a pause of ours, never the user's.
+    writer_.setFailureListener([this](const std::string& reason) {
+        if (reason.empty() && pausedForStore_.exchange(false)) {
+            resumedByStore_ = true;
+            control_->resume();
+        }
+    });
+}
+
+RunRecorder::~RunRecorder()
+{
+    if (control_) writer_.setFailureListener({});
+}
+
+void RunRecorder::pauseWhileUnwritable()
+{
+    if (resumedByStore_.exchange(false)) {
+        const Message back = makeMessage(MessageId::StoreWriteRecovered);
+        if (notices_) notices_->onEvent(LogEvent{LogEvent::Level::Info, back});
+        writer_.addLog(runId_, {store::unixNow(), "info", back});
+    }
+    if (!control_ || !writer_.writeFailing() || pausedForStore_ || control_->stopRequested()) return;
+    const std::string reason = writer_.writeFailure();
+    if (reason.empty()) return;  // a retry committed meanwhile
+    pausedForStore_ = true;
+    // Queued like any row: the run's log keeps why it paused once the retry commits.
+    const Message why = makeMessage(MessageId::StoreWriteFailing, {reason, seconds(RunWriter::kRetrySeconds)});
+    if (notices_) notices_->onEvent(LogEvent{LogEvent::Level::Warning, why});
+    writer_.addLog(runId_, {store::unixNow(), "warning", why});
+    control_->pause();
+    // The retry may have committed between the check and the pause: then nobody resumes us.
+    if (!writer_.writeFailing() && pausedForStore_.exchange(false)) {
+        resumedByStore_ = true;
+        control_->resume();
+    }
+}
+
 void RunRecorder::onEvent(const TrainEvent& event)
 {
+    if (!std::holds_alternative<FinishedEvent>(event)) pauseWhileUnwritable();
     std::visit(
         [&](const auto& e) {
             using T = std::decay_t<decltype(e)>;
@@ -141,6 +184,14 @@ void RunRecorder::onEvent(const TrainEvent& event)
                 writer_.addLog(runId_, {store::unixNow(), "info",
                                         makeMessage(r.best ? MessageId::RunCheckpointSavedBest : MessageId::RunCheckpointSaved,
                                                     {r.path})});
+                // Committed before the trainer deletes the checkpoints this one replaces (one
+                // commit per checkpoint): after a kill the store lists what is on disk.
+                try {
+                    writer_.flush();
+                } catch (const StoreError& e) {  // the disk full: the pause above says so, the rows wait
+                    if (notices_ && !writer_.writeFailing())
+                        notices_->onEvent(LogEvent{LogEvent::Level::Error, makeMessage(MessageId::JobSaveFailed, {e.what()})});
+                }
             } else if constexpr (std::is_same_v<T, SystemEvent>) {
                 writer_.addSystemSample(runId_, e.sample);
             }

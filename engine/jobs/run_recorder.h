@@ -1,5 +1,5 @@
 // Records a training run in the store: a TrainListener that turns the trainer's events into
-// queued rows of a RunWriter (it never blocks the trainer).
+// queued rows of a RunWriter (it never blocks the trainer, but for one commit per checkpoint).
 //   StepEvent   -> metrics loss, lr, grad_norm, samples_per_s, data_wait_s and
 //                  grad_norm/<parameter> at the step
 //   EpochEvent  -> every metric of the epoch at its last step, plus "epoch" (value: epoch),
@@ -10,7 +10,13 @@
 //   CheckpointEvent -> a checkpoint row (paths made relative to checkpoints/), removals
 //   SystemEvent -> a system sample
 // Epoch and final metrics are stamped with the wall time of the latest StepEvent.
+//
+// When the writer cannot write (disk full, RunWriter::writeFailure) and a control is given,
+// the recorder pauses the run at the next event and says why (a warning to `notices` and
+// the run's log); the writer's retry that commits again resumes it. Nothing is dropped: the
+// rows wait in the writer's queue.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -25,14 +31,24 @@ namespace ts {
 // parameters, device, seed. Callers add name, tags and the parent of a resume or fork.
 NewRun newRunFor(const ExperimentSpec& spec, const std::string& device);
 
+class RunControl;
+
 class RunRecorder final : public TrainListener {
 public:
-    RunRecorder(RunWriter& writer, std::int64_t runId) : writer_(writer), runId_(runId) {}
+    RunRecorder(RunWriter& writer, std::int64_t runId, RunControl* control = nullptr, TrainListener* notices = nullptr);
+    ~RunRecorder() override;
+    RunRecorder(const RunRecorder&) = delete;
+    RunRecorder& operator=(const RunRecorder&) = delete;
     void onEvent(const TrainEvent& event) override;
 
 private:
+    void pauseWhileUnwritable();
+
     RunWriter& writer_;
     std::int64_t runId_;
+    RunControl* control_;
+    TrainListener* notices_;
+    std::atomic<bool> pausedForStore_{false}, resumedByStore_{false};
     std::int64_t lastStep_ = 0;
     double lastWallTime_ = 0;  // epoch and final metrics carry no time of their own
     std::map<std::string, double> lastEpochMetrics_;

@@ -42,7 +42,10 @@ std::vector<std::pair<std::string, std::string>> applying(const SweepSpec& sweep
     std::function<bool(std::size_t)> applies = [&](std::size_t i) {
         if (active[i] >= 0) return active[i] == 1;
         bool ok = true;
-        for (const auto& [key, accepted] : params[i].when) {
+        for (const auto& condition : params[i].when) {
+            // Named references, not a structured binding: clang cannot capture one under -fopenmp.
+            const auto& key = condition.first;
+            const auto& accepted = condition.second;
             const auto j = std::find_if(params.begin(), params.end(), [&](const SweepParameter& q) { return q.key == key; });
             const std::size_t jj = static_cast<std::size_t>(j - params.begin());
             ok = ok && j != params.end() && applies(jj) &&

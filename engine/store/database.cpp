@@ -2,6 +2,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -9,13 +14,60 @@
 
 namespace ts::store {
 
+namespace {
+
+// "file:" URI of a path, with the characters a URI gives meaning to escaped.
+std::string fileUri(const std::string& path)
+{
+    std::string uri = "file:";
+    for (const char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+            uri += hex;
+        } else {
+            uri += c;
+        }
+    }
+    return uri;
+}
+
+}  // namespace
+
+bool readOnlyPlace(const std::string& path)
+{
+    const std::string folder = std::filesystem::path(path).parent_path().string();
+    const std::string dir = folder.empty() ? "." : folder;
+    struct statvfs fs {};
+    if (::statvfs(dir.c_str(), &fs) == 0 && (fs.f_flag & ST_RDONLY)) return true;
+    if (::access(dir.c_str(), W_OK) != 0) return true;
+    return ::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0;
+}
+
 Database::Database(const std::string& path, Mode mode) : path_(path)
+{
+    open(path, mode, false);
+    if (mode != Mode::ReadOnly) return;
+    // A WAL database in a folder this process cannot write (a read-only mount, a copied
+    // workspace without permissions) cannot create its -shm file, and every read fails.
+    // Nothing can write there either, so the file is read as immutable: no locks, no -shm.
+    if (sqlite3_exec(db_, "PRAGMA schema_version", nullptr, nullptr, nullptr) == SQLITE_OK) return;
+    const int code = sqlite3_errcode(db_) & 0xff;
+    if ((code != SQLITE_CANTOPEN && code != SQLITE_READONLY) || !readOnlyPlace(path)) return;  // the first statement reports it
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    open(path, mode, true);
+}
+
+void Database::open(const std::string& path, Mode mode, bool immutable)
 {
     int flags = SQLITE_OPEN_NOMUTEX;  // each connection is used by one thread at a time
     flags |= mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
              : mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE
                                        : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    const std::string name = immutable ? fileUri(path) + "?immutable=1" : path;
+    if (immutable) flags |= SQLITE_OPEN_URI;
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);
@@ -34,6 +86,7 @@ Database::~Database()
 
 void Database::fail(const std::string& what) const
 {
+    if (db_) failureCode_ = sqlite3_extended_errcode(db_);
     throw StoreError(path_ + ": " + what + ": " + (db_ ? sqlite3_errmsg(db_) : "no connection"));
 }
 
@@ -42,6 +95,7 @@ void Database::exec(const std::string& sql)
     char* error = nullptr;
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
         const std::string message = error ? error : sqlite3_errmsg(db_);
+        failureCode_ = sqlite3_extended_errcode(db_);
         sqlite3_free(error);
         throw StoreError(path_ + ": " + message + " (in: " + sql.substr(0, 80) + ")");
     }

@@ -67,12 +67,19 @@ public:
     bool inTransaction() const;
 
     [[noreturn]] void fail(const std::string& what) const;  // StoreError: "<file>: <what>: <errmsg>"
+    // The extended result code of the last failure thrown (fail, exec), kept past a rollback
+    // (which resets SQLite's own); SQLITE_OK after clearFailureCode().
+    int failureCode() const { return failureCode_; }
+    void clearFailureCode() { failureCode_ = 0; }
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
 
 private:
+    void open(const std::string& path, Mode mode, bool immutable);
+
     std::string path_;
     sqlite3* db_ = nullptr;
+    mutable int failureCode_ = 0;
 };
 
 // BEGIN IMMEDIATE (takes the write lock up front, so a busy database waits in
@@ -87,6 +94,10 @@ private:
     Database& db_;
     bool done_ = false;
 };
+
+// Whether the database file at `path` cannot be written here: its file system is mounted
+// read-only, or this process may not write its folder or the file.
+bool readOnlyPlace(const std::string& path);
 
 // Seconds since the Unix epoch (UTC), with sub-second precision.
 double unixNow();

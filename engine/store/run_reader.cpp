@@ -146,7 +146,7 @@ struct Resetting {
     ~Resetting() { s.reset(); }
 };
 
-RunReader::RunReader(const Workspace& workspace) : impl_(std::make_unique<Impl>(workspace.databasePath())) {}
+RunReader::RunReader(const Workspace& workspace) : workspace_(workspace), impl_(std::make_unique<Impl>(workspace.databasePath())) {}
 RunReader::~RunReader() = default;
 
 std::vector<RunListing> RunReader::listRuns()

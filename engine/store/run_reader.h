@@ -26,6 +26,7 @@ public:
     // database or of a newer schema. Never modifies the file. An older schema is read as it
     // is (the writer upgrades it). One thread at a time per reader.
     explicit RunReader(const Workspace& workspace);
+    const Workspace& workspace() const { return workspace_; }
     ~RunReader();
     RunReader(const RunReader&) = delete;
     RunReader& operator=(const RunReader&) = delete;
@@ -55,6 +56,7 @@ public:
     struct Impl;
 
 private:
+    Workspace workspace_;
     std::unique_ptr<Impl> impl_;
 };
 

@@ -2,7 +2,9 @@
 #include "store/run_writer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <iterator>
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
@@ -63,6 +65,23 @@ using Row = std::variant<MetricRow, LogRow, SystemRow, CheckpointRow, RemoveChec
 
 bool isConstraint(const WriterDb& w) { return (sqlite3_errcode(const_cast<WriterDb&>(w).db().handle()) & 0xff) == SQLITE_CONSTRAINT; }
 
+// Failures that can pass while the rows wait: space freed, the disk back, the other writer
+// done, the file writable again. Anything else (a damaged file, a bug) would fail forever.
+bool canPass(int sqliteCode)
+{
+    switch (sqliteCode & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_NOMEM:
+    case SQLITE_PROTOCOL: return true;
+    default: return false;
+    }
+}
+
 }  // namespace
 
 struct RunWriter::Impl {
@@ -77,12 +96,25 @@ struct RunWriter::Impl {
     std::string error;                   // the first failure not yet reported by flush()
     std::int64_t droppedRows = 0;
     Stats stats;
+    // While a failed batch waits for its retry: why, and how many tries failed in all (a
+    // flush gives up after one more).
+    std::string failure;
+    std::atomic<bool> failing{false};
+    std::uint64_t failedTries = 0;
+    std::size_t waitingRows = 0;
+    std::mutex listenerMutex;  // held while the listener runs, so removing it waits for a call in progress
+    std::function<void(const std::string&)> failureListener;  // under listenerMutex
+    Clock::time_point retryAt{};  // writer thread only
 
     std::unordered_set<std::int64_t> openRuns;  // writer thread only: runs to keep alive
     Clock::time_point nextHeartbeat = Clock::now();
     std::thread thread;
 
-    Impl(const Workspace& w) : workspace(w), sql(w.databasePath()) {}
+    Impl(const Workspace& w) : workspace(w), sql(w.databasePath())
+    {
+        // Runs found dead: what their killed saves left is litter now (no one finishes it).
+        for (std::int64_t id : sql.runsCrashedAtOpen()) workspace.removeStaleCheckpointFiles(id);
+    }
 
     void push(Row row, bool now = false)
     {
@@ -116,20 +148,24 @@ struct RunWriter::Impl {
         std::unique_lock lock(mutex);
         for (;;) {
             const auto now = Clock::now();
-            const bool heartbeatDue = !openRuns.empty() && now >= nextHeartbeat;
-            const bool commitDue = !queue.empty() && (urgent || stopping || queue.size() >= kBatchRows ||
-                                                      now >= lastCommit + kCommitInterval);
+            // Rows waiting after a failure are tried again at retryAt, not sooner (the end
+            // included: stopping makes one last try there).
+            const bool waiting = failing && now < retryAt;
+            const bool heartbeatDue = !openRuns.empty() && now >= nextHeartbeat && !waiting;
+            const bool commitDue = !queue.empty() && !waiting &&
+                                   (failing || urgent || stopping || queue.size() >= kBatchRows ||
+                                    now >= lastCommit + kCommitInterval);
             if (!commitDue && !heartbeatDue) {
-                if (urgent || stopping) {  // a flush with nothing queued, or the end
+                if ((urgent || stopping) && queue.empty()) {  // a flush with nothing queued, or the end
                     done = pushed;
                     urgent = false;
                     committed.notify_all();
                     if (stopping) break;
                     continue;
                 }
-                // Sleep until the batch is due (a first push wakes us) or the next heartbeat.
+                // Sleep until the batch is due (a first push wakes us), the retry or the next heartbeat.
                 auto deadline = openRuns.empty() ? now + std::chrono::hours(1) : nextHeartbeat;
-                if (!queue.empty()) deadline = std::min(deadline, lastCommit + kCommitInterval);
+                if (!queue.empty()) deadline = std::min(deadline, waiting ? retryAt : lastCommit + kCommitInterval);
                 wake.wait_until(lock, deadline);
                 continue;
             }
@@ -137,11 +173,23 @@ struct RunWriter::Impl {
             batch.swap(queue);
             queue.swap(spare);  // the last batch's storage: pushes do not regrow the queue
             const std::uint64_t batchEnd = pushed;
+            const bool lastTry = stopping;
             urgent = false;
             lock.unlock();
-            process(batch);
-            batch.clear();  // destroy the rows outside the lock
+            const bool kept = process(batch, lastTry);
             lastCommit = Clock::now();
+            lock.lock();
+            if (kept) {
+                // Back to the front of the queue, before anything pushed meanwhile: order holds.
+                std::move(queue.begin(), queue.end(), std::back_inserter(batch));
+                queue.swap(batch);
+                batch.clear();
+                waitingRows = queue.size();
+                committed.notify_all();  // a flush waiting for these rows gives up now
+                continue;
+            }
+            lock.unlock();
+            batch.clear();  // destroy the rows outside the lock
             lock.lock();
             spare.swap(batch);
             done = batchEnd;
@@ -149,9 +197,26 @@ struct RunWriter::Impl {
         }
     }
 
+    // Writer thread: the failure state changes (a reason, or empty when a retry committed).
+    void setFailure(const std::string& reason)
+    {
+        {
+            std::lock_guard lock(mutex);
+            const bool changed = failing != !reason.empty();
+            failure = reason;  // the latest reason, though only a change is announced
+            failing = !reason.empty();
+            if (reason.empty()) waitingRows = 0;
+            if (!changed) return;
+        }
+        std::lock_guard lock(listenerMutex);
+        if (failureListener) failureListener(reason);
+    }
+
     // One transaction for the whole batch. A row that breaks a constraint (a run deleted
-    // meanwhile) is dropped alone; any other failure (disk full, I/O error) drops the batch.
-    void process(std::vector<Row>& batch)
+    // meanwhile) is dropped alone. When the batch fails for a reason that can pass (disk
+    // full, I/O error), its rows are kept for a retry (returns true; tasks are answered with
+    // the failure, not retried: their callers wait); other failures, and the last try, drop it.
+    bool process(std::vector<Row>& batch, bool lastTry)
     {
         std::vector<std::pair<std::shared_ptr<std::promise<void>>, std::exception_ptr>> replies;
         std::unordered_set<std::int64_t> finished;
@@ -162,6 +227,7 @@ struct RunWriter::Impl {
         // trains (rows every step) that end is one commit interval before the kill, not up to
         // 5 s. Set before trying: a failure retries in 5 s, not at once.
         nextHeartbeat = Clock::now() + std::chrono::seconds(int(kHeartbeatSeconds));
+        sql.db().clearFailureCode();
         try {
             Transaction tx(sql.db());
             for (Row& row : batch) {
@@ -187,24 +253,51 @@ struct RunWriter::Impl {
             }
             tx.commit();
             for (std::int64_t id : finished) openRuns.erase(id);
-            std::lock_guard lock(mutex);
-            stats.rowsWritten += rows;
-            ++stats.commits;
+            {
+                std::lock_guard lock(mutex);
+                stats.rowsWritten += rows;
+                ++stats.commits;
+            }
+            setFailure({});
         } catch (const std::exception& e) {
+            const int failedCode = sql.db().failureCode();
             sql.forgetCaches();  // ids and summaries may name rows that were rolled back
             const auto failure = std::make_exception_ptr(StoreError(e.what()));
             for (auto& reply : replies) reply.second = failure;
-            std::int64_t lost = 0;
-            for (const Row& row : batch) lost += !std::holds_alternative<TaskRow>(row);
+            std::erase_if(batch, [](const Row& row) { return std::holds_alternative<TaskRow>(row); });
+            const std::int64_t lost = std::int64_t(batch.size());
+            dropped = 0;
+            if (lost && canPass(failedCode) && !lastTry) {
+                retryAt = Clock::now() + std::chrono::milliseconds(int(kRetrySeconds * 1000));
+                setFailure(e.what());
+                {
+                    // Counted before a task's caller hears of the failure: a flush it starts
+                    // then waits for the next try, not for this one.
+                    std::lock_guard lock(mutex);
+                    ++failedTries;
+                    waitingRows = std::size_t(lost);
+                }
+                answer(replies);
+                return true;
+            }
+            answer(replies);
             // A failed heartbeat alone loses nothing: only lost rows are worth a report.
             if (lost) noteError(std::string(e.what()) + " (" + std::to_string(lost) + " queued rows were not written)", lost);
-            dropped = 0;
+            if (!canPass(failedCode)) setFailure({});
+            return false;
         }
         if (dropped) noteError(rowError + " (" + std::to_string(dropped) + " rows dropped)", dropped);
+        answer(replies);
+        return false;
+    }
+
+    static void answer(std::vector<std::pair<std::shared_ptr<std::promise<void>>, std::exception_ptr>>& replies)
+    {
         for (auto& [promise, failure] : replies) {
             if (failure) promise->set_exception(failure);
             else promise->set_value();
         }
+        replies.clear();
     }
 
     // A task in a savepoint: its own failure undoes only its own changes.
@@ -335,10 +428,13 @@ void RunWriter::deleteRun(std::int64_t runId)
 void RunWriter::flush()
 {
     std::unique_lock lock(impl_->mutex);
-    const std::uint64_t target = impl_->pushed;
+    const std::uint64_t target = impl_->pushed, tries = impl_->failedTries;
     impl_->urgent = true;
     impl_->wake.notify_one();
-    impl_->committed.wait(lock, [&] { return impl_->done >= target; });
+    impl_->committed.wait(lock, [&] { return impl_->done >= target || impl_->failedTries > tries; });
+    if (impl_->done < target)
+        throw StoreError(impl_->failure + " (" + std::to_string(impl_->waitingRows) +
+                         " rows wait in memory; they are written when the database can be written again)");
     if (!impl_->error.empty()) {
         const std::string message = impl_->error;
         impl_->error.clear();
@@ -350,6 +446,28 @@ RunWriter::Stats RunWriter::stats() const
 {
     std::lock_guard lock(impl_->mutex);
     return impl_->stats;
+}
+
+void RunWriter::checkWritable(const Workspace& workspace)
+{
+    const std::string path = workspace.databasePath();
+    if (readOnlyPlace(path))
+        throw StoreError(readOnlyWorkspaceMessage(path, std::filesystem::exists(path) ? "the database cannot be written"
+                                                                                     : "the folder cannot be written"));
+}
+
+std::string RunWriter::writeFailure() const
+{
+    std::lock_guard lock(impl_->mutex);
+    return impl_->failure;
+}
+
+bool RunWriter::writeFailing() const { return impl_->failing.load(); }
+
+void RunWriter::setFailureListener(std::function<void(const std::string&)> listener)
+{
+    std::lock_guard lock(impl_->listenerMutex);
+    impl_->failureListener = std::move(listener);
 }
 
 const Workspace& RunWriter::workspace() const { return impl_->workspace; }

@@ -12,6 +12,7 @@
 // locks serialise the batches, with a busy timeout, and readers are never blocked (WAL).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -81,12 +82,23 @@ public:
     // of a live process (this one included) and a run that does not exist.
     void deleteRun(std::int64_t runId);
 
-    // Blocks until every row queued before the call is committed. Rethrows (StoreError) a
-    // failure of the writer thread (disk full, the database locked past the busy timeout),
-    // once: the rows of a failed batch are dropped (counted in the message), the writer keeps
-    // going and later rows are written when the disk allows. A row that no longer fits (its
-    // run was deleted) is dropped alone and reported the same way.
+    // Blocks until every row queued before the call is committed. A batch that fails for a
+    // reason that can pass (disk full, an I/O error, the database locked or read-only) is
+    // kept, in order, and tried again every kRetrySeconds: while it waits writeFailure() says
+    // why, and flush() throws (StoreError) after one more failed try instead of waiting for
+    // the disk. Any other failure drops the batch and is rethrown here once (counted in the
+    // message). A row that no longer fits (its run was deleted) is dropped alone and reported
+    // the same way. Only the destructor's last try gives up on rows still waiting.
     void flush();
+
+    static constexpr double kRetrySeconds = 1.0;
+    // Why queued rows are waiting for a retry ("<file>: database or disk is full ..."); empty
+    // while writing works. Cheap: the trainer's recorder asks at every event.
+    std::string writeFailure() const;
+    bool writeFailing() const;
+    // Called on the writer thread when writing starts failing (the reason) and when a retry
+    // commits again (empty). One listener; an empty function removes it.
+    void setFailureListener(std::function<void(const std::string& reason)> listener);
 
     struct Stats {
         std::int64_t rowsWritten = 0, commits = 0;
@@ -95,6 +107,11 @@ public:
     Stats stats() const;
 
     const Workspace& workspace() const;
+
+    // Throws StoreError ("<folder>: the workspace is read-only ...") when the workspace's
+    // database could not be written here (a read-only mount, no write permission), so a job
+    // says so before it spends time loading data. Reading such a workspace works (RunReader).
+    static void checkWritable(const Workspace& workspace);
 
     struct Impl;
 

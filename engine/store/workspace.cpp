@@ -30,6 +30,25 @@ std::string Workspace::defaultDirectory()
     return std::string(home && *home ? home : ".") + "/.local/share/trainstudio/workspace";
 }
 
+std::vector<std::string> Workspace::removeStaleCheckpointFiles(std::int64_t runId) const
+{
+    std::vector<std::string> removed;
+    std::error_code ec;
+    const fs::path folder = runCheckpointsPath(runId);
+    if (!fs::is_directory(folder, ec)) return removed;
+    const std::string weights = ".safetensors", state = ".state.safetensors";
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        bool stale = name.ends_with(".tmp");
+        if (!stale && name.ends_with(weights) && !name.ends_with(state)) {
+            const std::string statePath = entry.path().string().substr(0, entry.path().string().size() - weights.size()) + state;
+            stale = !fs::exists(statePath, ec);
+        }
+        if (stale && fs::remove(entry.path(), ec)) removed.push_back(entry.path().string());
+    }
+    return removed;
+}
+
 Workspace Workspace::open(const std::string& directory)
 {
     std::error_code ec;

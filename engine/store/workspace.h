@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ts {
 
@@ -20,6 +21,12 @@ struct Workspace {
     // Makes the directory and checkpoints/ (std::runtime_error naming the path and the
     // system's reason when that fails). Does not touch the database: RunWriter/RunReader do.
     static Workspace open(const std::string& directory);
+
+    // What a killed save leaves in a run's checkpoint folder: temporary files ("*.tmp") and
+    // weights files without their state file (the pair is written weights first). Only for a
+    // run whose process is gone (the writer calls it for the runs it marks crashed): a live
+    // run's save in progress looks the same. Returns the paths removed; best effort.
+    std::vector<std::string> removeStaleCheckpointFiles(std::int64_t runId) const;
 };
 
 }  // namespace ts

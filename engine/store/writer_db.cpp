@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <filesystem>
 #include <cstdlib>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -54,12 +55,14 @@ std::string hostName()
 }
 
 WriterDb::WriterDb(const std::string& path)
-    : db_((inspectDatabase(path), path), Database::Mode::ReadWriteCreate), host_(hostName()), pid_(::getpid())
+try : db_((inspectDatabase(path), path), Database::Mode::ReadWriteCreate), host_(hostName()), pid_(::getpid())
 {
     // WAL: readers never block the writer. synchronous=NORMAL: a killed process loses
     // nothing committed (only a power cut can lose the last batches), and commits stay cheap.
     // 16 KiB pages (takes effect only while the file is new): a full chunk of points spans
     // two pages instead of six, so a chart's read follows fewer overflow links.
+    // SQLite opens a file it may not write read-only without a word: say so before any write.
+    if (sqlite3_db_readonly(db_.handle(), "main") == 1) throw StoreError(path + ": the database file cannot be written");
     db_.exec("PRAGMA page_size = 16384");
     Statement mode(db_, "PRAGMA journal_mode = WAL");
     if (!mode.step() || mode.text(0) != "wal") db_.fail("cannot switch to WAL mode");
@@ -92,9 +95,20 @@ WriterDb::WriterDb(const std::string& path)
                                     "last_step, min, min_nonfinite, max, max_nonfinite, best, best_nonfinite, best_step) "
                                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
     crashedAtOpen_ = markCrashed();
+} catch (const StoreError& e) {
+    // Reading works there (RunReader); writing never will: say so rather than SQLite's reason.
+    if (!readOnlyPlace(path)) throw;
+    throw StoreError(readOnlyWorkspaceMessage(path, e.what()));
 }
 
-int WriterDb::markCrashed()
+std::string readOnlyWorkspaceMessage(const std::string& path, const std::string& reason)
+{
+    return std::filesystem::path(path).parent_path().string() + ": the workspace is read-only (" + reason +
+           "). Runs can be listed, shown and compared, but training, evaluating and editing runs need a writable "
+           "workspace: make the folder writable, or choose another with --workspace DIR";
+}
+
+std::vector<std::int64_t> WriterDb::markCrashed()
 {
     Transaction tx(db_);
     const double now = unixNow();
@@ -112,7 +126,9 @@ int WriterDb::markCrashed()
         mark.run();
     }
     tx.commit();
-    return int(dead.size());
+    std::vector<std::int64_t> ids;
+    for (const auto& d : dead) ids.push_back(d.first);
+    return ids;
 }
 
 std::int64_t WriterDb::createRun(const NewRun& run)

@@ -23,6 +23,10 @@ std::string hostName();
 // A run marked running whose process is gone (pid <= 0: unknown, so only the heartbeat counts).
 bool runProcessGone(const std::string& host, std::int64_t pid, double heartbeat, double now);
 
+// "<workspace>: the workspace is read-only (<reason>). Runs can be listed ...": what every
+// write attempt on a read-only workspace says.
+std::string readOnlyWorkspaceMessage(const std::string& databasePath, const std::string& reason);
+
 class WriterDb {
 public:
     // Checks the file read-only first (refusals leave it untouched), then opens it read-write,
@@ -30,7 +34,8 @@ public:
     explicit WriterDb(const std::string& path);
 
     Database& db() { return db_; }
-    int crashedAtOpen() const { return crashedAtOpen_; }
+    int crashedAtOpen() const { return int(crashedAtOpen_.size()); }
+    const std::vector<std::int64_t>& runsCrashedAtOpen() const { return crashedAtOpen_; }
 
     std::int64_t createRun(const NewRun& run);
     void addMetric(std::int64_t runId, const std::string& name, std::int64_t step, double value, double wallTime);
@@ -77,12 +82,12 @@ private:
     std::int64_t metricId(const std::string& name);
     Series& series(std::int64_t runId, std::int64_t metricId, const std::string& name);
     void writeChunk(const Key& key, std::int64_t chunk, const std::vector<PointRecord>& points);
-    int markCrashed();
+    std::vector<std::int64_t> markCrashed();
 
     Database db_;
     std::string host_;
     std::int64_t pid_;
-    int crashedAtOpen_ = 0;
+    std::vector<std::int64_t> crashedAtOpen_;
     std::unordered_map<std::string, std::int64_t> metricIds_;
     std::unordered_map<Key, Series, KeyHash> series_;
     std::unordered_set<Key, KeyHash> touched_;

@@ -1,5 +1,7 @@
 #include "train/evaluation.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "backend/backend.h"
@@ -39,6 +41,15 @@ std::vector<float> hostLogits(const Executor& executor, const GraphBinding& bind
     std::vector<float> host(static_cast<std::size_t>(logits.numel()));
     executor.backend().copyToHost(host.data(), logits.raw(), logits.bytes());
     return host;
+}
+
+void softmaxRow(const float* logits, std::int64_t classes, std::vector<float>& out)
+{
+    out.resize(std::size_t(classes));
+    const float top = *std::max_element(logits, logits + classes);
+    double sum = 0;
+    for (std::int64_t c = 0; c < classes; ++c) sum += out[std::size_t(c)] = std::exp(logits[c] - top);
+    for (float& p : out) p = float(p / sum);
 }
 
 Evaluator::Evaluator(const Graph& graph, Backend& backend, std::int64_t numClasses, std::vector<int> topK)

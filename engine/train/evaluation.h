@@ -40,6 +40,10 @@ void feedBatch(Executor& executor, const GraphBinding& binding, const Batch& bat
 // The executor's output for the current batch, on the host: [n * classes] floats.
 std::vector<float> hostLogits(const Executor& executor, const GraphBinding& binding);
 
+// Softmax of one row of logits into `out` (classes floats), as the evaluate job stores it and
+// predict shows it: max subtracted, float exponentials summed in double.
+void softmaxRow(const float* logits, std::int64_t classes, std::vector<float>& out);
+
 class Evaluator {
 public:
     Evaluator(const Graph& graph, Backend& backend, std::int64_t numClasses, std::vector<int> topK);

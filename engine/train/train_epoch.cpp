@@ -2,7 +2,6 @@
 // the optimizer step and step events; pause and stop are honoured between batches.
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "backend/backend.h"
 #include "optim/schedule_preview.h"
@@ -38,9 +37,9 @@ bool Trainer::nextBatch(Batch& batch, std::size_t& fixedIndex)
     return true;
 }
 
-// The seeds' not-converging checklist, with this run's numbers in it. Returns true when the
-// run continues (skipNonFiniteLoss), after a warning.
-bool Trainer::handleNonFinite(const std::string& what, MessageId skipped, std::int64_t epoch, std::int64_t batch)
+// The seeds' not-converging checklist, with this run's numbers in it (`diverged`'s template).
+// Returns true when the run continues (skipNonFiniteLoss), after a warning.
+bool Trainer::handleNonFinite(MessageId diverged, MessageId skipped, std::int64_t epoch, std::int64_t batch)
 {
     const std::int64_t step = step_ + 1;  // the step being attempted, as StepEvent would number it
     if (spec_.training.skipNonFiniteLoss) {
@@ -48,18 +47,9 @@ bool Trainer::handleNonFinite(const std::string& what, MessageId skipped, std::i
             makeMessage(skipped, {std::to_string(step), std::to_string(epoch), std::to_string(batch + 1)}));
         return true;
     }
-    std::ostringstream where;
-    where << what << " at step " << step << " (epoch " << epoch << ", batch " << batch + 1 << ")";
-    std::ostringstream msg;
     const double lr = currentLr();
-    msg << "Training diverged: " << where.str() << ". Things to try:\n"
-        << "  - lower the learning rate (it is " << lr << "; try " << lr / 10 << ", 10x lower, or add warm-up);\n"
-        << "  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);\n"
-        << "  - check the labels (integers in [0, " << classes_ << "));\n"
-        << "  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);\n"
-        << "  - check the initialisation (Kaiming for ReLU layers).\n"
-        << "Or set training.skip_non_finite_loss to skip such steps.";
-    failure_ = msg.str();
+    failure_ = makeMessage(diverged, {std::to_string(step), std::to_string(epoch), std::to_string(batch + 1),
+                                      numberArg(lr), numberArg(lr / 10), std::to_string(classes_)});
     return false;
 }
 
@@ -84,8 +74,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     std::int64_t micro = 0, groupSize = 1, groupSamples = 0;
     double groupLoss = 0;
     bool groupBad = false;
-    std::string badWhat;
-    MessageId badSkipped = MessageId::TrainSkippedNanLoss;
+    MessageId badDiverged = MessageId::TrainDivergedNanLoss, badSkipped = MessageId::TrainSkippedNanLoss;
     double stepWait = 0, intervalSeconds = 0;
     std::int64_t intervalSamples = 0;
     auto intervalStart = std::chrono::steady_clock::now();
@@ -117,7 +106,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
         const double loss = exec_->loss();
         if (!std::isfinite(loss)) {
             groupBad = true;
-            badWhat = std::string("the loss became ") + (std::isnan(loss) ? "NaN" : "infinite");
+            badDiverged = std::isnan(loss) ? MessageId::TrainDivergedNanLoss : MessageId::TrainDivergedInfiniteLoss;
             badSkipped = std::isnan(loss) ? MessageId::TrainSkippedNanLoss : MessageId::TrainSkippedInfiniteLoss;
         } else if (!groupBad) {
             // Logits before backward: with activation checkpointing, backward may reuse their buffer.
@@ -161,7 +150,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
                 for (auto& entry : layerNorms) entry.second /= scale;
             } else if (!std::isfinite(gradNorm)) {
                 groupBad = true;
-                badWhat = "the gradient norm became non-finite";
+                badDiverged = MessageId::TrainDivergedNonFiniteGradient;
                 badSkipped = MessageId::TrainSkippedNonFiniteGradient;
             }
         }
@@ -169,7 +158,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             groupBad = false;
             groupLoss = 0;
             groupSamples = 0;
-            if (!handleNonFinite(badWhat, badSkipped, epoch, b)) return EpochResult::Failed;
+            if (!handleNonFinite(badDiverged, badSkipped, epoch, b)) return EpochResult::Failed;
             continue;  // no update: the next group starts from zeroed gradients
         }
         if (t.clipGradNorm > 0) clipGradientNorm(*exec_, t.clipGradNorm);

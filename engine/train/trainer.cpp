@@ -177,7 +177,7 @@ FinishedEvent Trainer::run()
             const EpochResult r = trainEpoch(epoch, totals, epoch == firstEpoch_ ? firstBatch_ : 0);
             if (r == EpochResult::Failed) {
                 finished.outcome = FinishedEvent::Outcome::Failed;
-                finished.message = Message{failure_};
+                finished.message = failure_;
                 break;
             }
             if (r == EpochResult::Stopped) {

@@ -106,8 +106,9 @@ private:
     // Metrics of `loader`'s split named with `prefix` ("val", "test"); `stopped` when a stop
     // request interrupted the pass.
     std::map<std::string, double> evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped);
-    // `what` became non-finite ("the loss became NaN"); `skipped`: the warning when the step is skipped.
-    bool handleNonFinite(const std::string& what, MessageId skipped, std::int64_t epoch, std::int64_t batch);
+    // A loss or gradient norm became non-finite: `diverged` is the failure's message, `skipped` the
+    // warning when the step is skipped.
+    bool handleNonFinite(MessageId diverged, MessageId skipped, std::int64_t epoch, std::int64_t batch);
     double currentLr() const;
     bool checkPause();
 
@@ -145,7 +146,7 @@ private:
     double pausedSeconds_ = 0;         // paused so far in this run (checkPause)
     std::uint64_t microStep_ = 0;      // forwards run (dropout stream)
     std::int64_t batchesPerEpoch_ = 0, stepsPerEpoch_ = 0, totalSteps_ = 0;
-    std::string failure_;              // set when an epoch ends Failed
+    Message failure_;                  // set when an epoch ends Failed
     std::chrono::steady_clock::time_point start_;
 };
 

@@ -3,7 +3,10 @@
 // published between steps.
 #include <filesystem>
 
+#include <sys/statvfs.h>
+
 #include "io/experiment_yaml.h"
+#include "tensor/format_bytes.h"
 #include "train/trainer.h"
 
 namespace ts {
@@ -90,23 +93,32 @@ void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch,
         metric = it->second;
     const std::string path = policy_->pathFor(epoch, metric, midEpoch ? std::optional(step_) : std::nullopt);
     SavedCheckpoint saved;
+    const NamedTensors weights = captureWeights(*exec_);
+    const TrainingState state = captureState(nextEpoch, batchInEpoch, unfinished);
+    const std::string folder = std::filesystem::path(path).parent_path().string();
     try {
-        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-        saved = saveCheckpoint(path, captureWeights(*exec_), captureState(nextEpoch, batchInEpoch, unfinished));
+        std::filesystem::create_directories(folder);
+        saved = saveCheckpoint(path, weights, state);
     } catch (const std::exception& e) {
-        throw std::runtime_error(std::string("could not save the checkpoint at step ") + std::to_string(step_) + ": " +
-                                 e.what() +
-                                 "\nThe run stopped; the earlier checkpoints are intact. Free disk space or choose "
-                                 "another workspace, then resume from the last checkpoint.");
+        // How much the pair needs (its tensors; headers and metadata add a little) against
+        // what the file system has left, so the user knows how much to free.
+        double need = 0;
+        for (const auto* tensors : {&weights, &state.optimizerState})
+            for (const auto& [name, t] : *tensors) need += double(t.bytes());
+        struct statvfs fs {};
+        const std::string room = ::statvfs(folder.c_str(), &fs) == 0
+                                     ? formatBytes(double(fs.f_bavail) * double(fs.f_frsize)) + " are free there"
+                                     : "the free space there is unknown";
+        throw std::runtime_error(std::string("could not save the checkpoint ") + path + " at step " +
+                                 std::to_string(step_) + ": " + e.what() + "\nIt needs about " + formatBytes(need) +
+                                 " (weights and training state); " + room +
+                                 ". The run stopped; the earlier checkpoints are intact (a failed save leaves none "
+                                 "half-written). Free disk space or choose another workspace, then resume from the last "
+                                 "checkpoint.");
     }
     bool best = false;
     CheckpointEvent event;
     event.removed = policy_->add({path, epoch, step_, metric}, best);
-    for (const std::string& old : event.removed) {
-        std::error_code ignored;  // a file already gone is what we wanted
-        std::filesystem::remove(old, ignored);
-        std::filesystem::remove(checkpointStatePath(old), ignored);
-    }
     CheckpointRecord& r = event.record;
     r.path = saved.weightsPath;
     r.statePath = saved.statePath;
@@ -123,6 +135,14 @@ void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch,
                                             .count()) /
                     1000.0;
     publish(event);
+    // Deleted after the event: the store's recorder commits the new checkpoint (and forgets
+    // the old ones) first, so a kill in between never leaves the store pointing at files
+    // that are gone while the newer ones are unlisted.
+    for (const std::string& old : event.removed) {
+        std::error_code ignored;  // a file already gone is what we wanted
+        std::filesystem::remove(old, ignored);
+        std::filesystem::remove(checkpointStatePath(old), ignored);
+    }
 }
 
 void Trainer::maybePublishSystem()

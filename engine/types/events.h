@@ -60,7 +60,7 @@ struct EpochEvent {
 // Progress of work that is not optimizer steps (an evaluation's batches): `done` of `total`.
 struct ProgressEvent {
     std::int64_t done = 0, total = 0;
-    std::string what;  // "evaluating test", ...
+    Message what;  // what is being done: "evaluating test", "reading train", ... (a front end words it)
 };
 
 struct LogEvent {
@@ -77,7 +77,8 @@ struct FinishedEvent {
 };
 
 // A checkpoint was written (record: files, step, epoch, metric, sizes, checksums; paths are
-// absolute) and the policy deleted `removed` (weights paths) to keep the last K plus the best.
+// absolute); the policy deletes `removed` (weights paths, to keep the last K plus the best)
+// once the listeners have seen the event.
 struct CheckpointEvent {
     CheckpointRecord record;
     std::vector<std::string> removed;

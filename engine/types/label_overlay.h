@@ -30,6 +30,7 @@ struct LabelOverlay {
         for (const auto& m : marks) n += m.action == action;
         return n;
     }
+    bool operator==(const LabelOverlay&) const = default;
 };
 
 // "relabel" | "exclude", as the store and the CLI write them.

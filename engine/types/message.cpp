@@ -22,6 +22,9 @@ const std::vector<MessageTemplate> kTemplates = {
     {JobLoadingData, "job.loading_data", "loading %1"},
     {JobStoppedBeforeStart, "job.stopped_before_start", "stopped before training started"},
     {JobSaveFailed, "job.save_failed", "could not save the run: %1"},
+    {JobResumeFallback, "job.resume_fallback",
+     "the newest checkpoint of run %1, %2 (%3), is incomplete: %4 is missing. Resuming from the newest complete one "
+     "instead: %5"},
     {EvalNoBestCheckpoint, "eval.no_best_checkpoint",
      "run %1 marks no checkpoint as best (no tracked metric): evaluating the last one"},
     {EvalStarted, "eval.started", "evaluating run %1 at epoch %2 (step %3, %4) on the %5 split: %6"},
@@ -88,6 +91,96 @@ const std::vector<MessageTemplate> kTemplates = {
      "(training.skip_non_finite_loss)"},
     {TrainF16Overflow, "train.f16_overflow",
      "f16: gradients overflowed at step %1 with loss scale %2; step skipped, loss scale now %3"},
+    {TrainDivergedNanLoss, "train.diverged_nan_loss",
+     "Training diverged: the loss became NaN at step %1 (epoch %2, batch %3). Things to try:\n"
+     "  - lower the learning rate (it is %4; try %5, 10x lower, or add warm-up);\n"
+     "  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);\n"
+     "  - check the labels (integers in [0, %6));\n"
+     "  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);\n"
+     "  - check the initialisation (Kaiming for ReLU layers).\n"
+     "Or set training.skip_non_finite_loss to skip such steps."},
+    {TrainDivergedInfiniteLoss, "train.diverged_infinite_loss",
+     "Training diverged: the loss became infinite at step %1 (epoch %2, batch %3). Things to try:\n"
+     "  - lower the learning rate (it is %4; try %5, 10x lower, or add warm-up);\n"
+     "  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);\n"
+     "  - check the labels (integers in [0, %6));\n"
+     "  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);\n"
+     "  - check the initialisation (Kaiming for ReLU layers).\n"
+     "Or set training.skip_non_finite_loss to skip such steps."},
+    {TrainDivergedNonFiniteGradient, "train.diverged_non_finite_gradient",
+     "Training diverged: the gradient norm became non-finite at step %1 (epoch %2, batch %3). Things to try:\n"
+     "  - lower the learning rate (it is %4; try %5, 10x lower, or add warm-up);\n"
+     "  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);\n"
+     "  - check the labels (integers in [0, %6));\n"
+     "  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);\n"
+     "  - check the initialisation (Kaiming for ReLU layers).\n"
+     "Or set training.skip_non_finite_loss to skip such steps."},
+    {DiagNonFinite, "diag.non_finite",
+     "The loss or the gradients became NaN or infinite at step %1 (epoch %2) with learning rate %3; training cannot "
+     "recover from that. Resume from the last good checkpoint with the learning rate x0.1 (optimizer.lr %4), or add warm-up or "
+     "gradient clipping (training.clip_grad_norm: 1.0). If it happens in the first steps, look for NaN or infinite "
+     "values in the data and check the input normalisation."},
+    {DiagNotConverging, "diag.not_converging",
+     "The loss has not improved over the first %1 {1:step|steps} (%2 at the start, %3 lately). Go through the "
+     "not-converging checklist: look at samples and their labels; check that the loss suits the task and the model's "
+     "output; find a learning rate (the finder; 1e-3 or 1e-4 are safe starts); check the initialisation (Kaiming for "
+     "ReLU layers, never all zeros); watch the gradient norm (vanishing or exploding); check the input normalisation "
+     "(mean near 0, standard deviation near 1)."},
+    {DiagLossRising, "diag.loss_rising",
+     "The loss is rising: from %1 to %2 over the last %3 {3:step|steps}, at a high learning rate (%4). Lower the "
+     "learning rate (3 to 10 times; the finder suggests one) or warm it up over the first few hundred steps "
+     "(schedule.warmup_steps)."},
+    {DiagLossOscillating, "diag.loss_oscillating",
+     "The loss jumps between %2 and %3 within %1 {1:step|steps} at a high learning rate (%4): the steps overshoot. "
+     "Lower the learning rate (3 to 10 times; the finder suggests one) or warm it up (schedule.warmup_steps)."},
+    {DiagGradientExploding, "diag.gradient_exploding",
+     "The gradient norm was above 10 in %1 of the last %2 steps (median %3): the seeds' sign of a learning rate that "
+     "is too high or of a poor initialisation. Enable gradient clipping (training.clip_grad_norm: 1.0 is the usual "
+     "start), lower the learning rate, and check the initialisation (Kaiming for ReLU layers)."},
+    {DiagGradientVanishing, "diag.gradient_vanishing",
+     "The gradient norm was below 1e-4 in %1 of the last %2 steps (median %3) while the loss is still %4: the "
+     "gradients vanish before they reach the first layers. Check the initialisation (Kaiming for ReLU layers), prefer "
+     "ReLU to sigmoid or tanh in deep stacks, add normalisation layers, or raise the learning rate."},
+    {DiagOverfitting, "diag.overfitting",
+     "%1 rose for %2 {2:epoch|epochs} in a row (%3 -> %4) while the training loss fell (%5 -> %6): the model is "
+     "overfitting; its best epoch so far is %7. Use early stopping (patience 5 to 10 epochs; the best checkpoint is "
+     "kept), weight decay (AdamW with 0.01 to 0.1), data augmentation (random crop, flip), dropout or label smoothing "
+     "(0.1)."},
+    {DiagLoaderStarving, "diag.loader_starving",
+     "The training waited for data %1% of the time (above 30%): the loader starves the device. Raise "
+     "dataset.loader.num_workers (now %2; the seeds suggest half to two thirds of the physical cores, and this "
+     "machine has %3 logical cores), decode once with the sample cache (dataset.loader.cache: true), and keep only "
+     "the random augmentations per sample."},
+    {DiagMemoryGrowing, "diag.memory_growing",
+     "Allocated memory grew at the end of each of the last %3 epochs (%1 -> %2): something keeps memory alive, a "
+     "leak rather than fragmentation (when allocated grows, tensors are not freed; when only reserved grows, it is "
+     "the cache). The training plan is fixed, so your experiment is not the cause: please report it with this run's "
+     "log."},
+    {DiagMemoryFragmented, "diag.memory_fragmented",
+     "After epoch %3 the allocator holds %1 while %2 is allocated: the rest is cached or fragmented blocks, not a "
+     "leak (allocated memory is steady). Later allocations reuse it, and it is released and retried when memory runs "
+     "short; other programs see less free memory meanwhile."},
+    {DiagBatchNormSmallBatch, "diag.batchnorm_small_batch",
+     "Batch norm (%1) normalises over batches of %2 {2:sample|samples}, fewer than 8: its statistics are too noisy "
+     "(the seeds' limit). Use a batch of 8 or more, replace it with GroupNorm or LayerNorm, or lower its momentum to "
+     "0.01."},
+    {DiagBatchNormAfterDropout, "diag.batchnorm_after_dropout",
+     "Batch norm %1 comes right after dropout %2: dropout changes the variance batch norm sees between training and "
+     "evaluation, so its running statistics do not fit at test time. Use one of the two, move the dropout after the "
+     "last batch norm, or use GroupNorm instead."},
+    {DiagBatchNormAccumulation, "diag.batchnorm_accumulation",
+     "Gradient accumulation (%3 micro-batches of %2) trains like a batch of %4, but batch norm (%1) still normalises "
+     "each micro-batch of %2: accumulation does not replace a real large batch for it. Use GroupNorm or LayerNorm, "
+     "or a larger micro-batch (mixed precision or activation checkpointing frees memory for one)."},
+    {DiagLossScaleFalling, "diag.loss_scale_falling",
+     "The fp16 loss scale keeps falling (%1 -> %2, %3 overflows by step %4): gradients overflow even as the scale "
+     "shrinks, a sign of numerical instability rather than of the scale's search. Look for divisions by zero or the "
+     "log of zero, lower the learning rate, or train in bf16 (training.precision: bf16), whose range is that of f32."},
+    {DiagImbalancedAccuracy, "diag.imbalanced_accuracy",
+     "The training classes are imbalanced (%1:1; '%2' has %3 samples, '%4' %5) and the run is judged by %6, an "
+     "accuracy: on imbalanced data accuracy misleads, since predicting the large classes already scores well. Look "
+     "at macro F1 and AUC (evaluate the run), and weight the loss by inverse class frequency (CrossEntropy "
+     "class_weights) or use the class-balanced sampler (dataset.loader.sampler: class_balanced)."},
     {RunStarted, "run.started", "training %1 on %2: %3, epochs %4 to %5, %6 {6:step|steps} of batch %7"},
     {RunStartedAccumulated, "run.started_accumulated",
      "training %1 on %2: %3, epochs %4 to %5, %6 {6:step|steps} of batch %7 x %8 accumulated"},
@@ -101,6 +194,11 @@ const std::vector<MessageTemplate> kTemplates = {
     {RunFailed, "run.failed", "failed"},
     {RunCrashed, "run.crashed",
      "the process ended without finishing the run (crashed or killed); last sign of life at the end time"},
+    {StoreWriteFailing, "store.write_failing",
+     "cannot write the run to its workspace: %1. Training is paused and the store tries again every %2 s; it "
+     "continues by itself once the database can be written (free disk space), or stop the run (nothing queued is lost "
+     "while it waits)"},
+    {StoreWriteRecovered, "store.write_recovered", "the workspace's database can be written again: training continues"},
     {SweepPlanned, "sweep.planned", "sweep %1: %2 {2:trial|trials} (%3 search), ranked by %4"},
     {SweepHalving, "sweep.halving", "successive halving: rungs at epochs %1, each keeping the best 1/%2"},
     {SweepTrialParameters, "sweep.trial_parameters", "trial %1: %2"},
@@ -125,6 +223,20 @@ const std::vector<MessageTemplate> kTemplates = {
     {LabelCheckStopped, "label_check.stopped", "label check stopped by request in fold %1 of %2; nothing was stored"},
     {LabelCheckFinished, "label_check.finished",
      "label check %1 (%2) in %3 s: %4 of %5 training samples suspect; trainstudio-cli data labels shows the list"},
+    {LabelCheckProgressFold, "label_check.progress_fold", "label check: fold %1 of %2"},
+    {LabelCheckProgressRanking, "label_check.progress_ranking", "label check: ranking"},
+    {EvalProgress, "eval.progress", "evaluating %1"},
+    {DataCheckReading, "data_check.reading", "reading %1"},
+    {DataCheckNear, "data_check.near", "near duplicates"},
+    {DataCheckTable, "data_check.table", "reading the table"},
+    {DataCheckSummary, "data_check.summary", "data check: %1 unreadable, %2 exact duplicates, %3 exact leaks across splits"},
+    {DataCheckSummaryImages, "data_check.summary_images",
+     "data check: %1 unreadable, %2 exact duplicates, %3 exact leaks across splits, %4 near duplicates and %5 near leaks "
+     "(within %6 bits)"},
+    {DataCheckReused, "data_check.reused",
+     "stored check %1 is current (the files are unchanged; --force checks again): %2 unreadable, %3 exact duplicates, "
+     "%4 exact leaks, %5 near duplicates, %6 near leaks"},
+    {DataCheckStopped, "data_check.stopped", "the data check was stopped; nothing was stored"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)

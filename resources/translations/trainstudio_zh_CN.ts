@@ -683,6 +683,176 @@
         <source>label check %1 (%2) in %3 s: %4 of %5 training samples suspect; trainstudio-cli data labels shows the list</source>
         <translation>标签检查 %1（%2）用时 %3 秒：%5 个训练样本中有 %4 个标签可疑；trainstudio-cli data labels 可显示列表</translation>
     </message>
+    <message>
+        <source>the newest checkpoint of run %1, %2 (%3), is incomplete: %4 is missing. Resuming from the newest complete one instead: %5</source>
+        <translation>运行 %1 的最新检查点 %2（%3）不完整：缺少 %4。改为从最新的完整检查点继续：%5</translation>
+    </message>
+    <message>
+        <source>Training diverged: the loss became NaN at step %1 (epoch %2, batch %3). Things to try:
+  - lower the learning rate (it is %4; try %5, 10x lower, or add warm-up);
+  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);
+  - check the labels (integers in [0, %6));
+  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);
+  - check the initialisation (Kaiming for ReLU layers).
+Or set training.skip_non_finite_loss to skip such steps.</source>
+        <translation>训练发散：损失在第 %1 步（第 %2 轮，第 %3 批）变为 NaN。尝试以下方法：
+  - 降低学习率（当前为 %4；试试 %5，即低 10 倍，或加入预热）；
+  - 检查输入归一化（输入均值接近 0、方差接近 1；数据中没有 NaN/inf）；
+  - 检查标签（取值为 [0, %6) 内的整数）；
+  - 启用梯度裁剪（training.clip_grad_norm，例如 1.0）；
+  - 检查初始化（ReLU 层用 Kaiming 初始化）。
+或者设置 training.skip_non_finite_loss 以跳过这样的步。</translation>
+    </message>
+    <message>
+        <source>Training diverged: the loss became infinite at step %1 (epoch %2, batch %3). Things to try:
+  - lower the learning rate (it is %4; try %5, 10x lower, or add warm-up);
+  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);
+  - check the labels (integers in [0, %6));
+  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);
+  - check the initialisation (Kaiming for ReLU layers).
+Or set training.skip_non_finite_loss to skip such steps.</source>
+        <translation>训练发散：损失在第 %1 步（第 %2 轮，第 %3 批）变为无穷大。尝试以下方法：
+  - 降低学习率（当前为 %4；试试 %5，即低 10 倍，或加入预热）；
+  - 检查输入归一化（输入均值接近 0、方差接近 1；数据中没有 NaN/inf）；
+  - 检查标签（取值为 [0, %6) 内的整数）；
+  - 启用梯度裁剪（training.clip_grad_norm，例如 1.0）；
+  - 检查初始化（ReLU 层用 Kaiming 初始化）。
+或者设置 training.skip_non_finite_loss 以跳过这样的步。</translation>
+    </message>
+    <message>
+        <source>Training diverged: the gradient norm became non-finite at step %1 (epoch %2, batch %3). Things to try:
+  - lower the learning rate (it is %4; try %5, 10x lower, or add warm-up);
+  - check the input normalisation (inputs near zero mean and unit variance; no NaN/inf in the data);
+  - check the labels (integers in [0, %6));
+  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);
+  - check the initialisation (Kaiming for ReLU layers).
+Or set training.skip_non_finite_loss to skip such steps.</source>
+        <translation>训练发散：梯度范数在第 %1 步（第 %2 轮，第 %3 批）变为非有限值。尝试以下方法：
+  - 降低学习率（当前为 %4；试试 %5，即低 10 倍，或加入预热）；
+  - 检查输入归一化（输入均值接近 0、方差接近 1；数据中没有 NaN/inf）；
+  - 检查标签（取值为 [0, %6) 内的整数）；
+  - 启用梯度裁剪（training.clip_grad_norm，例如 1.0）；
+  - 检查初始化（ReLU 层用 Kaiming 初始化）。
+或者设置 training.skip_non_finite_loss 以跳过这样的步。</translation>
+    </message>
+    <message>
+        <source>The loss or the gradients became NaN or infinite at step %1 (epoch %2) with learning rate %3; training cannot recover from that. Resume from the last good checkpoint with the learning rate x0.1 (optimizer.lr %4), or add warm-up or gradient clipping (training.clip_grad_norm: 1.0). If it happens in the first steps, look for NaN or infinite values in the data and check the input normalisation.</source>
+        <translation>损失或梯度在第 %1 步（第 %2 轮）、学习率 %3 时变为 NaN 或无穷大，训练无法从中恢复。请从最后一个正常的检查点以 0.1 倍学习率（optimizer.lr %4）继续训练，或加入学习率预热、梯度裁剪（training.clip_grad_norm: 1.0）。如果在最初几步就出现，请检查数据中是否有 NaN 或无穷大的值，并检查输入归一化。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The loss has not improved over the first %n step(s) (%2 at the start, %3 lately). Go through the not-converging checklist: look at samples and their labels; check that the loss suits the task and the model&apos;s output; find a learning rate (the finder; 1e-3 or 1e-4 are safe starts); check the initialisation (Kaiming for ReLU layers, never all zeros); watch the gradient norm (vanishing or exploding); check the input normalisation (mean near 0, standard deviation near 1).</source>
+        <translation>
+            <numerusform>前 %n 步内损失没有下降（开始时 %2，最近 %3）。请按不收敛排查清单逐项检查：抽样查看样本及其标签；检查损失函数是否匹配任务和模型输出；找一个合适的学习率（学习率查找器；1e-3 或 1e-4 是稳妥的起点）；检查初始化（ReLU 层用 Kaiming，切勿全零）；观察梯度范数（是否消失或爆炸）；检查输入归一化（均值接近 0，标准差接近 1）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The loss is rising: from %1 to %2 over the last %n step(s), at a high learning rate (%4). Lower the learning rate (3 to 10 times; the finder suggests one) or warm it up over the first few hundred steps (schedule.warmup_steps).</source>
+        <translation>
+            <numerusform>损失在上升：最近 %n 步内从 %1 升到 %2，而学习率偏高（%4）。请把学习率降低 3 到 10 倍（学习率查找器会给出建议），或在最初几百步做预热（schedule.warmup_steps）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The loss jumps between %2 and %3 within %n step(s) at a high learning rate (%4): the steps overshoot. Lower the learning rate (3 to 10 times; the finder suggests one) or warm it up (schedule.warmup_steps).</source>
+        <translation>
+            <numerusform>在 %n 步内损失在 %2 和 %3 之间来回跳动，学习率偏高（%4）：每一步都迈得过头。请把学习率降低 3 到 10 倍（学习率查找器会给出建议），或加入预热（schedule.warmup_steps）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The gradient norm was above 10 in %1 of the last %2 steps (median %3): the seeds&apos; sign of a learning rate that is too high or of a poor initialisation. Enable gradient clipping (training.clip_grad_norm: 1.0 is the usual start), lower the learning rate, and check the initialisation (Kaiming for ReLU layers).</source>
+        <translation>最近 %2 步中有 %1 步梯度范数超过 10（中位数 %3）：这通常说明学习率太大或初始化不当。请启用梯度裁剪（training.clip_grad_norm，常从 1.0 开始），降低学习率，并检查初始化（ReLU 层用 Kaiming）。</translation>
+    </message>
+    <message>
+        <source>The gradient norm was below 1e-4 in %1 of the last %2 steps (median %3) while the loss is still %4: the gradients vanish before they reach the first layers. Check the initialisation (Kaiming for ReLU layers), prefer ReLU to sigmoid or tanh in deep stacks, add normalisation layers, or raise the learning rate.</source>
+        <translation>最近 %2 步中有 %1 步梯度范数低于 1e-4（中位数 %3），而损失仍为 %4：梯度在传到前面的层之前就消失了。请检查初始化（ReLU 层用 Kaiming），深层网络优先用 ReLU 而不是 sigmoid 或 tanh，加入归一化层，或提高学习率。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 rose for %n epoch(s) in a row (%3 -&gt; %4) while the training loss fell (%5 -&gt; %6): the model is overfitting; its best epoch so far is %7. Use early stopping (patience 5 to 10 epochs; the best checkpoint is kept), weight decay (AdamW with 0.01 to 0.1), data augmentation (random crop, flip), dropout or label smoothing (0.1).</source>
+        <translation>
+            <numerusform>%1 连续 %n 轮上升（%3 -&gt; %4），而训练损失在下降（%5 -&gt; %6）：模型正在过拟合，目前最好的是第 %7 轮。请使用早停（耐心值 5 到 10 轮；会保留最好的检查点）、权重衰减（AdamW，0.01 到 0.1）、数据增强（随机裁剪、翻转）、Dropout 或标签平滑（0.1）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The training waited for data %1% of the time (above 30%): the loader starves the device. Raise dataset.loader.num_workers (now %2; the seeds suggest half to two thirds of the physical cores, and this machine has %3 logical cores), decode once with the sample cache (dataset.loader.cache: true), and keep only the random augmentations per sample.</source>
+        <translation>训练有 %1% 的时间在等待数据（超过 30%）：数据加载跟不上设备。请增大 dataset.loader.num_workers（当前 %2；建议设为物理核心数的一半到三分之二，本机有 %3 个逻辑核心），用样本缓存只解码一次（dataset.loader.cache: true），每个样本只保留随机增强。</translation>
+    </message>
+    <message>
+        <source>Allocated memory grew at the end of each of the last %3 epochs (%1 -&gt; %2): something keeps memory alive, a leak rather than fragmentation (when allocated grows, tensors are not freed; when only reserved grows, it is the cache). The training plan is fixed, so your experiment is not the cause: please report it with this run&apos;s log.</source>
+        <translation>最近 %3 轮每轮结束时已分配内存都在增长（%1 -&gt; %2）：有东西一直占着内存，这是泄漏而不是碎片（allocated 增长说明张量没有释放；只有 reserved 增长则是缓存）。训练的内存计划是固定的，原因不在你的实验：请附上本次运行的日志报告此问题。</translation>
+    </message>
+    <message>
+        <source>After epoch %3 the allocator holds %1 while %2 is allocated: the rest is cached or fragmented blocks, not a leak (allocated memory is steady). Later allocations reuse it, and it is released and retried when memory runs short; other programs see less free memory meanwhile.</source>
+        <translation>第 %3 轮结束后分配器占用 %1，而已分配的只有 %2：其余是缓存或碎片块，不是泄漏（已分配内存保持稳定）。之后的分配会复用它们，内存不足时会释放后重试；在此期间其他程序看到的可用内存会变少。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Batch norm (%1) normalises over batches of %n sample(s), fewer than 8: its statistics are too noisy (the seeds&apos; limit). Use a batch of 8 or more, replace it with GroupNorm or LayerNorm, or lower its momentum to 0.01.</source>
+        <translation>
+            <numerusform>批归一化（%1）在每批 %n 个样本上做归一化，少于 8 个：统计量噪声太大。请使用 8 个或更多样本的批，改用 GroupNorm 或 LayerNorm，或把它的 momentum 调小到 0.01。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Batch norm %1 comes right after dropout %2: dropout changes the variance batch norm sees between training and evaluation, so its running statistics do not fit at test time. Use one of the two, move the dropout after the last batch norm, or use GroupNorm instead.</source>
+        <translation>批归一化 %1 紧跟在 Dropout %2 之后：Dropout 使批归一化在训练和评估时看到的方差不同，它的滑动统计量在测试时就不再适用。请二者只用其一，把 Dropout 移到最后一个批归一化之后，或改用 GroupNorm。</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation (%3 micro-batches of %2) trains like a batch of %4, but batch norm (%1) still normalises each micro-batch of %2: accumulation does not replace a real large batch for it. Use GroupNorm or LayerNorm, or a larger micro-batch (mixed precision or activation checkpointing frees memory for one).</source>
+        <translation>梯度累积（%3 个大小为 %2 的微批）的训练效果相当于大小为 %4 的批，但批归一化（%1）仍按每个 %2 的微批计算统计量：对它来说，累积代替不了真正的大批。请改用 GroupNorm 或 LayerNorm，或使用更大的微批（混合精度或激活检查点可以腾出内存）。</translation>
+    </message>
+    <message>
+        <source>The fp16 loss scale keeps falling (%1 -&gt; %2, %3 overflows by step %4): gradients overflow even as the scale shrinks, a sign of numerical instability rather than of the scale&apos;s search. Look for divisions by zero or the log of zero, lower the learning rate, or train in bf16 (training.precision: bf16), whose range is that of f32.</source>
+        <translation>fp16 损失缩放因子持续下降（%1 -&gt; %2，到第 %4 步已溢出 %3 次）：缩放因子越来越小梯度仍然溢出，这说明存在数值不稳定，而不是缩放因子在寻找合适的值。请检查是否有除零或对零取对数，降低学习率，或改用 bf16 训练（training.precision: bf16），它的数值范围与 f32 相同。</translation>
+    </message>
+    <message>
+        <source>The training classes are imbalanced (%1:1; &apos;%2&apos; has %3 samples, &apos;%4&apos; %5) and the run is judged by %6, an accuracy: on imbalanced data accuracy misleads, since predicting the large classes already scores well. Look at macro F1 and AUC (evaluate the run), and weight the loss by inverse class frequency (CrossEntropy class_weights) or use the class-balanced sampler (dataset.loader.sampler: class_balanced).</source>
+        <translation>训练数据的类别不平衡（%1:1；“%2”有 %3 个样本，“%4”只有 %5 个），而本次运行以准确率 %6 作为评判指标：在不平衡数据上准确率会误导人，因为只预测大类就能得到不错的分数。请查看宏平均 F1 和 AUC（评估本次运行），并按类别频率的倒数给损失加权（CrossEntropy class_weights），或使用类别均衡采样器（dataset.loader.sampler: class_balanced）。</translation>
+    </message>
+    <message>
+        <source>cannot write the run to its workspace: %1. Training is paused and the store tries again every %2 s; it continues by itself once the database can be written (free disk space), or stop the run (nothing queued is lost while it waits)</source>
+        <translation>无法将运行写入其工作区：%1。训练已暂停，存储每 %2 秒重试一次；一旦数据库可以写入（请释放磁盘空间），训练会自动继续；也可以停止运行（等待期间排队的数据不会丢失）</translation>
+    </message>
+    <message>
+        <source>the workspace&apos;s database can be written again: training continues</source>
+        <translation>工作区的数据库又可以写入了：训练继续</translation>
+    </message>
+    <message>
+        <source>label check: fold %1 of %2</source>
+        <translation>标签检查：第 %1 折，共 %2 折</translation>
+    </message>
+    <message>
+        <source>label check: ranking</source>
+        <translation>标签检查：排序</translation>
+    </message>
+    <message>
+        <source>evaluating %1</source>
+        <translation>正在评估 %1</translation>
+    </message>
+    <message>
+        <source>reading %1</source>
+        <translation>正在读取 %1</translation>
+    </message>
+    <message>
+        <source>near duplicates</source>
+        <translation>近似重复</translation>
+    </message>
+    <message>
+        <source>reading the table</source>
+        <translation>正在读取表格</translation>
+    </message>
+    <message>
+        <source>data check: %1 unreadable, %2 exact duplicates, %3 exact leaks across splits</source>
+        <translation>数据检查：%1 个无法读取，%2 个完全重复，%3 个跨划分完全泄漏</translation>
+    </message>
+    <message>
+        <source>data check: %1 unreadable, %2 exact duplicates, %3 exact leaks across splits, %4 near duplicates and %5 near leaks (within %6 bits)</source>
+        <translation>数据检查：%1 个无法读取，%2 个完全重复，%3 个跨划分完全泄漏，%4 个近似重复和 %5 个近似泄漏（%6 位以内）</translation>
+    </message>
+    <message>
+        <source>stored check %1 is current (the files are unchanged; --force checks again): %2 unreadable, %3 exact duplicates, %4 exact leaks, %5 near duplicates, %6 near leaks</source>
+        <translation>已保存的检查 %1 仍然有效（文件未变；--force 会重新检查）：%2 个无法读取，%3 个完全重复，%4 个完全泄漏，%5 个近似重复，%6 个近似泄漏</translation>
+    </message>
+    <message>
+        <source>the data check was stopped; nothing was stored</source>
+        <translation>数据检查已停止；未保存任何结果</translation>
+    </message>
 </context>
 <context>
     <name>HealthFixes</name>
@@ -2002,10 +2172,6 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
         <translation>正在读取最新的标签检查…</translation>
     </message>
     <message>
-        <source>This dataset has no label check yet: run one (a K-fold label check, or the in-sample check of a finished run) and look again.</source>
-        <translation>此数据集还没有标签检查：请先运行一次（K 折标签检查，或对已完成运行的样本内检查），然后再查看。</translation>
-    </message>
-    <message>
         <source>suspect labels (K-fold check)</source>
         <translation>可疑标签（K 折检查）</translation>
     </message>
@@ -2022,6 +2188,125 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>The test files cannot be read, so only the training files are shown and training will refuse this dataset until they are replaced: %1</source>
         <translation>测试文件无法读取，因此只显示训练文件；在替换这些文件之前，训练会拒绝使用此数据集：%1</translation>
+    </message>
+    <message>
+        <source>This dataset has no label check yet: run one above (in-sample with a finished run, or K-fold) and look again.</source>
+        <translation>此数据集还没有标签检查：请先在上方运行一次（用已完成的运行做样本内检查，或 K 折检查），然后再查看。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::DiagnosticCards</name>
+    <message>
+        <source>The loss became NaN or infinite</source>
+        <translation>损失变为 NaN 或无穷大</translation>
+    </message>
+    <message>
+        <source>The loss is not improving</source>
+        <translation>损失没有下降</translation>
+    </message>
+    <message>
+        <source>The loss is rising</source>
+        <translation>损失在上升</translation>
+    </message>
+    <message>
+        <source>The loss oscillates</source>
+        <translation>损失在振荡</translation>
+    </message>
+    <message>
+        <source>Gradient norm above 10</source>
+        <translation>梯度范数超过 10</translation>
+    </message>
+    <message>
+        <source>Vanishing gradients</source>
+        <translation>梯度消失</translation>
+    </message>
+    <message>
+        <source>Overfitting</source>
+        <translation>过拟合</translation>
+    </message>
+    <message>
+        <source>The data loader is too slow</source>
+        <translation>数据加载太慢</translation>
+    </message>
+    <message>
+        <source>Memory keeps growing</source>
+        <translation>内存持续增长</translation>
+    </message>
+    <message>
+        <source>Reserved memory far above allocated</source>
+        <translation>保留内存远大于已分配内存</translation>
+    </message>
+    <message>
+        <source>Batch norm with a tiny batch</source>
+        <translation>批归一化遇上过小的批</translation>
+    </message>
+    <message>
+        <source>Batch norm right after dropout</source>
+        <translation>批归一化紧跟在 Dropout 之后</translation>
+    </message>
+    <message>
+        <source>Batch norm with gradient accumulation</source>
+        <translation>批归一化与梯度累积</translation>
+    </message>
+    <message>
+        <source>The fp16 loss scale keeps falling</source>
+        <translation>fp16 损失缩放因子持续下降</translation>
+    </message>
+    <message>
+        <source>Accuracy on imbalanced classes</source>
+        <translation>在不平衡类别上使用准确率</translation>
+    </message>
+    <message>
+        <source>Resume with learning rate ×0.1</source>
+        <translation>以 0.1 倍学习率继续训练</translation>
+    </message>
+    <message>
+        <source>Find a learning rate</source>
+        <translation>查找学习率</translation>
+    </message>
+    <message>
+        <source>Open the hyperparameters</source>
+        <translation>打开超参数</translation>
+    </message>
+    <message>
+        <source>Open the dataset</source>
+        <translation>打开数据集</translation>
+    </message>
+    <message>
+        <source>Open the model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>Show the gradient norm</source>
+        <translation>显示梯度范数</translation>
+    </message>
+    <message>
+        <source>Evaluate the run (macro F1, AUC)</source>
+        <translation>评估本次运行（宏平均 F1、AUC）</translation>
+    </message>
+    <message>
+        <source>Look at samples and labels</source>
+        <translation>查看样本和标签</translation>
+    </message>
+    <message>
+        <source>Check the loss function</source>
+        <translation>检查损失函数</translation>
+    </message>
+    <message>
+        <source>Check the initialisation</source>
+        <translation>检查初始化</translation>
+    </message>
+    <message>
+        <source>Check the normalisation statistics</source>
+        <translation>检查归一化统计量</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Needs a run recorded in the workspace</source>
+        <translation>需要工作区中已记录的运行</translation>
     </message>
 </context>
 <context>
@@ -2413,6 +2698,10 @@ Loss −log p(true class): %5</source>
         <source>Draw every class equally often in each epoch (dataset.sampler: class_balanced; removes the loss&apos;s class weights).</source>
         <translation>每轮中每个类别被抽取的次数相同（dataset.sampler: class_balanced；移除损失的类别权重）。</translation>
     </message>
+    <message>
+        <source>Checking… %1% (%2)</source>
+        <translation>正在检查… %1%（%2）</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::HyperparametersPage</name>
@@ -2587,6 +2876,14 @@ Loss −log p(true class): %5</source>
         <source>sweep</source>
         <translation>扫描</translation>
     </message>
+    <message>
+        <source>data check</source>
+        <translation>数据检查</translation>
+    </message>
+    <message>
+        <source>label check</source>
+        <translation>标签检查</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::JobsPanel</name>
@@ -2603,6 +2900,85 @@ Loss −log p(true class): %5</source>
         <translation>
             <numerusform>%n 个任务：%1 个运行中，%2 个排队中</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::LabelCheckPanel</name>
+    <message>
+        <source>run %1 · %2</source>
+        <translation>运行 %1 · %2</translation>
+    </message>
+    <message>
+        <source>Label check with run %1</source>
+        <translation>用运行 %1 检查标签</translation>
+    </message>
+    <message>
+        <source>Label check, %1 folds</source>
+        <translation>标签检查，%1 折</translation>
+    </message>
+    <message>
+        <source>The check waits in the job queue for the jobs before it.</source>
+        <translation>检查正在任务队列中等待前面的任务完成。</translation>
+    </message>
+    <message>
+        <source>Checking… %1%</source>
+        <translation>正在检查… %1%</translation>
+    </message>
+    <message>
+        <source>Checking… %1% (%2)</source>
+        <translation>正在检查… %1%（%2）</translation>
+    </message>
+    <message>
+        <source>The check did not finish.</source>
+        <translation>检查没有完成。</translation>
+    </message>
+    <message>
+        <source>Checks run on the studio&apos;s job queue, which this view has not got.</source>
+        <translation>检查在工作室的任务队列中运行，而此视图没有任务队列。</translation>
+    </message>
+    <message>
+        <source>Looking for runs of this dataset…</source>
+        <translation>正在查找此数据集的运行…</translation>
+    </message>
+    <message>
+        <source>No finished run of this dataset yet: train one for the in-sample check, or use K-fold.</source>
+        <translation>此数据集还没有已完成的运行：训练一个以进行样本内检查，或使用 K 折检查。</translation>
+    </message>
+    <message>
+        <source>Check the labels</source>
+        <translation>检查标签</translation>
+    </message>
+    <message>
+        <source>In-sample, with a run&apos;s best checkpoint (seconds)</source>
+        <translation>样本内：使用某次运行的最佳检查点（几秒）</translation>
+    </message>
+    <message>
+        <source>Ranks every training sample by how little the run&apos;s model believes its given label. Fast; a model that memorised a wrong label no longer doubts it.</source>
+        <translation>按运行的模型对给定标签的置信度由低到高排列每个训练样本。速度快；但模型一旦记住了错误标签，就不会再怀疑它。</translation>
+    </message>
+    <message>
+        <source>K-fold, out of sample (trains K short models: minutes)</source>
+        <translation>K 折：样本外（训练 K 个短模型，需几分钟）</translation>
+    </message>
+    <message>
+        <source>Each sample is scored by a model that never saw it (confident learning): slower, and still right where the model would memorise the wrong labels.</source>
+        <translation>每个样本都由从未见过它的模型打分（置信学习）：较慢，但在模型会记住错误标签时仍然可靠。</translation>
+    </message>
+    <message>
+        <source>Folds:</source>
+        <translation>折数：</translation>
+    </message>
+    <message>
+        <source>Epochs per fold:</source>
+        <translation>每折轮数：</translation>
+    </message>
+    <message>
+        <source>Check Labels</source>
+        <translation>检查标签</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
     </message>
 </context>
 <context>
@@ -3531,6 +3907,73 @@ Loss −log p(true class): %5</source>
     </message>
 </context>
 <context>
+    <name>ts::ui::OnnxExportDialog</name>
+    <message>
+        <source>Export Run %1 as ONNX</source>
+        <translation>将运行 %1 导出为 ONNX</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>最后</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Add a probabilities output (softmax)</source>
+        <translation>增加概率输出（softmax）</translation>
+    </message>
+    <message>
+        <source>Int8 weights (about 4× smaller; accuracy within a fraction of a percent)</source>
+        <translation>Int8 权重（约小 4 倍；准确率变化不到百分之一）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Export as ONNX</source>
+        <translation>导出为 ONNX</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx)</source>
+        <translation>ONNX 模型 (*.onnx)</translation>
+    </message>
+    <message>
+        <source>Choose the file to write.</source>
+        <translation>请选择要写入的文件。</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>未导出：%1</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (%2, %3 ONNX nodes, epoch %4%5).</source>
+        <translation>已写入 %1（%2，%3 个 ONNX 节点，第 %4 轮%5）。</translation>
+    </message>
+    <message>
+        <source>; temperature %1 in the metadata</source>
+        <translation>；元数据中的温度为 %1</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::OpPalette</name>
     <message>
         <source>Layers</source>
@@ -3640,6 +4083,45 @@ Loss −log p(true class): %5</source>
     <message>
         <source>%1 = %2</source>
         <translation>%1 = %2</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::PredictionPanel</name>
+    <message>
+        <source>Choose an image…</source>
+        <translation>选择图像…</translation>
+    </message>
+    <message>
+        <source>Predict an image</source>
+        <translation>预测图像</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg)</source>
+        <translation>图像 (*.png *.jpg *.jpeg)</translation>
+    </message>
+    <message>
+        <source>Drop an image here</source>
+        <translation>将图像拖放到此处</translation>
+    </message>
+    <message>
+        <source>Drop a PNG or JPEG image here to see what this run&apos;s best checkpoint predicts.</source>
+        <translation>将 PNG 或 JPEG 图像拖放到此处，查看此运行的最佳检查点的预测结果。</translation>
+    </message>
+    <message>
+        <source>Predicting %1…</source>
+        <translation>正在预测 %1…</translation>
+    </message>
+    <message>
+        <source>(cannot show this image)</source>
+        <translation>（无法显示此图像）</translation>
+    </message>
+    <message>
+        <source>Cannot predict %1: %2</source>
+        <translation>无法预测 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 (epoch %3 checkpoint)</source>
+        <translation>%1：%2（第 %3 轮的检查点）</translation>
     </message>
 </context>
 <context>
@@ -3891,6 +4373,10 @@ SHA-256：%2</translation>
     <message>
         <source>Evaluation</source>
         <translation>评估</translation>
+    </message>
+    <message>
+        <source>Predict</source>
+        <translation>预测</translation>
     </message>
 </context>
 <context>
@@ -4236,6 +4722,22 @@ SHA-256：%2</translation>
     <message>
         <source>Select every listed run that has one of this run&apos;s tags, to compare them</source>
         <translation>选择列表中带有此运行任一标签的所有运行，以进行比较</translation>
+    </message>
+    <message>
+        <source>Export as &amp;ONNX…</source>
+        <translation>导出为 &amp;ONNX…</translation>
+    </message>
+    <message>
+        <source>Write a checkpoint of this run as an ONNX model (dynamic batch, class names and normalisation in its metadata) for ONNX Runtime and other tools</source>
+        <translation>将此运行的检查点写为 ONNX 模型（动态批次，元数据中含类别名和归一化参数），供 ONNX Runtime 等工具使用</translation>
+    </message>
+    <message>
+        <source>Cannot export run %1: it saved no checkpoint.</source>
+        <translation>无法导出运行 %1：它没有保存任何检查点。</translation>
+    </message>
+    <message>
+        <source>Cannot export run %1: %2</source>
+        <translation>无法导出运行 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -5047,6 +5549,26 @@ Click to show them</source>
     <message>
         <source>Queue the experiment with these settings: it trains when the jobs before it have ended (Ctrl+Shift+R)</source>
         <translation>以当前设置将实验加入队列：前面的任务结束后开始训练 (Ctrl+Shift+R)</translation>
+    </message>
+    <message>
+        <source>run %1 with learning rate ×0.1</source>
+        <translation>运行 %1（0.1 倍学习率）</translation>
+    </message>
+    <message>
+        <source>Forking run %1 from its last checkpoint with the learning rate ×0.1.</source>
+        <translation>从运行 %1 的最后一个检查点分叉，学习率乘以 0.1。</translation>
+    </message>
+    <message>
+        <source>Run %1 has no checkpoint: training its experiment again with the learning rate ×0.1.</source>
+        <translation>运行 %1 没有检查点：以 0.1 倍学习率重新训练它的实验。</translation>
+    </message>
+    <message>
+        <source>Cannot lower the learning rate of run %1: %2</source>
+        <translation>无法降低运行 %1 的学习率：%2</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
     </message>
 </context>
 <context>

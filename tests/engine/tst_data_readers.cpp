@@ -181,6 +181,18 @@ private slots:
         }
     }
 
+    // The name comes from the folder's own name: a copy elsewhere is not called MNIST.
+    void idxDatasetNames()
+    {
+        QCOMPARE(idxDatasetName("/usr/share/datasets/fashion-mnist"), std::string("Fashion-MNIST"));
+        QCOMPARE(idxDatasetName("/data/MNIST/"), std::string("MNIST"));
+        QCOMPARE(idxDatasetName("/home/fashion/mnist"), std::string("MNIST"));
+        QCOMPARE(idxDatasetName("/tmp/flipped-labels"), std::string("flipped-labels"));
+        QCOMPARE(idxDatasetName("/tmp/flipped-labels//"), std::string("flipped-labels"));
+        QCOMPARE(idxClassNames("/tmp/Fashion_copy/")[9], std::string("Ankle boot"));
+        QCOMPARE(idxClassNames("/tmp/flipped-labels")[9], std::string("9"));
+    }
+
     void idxWrongMagic()
     {
         QTemporaryDir tmp;
@@ -192,6 +204,32 @@ private slots:
         QCOMPARE(e.file(), images);
         QCOMPARE(e.position(), std::int64_t(0));
         QVERIFY(contains(e.what(), images + ": byte 0: magic 0x00000802 is not an IDX image file (expected 0x00000803)"));
+    }
+
+    // A gzip stream that goes on past what the header announces (a megabyte of zeros, then a
+    // damaged checksum: a bomb would be gigabytes) is read only as far as the header says.
+    void idxGzipIsReadOnlyAsFarAsItsHeaderSays()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        writeIdxDir(dir, 10, true);
+        const std::string images = dir + "/train-images-idx3-ubyte.gz";
+        Bytes data = idxImages(10, 4, 5);
+        data.resize(data.size() + (1 << 20), 0);
+        writeFile(images, data, true);
+        Bytes gz;
+        {
+            std::ifstream in(images, std::ios::binary);
+            gz.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        QVERIFY(gz.size() < 8192);
+        gz[gz.size() - 8] ^= 0xFF;  // the trailer's CRC-32 of the whole stream
+        writeFile(images, gz);
+        IdxDataset d(images, dir + "/train-labels-idx1-ubyte.gz", idxClassNames(dir), "t");
+        QCOMPARE(d.size(), std::int64_t(10));
+        std::vector<float> x(20);
+        d.get(9, x.data());
+        QCOMPARE(x[19], static_cast<float>((9 * 7 + 19) % 256) / 255.0f);
     }
 
     void idxTruncatedPixels()
@@ -507,6 +545,34 @@ private slots:
         }
     }
 
+    // Damage inside a JPEG's entropy-coded data (not at its end) is an error, not an image of
+    // grey filler or garbage.
+    void jpegWithCorruptDataIsAnError()
+    {
+        QTemporaryDir tmp;
+        const std::string path = tmp.path().toStdString() + "/a/noisy.jpg";
+        Bytes rgb(32 * 32 * 3);
+        for (std::size_t i = 0; i < rgb.size(); ++i) rgb[i] = static_cast<std::uint8_t>(i * 31 % 251);
+        writeJpeg(path, 32, 32, rgb);
+        QCOMPARE(decodeImageFile(path, 3).width, 32);
+        Bytes jpeg;
+        {
+            std::ifstream in(path, std::ios::binary);
+            jpeg.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        std::size_t sos = 2;
+        while (sos + 1 < jpeg.size() && !(jpeg[sos] == 0xFF && jpeg[sos + 1] == 0xDA)) ++sos;
+        QVERIFY(sos + 400 < jpeg.size());
+        // Most of the scan data cut out, the end-of-image marker kept: libjpeg meets the marker
+        // early and fills the rest in (a file cut at its end was already refused).
+        QVERIFY(jpeg[jpeg.size() - 2] == 0xFF && jpeg[jpeg.size() - 1] == 0xD9);
+        jpeg.erase(jpeg.begin() + static_cast<std::ptrdiff_t>(sos + 40), jpeg.end() - 2);
+        writeFile(path, jpeg);
+        const DataError e = expectDataError([&] { decodeImageFile(path, 3); });
+        QCOMPARE(e.file(), path);
+        QVERIFY2(contains(e.what(), path + ": damaged JPEG image (Corrupt JPEG data"), e.what());
+    }
+
     void imageFolderCorruptImage()
     {
         QTemporaryDir tmp;
@@ -692,7 +758,9 @@ private slots:
         QCOMPARE(s.train->size(), std::int64_t(8));
         QCOMPARE(s.validation->size(), std::int64_t(2));
         QCOMPARE(s.test->size(), std::int64_t(5));
-        QVERIFY(contains(s.validation->description(), "MNIST validation (2 x [1, 4, 5])"));
+        // Named after its folder (a temporary one here, not called MNIST).
+        const std::string folder = tmp.path().section('/', -1).toStdString();
+        QVERIFY2(contains(s.validation->description(), folder + " validation (2 x [1, 4, 5])"), s.validation->description().c_str());
     }
 
     // --- The real Fashion-MNIST ------------------------------------------------------------

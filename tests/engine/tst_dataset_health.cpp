@@ -289,7 +289,7 @@ private slots:
         files.train = std::make_shared<MemoryImages>(train, trainLabels, 3, "train");
         files.test = std::make_shared<MemoryImages>(test, testLabels, 3, "test");
         std::int64_t lastDone = -1, total = 0;
-        const HealthReport r = checkDatasetHealth(files, {}, [&](std::int64_t done, std::int64_t all, const std::string&) {
+        const HealthReport r = checkDatasetHealth(files, {}, [&](std::int64_t done, std::int64_t all, const Message&) {
             if (all == 1500) lastDone = done, total = all;
             return true;
         });
@@ -454,7 +454,7 @@ private slots:
         DatasetFiles files;
         files.train = std::make_shared<MemoryImages>(train, std::vector<std::int64_t>(train.size(), 0), 1, "train");
         int calls = 0;
-        QVERIFY_THROWS_EXCEPTION(HealthCheckStopped, checkDatasetHealth(files, {}, [&](std::int64_t, std::int64_t, const std::string&) {
+        QVERIFY_THROWS_EXCEPTION(HealthCheckStopped, checkDatasetHealth(files, {}, [&](std::int64_t, std::int64_t, const Message&) {
             return ++calls < 2;
         }));
         QCOMPARE(calls, 2);

@@ -656,11 +656,11 @@ private slots:
         using namespace std::chrono;
         JobProgress p;
         const JobProgress::Clock::time_point t0{seconds(50)};
-        p.onEvent(ProgressEvent{1, 5, "evaluating test"}, t0);
+        p.onEvent(ProgressEvent{1, 5, makeMessage(MessageId::EvalProgress, {"test"})}, t0);
         QCOMPARE(p.total(), std::int64_t(5));
         QCOMPARE(p.done(), std::int64_t(1));
         QVERIFY(!p.etaSeconds());
-        p.onEvent(ProgressEvent{3, 5, "evaluating test"}, t0 + seconds(4));
+        p.onEvent(ProgressEvent{3, 5, makeMessage(MessageId::EvalProgress, {"test"})}, t0 + seconds(4));
         QVERIFY(std::fabs(p.fraction() - 0.6) <= 1e-12);
         QVERIFY(p.etaSeconds().has_value());
         QVERIFY(std::fabs(*p.etaSeconds() - 4.0) <= 1e-9);  // 2 s a unit, 2 left

@@ -568,10 +568,10 @@ private slots:
         QCOMPARE(RunReader(w).run(child)->name, std::string("exp #2"));
     }
 
-    // A write that cannot happen (here: another connection holds the write lock past the
+    // A write that cannot happen yet (here: another connection holds the write lock past the
     // busy timeout, which works even as root, where chmod restricts nothing) is reported by
-    // flush() once; the writer keeps going and later rows are written.
-    void writeFailureReportedOnce()
+    // flush(); the rows wait, and once the lock is free they are written, then later rows.
+    void lockedDatabaseKeepsRowsUntilItIsFree()
     {
         const Workspace w = fresh();
         RunWriter writer(w);
@@ -588,14 +588,15 @@ private slots:
                 QVERIFY2(std::string(e.what()).find(w.databasePath()) != std::string::npos, e.what());
                 QVERIFY2(std::string(e.what()).find("locked") != std::string::npos, e.what());
             }
-            writer.flush();  // reported once
+            QVERIFY(writer.writeFailing());  // the point waits for a retry, not dropped
             blocker.exec("ROLLBACK");
         }
         writer.addMetric(id, "loss", 2, 0.5, 0);
-        writer.flush();
+        writer.flush();  // the retry writes the point that waited, then the new one
+        QVERIFY(!writer.writeFailing());
         RunReader reader(w);
-        QCOMPARE(reader.metric(id, "loss").steps, (std::vector<std::int64_t>{2}));
-        QCOMPARE(summaryOf(reader, id, "loss")->count, std::int64_t(1));  // the lost point is not counted
+        QCOMPARE(reader.metric(id, "loss").steps, (std::vector<std::int64_t>{1, 2}));
+        QCOMPARE(summaryOf(reader, id, "loss")->count, std::int64_t(2));
     }
 
     void killedWriterLeavesConsistentDatabase()

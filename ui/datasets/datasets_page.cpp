@@ -32,6 +32,7 @@
 #include "data/csv_dataset.h"
 #include "dataset_list.h"
 #include "health_report_panel.h"
+#include "label_check_panel.h"
 #include "sample_detail.h"
 #include "split_preview.h"
 #include "store/label_overlay.h"
@@ -47,6 +48,8 @@ DatasetsPage::DatasetsPage(const ts::Workspace& workspace, TrainingSession* sess
 {
     m_health = new HealthReportPanel(session);
     m_health->setWorkspace(workspace);
+    m_labelCheck = new LabelCheckPanel(session);
+    m_labelCheck->setWorkspace(workspace);
     setObjectName(QStringLiteral("page_datasets"));
     setAcceptDrops(true);
     m_thumbnails = new ThumbnailLoader(this);

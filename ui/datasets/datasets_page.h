@@ -49,6 +49,7 @@ namespace ts::ui {
 class AugmentationPreview;
 class DatasetList;
 class HealthReportPanel;
+class LabelCheckPanel;
 struct SampleRef;
 class TrainingSession;
 class SampleDetail;
@@ -116,6 +117,7 @@ public:
     SplitPreview* splitPreview() const { return m_split; }
     AugmentationPreview* augmentation() const { return m_augmentation; }
     HealthReportPanel* health() const { return m_health; }
+    LabelCheckPanel* labelCheck() const { return m_labelCheck; }
     QTabWidget* sidePanels() const { return m_tabs; }
     QString message() const;  // the error (and what to do) or the status line, as shown
     QAction* openAction() const { return m_openAction; }
@@ -213,6 +215,7 @@ private:
     SplitPreview* m_split = nullptr;
     AugmentationPreview* m_augmentation = nullptr;
     HealthReportPanel* m_health = nullptr;
+    LabelCheckPanel* m_labelCheck = nullptr;
     QWidget* m_labelsTab = nullptr;
     QLabel* m_labelsSummary = nullptr;
     QPushButton* m_loadSuspects = nullptr;

@@ -11,6 +11,7 @@
 #include "datasets_page.h"
 #include "graph/templates.h"
 #include "health_report_panel.h"
+#include "label_check_panel.h"
 #include "split_preview.h"
 #include "statistics_panel.h"
 #include "table_columns.h"
@@ -83,6 +84,7 @@ void DatasetsPage::updatePanels()
     if (m_opened.ok()) {
         m_health->setExperiment(experimentWithShownDataset());
         m_health->setFiles(m_opened.files);
+        m_labelCheck->setExperiment(experimentWithShownDataset());
     } else {
         m_health->setFiles(nullptr);
     }

@@ -15,6 +15,7 @@
 
 #include "dataset_list.h"
 #include "datasets_page.h"
+#include "label_check_panel.h"
 #include "store/label_overlay.h"
 #include "widgets/image_grid.h"
 
@@ -55,7 +56,11 @@ QWidget* DatasetsPage::buildLabelsTab()
     m_showMarked->setObjectName(QStringLiteral("showMarkedButton"));
     connect(m_showMarked, &QPushButton::clicked, this, &DatasetsPage::showMarked);
 
+    connect(m_labelCheck, &LabelCheckPanel::checkFinished, this, &DatasetsPage::loadSuspectLabels);
+
     auto* layout = new QVBoxLayout(m_labelsTab);
+    layout->addWidget(m_labelCheck);
+    layout->addSpacing(8);
     layout->addWidget(m_loadSuspects);
     layout->addWidget(m_showMarked);
     auto* hint = new QLabel(tr("Select samples in the grid, then:"));
@@ -150,8 +155,8 @@ void DatasetsPage::loadSuspectLabels()
         StoreResult r;
         const std::vector<ts::LabelCheckRecord> checks = ts::labelChecks(ws, key);
         if (checks.empty()) {
-            r.error = DatasetsPage::tr("This dataset has no label check yet: run one (a K-fold label check, or the in-sample "
-                                       "check of a finished run) and look again.");
+            r.error = DatasetsPage::tr("This dataset has no label check yet: run one above (in-sample with a finished run, "
+                                       "or K-fold) and look again.");
             return r;
         }
         std::vector<ts::LabelScore> suspects;

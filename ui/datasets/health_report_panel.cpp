@@ -245,7 +245,8 @@ void HealthReportPanel::onJobsChanged()
         if (row.state == JobRow::State::Queued)
             m_status->setText(tr("The check waits in the job queue for the jobs before it."));
         else if (!row.isDone())
-            m_status->setText(tr("Checking… %1%").arg(int(row.progress * 100)));
+            m_status->setText(row.what.isEmpty() ? tr("Checking… %1%").arg(int(row.progress * 100))
+                                                 : tr("Checking… %1% (%2)").arg(int(row.progress * 100)).arg(row.what));
         if (row.isDone()) {
             m_jobId = 0;
             if (row.state != JobRow::State::Finished) m_jobMessage = row.message.isEmpty() ? tr("The check did not finish.") : row.message;

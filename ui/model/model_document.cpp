@@ -38,7 +38,10 @@ ModelDocument::ModelDocument(QObject* parent) : QObject(parent), m_undo(std::mak
     connect(m_undo.get(), &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
-ModelDocument::~ModelDocument() = default;
+// A QUndoStack with commands emits cleanChanged as it is destroyed, which would reach
+// modifiedChanged's listeners (the page's title) after this document's other members are
+// gone: valgrind showed the page reading a freed file name (bench_model_page's "double free").
+ModelDocument::~ModelDocument() { m_undo->disconnect(this); }
 
 void ModelDocument::open(const ExperimentSpec& spec) { open(spec, {}); }
 

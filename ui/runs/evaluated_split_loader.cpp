@@ -7,12 +7,12 @@
 
 namespace ts::ui {
 
-OpenedSplit openEvaluatedSplitOfRun(const std::string& experimentYaml, const std::string& split)
+OpenedSplit openEvaluatedSplitOfRun(const std::string& experimentYaml, const std::string& split, const LabelOverlay& overlay)
 {
     OpenedSplit opened;
     try {
         const ExperimentSpec spec = parseExperiment(experimentYaml, "the run's stored experiment");
-        std::shared_ptr<Dataset> data = openEvaluatedSplit(spec, split);
+        std::shared_ptr<Dataset> data = openEvaluatedSplit(spec, split, {}, overlay);
         for (const std::string& name : data->classNames()) opened.classNames << QString::fromStdString(name);
         opened.data = std::move(data);
     } catch (const std::exception& e) {
@@ -21,10 +21,10 @@ OpenedSplit openEvaluatedSplitOfRun(const std::string& experimentYaml, const std
     return opened;
 }
 
-QFuture<OpenedSplit> openEvaluatedSplitOfRunAsync(std::string experimentYaml, std::string split)
+QFuture<OpenedSplit> openEvaluatedSplitOfRunAsync(std::string experimentYaml, std::string split, LabelOverlay overlay)
 {
-    return QtConcurrent::run([yaml = std::move(experimentYaml), split = std::move(split)] {
-        return openEvaluatedSplitOfRun(yaml, split);
+    return QtConcurrent::run([yaml = std::move(experimentYaml), split = std::move(split), overlay = std::move(overlay)] {
+        return openEvaluatedSplitOfRun(yaml, split, overlay);
     });
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "data/dataset.h"
+#include "types/label_overlay.h"
 
 namespace ts::ui {
 
@@ -22,7 +23,11 @@ struct OpenedSplit {
 };
 
 // Never throws: a bad experiment, missing files or a split that does not exist end in `error`.
-OpenedSplit openEvaluatedSplitOfRun(const std::string& experimentYaml, const std::string& split);
-QFuture<OpenedSplit> openEvaluatedSplitOfRunAsync(std::string experimentYaml, std::string split);
+// `overlay`: the run's recorded label marks (runLabelOverlay), so a run trained with excluded
+// samples shows the samples its predictions index; class names do not depend on it.
+OpenedSplit openEvaluatedSplitOfRun(const std::string& experimentYaml, const std::string& split,
+                                    const ts::LabelOverlay& overlay = {});
+QFuture<OpenedSplit> openEvaluatedSplitOfRunAsync(std::string experimentYaml, std::string split,
+                                                  ts::LabelOverlay overlay = {});
 
 }  // namespace ts::ui

@@ -20,6 +20,7 @@
 
 #include "evaluation_curves.h"
 #include "sample_gallery.h"
+#include "store/label_overlay.h"
 
 namespace ts::ui {
 
@@ -149,7 +150,7 @@ void EvaluationView::showRun(RunReader& reader, qint64 runId)
     }
     // The images and class names: from the split the evaluation predicted, opened meanwhile.
     const std::optional<RunInfo> run = reader.run(runId);
-    if (run) m_samples->openSplit(run->experimentYaml, newest.split);
+    if (run) m_samples->openSplit(run->experimentYaml, newest.split, runLabelOverlay(reader.workspace(), runId));
     showReport(newest);
 }
 

@@ -18,6 +18,7 @@
 
 #include "ui/engine_messages.h"
 #include "evaluation_view.h"
+#include "prediction_panel.h"
 #include "run_charts.h"
 #include "run_overview.h"
 #include "runs_model.h"
@@ -114,6 +115,8 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
     m_evaluation = new EvaluationView;
     m_evaluation->setObjectName(QStringLiteral("evaluationView"));
     m_tabs->insertTab(1, m_evaluation, tr("Evaluation"));
+    m_prediction = new PredictionPanel;  // drop an image to see the run's prediction
+    m_tabs->insertTab(2, m_prediction, tr("Predict"));
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("runDetailsSplitter"));
@@ -168,6 +171,7 @@ void RunDetails::showRun(RunReader& reader, qint64 runId, const std::vector<RunL
     updateSaveButton();
     m_charts->load(m_workspace, runId);
     m_evaluation->showRun(reader, runId);
+    m_prediction->showRun(m_workspace, runId);
     showCheckpoints(reader.checkpoints(runId));
     appendLogs(reader.logs(runId));
 }
@@ -182,6 +186,7 @@ void RunDetails::clear()
     m_notes->clear();
     m_charts->clear();
     m_evaluation->clear();
+    m_prediction->clear();
     m_checkpoints->clear();
     m_checkpointCount = 0;
     m_lastCheckpointId = -1;

@@ -24,6 +24,7 @@ namespace ts::ui {
 class RunCharts;
 class RunOverview;
 class EvaluationView;
+class PredictionPanel;
 
 class RunDetails : public QWidget {
     Q_OBJECT
@@ -42,6 +43,7 @@ public:
     RunCharts* charts() const { return m_charts; }
     RunOverview* overview() const { return m_overview; }
     EvaluationView* evaluation() const { return m_evaluation; }
+    PredictionPanel* prediction() const { return m_prediction; }
     QPlainTextEdit* notesEditor() const { return m_notes; }
     QTreeWidget* checkpointList() const { return m_checkpoints; }
     QPlainTextEdit* logView() const { return m_log; }
@@ -81,6 +83,7 @@ private:
     RunCharts* m_charts = nullptr;
     RunOverview* m_overview = nullptr;
     EvaluationView* m_evaluation = nullptr;
+    PredictionPanel* m_prediction = nullptr;
     QTreeWidget* m_checkpoints = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QSplitter* m_splitter = nullptr;

@@ -80,7 +80,7 @@ RunsPage::RunsPage(const Workspace& workspace, QWidget* parent) : QWidget(parent
     auto* toolBar = new QToolBar;
     toolBar->setObjectName(QStringLiteral("runsToolBar"));
     toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolBar->addActions({m_resumeAction, m_evaluateAction, m_renameAction, m_deleteAction});
+    toolBar->addActions({m_resumeAction, m_evaluateAction, m_exportAction, m_renameAction, m_deleteAction});
     toolBar->addSeparator();
     toolBar->addAction(m_refreshAction);
     m_filter = new QLineEdit;
@@ -146,6 +146,10 @@ void RunsPage::createActions()
     m_evaluateAction->setObjectName(QStringLiteral("actionEvaluateRun"));
     m_evaluateAction->setToolTip(tr("Evaluate the run's best checkpoint (or its last) on the test split (or the validation "
                                     "split without one) and keep every prediction; it runs in the job queue"));
+    m_exportAction = new QAction(QIcon::fromTheme(QStringLiteral("document-export")), tr("Export as &ONNX…"), this);
+    m_exportAction->setObjectName(QStringLiteral("actionExportRunOnnx"));
+    m_exportAction->setToolTip(tr("Write a checkpoint of this run as an ONNX model (dynamic batch, class names and "
+                                  "normalisation in its metadata) for ONNX Runtime and other tools"));
     m_sameExperimentAction = new QAction(tr("Select Runs of the Same E&xperiment"), this);
     m_sameExperimentAction->setObjectName(QStringLiteral("actionSelectSameExperiment"));
     m_sameExperimentAction->setToolTip(tr("Select every listed run of this run's experiment, to compare the whole sweep"));
@@ -155,7 +159,7 @@ void RunsPage::createActions()
     m_refreshAction = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Re&fresh"), this);
     m_refreshAction->setObjectName(QStringLiteral("actionRefreshRuns"));
     m_refreshAction->setShortcut(QKeySequence::Refresh);
-    for (QAction* a : {m_renameAction, m_deleteAction, m_resumeAction, m_evaluateAction, m_sameExperimentAction,
+    for (QAction* a : {m_renameAction, m_deleteAction, m_resumeAction, m_evaluateAction, m_exportAction, m_sameExperimentAction,
                        m_sharingTagAction, m_refreshAction}) {
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         m_view->addAction(a);
@@ -166,6 +170,7 @@ void RunsPage::createActions()
     connect(m_deleteAction, &QAction::triggered, this, &RunsPage::deleteSelectedRun);
     connect(m_resumeAction, &QAction::triggered, this, &RunsPage::resumeSelectedRun);
     connect(m_evaluateAction, &QAction::triggered, this, &RunsPage::evaluateSelectedRun);
+    connect(m_exportAction, &QAction::triggered, this, &RunsPage::exportSelectedRun);
     connect(m_sameExperimentAction, &QAction::triggered, this, &RunsPage::selectSameExperiment);
     connect(m_sharingTagAction, &QAction::triggered, this, &RunsPage::selectSharingTag);
     connect(m_refreshAction, &QAction::triggered, this, &RunsPage::refresh);
@@ -173,7 +178,7 @@ void RunsPage::createActions()
 
 QList<QAction*> RunsPage::runActions() const
 {
-    return {m_resumeAction, m_evaluateAction, m_renameAction, m_deleteAction, m_refreshAction};
+    return {m_resumeAction, m_evaluateAction, m_exportAction, m_renameAction, m_deleteAction, m_refreshAction};
 }
 
 void RunsPage::showEvent(QShowEvent* event)
@@ -319,6 +324,7 @@ void RunsPage::updateActions()
     // A running run has nothing to resume; one that died (crashed, failed, stopped) has.
     m_resumeAction->setEnabled(run && run->run.status != RunStatus::Running);
     m_evaluateAction->setEnabled(run && run->run.status != RunStatus::Running);
+    m_exportAction->setEnabled(run != nullptr);  // a running run's checkpoints export too
     const RunListing* current = m_model->findRun(m_view->currentIndex().data(RunsModel::RunIdRole).toLongLong());
     m_sameExperimentAction->setEnabled(current);
     m_sharingTagAction->setEnabled(current && !current->run.tags.empty());

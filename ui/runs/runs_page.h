@@ -74,6 +74,7 @@ public slots:
     void deleteSelectedRun();   // asks first (window-modal, non-blocking), then deleteRun()
     void resumeSelectedRun();   // checks a checkpoint exists, then resumeRequested()
     void evaluateSelectedRun(); // checks a checkpoint exists, then evaluateRequested()
+    void exportSelectedRun();   // checks a checkpoint exists, then the ONNX export dialog
     // Widen the selection to a sweep: every listed run of the selected run's experiment, or
     // every listed run sharing one of its tags (the comparison shows them).
     void selectSameExperiment();
@@ -129,6 +130,7 @@ private:
     QAction* m_deleteAction = nullptr;
     QAction* m_resumeAction = nullptr;
     QAction* m_evaluateAction = nullptr;
+    QAction* m_exportAction = nullptr;
     QAction* m_sameExperimentAction = nullptr;
     QAction* m_sharingTagAction = nullptr;
     QAction* m_refreshAction = nullptr;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <set>
 
+#include "onnx_export_dialog.h"
 #include "run_details.h"
 #include "runs_model.h"
 #include "store/resume_source.h"
@@ -91,6 +92,24 @@ void RunsPage::evaluateSelectedRun()
         return;
     }
     emit evaluateRequested(id);
+}
+
+void RunsPage::exportSelectedRun()
+{
+    const qint64 id = selectedRunId();
+    if (id < 0 || !ensureReader()) return;
+    try {
+        if (m_reader->checkpoints(id).empty()) {
+            setBanner(Banner::WriteError, tr("Cannot export run %1: it saved no checkpoint.").arg(id));
+            return;
+        }
+    } catch (const std::exception& e) {
+        setBanner(Banner::WriteError, tr("Cannot export run %1: %2").arg(id).arg(what(e)));
+        return;
+    }
+    auto* dialog = new OnnxExportDialog(QString::fromStdString(m_workspace.directory), id, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 // --- writing ---

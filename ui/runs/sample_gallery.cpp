@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "image_grid.h"
+#include "store/label_overlay.h"
 #include "store/run_reader.h"
 
 namespace ts::ui {
@@ -21,12 +22,13 @@ SampleGallery::SampleGallery(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_grid);
 }
 
-void SampleGallery::openSplit(const std::string& experimentYaml, const std::string& split)
+void SampleGallery::openSplit(const std::string& experimentYaml, const std::string& split, const LabelOverlay& overlay)
 {
     // The same split again: kept, unless it failed to open (the data may be back by now).
-    if (experimentYaml == m_yaml && split == m_splitName && (m_watcher || m_opened.data)) return;
+    if (experimentYaml == m_yaml && split == m_splitName && overlay == m_overlay && (m_watcher || m_opened.data)) return;
     m_yaml = experimentYaml;
     m_splitName = split;
+    m_overlay = overlay;
     m_opened = {};
     m_model->setSplit(nullptr);
     m_model->setClassNames({});
@@ -38,7 +40,7 @@ void SampleGallery::openSplit(const std::string& experimentYaml, const std::stri
         m_watcher = nullptr;
         applyOpened(watcher->result());
     });
-    watcher->setFuture(openEvaluatedSplitOfRunAsync(experimentYaml, split));
+    watcher->setFuture(openEvaluatedSplitOfRunAsync(experimentYaml, split, overlay));
     updateNote();
 }
 
@@ -47,6 +49,7 @@ void SampleGallery::setSplit(const OpenedSplit& opened)
     m_watcher = nullptr;
     m_yaml.clear();
     m_splitName.clear();
+    m_overlay = {};
     applyOpened(opened);
 }
 
@@ -78,7 +81,7 @@ bool SampleGallery::showRunSamples(RunReader& reader, qint64 runId, const QStrin
         m_grid->setNote(tr("Run %1 has no evaluation of the %2 split to show samples of; evaluate it first.").arg(runId).arg(split));
         return false;
     }
-    openSplit(run->experimentYaml, newest->split);
+    openSplit(run->experimentYaml, newest->split, runLabelOverlay(reader.workspace(), runId));
     showSamples(title, samplesAt(reader.predictions(newest->id), {sampleIndices.begin(), sampleIndices.end()}));
     return true;
 }
@@ -88,6 +91,7 @@ void SampleGallery::clear()
     m_watcher = nullptr;
     m_yaml.clear();
     m_splitName.clear();
+    m_overlay = {};
     m_opened = {};
     m_model->setSplit(nullptr);
     m_model->setClassNames({});

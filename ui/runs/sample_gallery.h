@@ -34,8 +34,9 @@ public:
     explicit SampleGallery(QWidget* parent = nullptr);
 
     // The split the samples come from: opened in the background unless it is the one already
-    // open (or opening); one that failed to open is tried again. `experimentYaml` is the run's stored experiment (RunInfo::experimentYaml).
-    void openSplit(const std::string& experimentYaml, const std::string& split);
+    // open (or opening); one that failed to open is tried again. `experimentYaml` is the run's
+    // stored experiment (RunInfo::experimentYaml), `overlay` its recorded label marks.
+    void openSplit(const std::string& experimentYaml, const std::string& split, const ts::LabelOverlay& overlay = {});
     void setSplit(const OpenedSplit& opened);  // one opened elsewhere
     const OpenedSplit& split() const { return m_opened; }
     bool isOpening() const { return m_watcher != nullptr; }
@@ -64,6 +65,7 @@ private:
     EvaluationSamples* m_model = nullptr;
     ts::widgets::ImageGrid* m_grid = nullptr;
     std::string m_yaml, m_splitName;  // what is open or opening
+    ts::LabelOverlay m_overlay;
     OpenedSplit m_opened;
     QFutureWatcher<OpenedSplit>* m_watcher = nullptr;  // the newest opening; older ones are dropped
 };

@@ -68,6 +68,8 @@ QVariant JobsModel::data(const QModelIndex& index, int role) const
                              : j->kind == QLatin1String("evaluate") ? tr("evaluate")
                              : j->kind == QLatin1String("lr_find")  ? tr("learning-rate finder")
                              : j->kind == QLatin1String("sweep")    ? tr("sweep")
+                             : j->kind == QLatin1String("data_check")  ? tr("data check")
+                             : j->kind == QLatin1String("label_check") ? tr("label check")
                                                                     : tr("train");
         return external ? tr("%1 (another process)").arg(j->title) : tr("#%1 %2 · %3").arg(j->id).arg(j->title, kind);
     }
@@ -75,7 +77,7 @@ QVariant JobsModel::data(const QModelIndex& index, int role) const
     case Progress: return j->state == JobRow::State::Queued ? QString() : QStringLiteral("%1%").arg(int(j->progress * 100));
     case Eta: return j->etaSeconds >= 0 ? RunsModel::durationText(j->etaSeconds) : QStringLiteral("—");
     case Run: return j->runId >= 0 ? QString::number(j->runId) : QStringLiteral("—");
-    case Message: return j->message.section(QLatin1Char('\n'), 0, 0);
+    case Message: return (j->isDone() || j->what.isEmpty() ? j->message : j->what).section(QLatin1Char('\n'), 0, 0);
     }
     return {};
 }

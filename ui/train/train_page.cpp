@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "ui/studio_workspace.h"
+#include "diagnostic_cards.h"
 #include "train_charts.h"
 
 namespace ts::ui {
@@ -68,7 +69,10 @@ TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent
     auto* bottom = new QWidget;
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
+    m_cards = new DiagnosticCards;
+    connect(m_cards, &DiagnosticCards::actionRequested, this, &TrainPage::onDiagnosticAction);
     bottomLayout->addWidget(m_status);
+    bottomLayout->addWidget(m_cards);
     bottomLayout->addWidget(m_log, 1);
 
     auto* splitter = new QSplitter(Qt::Vertical);
@@ -86,6 +90,7 @@ TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent
         connect(m_session, &TrainingSession::stepsArrived, this, &TrainPage::onSteps);
         connect(m_session, &TrainingSession::epochFinished, this, &TrainPage::onEpoch);
         connect(m_session, &TrainingSession::logLine, this, &TrainPage::onLog);
+        connect(m_session, &TrainingSession::diagnosticRaised, m_cards, &DiagnosticCards::addDiagnostic);
         connect(m_session, &TrainingSession::finished, this, &TrainPage::onFinished);
         connect(m_session, &TrainingSession::checkpointSaved, this, [this](const QString& path, qint64 step, qint64 epoch, bool best) {
             m_charts->addCheckpoint(step, epoch, best);
@@ -223,6 +228,7 @@ void TrainPage::onRunStarted(const RunStartInfo& info)
     m_epoch = 0;
     m_run = info;
     m_charts->reset(info.stepsPerEpoch, m_clipThreshold);
+    m_cards->clear();  // the advice was about the run before
     appendLog(info.runId >= 0 ? tr("Run %1 on %2: %3, %n step(s)", nullptr, int(info.totalSteps)).arg(info.runId).arg(info.device, info.dataset)
                               : tr("Training on %1: %2, %n step(s)", nullptr, int(info.totalSteps)).arg(info.device, info.dataset));
     updateStatus();

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "types/experiment_spec.h"
+#include "ui/pages.h"
 #include "training_session.h"
 
 class QAction;
@@ -21,6 +22,7 @@ class QSpinBox;
 
 namespace ts::ui {
 
+class DiagnosticCards;
 class TrainCharts;
 
 class TrainPage : public QWidget {
@@ -46,6 +48,7 @@ public:
     QList<QAction*> trainActions() const;
     TrainingSession* session() const { return m_session; }
     TrainCharts* charts() const { return m_charts; }
+    DiagnosticCards* diagnosticCards() const { return m_cards; }
 
     // Experiment files opened before, newest first (QSettings), that still exist.
     static QStringList recentExperiments();
@@ -66,6 +69,8 @@ signals:
     // The chosen experiment with the fields applied (experimentForRun), after it was loaded
     // and after every edit of a field.
     void experimentChanged(const ts::ExperimentSpec& spec);
+    // A diagnostic card's action opens another page (the main window shows it).
+    void pageRequested(ts::ui::Page page);
 
 private:
     void resetRunView(double clipThreshold);
@@ -91,6 +96,8 @@ private:
     void onEpoch(const EpochSummary& epoch);
     void onLog(TrainingSession::LogLevel level, const QString& message);
     void onFinished(TrainingSession::Outcome outcome, const QString& message);
+    // train_page_diagnostics.cpp: what a diagnostic card's button does.
+    void onDiagnosticAction(const QString& rule, const QString& action, qint64 runId);
 
     QPointer<TrainingSession> m_session;
     QString m_workspace;
@@ -118,6 +125,7 @@ private:
     QLabel* m_status = nullptr;
     QPlainTextEdit* m_log = nullptr;
     TrainCharts* m_charts = nullptr;
+    DiagnosticCards* m_cards = nullptr;
 
     // Status line state.
     RunStartInfo m_run;

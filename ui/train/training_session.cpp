@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ui/engine_messages.h"
+#include "train/diagnostics.h"
 #include "train/run_control.h"
 
 #ifdef __linux__
@@ -369,6 +370,7 @@ void TrainingSession::drain()
                                               : e.level == LogEvent::Level::Warning ? LogLevel::Warning
                                                                                     : LogLevel::Info;
                            emit logLine(level, renderMessage(e.message));
+                           if (isDiagnostic(e.message)) emit diagnosticRaised(e.message, m_run.runId);
                        },
                        [&](CheckpointEvent& e) {
                            emit checkpointSaved(qs(e.record.path), e.record.step, e.record.epoch, e.record.best);
@@ -410,6 +412,7 @@ void TrainingSession::drain()
         if (JobRow* j = findJob(m_currentJob); j && !j->isDone()) {
             j->progress = m_progress.fraction();
             j->etaSeconds = m_progress.etaSeconds().value_or(-1);
+            j->what = renderMessage(m_progress.what());
             emit jobsChanged();
         }
 }

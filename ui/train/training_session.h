@@ -67,6 +67,7 @@ struct JobRow {
     double etaSeconds = -1; // -1: not known
     qint64 runId = -1;
     QString message;        // how it ended
+    QString what;           // what a non-training job is doing now ("reading train"); empty: nothing said
     bool isDone() const { return state >= State::Finished; }
 };
 
@@ -123,6 +124,8 @@ signals:
     void stepsArrived(const QVector<ts::ui::StepPoint>& steps);  // in step order, coalesced
     void epochFinished(const ts::ui::EpochSummary& epoch);
     void logLine(ts::ui::TrainingSession::LogLevel level, const QString& message);
+    // A training diagnostic (train/diagnostics.h), also a logLine: the current run's (-1: not recorded).
+    void diagnosticRaised(const ts::Message& message, qint64 runId);
     void checkpointSaved(const QString& path, qint64 step, qint64 epoch, bool best);
     void systemSample(const ts::SystemSample& sample, qint64 step);  // about once a second
     // Last signal of a run, after the store has committed it.

@@ -1,4 +1,4 @@
-// Small IDX datasets for the label overlay and label check suites: n 4x4 images of three
+// Small IDX datasets for the label overlay and label check suites (engine and studio): n 4x4 images of three
 // well-separated classes (class c lights every third pixel starting at c), written as the four
 // IDX files a directory of the idx format holds, with chosen training labels flipped.
 #pragma once

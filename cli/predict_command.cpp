@@ -1,0 +1,97 @@
+// `trainstudio-cli predict RUN [--checkpoint best|last|EPOCH|FILE] [--top K] [--json]
+// [--device ..] [--workspace DIR] INPUT...`: a run's checkpoint over images, folders of them,
+// IDX files or CSV rows (jobs/predictor.h), the top-k classes of every sample as a table or
+// as JSON lines. Notes (a resize, a checkpoint fallback) go to stderr, so --json stays pure.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "format.h"
+#include "jobs/predictor.h"
+#include "runs_output.h"
+
+namespace ts::cli {
+
+namespace {
+
+// "shoe.png [0]", "t10k-images-idx3-ubyte [17]": the file and the sample's index in it.
+std::string sourceText(const InputSource& s) { return s.file + " [" + std::to_string(s.index) + "]"; }
+
+void printJson(const std::vector<SamplePrediction>& predictions)
+{
+    for (const SamplePrediction& p : predictions) {
+        JsonWriter json;
+        json.beginObject().field("source", p.source.file).field("index", p.source.index);
+        if (!p.source.label.empty()) json.field("label", p.source.label);
+        json.key("top_k").beginArray();
+        for (const ClassScore& c : p.top)
+            json.beginObject().field("class", c.index).field("name", c.name).field("probability", c.probability).endObject();
+        json.endArray().endObject().print();
+    }
+}
+
+void printTable(const Predictor& predictor, const std::vector<SamplePrediction>& predictions, int k)
+{
+    const CheckpointRecord& c = predictor.checkpoint();
+    std::printf("run %lld, epoch %lld checkpoint (step %lld): %s\n", static_cast<long long>(c.runId),
+                static_cast<long long>(c.epoch), static_cast<long long>(c.step), predictor.weightsPath().c_str());
+    std::printf("%s predictions of %s\n\n", formatCount(std::int64_t(predictions.size())).c_str(),
+                predictor.modelInput().describe().c_str());
+    bool labelled = false;
+    for (const auto& p : predictions) labelled = labelled || !p.source.label.empty();
+    std::vector<std::string> headers{"input"};
+    std::string align = "l";
+    if (labelled) headers.push_back("label"), align += 'l';
+    const int shown = predictions.empty() ? k : int(predictions.front().top.size());
+    for (int r = 1; r <= shown; ++r) {
+        headers.push_back(r == 1 ? "1st" : r == 2 ? "2nd" : r == 3 ? "3rd" : std::to_string(r) + "th");
+        align += 'l';
+    }
+    Table table(headers, align);
+    for (const SamplePrediction& p : predictions) {
+        std::vector<std::string> row{sourceText(p.source)};
+        if (labelled) row.push_back(p.source.label);
+        for (const ClassScore& s : p.top) {
+            char probability[32];
+            std::snprintf(probability, sizeof probability, "%.3f", s.probability);
+            row.push_back(s.name + " " + probability);
+        }
+        table.add(std::move(row));
+    }
+    table.print(stdout, 2);
+}
+
+}  // namespace
+
+int predictCommand(const std::vector<std::string>& args)
+{
+    const Options o = parseOptions(args, {"--checkpoint", "--top", "--device", "--workspace"}, {"--json"});
+    if (o.positional.size() < 2)
+        throw std::invalid_argument("predict expects a run id and at least one input: predict RUN IMAGE.png|FOLDER|"
+                                    "IDX-IMAGES|TABLE.csv ... (trainstudio-cli runs list shows the runs)");
+    PredictorOptions options;
+    try {
+        std::size_t used = 0;
+        options.runId = std::stoll(o.positional[0], &used);
+        if (used != o.positional[0].size()) throw std::invalid_argument("trailing text");
+    } catch (const std::exception&) {
+        throw std::invalid_argument("predict expects a run id first, got '" + o.positional[0] +
+                                    "' (trainstudio-cli runs list shows them)");
+    }
+    options.workspaceDir = o.workspace();
+    options.checkpoint = o.get("--checkpoint", "best");
+    options.device = o.get("--device", "");
+    const int k = int(o.integer("--top", 5, 1));
+    const bool json = o.flags.count("--json") != 0;
+
+    Predictor predictor(options);
+    const std::vector<std::string> inputs(o.positional.begin() + 1, o.positional.end());
+    const std::vector<SamplePrediction> predictions = predictor.predict(inputs, k);
+    for (const std::string& note : predictor.notes()) std::fprintf(stderr, "note: %s\n", note.c_str());
+    if (json) printJson(predictions);
+    else printTable(predictor, predictions, k);
+    return 0;
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,79 @@
+// What `predict` reads: PNG/JPEG files, folders of them, IDX image files (their labels file
+// beside them is read when it is there) and CSV rows, as one Dataset of samples shaped as the
+// experiment's own reader shapes them, so the loader applies the experiment's transforms
+// (normalisation) exactly as evaluation does. Images are decoded by data/image_decode.h, IDX
+// and CSV files by the dataset readers: there is no second decoder here.
+//
+// Images are resized only where training resized them (an image_folder experiment, to its
+// image_shape, converting channels as its reader does); for IDX and CIFAR-10 models an image
+// must already have the model's size, and a colour image is refused by a grayscale model
+// rather than silently converted.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+
+namespace ts {
+
+// What the model takes, as the experiment's dataset gives it.
+struct ModelInput {
+    std::string format;      // the experiment's dataset.format: idx, cifar10, csv, image_folder
+    Shape sampleShape;       // one sample as its reader makes it: [C, H, W] or [F]
+    std::vector<std::string> classNames;
+    std::vector<std::string> featureNames;  // csv: the training table's feature columns, in order
+    std::string labelColumn;                // csv: read when an input table has it
+    bool resizes() const { return format == "image_folder"; }
+    std::string describe() const;  // "28x28 grayscale images ([1, 28, 28])", "rows of 4 features (a, b, c, d)"
+};
+
+// Where a sample came from: a file and the sample's index in it (0 for an image).
+struct InputSource {
+    std::string file;
+    std::int64_t index = 0;
+    std::string label;  // the label the input carries (IDX labels file, CSV label column); empty: none
+};
+
+class PredictionInputs : public Dataset {
+public:
+    std::int64_t size() const override { return std::int64_t(sources_.size()); }
+    Shape sampleShape() const override { return shape_; }
+    std::int64_t numClasses() const override { return std::int64_t(classNames_.size()); }
+    std::vector<std::string> classNames() const override { return classNames_; }
+    // The label is always 0: predictions ignore it (an input's own label is in sources()).
+    std::int64_t get(std::int64_t index, float* out) const override;
+    const std::vector<std::int64_t>& labels() const override { return zeros_; }
+    std::string description() const override;
+
+    const std::vector<InputSource>& sources() const { return sources_; }
+    // What was done to fit an input, said once per file ("a.png: resized 64x48 to 32x32 ...").
+    const std::vector<std::string>& notes() const { return notes_; }
+
+private:
+    friend std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>&, const ModelInput&);
+    struct Table {  // an IDX or CSV file read by its dataset reader
+        std::shared_ptr<Dataset> data;
+        std::int64_t first = 0;  // its first sample's index here
+    };
+    void addImage(const std::string& path, const ModelInput& model);
+    void addTable(std::shared_ptr<Dataset> data, const std::string& path, bool labelled);
+
+    Shape shape_;
+    std::vector<std::string> classNames_;
+    std::vector<InputSource> sources_;
+    std::vector<std::int64_t> zeros_;
+    std::vector<std::string> notes_;
+    std::vector<float> images_;  // decoded image samples, in order of imageSample_
+    std::vector<std::int64_t> imageSample_;  // per sample: its row in images_, or -1 (a table's)
+    std::vector<Table> tables_;
+};
+
+// Reads every input in the order given (a folder's images sorted by name). Throws DataError
+// naming the file (a damaged image, IDX or CSV file, an image of the wrong size or colour for
+// the model with what it takes) or std::invalid_argument (no such file, a kind of file the
+// model cannot take, a folder without images, no inputs at all).
+std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>& paths, const ModelInput& model);
+
+}  // namespace ts

@@ -1,0 +1,524 @@
+// The training diagnostics (train/diagnostics.h): each rule fires on a synthetic event stream
+// made to provoke it, once, and stays silent on a healthy one: a synthetic healthy stream and
+// the events of a real run (the shipped MLP, one epoch on 6,000 Fashion-MNIST images). Then a
+// real provoked case through runJob and the store: learning rate 10 diverges, the run's log
+// keeps diag.non_finite, and its action (lowerLearningRateJob: a fork of the last good
+// checkpoint, or a new run when there is none, with optimizer.lr x0.1) trains to finite losses.
+//
+// Tolerances: the rules' thresholds are exact numbers (diagnostics.h); the synthetic streams
+// sit well clear of them (a factor of 1.5 or more) so no rounding decides a case.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <random>
+
+#include "backend/backend.h"
+#include "blob_dataset.h"
+#include "data/subset_dataset.h"
+#include "idx_files.h"
+#include "io/experiment_yaml.h"
+#include "jobs/diagnostic_actions.h"
+#include "jobs/job.h"
+#include "store/run_reader.h"
+#include "store/workspace.h"
+#include "train/diagnostics.h"
+#include "train/run_control.h"
+
+using namespace ts;
+using namespace ts::test;
+
+namespace {
+
+const std::string kExperiments = std::string(TS_SOURCE_DIR) + "/experiments";
+const std::string kFashion = "/usr/share/datasets/fashion-mnist";
+constexpr double kMiB = 1024.0 * 1024.0;
+
+StartedEvent started(std::int64_t stepsPerEpoch = 1000, std::int64_t firstStep = 0)
+{
+    StartedEvent s;
+    s.stepsPerEpoch = stepsPerEpoch;
+    s.firstStep = firstStep;
+    s.totalSteps = firstStep + 10 * stepsPerEpoch;
+    return s;
+}
+
+StepEvent step(std::int64_t n, double loss, double gradNorm = 1.0, double lr = 1e-3, double wait = 0.0005)
+{
+    StepEvent s;
+    s.step = n;
+    s.epoch = 1 + (n - 1) / 1000;
+    s.loss = loss;
+    s.gradNorm = gradNorm;
+    s.lr = lr;
+    s.dataWaitSeconds = wait;
+    s.wallTime = 0.01 * double(n);  // 10 ms a step
+    return s;
+}
+
+EpochEvent epoch(std::int64_t e, double trainLoss, double valLoss, double waitFraction = 0.05)
+{
+    EpochEvent ev;
+    ev.epoch = e;
+    ev.step = 1000 * e;
+    ev.metrics = {{"train_loss", trainLoss}, {"val_loss", valLoss}, {"val_acc", 0.8}};
+    ev.dataWaitFraction = waitFraction;
+    return ev;
+}
+
+// A run that learns: the loss falls from 2.3 towards 0.3 with 5% noise, gradient norms near 1.5,
+// validation loss falling, 5% of the time waiting for data.
+std::vector<TrainEvent> healthyStream(std::int64_t steps = 400)
+{
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> noise(-0.05, 0.05);
+    std::vector<TrainEvent> events{started()};
+    for (std::int64_t n = 1; n <= steps; ++n) {
+        const double loss = (2.0 * std::exp(-double(n) / 50.0) + 0.3) * (1 + noise(rng));
+        events.push_back(step(n, loss, 1.5 + 10 * noise(rng)));
+    }
+    return events;
+}
+
+ExperimentSpec mlpSpec() { return loadExperiment(kExperiments + "/fashion_mnist_mlp.yaml"); }
+
+// The diagnostics that `events` raise, by rule id, each as often as it was raised.
+std::vector<LogEvent> feed(Diagnostics& d, const std::vector<TrainEvent>& events)
+{
+    std::vector<LogEvent> out;
+    for (const TrainEvent& e : events) {
+        auto raised = d.observe(e);
+        out.insert(out.end(), raised.begin(), raised.end());
+    }
+    return out;
+}
+
+std::vector<std::string> ids(const std::vector<LogEvent>& logs)
+{
+    std::vector<std::string> out;
+    for (const LogEvent& l : logs) out.push_back(l.message.id);
+    return out;
+}
+
+QString joined(const std::vector<std::string>& v)
+{
+    QStringList out;
+    for (const auto& s : v) out << QString::fromStdString(s);
+    return out.join(QStringLiteral(", "));
+}
+
+#define EXPECT_RULES(fired, ...) \
+    QCOMPARE(joined(fired), joined(std::vector<std::string>{__VA_ARGS__}))
+
+}  // namespace
+
+class TestDiagnostics : public QObject {
+    Q_OBJECT
+private slots:
+    void everyRuleHasItsMessageAndActions()
+    {
+        std::size_t diagMessages = 0;
+        for (const MessageTemplate& t : messageTemplates())
+            if (std::string(t.key).starts_with("diag.")) {
+                ++diagMessages;
+                const DiagnosticRule* rule = diagnosticRule(t.key);
+                QVERIFY2(rule, t.key);
+                QCOMPARE(rule->message, t.id);
+            }
+        QCOMPARE(diagMessages, diagnosticRules().size());
+        QVERIFY(diagnosticRules().size() >= 15);
+        QCOMPARE(std::string(diagnosticRule("diag.non_finite")->actions.front()), std::string("resume_lower_lr"));
+        QVERIFY(diagnosticRule("diag.not_converging")->actions.size() == 6);  // the checklist's six lines
+        QVERIFY(!diagnosticRule("train.paused"));
+    }
+
+    void healthySyntheticStreamIsSilent()
+    {
+        Diagnostics d(mlpSpec(), std::vector<std::int64_t>(10, 6000));
+        auto events = healthyStream();
+        for (std::int64_t e = 1; e <= 6; ++e) events.push_back(epoch(e, 1.0 / double(e), 1.1 / double(e)));
+        QVERIFY(feed(d, events).empty());
+        for (int e = 1; e <= 6; ++e) QVERIFY(d.observeMemory(e, AllocatorStats{std::size_t(100 * kMiB), std::size_t(120 * kMiB)}).empty());
+        QVERIFY(d.fired().empty());
+    }
+
+    // --- NaN / inf -----------------------------------------------------------------------
+    void nonFiniteLossInAStepFiresOnce()
+    {
+        Diagnostics d(mlpSpec());
+        auto events = healthyStream(30);
+        events.push_back(step(31, NAN));
+        events.push_back(step(32, INFINITY));
+        const auto logs = feed(d, events);
+        EXPECT_RULES(ids(logs), "diag.non_finite");
+        QCOMPARE(int(logs[0].level), int(LogEvent::Level::Error));
+        QCOMPARE(logs[0].message.args.at(0), std::string("31"));
+        QVERIFY2(logs[0].message.text.find("optimizer.lr 0.0001") != std::string::npos, logs[0].message.text.c_str());
+    }
+
+    void trainersDivergenceComesBeforeTheFinishedEvent()
+    {
+        // The real trainer: learning rate 1e6 on the blobs fails with train.diverged_*.
+        ExperimentSpec spec = blobSpec();
+        spec.optimizer.lr = 1e6;
+        Diagnostics diagnostics(spec);
+        Recorder rec;
+        DiagnosticsListener listener(diagnostics, {&rec});
+        Trainer trainer(spec, blobSplits(), cpuBackend());
+        trainer.addListener(&listener);
+        const FinishedEvent f = trainer.run();
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Failed));
+        QVERIFY2(f.message.id.starts_with("train.diverged_"), f.message.text.c_str());
+        QCOMPARE(diagnostics.fired(), std::vector<std::string>{"diag.non_finite"});
+        QVERIFY(rec.events.size() >= 2);
+        QVERIFY(std::holds_alternative<FinishedEvent>(rec.events.back()));
+        const auto* log = std::get_if<LogEvent>(&rec.events[rec.events.size() - 2]);
+        QVERIFY(log && log->message.id == "diag.non_finite");
+        QCOMPARE(log->message.args.at(0), f.message.args.at(0));  // the step that diverged
+    }
+
+    void skippedStepsFireAtTheThird()
+    {
+        ExperimentSpec spec = mlpSpec();
+        spec.training.skipNonFiniteLoss = true;
+        Diagnostics d(spec);
+        const auto skip = [](int n) {
+            return TrainEvent(LogEvent{LogEvent::Level::Warning,
+                                       makeMessage(MessageId::TrainSkippedNanLoss, {std::to_string(n), "1", std::to_string(n)})});
+        };
+        QVERIFY(feed(d, {started(), skip(3), skip(9)}).empty());
+        EXPECT_RULES(ids(feed(d, {skip(12), skip(13)})), "diag.non_finite");
+    }
+
+    // --- not converging ------------------------------------------------------------------
+    void flatLossIsNotConverging()
+    {
+        std::vector<TrainEvent> events{started()};
+        for (int n = 1; n <= 150; ++n) events.push_back(step(n, 2.30 + 0.01 * std::sin(n)));
+        Diagnostics d(mlpSpec());
+        const auto logs = feed(d, events);
+        EXPECT_RULES(ids(logs), "diag.not_converging");
+        QCOMPARE(logs[0].message.args.at(0), std::string("100"));  // checked once, after 100 steps
+        // A resumed run continues from a low loss that need not fall: no checklist.
+        events[0] = started(1000, 5000);
+        Diagnostics resumed(mlpSpec());
+        QVERIFY(feed(resumed, events).empty());
+        // A short epoch is checked at its end (20 steps at least).
+        events[0] = started(30);
+        Diagnostics shortEpoch(mlpSpec());
+        QCOMPARE(feed(shortEpoch, events).at(0).message.args.at(0), std::string("30"));
+    }
+
+    // --- rising / oscillating at a high learning rate -------------------------------------
+    void risingLossAtAHighRate()
+    {
+        const auto stream = [](double lr) {
+            std::vector<TrainEvent> events{started()};
+            for (int n = 1; n <= 40; ++n) events.push_back(step(n, 2.3 - 0.045 * n, 1.0, lr));  // to 0.5
+            for (int n = 41; n <= 80; ++n) events.push_back(step(n, 0.5 + 0.05 * (n - 40), 1.0, lr));  // to 2.5
+            return events;
+        };
+        Diagnostics high(mlpSpec());
+        const auto logs = feed(high, stream(0.05));
+        EXPECT_RULES(ids(logs), "diag.loss_rising");
+        QVERIFY(logs[0].message.text.find("high learning rate (0.05)") != std::string::npos);
+        Diagnostics low(mlpSpec());
+        QVERIFY(feed(low, stream(1e-3)).empty());  // the rule is about the rate
+        // Near zero, noise that doubles a tiny loss is no rise (a real 400-epoch CSV run did this).
+        std::vector<TrainEvent> tiny{started()};
+        for (int n = 1; n <= 20; ++n) tiny.push_back(step(n, 1.0 - 0.045 * n, 1.0, 0.05));  // 1 -> 0.1
+        for (int n = 21; n <= 60; ++n) tiny.push_back(step(n, 0.004 + 0.0001 * (n - 20), 1.0, 0.05));
+        Diagnostics nearZero(mlpSpec());
+        QVERIFY(feed(nearZero, tiny).empty());
+    }
+
+    void oscillatingLossAtAHighRate()
+    {
+        const auto stream = [](double lr) {
+            std::vector<TrainEvent> events{started()};
+            for (int n = 1; n <= 30; ++n) events.push_back(step(n, n % 2 ? 0.4 : 4.0, 1.0, lr));
+            return events;
+        };
+        ExperimentSpec sgd = mlpSpec();
+        sgd.optimizer.type = "sgd";
+        Diagnostics high(sgd);
+        EXPECT_RULES(ids(feed(high, stream(0.5))), "diag.loss_oscillating");
+        Diagnostics low(sgd);
+        QVERIFY(feed(low, stream(0.05)).empty());  // below SGD's high mark (0.1)
+    }
+
+    // --- gradient norm --------------------------------------------------------------------
+    void gradientNormAboveTenPersistently()
+    {
+        const auto stream = [](int highOfEachTwenty) {
+            std::vector<TrainEvent> events{started()};
+            for (int n = 1; n <= 60; ++n) events.push_back(step(n, 2.0 - 0.02 * n, (n - 1) % 20 < highOfEachTwenty ? 25.0 : 2.0));
+            return events;
+        };
+        Diagnostics often(mlpSpec());
+        const auto logs = feed(often, stream(17));
+        EXPECT_RULES(ids(logs), "diag.gradient_exploding");
+        QCOMPARE(logs[0].message.args.at(1), std::string("20"));
+        Diagnostics sometimes(mlpSpec());
+        QVERIFY(feed(sometimes, stream(15)).empty());  // 15 of 20: not persistent
+    }
+
+    void vanishingGradientWhileTheLossStaysHigh()
+    {
+        std::vector<TrainEvent> stuck{started(30)};
+        for (int n = 1; n <= 40; ++n) stuck.push_back(step(n, 2.3, 1e-7));
+        Diagnostics d(mlpSpec());
+        const auto fired = ids(feed(d, stuck));
+        QVERIFY2(std::count(fired.begin(), fired.end(), "diag.gradient_vanishing") == 1, qPrintable(joined(fired)));
+        // Tiny gradients once the loss is near zero are convergence, not vanishing.
+        std::vector<TrainEvent> converged{started(30)};
+        for (int n = 1; n <= 20; ++n) converged.push_back(step(n, 2.3 - 0.1 * n, 1.0));
+        for (int n = 21; n <= 60; ++n) converged.push_back(step(n, 0.01, 1e-7));
+        Diagnostics quiet(mlpSpec());
+        QVERIFY(feed(quiet, converged).empty());
+    }
+
+    // --- overfitting ----------------------------------------------------------------------
+    void validationLossRisingWhileTrainingLossFalls()
+    {
+        std::vector<TrainEvent> events{started()};
+        const double val[] = {0.50, 0.45, 0.47, 0.50, 0.55};
+        for (int e = 1; e <= 5; ++e) events.push_back(epoch(e, 0.6 / e, val[e - 1]));
+        Diagnostics d(mlpSpec());
+        const auto logs = feed(d, events);
+        EXPECT_RULES(ids(logs), "diag.overfitting");
+        QCOMPARE(logs[0].message.args.at(0), std::string("val_loss"));
+        QCOMPARE(logs[0].message.args.at(6), std::string("2"));  // the best epoch
+        // Two rises are not yet three; a training loss that rises too is no overfitting.
+        Diagnostics twoRises(mlpSpec());
+        QVERIFY(feed(twoRises, std::vector<TrainEvent>(events.begin(), events.end() - 1)).empty());
+        std::vector<TrainEvent> bothRise{started()};
+        for (int e = 1; e <= 5; ++e) bothRise.push_back(epoch(e, 0.1 * e, val[e - 1]));
+        Diagnostics diverging(mlpSpec());
+        QVERIFY(feed(diverging, bothRise).empty());
+    }
+
+    // --- the loader -----------------------------------------------------------------------
+    void loaderStarvingTheTrainer()
+    {
+        std::vector<TrainEvent> slow{started()};
+        for (int n = 1; n <= 80; ++n) slow.push_back(step(n, 2.0 - 0.01 * n, 1.0, 1e-3, 0.005));  // 5 of 10 ms
+        Diagnostics d(mlpSpec());
+        const auto logs = feed(d, slow);
+        EXPECT_RULES(ids(logs), "diag.loader_starving");
+        QCOMPARE(logs[0].message.args.at(0), std::string("50"));  // percent
+        QCOMPARE(logs[0].message.args.at(1), std::string("2"));   // the MLP's num_workers
+        Diagnostics byEpoch(mlpSpec());
+        EXPECT_RULES(ids(feed(byEpoch, {started(), epoch(1, 0.5, 0.5, 0.45)})), "diag.loader_starving");
+        Diagnostics fine(mlpSpec());
+        QVERIFY(feed(fine, {started(), epoch(1, 0.5, 0.5, 0.2)}).empty());
+    }
+
+    // --- memory ---------------------------------------------------------------------------
+    void allocatedMemoryGrowingAcrossEpochs()
+    {
+        Diagnostics d(mlpSpec());
+        const double mib[] = {100, 120, 140, 160};
+        std::vector<std::string> fired;
+        for (int e = 0; e < 4; ++e)
+            for (const LogEvent& l : d.observeMemory(e + 1, AllocatorStats{std::size_t(mib[e] * kMiB), std::size_t(200 * kMiB)}))
+                fired.push_back(l.message.id);
+        EXPECT_RULES(fired, "diag.memory_growing");
+        Diagnostics steady(mlpSpec());
+        for (int e = 1; e <= 6; ++e) QVERIFY(steady.observeMemory(e, AllocatorStats{std::size_t(100 * kMiB), std::size_t(150 * kMiB)}).empty());
+        // Reserved far above a steady allocated: the cache, said once.
+        Diagnostics cached(mlpSpec());
+        const AllocatorStats fragmented{std::size_t(100 * kMiB), std::size_t(1024 * kMiB)};
+        EXPECT_RULES(ids(cached.observeMemory(1, fragmented)), "diag.memory_fragmented");
+        QVERIFY(cached.observeMemory(2, fragmented).empty());
+    }
+
+    // --- the model at the start -----------------------------------------------------------
+    void batchNormWarningsAtTheStart()
+    {
+        ExperimentSpec spec = loadExperiment(kExperiments + "/fashion_mnist_cnn.yaml");
+        Diagnostics shipped(spec);  // batch norm with batches of 128, no dropout before it
+        QVERIFY(feed(shipped, {started()}).empty());
+
+        spec.training.batchSize = 4;
+        spec.training.accumulationSteps = 8;
+        Diagnostics small(spec);
+        EXPECT_RULES(ids(feed(small, {started()})), "diag.batchnorm_small_batch", "diag.batchnorm_accumulation");
+
+        ExperimentSpec blob = blobSpec();  // Flatten, Linear, ReLU, ...: put dropout then batch norm in
+        Graph& g = blob.model;
+        g.nodes.insert(g.nodes.begin() + 1, Node{"drop", "Dropout", Attrs{{"p", 0.5}}, {g.nodes[0].name}});
+        g.nodes.insert(g.nodes.begin() + 2, Node{"bn", "BatchNorm1d", {}, {"drop"}});
+        g.nodes[3].inputs[0] = "bn";
+        Diagnostics afterDropout(blob);
+        const auto logs = feed(afterDropout, {started()});
+        EXPECT_RULES(ids(logs), "diag.batchnorm_after_dropout");
+        QCOMPARE(logs[0].message.args, (std::vector<std::string>{"bn", "drop"}));
+    }
+
+    void imbalancedClassesJudgedByAccuracy()
+    {
+        const std::vector<std::string> names{"a", "b", "c"};
+        Diagnostics d(mlpSpec(), {6000, 6000, 500}, names);
+        const auto logs = feed(d, {started()});
+        EXPECT_RULES(ids(logs), "diag.imbalanced_accuracy");
+        QCOMPARE(logs[0].message.args, (std::vector<std::string>{"12.0", "a", "6000", "c", "500", "val_acc"}));
+        ExperimentSpec balanced = mlpSpec();
+        balanced.dataset.sampler = "class_balanced";
+        Diagnostics sampled(balanced, {6000, 6000, 500}, names);
+        QVERIFY(feed(sampled, {started()}).empty());
+        ExperimentSpec byLoss = mlpSpec();
+        byLoss.training.checkpoint.metric = "val_loss";
+        Diagnostics judgedByLoss(byLoss, {6000, 6000, 500}, names);
+        QVERIFY(feed(judgedByLoss, {started()}).empty());
+        // IDX readers declare ten classes: the empty ones are not "the smallest class".
+        Diagnostics declared(mlpSpec(), {80, 70, 70, 0, 0, 0, 0, 0, 0, 0});
+        QVERIFY(feed(declared, {started()}).empty());
+    }
+
+    // --- f16 loss scale ---------------------------------------------------------------------
+    void lossScaleFallingSteadily()
+    {
+        const auto overflow = [](int stepNumber, double before, double after) {
+            return TrainEvent(LogEvent{LogEvent::Level::Info, makeMessage(MessageId::TrainF16Overflow,
+                                                                          {std::to_string(stepNumber), numberArg(before), numberArg(after)})});
+        };
+        ExperimentSpec spec = mlpSpec();
+        spec.training.precision = "f16";
+        // The scaler's first search (65536 -> 2048 in the first steps), then a fit: silent.
+        std::vector<TrainEvent> search{started()};
+        double scale = 65536;
+        for (int n = 1; n <= 5; ++n, scale /= 2) search.push_back(overflow(n, scale, scale / 2));
+        search.push_back(overflow(2500, 4096, 2048));  // grown once, overflowed back: no new low
+        Diagnostics settled(spec);
+        QVERIFY(feed(settled, search).empty());
+        // Then four new lows after step 100.
+        std::vector<TrainEvent> falling;
+        for (int i = 0; i < 4; ++i, scale /= 2) falling.push_back(overflow(3000 + 500 * i, scale, scale / 2));
+        const auto logs = feed(settled, falling);
+        EXPECT_RULES(ids(logs), "diag.loss_scale_falling");
+        QCOMPARE(logs[0].message.args.at(0), std::string("65536"));
+        QCOMPARE(logs[0].message.args.at(1), std::string("128"));
+    }
+
+    // --- a real healthy run -----------------------------------------------------------------
+    void realHealthyRunIsSilent()
+    {
+        if (!QFileInfo::exists(QString::fromStdString(kFashion + "/train-images-idx3-ubyte.gz")))
+            QSKIP("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist)");
+        QTemporaryDir cache;
+        ExperimentSpec spec = mlpSpec();
+        spec.training.epochs = 1;
+        spec.training.device = "cpu";
+        DatasetSplits full = openDataset(spec.dataset, kExperiments, cache.path().toStdString());
+        std::vector<std::int64_t> first(6000), firstTest(1000);
+        std::iota(first.begin(), first.end(), 0);
+        std::iota(firstTest.begin(), firstTest.end(), 0);
+        DatasetSplits splits = full;
+        splits.train = std::make_shared<SubsetDataset>(full.train, first, "Fashion-MNIST train (first 6000)");
+        splits.test = std::make_shared<SubsetDataset>(full.test, firstTest, "Fashion-MNIST test (first 1000)");
+        Diagnostics diagnostics(spec, full.trainStatistics.classCounts, full.train->classNames());
+        Recorder rec;
+        DiagnosticsListener listener(diagnostics, {&rec}, &cpuBackend().allocator());
+        Trainer trainer(spec, std::move(splits), cpuBackend());
+        trainer.addListener(&listener);
+        const FinishedEvent f = trainer.run();
+        QCOMPARE(int(f.outcome), int(FinishedEvent::Outcome::Finished));
+        const auto steps = rec.all<StepEvent>();
+        QCOMPARE(std::int64_t(steps.size()), std::int64_t(6000 / 128));  // the ragged last batch is dropped
+        QVERIFY(steps.back().loss < 0.6 * steps.front().loss);  // it learned
+        const auto epochs = rec.all<EpochEvent>();
+        qInfo("real MLP epoch: loss %.3f -> %.3f, data wait %.1f%%, test_acc %.3f", steps.front().loss,
+              steps.back().loss, 100 * epochs.back().dataWaitFraction, f.metrics.at("test_acc"));
+        QVERIFY2(diagnostics.fired().empty(), qPrintable(joined(diagnostics.fired())));
+    }
+
+    // --- the provoked case, through the job and the store ------------------------------------
+    void learningRateTenGivesTheCardAndItsActionTrains()
+    {
+        QTemporaryDir dir;
+        const std::string data = dir.filePath("data").toStdString(), workspace = dir.filePath("ws").toStdString();
+        QVERIFY(QDir().mkpath(QString::fromStdString(data)));
+        writeIdxPair(data, "train", 240, 1, 30.0);
+        writeIdxPair(data, "t10k", 60, 2, 30.0);
+        ExperimentSpec spec;
+        spec.name = "diverging";
+        spec.dataset.format = "idx";
+        spec.dataset.path = data;
+        spec.dataset.validationFraction = 0.0;
+        spec.dataset.normalizeMean = {0.5};
+        spec.dataset.normalizeStd = {0.25};
+        Graph& g = spec.model;
+        g.inputs = {{"image", Shape{1, 4, 4}}, {"label", Shape{}, DType::I64}};
+        g.add("flatten", "Flatten", {"image"});
+        g.add("fc1", "Linear", {"flatten"}, {{"out_features", std::int64_t(16)}});
+        g.add("relu", "ReLU", {"fc1"});
+        g.add("fc2", "Linear", {"relu"}, {{"out_features", std::int64_t(10)}});
+        g.add("loss", "CrossEntropy", {"fc2", "label"});
+        spec.optimizer.type = "sgd";
+        spec.optimizer.lr = 10;
+        spec.training.epochs = 4;
+        spec.training.batchSize = 16;  // 15 steps an epoch
+        spec.training.device = "cpu";
+        spec.training.seed = 3;
+        const JobEnvironment env{workspace, dir.filePath("cache").toStdString()};
+        const Workspace ws = Workspace::open(workspace);
+        RunControl control;
+
+        // Learning rate 10 survives an epoch here (15 steps; seed 3) and then diverges: the card
+        // is raised once, kept in the run's log, and its action forks the last good checkpoint.
+        Recorder rec;
+        const JobResult failed = runJob(TrainJob{spec}, env, control, rec);
+        QCOMPARE(int(failed.finished.outcome), int(FinishedEvent::Outcome::Failed));
+        const std::int64_t goodEpochs = std::int64_t(rec.all<EpochEvent>().size());
+        QVERIFY2(goodEpochs >= 1, failed.finished.message.text.c_str());
+        int raised = 0;
+        for (const auto& l : rec.all<LogEvent>()) raised += l.message.id == "diag.non_finite";
+        QCOMPARE(raised, 1);
+        {
+            RunReader reader(ws);
+            int stored = 0;
+            for (const LogLine& line : reader.logs(failed.runId)) stored += line.message.id == "diag.non_finite";
+            QCOMPARE(stored, 1);  // in the run's log, once
+        }
+        const TrainJob fork = lowerLearningRateJob(ws, failed.runId);
+        QCOMPARE(fork.fork, std::to_string(failed.runId));
+        QCOMPARE(fork.overrides, std::vector<std::string>{"optimizer.lr=1"});
+        Recorder forked;
+        const JobResult forkResult = runJob(fork, env, control, forked);
+        QVERIFY2(forkResult.finished.outcome == FinishedEvent::Outcome::Finished, forkResult.finished.message.text.c_str());
+        const auto steps = forked.all<StepEvent>();
+        QCOMPARE(std::int64_t(steps.size()), 15 * (4 - goodEpochs));  // from the last good epoch on
+        QCOMPARE(steps.front().step, 15 * goodEpochs + 1);
+        for (const auto& s : steps) {
+            QCOMPARE(s.lr, 1.0);
+            QVERIFY(std::isfinite(s.loss) && std::isfinite(s.gradNorm));
+        }
+        QVERIFY(std::isfinite(forkResult.finished.metrics.at("test_loss")));
+        {
+            RunReader reader(ws);
+            QCOMPARE(reader.run(forkResult.runId)->parentRunId.value_or(-1), failed.runId);
+        }
+
+        // Without a checkpoint (only a final one, which a failure does not write) the action
+        // trains the experiment anew at the lower rate.
+        spec.training.checkpoint.everyEpochs = 0;
+        Recorder unsaved;
+        const JobResult lost = runJob(TrainJob{spec}, env, control, unsaved);
+        QCOMPARE(int(lost.finished.outcome), int(FinishedEvent::Outcome::Failed));
+        const TrainJob retry = lowerLearningRateJob(ws, lost.runId);
+        QVERIFY(retry.fork.empty() && retry.experiment);
+        QCOMPARE(retry.experiment->optimizer.lr, 1.0);
+        Recorder retried;
+        const JobResult fine = runJob(retry, env, control, retried);
+        QCOMPARE(int(fine.finished.outcome), int(FinishedEvent::Outcome::Finished));
+        QCOMPARE(retried.all<StepEvent>().size(), std::size_t(4 * 15));
+        for (const auto& s : retried.all<StepEvent>()) QVERIFY(std::isfinite(s.loss));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, lowerLearningRateJob(ws, 999));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnostics)
+#include "tst_diagnostics.moc"
