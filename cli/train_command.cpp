@@ -93,7 +93,8 @@ int trainCommand(const std::vector<std::string>& args)
         InterruptWatch watch(control);
         result = runJob(job, env, control, console);
     }
-    if (!json && result.runId >= 0)
+    const bool stored = result.finished.message.id != "job.save_failed";
+    if (!json && result.runId >= 0 && stored)
         std::fprintf(stderr, "run %lld saved in %s (trainstudio-cli runs show %lld --workspace ...)\n",
                      static_cast<long long>(result.runId), Workspace{env.workspaceDir}.databasePath().c_str(),
                      static_cast<long long>(result.runId));

@@ -182,8 +182,9 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         try {
             if (!recorded && result.runId >= 0) writer->finishRun(result.runId, statusOf(done.outcome), done.message);
             writer->flush();  // the FinishedEvent promises the run is in the store
-        } catch (const std::exception& e) {
-            publishLog(listener, LogEvent::Level::Error, makeMessage(MessageId::JobSaveFailed, {e.what()}));
+        } catch (const std::exception& e) {  // trained, but not (all) in the store: that is a failure
+            done.outcome = FinishedEvent::Outcome::Failed;
+            done.message = makeMessage(MessageId::JobSaveFailed, {e.what()});
         }
     }
     listener.onEvent(done);

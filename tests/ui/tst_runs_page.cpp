@@ -27,6 +27,7 @@
 #include <qcustomplot.h>
 #include "ui/runs/runs_model.h"
 #include "ui/runs/runs_page.h"
+#include "io/checkpoint.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
 
@@ -85,11 +86,11 @@ qint64 addRun(RunWriter& writer, const Workspace& ws, const RunSpec& spec)
     for (int c = 1; c <= spec.checkpoints; ++c) {
         const std::string file = "epoch_00" + std::to_string(c) + ".safetensors";
         std::ofstream(folder / file) << "weights";
-        std::ofstream(folder / (file + ".state")) << "state";
+        std::ofstream(checkpointStatePath((folder / file).string())) << "state";  // the pair a resume needs
         CheckpointRecord record;
         record.runId = id;
         record.path = "run_" + std::to_string(id) + "/" + file;
-        record.statePath = record.path + ".state";
+        record.statePath = checkpointStatePath(record.path);
         record.step = c * 10;
         record.epoch = c;
         record.metricName = "val_acc";
