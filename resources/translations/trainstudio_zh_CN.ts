@@ -1670,6 +1670,25 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
 </context>
 <context>
+    <name>ts::ui</name>
+    <message>
+        <source>The check waits in the job queue for the jobs before it.</source>
+        <translation>检查正在任务队列中等待前面的任务完成。</translation>
+    </message>
+    <message>
+        <source>Checking… %1%</source>
+        <translation>正在检查… %1%</translation>
+    </message>
+    <message>
+        <source>Checking… %1% (%2)</source>
+        <translation>正在检查… %1%（%2）</translation>
+    </message>
+    <message>
+        <source>The check did not finish.</source>
+        <translation>检查没有完成。</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::AugmentationPreview</name>
     <message>
         <source>The mean &quot;%1&quot; is not a list of numbers: write one per channel, such as 0.5 or 0.49, 0.48, 0.45.</source>
@@ -2499,18 +2518,6 @@ Loss −log p(true class): %5</source>
         <translation>%1 的数据检查</translation>
     </message>
     <message>
-        <source>The check waits in the job queue for the jobs before it.</source>
-        <translation>检查正在任务队列中等待前面的任务完成。</translation>
-    </message>
-    <message>
-        <source>Checking… %1%</source>
-        <translation>正在检查… %1%</translation>
-    </message>
-    <message>
-        <source>The check did not finish.</source>
-        <translation>检查没有完成。</translation>
-    </message>
-    <message>
         <source>Unreadable or corrupt samples</source>
         <translation>无法读取或损坏的样本</translation>
     </message>
@@ -2697,10 +2704,6 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Draw every class equally often in each epoch (dataset.sampler: class_balanced; removes the loss&apos;s class weights).</source>
         <translation>每轮中每个类别被抽取的次数相同（dataset.sampler: class_balanced；移除损失的类别权重）。</translation>
-    </message>
-    <message>
-        <source>Checking… %1% (%2)</source>
-        <translation>正在检查… %1%（%2）</translation>
     </message>
 </context>
 <context>
@@ -2915,22 +2918,6 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Label check, %1 folds</source>
         <translation>标签检查，%1 折</translation>
-    </message>
-    <message>
-        <source>The check waits in the job queue for the jobs before it.</source>
-        <translation>检查正在任务队列中等待前面的任务完成。</translation>
-    </message>
-    <message>
-        <source>Checking… %1%</source>
-        <translation>正在检查… %1%</translation>
-    </message>
-    <message>
-        <source>Checking… %1% (%2)</source>
-        <translation>正在检查… %1%（%2）</translation>
-    </message>
-    <message>
-        <source>The check did not finish.</source>
-        <translation>检查没有完成。</translation>
     </message>
     <message>
         <source>Checks run on the studio&apos;s job queue, which this view has not got.</source>

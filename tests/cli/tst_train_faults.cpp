@@ -22,6 +22,7 @@
 #include "io/checkpoint.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
+#include "tiny_experiment.h"
 
 using namespace ts;
 namespace fs = std::filesystem;
@@ -29,38 +30,13 @@ using Result = ts::test::ProcessResult;
 
 namespace {
 
-// The shipped wine-like CSV: 8 steps an epoch, a few milliseconds each.
+// The shipped wine-like CSV (tiny_experiment.h), written as an experiment file.
 QString writeExperiment(const QString& dir, int epochs, int every)
 {
     const QString path = dir + "/wine_faults.yaml";
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly)) return {};
-    f.write(QString(R"(name: wine_faults
-dataset:
-  format: csv
-  path: %1/experiments/data/wine_like.csv
-  label_column: cultivar
-  feature_columns: [alcohol, malic_acid, color_intensity, hue, proline]
-  validation_fraction: 0.2
-  normalize: {from_statistics: true}
-  loader: {num_workers: 0}
-model:
-  layers:
-    - Linear: {out_features: 32}
-    - ReLU
-    - Linear: {out_features: 3}
-    - CrossEntropy
-optimizer: {type: adam, lr: 0.003}
-training:
-  epochs: %2
-  batch_size: 32
-  seed: 7
-  checkpoint: {every_epochs: %3, keep_last: 3}
-)")
-                .arg(TS_SOURCE_DIR)
-                .arg(epochs)
-                .arg(every)
-                .toUtf8());
+    f.write(tinyWineYaml(TS_SOURCE_DIR, epochs, every).toUtf8());
     return path;
 }
 

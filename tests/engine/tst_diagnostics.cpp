@@ -18,6 +18,7 @@
 #include "backend/backend.h"
 #include "blob_dataset.h"
 #include "data/subset_dataset.h"
+#include "diverging_experiment.h"
 #include "idx_files.h"
 #include "io/experiment_yaml.h"
 #include "jobs/diagnostic_actions.h"
@@ -443,26 +444,7 @@ private slots:
         QVERIFY(QDir().mkpath(QString::fromStdString(data)));
         writeIdxPair(data, "train", 240, 1, 30.0);
         writeIdxPair(data, "t10k", 60, 2, 30.0);
-        ExperimentSpec spec;
-        spec.name = "diverging";
-        spec.dataset.format = "idx";
-        spec.dataset.path = data;
-        spec.dataset.validationFraction = 0.0;
-        spec.dataset.normalizeMean = {0.5};
-        spec.dataset.normalizeStd = {0.25};
-        Graph& g = spec.model;
-        g.inputs = {{"image", Shape{1, 4, 4}}, {"label", Shape{}, DType::I64}};
-        g.add("flatten", "Flatten", {"image"});
-        g.add("fc1", "Linear", {"flatten"}, {{"out_features", std::int64_t(16)}});
-        g.add("relu", "ReLU", {"fc1"});
-        g.add("fc2", "Linear", {"relu"}, {{"out_features", std::int64_t(10)}});
-        g.add("loss", "CrossEntropy", {"fc2", "label"});
-        spec.optimizer.type = "sgd";
-        spec.optimizer.lr = 10;
-        spec.training.epochs = 4;
-        spec.training.batchSize = 16;  // 15 steps an epoch
-        spec.training.device = "cpu";
-        spec.training.seed = 3;
+        ExperimentSpec spec = test::divergingSpec(data);
         const JobEnvironment env{workspace, dir.filePath("cache").toStdString()};
         const Workspace ws = Workspace::open(workspace);
         RunControl control;

@@ -29,6 +29,7 @@
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
+#include "tiny_experiment.h"
 
 using namespace ts;
 using namespace ts::test;
@@ -94,35 +95,10 @@ void installFullVfs()
 
 // ---- helpers ----------------------------------------------------------------------------
 
-// The shipped wine-like CSV, 8 steps an epoch, a checkpoint every `every` epochs (keep 3).
+// The shipped wine-like CSV (tiny_experiment.h), a checkpoint every `every` epochs (keep 3).
 ExperimentSpec wineSpec(int epochs, int every)
 {
-    return parseExperiment(QString(R"(name: faults
-dataset:
-  format: csv
-  path: %1/experiments/data/wine_like.csv
-  label_column: cultivar
-  feature_columns: [alcohol, malic_acid, color_intensity, hue, proline]
-  validation_fraction: 0.2
-  loader: {num_workers: 0}
-model:
-  layers:
-    - Linear: {out_features: 16}
-    - ReLU
-    - Linear: {out_features: 3}
-    - CrossEntropy
-optimizer: {type: adam, lr: 0.003}
-training:
-  epochs: %2
-  batch_size: 32
-  seed: 7
-  checkpoint: {every_epochs: %3, keep_last: 3}
-)")
-                               .arg(TS_SOURCE_DIR)
-                               .arg(epochs)
-                               .arg(every)
-                               .toStdString(),
-                           "faults.yaml");
+    return parseExperiment(tinyWineYaml(TS_SOURCE_DIR, epochs, every).toStdString(), "faults.yaml");
 }
 
 JobResult train(const QString& ws, TrainJob job, TrainListener& listener, RunControl* control = nullptr)

@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "diverging_experiment.h"
 #include "idx_files.h"
 #include "jobs/job.h"
 #include "scratch_home.h"
@@ -47,32 +48,6 @@ QStringList buttonNames(QFrame* card)
     QStringList out;
     for (auto* b : card->findChildren<QPushButton*>()) out << b->objectName();
     return out;
-}
-
-// Learning rate 10 on small IDX files: trains an epoch, then diverges (tests/engine/tst_diagnostics.cpp).
-ExperimentSpec divergingSpec(const std::string& data)
-{
-    ExperimentSpec spec;
-    spec.name = "diverging";
-    spec.dataset.format = "idx";
-    spec.dataset.path = data;
-    spec.dataset.validationFraction = 0.0;
-    spec.dataset.normalizeMean = {0.5};
-    spec.dataset.normalizeStd = {0.25};
-    Graph& g = spec.model;
-    g.inputs = {{"image", Shape{1, 4, 4}}, {"label", Shape{}, DType::I64}};
-    g.add("flatten", "Flatten", {"image"});
-    g.add("fc1", "Linear", {"flatten"}, {{"out_features", std::int64_t(16)}});
-    g.add("relu", "ReLU", {"fc1"});
-    g.add("fc2", "Linear", {"relu"}, {{"out_features", std::int64_t(10)}});
-    g.add("loss", "CrossEntropy", {"fc2", "label"});
-    spec.optimizer.type = "sgd";
-    spec.optimizer.lr = 10;
-    spec.training.epochs = 4;
-    spec.training.batchSize = 16;
-    spec.training.device = "cpu";
-    spec.training.seed = 3;
-    return spec;
 }
 
 }  // namespace
@@ -182,7 +157,7 @@ private slots:
         QSignalSpy pages(&page, &TrainPage::pageRequested);
         QSignalSpy finished(&session, &TrainingSession::finished);
         QSignalSpy raised(&session, &TrainingSession::diagnosticRaised);
-        session.enqueue(TrainJob{divergingSpec(data)}, QStringLiteral("diverging"), workspace);
+        session.enqueue(TrainJob{test::divergingSpec(data)}, QStringLiteral("diverging"), workspace);
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.at(0).at(0).value<TrainingSession::Outcome>(), TrainingSession::Outcome::Failed);
         const qint64 failedRun = session.jobs().front().runId;

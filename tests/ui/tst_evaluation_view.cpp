@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "evaluated_run.h"
 #include "scratch_home.h"
 #include "data/dataset.h"
 #include "image_grid.h"
@@ -35,35 +36,6 @@ namespace {
 const char* kFashion = "/usr/share/datasets/fashion-mnist";
 const QStringList kFashionNames{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                                 "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-
-void writeBigEndian(std::ofstream& out, std::uint32_t v)
-{
-    const char bytes[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-    out.write(bytes, 4);
-}
-
-// The first `count` samples of a real split as plain IDX files (the reader takes .gz or not).
-void writeIdx(const Dataset& split, std::int64_t count, const std::string& dir, const std::string& prefix)
-{
-    std::ofstream images(dir + "/" + prefix + "-images-idx3-ubyte", std::ios::binary);
-    std::ofstream labels(dir + "/" + prefix + "-labels-idx1-ubyte", std::ios::binary);
-    writeBigEndian(images, 0x00000803);
-    writeBigEndian(images, std::uint32_t(count));
-    writeBigEndian(images, 28);
-    writeBigEndian(images, 28);
-    writeBigEndian(labels, 0x00000801);
-    writeBigEndian(labels, std::uint32_t(count));
-    std::vector<float> pixels(28 * 28);
-    for (std::int64_t i = 0; i < count; ++i) {
-        const char label = char(split.get(i, pixels.data()));
-        for (float p : pixels) images.put(char(std::lround(p * 255)));  // the reader stored byte / 255
-        labels.put(label);
-    }
-}
-
-struct Listener : TrainListener {
-    void onEvent(const TrainEvent&) override {}
-};
 
 // -log p(label), clipped as the calibration's NLL clips (2.22e-16).
 double loss(const Prediction& p) { return -std::log(std::max(double(p.probabilities[std::size_t(p.label)]), 2.220446049250313e-16)); }
@@ -135,8 +107,8 @@ private slots:
         full.validationFraction = 0;
         const DatasetSplits real = openDataset(full, ".", "");
         QVERIFY(real.test);
-        writeIdx(*real.train, 3000, m_data, "train");
-        writeIdx(*real.test, 1000, m_data, "t10k");
+        test::writeIdxSubset(*real.train, 3000, m_data, "train");
+        test::writeIdxSubset(*real.test, 1000, m_data, "t10k");
 
         ExperimentSpec spec = loadExperiment((shippedExperimentsDirectory() / "fashion_mnist_mlp.yaml").string());
         spec.dataset.path = m_data;
@@ -144,21 +116,10 @@ private slots:
         spec.training.epochs = 1;
         spec.training.device = "cpu";
         m_ws = Workspace::open(m_root.filePath("workspace").toStdString());
-        JobEnvironment env;
-        env.workspaceDir = m_ws.directory;
-        env.systemSampleSeconds = 0;
-        RunControl control;
-        Listener listener;
-        TrainJob train;
-        train.experiment = spec;
-        const JobResult trained = runJob(train, env, control, listener);
-        QVERIFY2(trained.finished.outcome == FinishedEvent::Outcome::Finished, trained.finished.message.text.c_str());
-        m_runId = trained.runId;
-        EvaluateJob evaluate;
-        evaluate.runId = m_runId;
-        const JobResult evaluated = runJob(evaluate, env, control, listener);
-        QVERIFY2(evaluated.finished.outcome == FinishedEvent::Outcome::Finished, evaluated.finished.message.text.c_str());
-        m_evaluationId = evaluated.evaluationId;
+        const test::EvaluatedRun run = test::trainAndEvaluate(spec, m_ws.directory);
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        m_runId = run.runId;
+        m_evaluationId = run.evaluationId;
         m_predictions = RunReader(m_ws).predictions(m_evaluationId);
         QCOMPARE(m_predictions.size(), std::size_t(1000));  // the test split, all of it
     }

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "evaluated_run.h"
 #include "scratch_home.h"
 #include "data/dataset.h"
 #include "io/experiment_yaml.h"
@@ -30,43 +31,6 @@ namespace {
 const char* kFashion = "/usr/share/datasets/fashion-mnist";
 const QStringList kFashionNames{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                                 "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-
-void writeBigEndian(std::ofstream& out, std::uint32_t v)
-{
-    const char bytes[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-    out.write(bytes, 4);
-}
-
-// The first `count` samples of a real split as IDX files; returns each image as a QImage.
-QList<QImage> writeIdx(const Dataset& split, std::int64_t count, const std::string& dir, const std::string& prefix)
-{
-    std::ofstream images(dir + "/" + prefix + "-images-idx3-ubyte", std::ios::binary);
-    std::ofstream labels(dir + "/" + prefix + "-labels-idx1-ubyte", std::ios::binary);
-    writeBigEndian(images, 0x00000803);
-    writeBigEndian(images, std::uint32_t(count));
-    writeBigEndian(images, 28);
-    writeBigEndian(images, 28);
-    writeBigEndian(labels, 0x00000801);
-    writeBigEndian(labels, std::uint32_t(count));
-    QList<QImage> out;
-    std::vector<float> pixels(28 * 28);
-    for (std::int64_t i = 0; i < count; ++i) {
-        labels.put(char(split.get(i, pixels.data())));
-        QImage image(28, 28, QImage::Format_Grayscale8);
-        for (int y = 0; y < 28; ++y)
-            for (int x = 0; x < 28; ++x) {
-                const auto byte = std::uint8_t(std::lround(pixels[std::size_t(y * 28 + x)] * 255));  // stored as byte / 255
-                images.put(char(byte));
-                image.scanLine(y)[x] = byte;
-            }
-        out << image;
-    }
-    return out;
-}
-
-struct Listener : TrainListener {
-    void onEvent(const TrainEvent&) override {}
-};
 
 // Drags `path` over the panel and drops it there, as a file manager would.
 bool dropFile(QWidget* target, const QString& path)
@@ -106,8 +70,12 @@ private slots:
         full.path = kFashion;
         full.validationFraction = 0;
         const DatasetSplits real = openDataset(full, ".", "");
-        writeIdx(*real.train, 1000, data, "train");
-        m_testImages = writeIdx(*real.test, 50, data, "t10k");
+        test::writeIdxSubset(*real.train, 1000, data, "train");
+        for (const std::vector<std::uint8_t>& bytes : test::writeIdxSubset(*real.test, 50, data, "t10k")) {
+            QImage image(28, 28, QImage::Format_Grayscale8);
+            for (int y = 0; y < 28; ++y) std::copy_n(bytes.data() + y * 28, 28, image.scanLine(y));
+            m_testImages << image;
+        }
 
         ExperimentSpec spec = loadExperiment((shippedExperimentsDirectory() / "fashion_mnist_mlp.yaml").string());
         spec.dataset.path = data;
@@ -115,21 +83,10 @@ private slots:
         spec.training.epochs = 1;
         spec.training.device = "cpu";
         m_ws = Workspace::open(m_root.filePath("workspace").toStdString());
-        JobEnvironment env;
-        env.workspaceDir = m_ws.directory;
-        env.systemSampleSeconds = 0;
-        RunControl control;
-        Listener listener;
-        TrainJob train;
-        train.experiment = spec;
-        const JobResult trained = runJob(train, env, control, listener);
-        QVERIFY2(trained.finished.outcome == FinishedEvent::Outcome::Finished, trained.finished.message.text.c_str());
-        m_runId = trained.runId;
-        EvaluateJob evaluate;
-        evaluate.runId = m_runId;
-        const JobResult evaluated = runJob(evaluate, env, control, listener);
-        QVERIFY2(evaluated.finished.outcome == FinishedEvent::Outcome::Finished, evaluated.finished.message.text.c_str());
-        m_predictions = RunReader(m_ws).predictions(evaluated.evaluationId);
+        const test::EvaluatedRun run = test::trainAndEvaluate(spec, m_ws.directory);
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        m_runId = run.runId;
+        m_predictions = RunReader(m_ws).predictions(run.evaluationId);
         QCOMPARE(m_predictions.size(), std::size_t(50));
     }
 

@@ -14,8 +14,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <cmath>
 
+#include "check_job_progress.h"
 #include "health_fixes.h"
 #include "split_counts.h"
 #include "statistics_histogram.h"
@@ -239,22 +239,12 @@ void HealthReportPanel::checkNow()
 void HealthReportPanel::onJobsChanged()
 {
     if (m_jobId <= 0) return;
-    for (const JobRow& row : m_session->jobs()) {
-        if (row.id != m_jobId) continue;
-        m_progress->setValue(int(std::lround(std::clamp(row.progress, 0.0, 1.0) * 1000)));
-        if (row.state == JobRow::State::Queued)
-            m_status->setText(tr("The check waits in the job queue for the jobs before it."));
-        else if (!row.isDone())
-            m_status->setText(row.what.isEmpty() ? tr("Checking… %1%").arg(int(row.progress * 100))
-                                                 : tr("Checking… %1% (%2)").arg(int(row.progress * 100)).arg(row.what));
-        if (row.isDone()) {
-            m_jobId = 0;
-            if (row.state != JobRow::State::Finished) m_jobMessage = row.message.isEmpty() ? tr("The check did not finish.") : row.message;
-            updateControls();
-            refresh();
-        }
-        return;
-    }
+    const JobRow* row = followCheckJob(*m_session, m_jobId, m_progress, m_status);
+    if (!row || !row->isDone()) return;
+    m_jobId = 0;
+    if (const QString why = checkJobOutcome(*row); !why.isEmpty()) m_jobMessage = why;
+    updateControls();
+    refresh();
 }
 
 QString HealthReportPanel::kindTitle(FindingKind kind) const

@@ -13,9 +13,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 
+#include "check_job_progress.h"
 #include "data/dataset.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
@@ -195,23 +195,12 @@ void LabelCheckPanel::startCheck()
 void LabelCheckPanel::onJobsChanged()
 {
     if (m_jobId <= 0) return;
-    for (const JobRow& row : m_session->jobs()) {
-        if (row.id != m_jobId) continue;
-        m_progress->setValue(int(std::lround(std::clamp(row.progress, 0.0, 1.0) * 1000)));
-        if (row.state == JobRow::State::Queued)
-            m_status->setText(tr("The check waits in the job queue for the jobs before it."));
-        else if (!row.isDone())
-            m_status->setText(row.what.isEmpty() ? tr("Checking… %1%").arg(int(row.progress * 100))
-                                                 : tr("Checking… %1% (%2)").arg(int(row.progress * 100)).arg(row.what));
-        if (row.isDone()) {
-            m_jobId = 0;
-            const bool well = row.state == JobRow::State::Finished;
-            m_outcome = well ? QString() : row.message.isEmpty() ? tr("The check did not finish.") : row.message;
-            updateControls();
-            if (well) emit checkFinished();
-        }
-        return;
-    }
+    const JobRow* row = followCheckJob(*m_session, m_jobId, m_progress, m_status);
+    if (!row || !row->isDone()) return;
+    m_jobId = 0;
+    m_outcome = checkJobOutcome(*row);
+    updateControls();
+    if (m_outcome.isEmpty()) emit checkFinished();
 }
 
 void LabelCheckPanel::updateControls()
