@@ -28,7 +28,9 @@ QString startFolder()
 {
     const QString remembered = QSettings().value(kFolderKey).toString();
     if (!remembered.isEmpty() && QFileInfo(remembered).isDir()) return remembered;
-    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    // Documents when the desktop made one (a bare account has none), else the home folder.
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
 }
 
 }  // namespace
