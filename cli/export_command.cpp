@@ -66,7 +66,7 @@ int exportCommand(const std::vector<std::string>& args)
                     r.onnx.quantizedWeights, r.temperature ? jsonNumber(*r.temperature).c_str() : "null");
         return 0;
     }
-    for (const std::string& note : r.notes) std::printf("note: %s\n", note.c_str());
+    for (const Message& note : r.notes) std::printf("note: %s\n", note.text.c_str());
     std::printf("exported run %lld (epoch %lld, %s) to %s: %s, %d ONNX nodes%s\n", static_cast<long long>(request.runId),
                 static_cast<long long>(r.epoch), r.checkpointPath.c_str(), r.onnx.path.c_str(),
                 formatBytes(r.onnx.bytes).c_str(), r.onnx.nodes,

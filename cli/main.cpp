@@ -19,7 +19,7 @@ void printHelp()
         "\n"
         "Commands:\n"
         "  train       train an experiment: train EXPERIMENT.yaml [--device auto|cpu|cuda]\n"
-        "              [--epochs N] [--set key=value ...] [--json] [--workspace DIR]\n"
+        "              [--epochs N] [--threads N] [--set key=value ...] [--json] [--workspace DIR]\n"
         "              [--name NAME] [--tag TAG ...]; the run lands in the workspace\n"
         "              (default ~/.local/share/trainstudio/workspace) with its checkpoints;\n"
         "              train --resume RUN_OR_CHECKPOINT continues a stopped or crashed run;\n"

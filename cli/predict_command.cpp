@@ -88,7 +88,7 @@ int predictCommand(const std::vector<std::string>& args)
     Predictor predictor(options);
     const std::vector<std::string> inputs(o.positional.begin() + 1, o.positional.end());
     const std::vector<SamplePrediction> predictions = predictor.predict(inputs, k);
-    for (const std::string& note : predictor.notes()) std::fprintf(stderr, "note: %s\n", note.c_str());
+    for (const Message& note : predictor.notes()) std::fprintf(stderr, "note: %s\n", note.text.c_str());
     if (json) printJson(predictions);
     else printTable(predictor, predictions, k);
     return 0;

@@ -62,12 +62,12 @@ private:
 
 int trainCommand(const std::vector<std::string>& args)
 {
-    const Options o = parseOptions(args, {"--device", "--epochs", "--set", "--workspace", "--resume", "--fork", "--name", "--tag"},
+    const Options o = parseOptions(args, {"--device", "--epochs", "--threads", "--set", "--workspace", "--resume", "--fork", "--name", "--tag"},
                                    {"--json"});
     const bool resume = o.has("--resume"), fork = o.has("--fork");
     if (resume && fork) throw std::invalid_argument("use --resume or --fork, not both");
     if (resume && (!o.positional.empty() || o.has("--set")))
-        throw std::invalid_argument("--resume continues a run exactly as it was (only --epochs and --device may change); "
+        throw std::invalid_argument("--resume continues a run exactly as it was (only --epochs, --device and --threads may change); "
                                     "to change settings use --fork RUN_OR_CHECKPOINT [EXPERIMENT.yaml] --set key=value");
     if (!resume && !fork && o.positional.size() != 1)
         throw std::invalid_argument("train expects one experiment file (e.g. experiments/fashion_mnist_mlp.yaml)");
@@ -80,6 +80,7 @@ int trainCommand(const std::vector<std::string>& args)
     else job.overrides = o.all("--set");  // a fork of the checkpoint's own experiment
     if (o.has("--epochs")) job.epochs = o.integer("--epochs", 1, 1);
     job.device = o.get("--device", "");
+    if (o.has("--threads")) job.threads = o.integer("--threads", 0, 0);  // 0: automatic
     job.name = o.get("--name", "");
     job.tags = o.all("--tag");
     const bool json = o.flags.count("--json") != 0;

@@ -38,6 +38,9 @@ const Template kTemplates[] = {
     {"lr_find.rules_disagree", QT_TRANSLATE_NOOP("EngineMessage", "the rules disagree by %1x (steepest descent %2, lowest loss / 10 %3, valley %4): the curve has no clear answer; repeat the test over several seeds or with more steps")},
     {"memory.breakdown", QT_TRANSLATE_NOOP("EngineMessage", "parameters %1, gradients %2, optimizer state (%3) %4, activations %5, workspace %6; total %7")},
     {"train.memory_planned", QT_TRANSLATE_NOOP("EngineMessage", "memory on %1 (planned): parameters %2, gradients %3, optimizer state (%4) %5, activations %6, workspace %7; total %8")},
+    {"train.cpu_threads_auto", QT_TRANSLATE_N_NOOP("EngineMessage", "computing with %n CPU thread(s): the cores other programs leave idle, followed during the run (training.threads: 0, automatic)"), 1},
+    {"train.cpu_threads_fixed", QT_TRANSLATE_N_NOOP("EngineMessage", "computing with %n CPU thread(s) (training.threads)"), 1},
+    {"train.cpu_threads_changed", QT_TRANSLATE_NOOP("EngineMessage", "CPU threads now %1: other programs' use of the cores changed (the results do not depend on it)")},
     {"train.overfit_mode", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0."), 1},
     {"train.overfit_mode_fewer", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0. (%3 requested; the split holds fewer.)"), 1},
     {"train.metric_missing_overfit", QT_TRANSLATE_NOOP("EngineMessage", "metric '%1' is not computed in this run (overfit mode has no validation): early stopping / plateau schedule ignore it")},
@@ -120,6 +123,13 @@ const Template kTemplates[] = {
     {"data_check.summary_images", QT_TRANSLATE_NOOP("EngineMessage", "data check: %1 unreadable, %2 exact duplicates, %3 exact leaks across splits, %4 near duplicates and %5 near leaks (within %6 bits)")},
     {"data_check.reused", QT_TRANSLATE_NOOP("EngineMessage", "stored check %1 is current (the files are unchanged; --force checks again): %2 unreadable, %3 exact duplicates, %4 exact leaks, %5 near duplicates, %6 near leaks")},
     {"data_check.stopped", QT_TRANSLATE_NOOP("EngineMessage", "the data check was stopped; nothing was stored")},
+    {"export.no_best_checkpoint", QT_TRANSLATE_NOOP("EngineMessage", "run %1 marks no checkpoint as best (no tracked metric): exporting the last one")},
+    {"export.no_class_names", QT_TRANSLATE_NOOP("EngineMessage", "the model's metadata has no class names: the dataset could not be read (%1)")},
+    {"export.no_class_names_nor_normalisation", QT_TRANSLATE_NOOP("EngineMessage", "the model's metadata has no class names and no normalisation: the dataset could not be read (%1)")},
+    {"predict.no_best_checkpoint", QT_TRANSLATE_NOOP("EngineMessage", "run %1 marks no checkpoint as best (no tracked metric): predicting with the last one")},
+    {"predict.image_converted", QT_TRANSLATE_N_NOOP("EngineMessage", "%1: the %2x%3 image was converted to %4x%5 with %n channel(s), as the experiment's image_shape converts its training images"), 6},
+    {"predict.folder_others", QT_TRANSLATE_N_NOOP("EngineMessage", "%1: %n file(s) that are not .png/.jpg/.jpeg images were left out"), 2},
+    {"predict.labels_from", QT_TRANSLATE_NOOP("EngineMessage", "%1: labels read from %2")},
 };
 
 const char* const kLevels[][2] = {

@@ -138,6 +138,8 @@ std::vector<ExperimentOption> makeTable()
         // Precision and memory
         {.key = "training.device", .group = G::Precision, .kind = K::Text, .choices = {"auto", "cpu", "cuda"}, .rule = checkDevice,
          .value = OPTION_VALUE(s.training.device)},
+        {.key = "training.threads", .group = G::Precision, .kind = K::Integer, .range = atLeast(0),
+         .value = OPTION_VALUE(s.training.threads)},
         {.key = "training.precision", .group = G::Precision, .kind = K::Choice, .choices = {"f32", "tf32", "bf16", "f16"},
          .value = OPTION_VALUE(s.training.precision)},
         {.key = "training.loss_scale", .group = G::Precision, .range = finite(atLeast(1)), .applies = f16,

@@ -162,7 +162,7 @@ void readSchedule(Reader& r, const Field& f, ScheduleSpec& s)
 void readTraining(Reader& r, const Field& f, TrainingSpec& t)
 {
     const MapView m = r.map(f.value, "training",
-                            {"epochs", "batch_size", "seed", "device", "clip_grad_norm", "clip_grad_value", "accumulation_steps",
+                            {"epochs", "batch_size", "seed", "device", "threads", "clip_grad_norm", "clip_grad_value", "accumulation_steps",
                              "early_stopping", "checkpoint", "overfit_batches", "deterministic", "skip_non_finite_loss",
                              "log_every_steps", "top_k", "precision", "loss_scale"},
                             f.pos);
@@ -170,6 +170,7 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
     option(r, m, "training.batch_size", t.batchSize);
     option(r, m, "training.seed", t.seed);
     option(r, m, "training.device", t.device);
+    option(r, m, "training.threads", t.threads);
     option(r, m, "training.precision", t.precision);
     option(r, m, "training.loss_scale", t.initialLossScale);
     option(r, m, "training.clip_grad_norm", t.clipGradNorm);

@@ -118,6 +118,7 @@ Out trainingOut(const TrainingSpec& t)
     m.add("batch_size", Out::scalar(yamlInt(t.batchSize)));
     put(m, "seed", t.seed, def.seed, [](std::uint64_t v) { return std::to_string(v); });
     putString(m, "device", t.device, def.device);
+    put(m, "threads", t.threads, def.threads, [](std::int64_t v) { return std::to_string(v); });
     putString(m, "precision", t.precision, def.precision);
     putNumber(m, "loss_scale", t.initialLossScale, def.initialLossScale);
     putNumber(m, "clip_grad_norm", t.clipGradNorm, def.clipGradNorm);

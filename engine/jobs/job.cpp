@@ -50,6 +50,7 @@ ExperimentSpec experimentFor(const TrainJob& job, const Continuation* from)
     spec = withAbsolutePaths(spec);
     if (job.epochs) spec.training.epochs = *job.epochs;
     if (!job.device.empty()) spec.training.device = job.device;
+    if (job.threads) spec.training.threads = *job.threads;
     return spec;
 }
 

@@ -34,6 +34,7 @@ struct TrainJob {
     std::vector<std::string> overrides;
     std::optional<std::int64_t> epochs;  // train to this epoch instead of training.epochs
     std::string device;                  // empty: training.device
+    std::optional<std::int64_t> threads; // instead of training.threads (also on resume: results do not depend on it)
     std::string name;                    // the run's name; empty: "<experiment> #<n>"
     std::vector<std::string> tags;
 };

@@ -12,30 +12,12 @@
 #include "store/run_reader.h"
 #include "store/workspace.h"
 #include "train/evaluation_report.h"
+#include "jobs/log_notes.h"
 #include "version.h"
 
 namespace ts {
 
 namespace {
-
-// chooseCheckpoint's notices ("no best checkpoint: the last one") become the result's notes.
-class NoteCollector final : public TrainListener {
-public:
-    explicit NoteCollector(std::vector<std::string>& notes) : notes_(notes) {}
-    void onEvent(const TrainEvent& event) override
-    {
-        const auto* log = std::get_if<LogEvent>(&event);
-        if (!log) return;
-        if (log->message.id == "eval.no_best_checkpoint" && !log->message.args.empty())  // eval's words say "evaluating"
-            notes_.push_back("run " + log->message.args[0] + " marks no checkpoint as best (no tracked metric): "
-                             "exporting the last one");
-        else
-            notes_.push_back(log->message.text);
-    }
-
-private:
-    std::vector<std::string>& notes_;
-};
 
 std::string jsonText(const nlohmann::json& j) { return j.dump(); }
 
@@ -58,7 +40,7 @@ struct DataFacts {
     std::vector<double> mean, stddev;
 };
 
-DataFacts dataFacts(const ExperimentSpec& spec, std::vector<std::string>& notes)
+DataFacts dataFacts(const ExperimentSpec& spec, std::vector<Message>& notes)
 {
     DataFacts facts{{}, spec.dataset.normalizeMean, spec.dataset.normalizeStd};
     try {
@@ -70,9 +52,9 @@ DataFacts dataFacts(const ExperimentSpec& spec, std::vector<std::string>& notes)
             facts.classNames = openDatasetFiles(spec.dataset, experimentDataDirectory(spec)).train->classNames();
         }
     } catch (const std::exception& e) {
-        notes.push_back(std::string("the model's metadata has no class names") +
-                        (spec.dataset.normalizeFromStatistics ? " and no normalisation" : "") +
-                        ": the dataset could not be read (" + e.what() + ")");
+        notes.push_back(makeMessage(spec.dataset.normalizeFromStatistics ? MessageId::ExportNoClassNamesNorNormalisation
+                                                                         : MessageId::ExportNoClassNames,
+                                    {e.what()}));
     }
     return facts;
 }
@@ -96,7 +78,7 @@ RunExportResult exportRunOnnx(const RunExportRequest& request)
         throw std::invalid_argument("run " + std::to_string(request.runId) + " is not in " + workspace.databasePath() +
                                     " (trainstudio-cli runs list shows the runs)");
     RunExportResult result;
-    NoteCollector notes(result.notes);
+    LogNotes notes(result.notes, MessageId::ExportNoBestCheckpoint);
     CheckpointRecord chosen = chooseCheckpoint(reader.checkpoints(request.runId), request.runId, request.checkpoint, notes);
     result.checkpointPath = absoluteCheckpointPath(workspace, chosen.path);
     const Checkpoint checkpoint = loadCheckpoint(result.checkpointPath, chosen.sha256);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/onnx_export.h"
+#include "types/message.h"
 
 namespace ts {
 
@@ -29,7 +30,7 @@ struct RunExportResult {
     std::int64_t epoch = 0;           // its epoch (0: a file the store does not know)
     std::optional<double> temperature;  // written into the metadata when fitted
     std::vector<std::pair<std::string, std::string>> metadata;
-    std::vector<std::string> notes;   // what the user should know ("run 3 has no best checkpoint: ...")
+    std::vector<Message> notes;       // what the user should know ("run 3 marks no checkpoint as best: ...")
 };
 
 // "run<id>_epoch<E>[_int8].onnx": the name the CLI writes by default.

@@ -143,8 +143,9 @@ void PredictionInputs::addImage(const std::string& path, const ModelInput& model
     const bool sameSize = image.width == width && image.height == height;
     if (model.resizes()) {  // as the image_folder reader does to every training image
         if (!sameSize || (colour && channels == 1))
-            notes_.push_back(path + ": " + imageWords(image.width, image.height, colour) + " converted to " +
-                             model.describe() + " as the experiment's image_shape converts its training images");
+            notes_.push_back(makeMessage(MessageId::PredictImageConverted,
+                                         {path, std::to_string(image.width), std::to_string(image.height),
+                                          std::to_string(width), std::to_string(height), std::to_string(channels)}));
     } else {
         const std::string wants = "the model takes " + model.describe() + " and predict resizes only when the "
                                   "experiment does (an image_folder dataset's image_shape); this " + model.format +
@@ -201,8 +202,7 @@ std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::st
             std::sort(images.begin(), images.end());
             for (const fs::path& image : images) inputs->addImage(image.string(), model);
             if (others > 0)
-                inputs->notes_.push_back(path + ": " + std::to_string(others) +
-                                         " files that are not .png/.jpg/.jpeg images were left out");
+                inputs->notes_.push_back(makeMessage(MessageId::PredictFolderOthers, {path, std::to_string(others)}));
             continue;
         }
         if (!fs::is_regular_file(path, ec))
@@ -214,7 +214,7 @@ std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::st
                 throw std::invalid_argument(path + ": IDX images, but the model takes " + model.describe());
             const std::string labels = labelsBeside(path);
             auto data = std::make_shared<IdxDataset>(path, labels, model.classNames, fs::path(path).filename().string());
-            if (!labels.empty()) inputs->notes_.push_back(path + ": labels read from " + labels);
+            if (!labels.empty()) inputs->notes_.push_back(makeMessage(MessageId::PredictLabelsFrom, {path, labels}));
             inputs->addTable(data, path, !labels.empty());
             break;
         }

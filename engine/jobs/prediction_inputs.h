@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "types/message.h"
 
 namespace ts {
 
@@ -49,7 +50,7 @@ public:
 
     const std::vector<InputSource>& sources() const { return sources_; }
     // What was done to fit an input, said once per file ("a.png: resized 64x48 to 32x32 ...").
-    const std::vector<std::string>& notes() const { return notes_; }
+    const std::vector<Message>& notes() const { return notes_; }
 
 private:
     friend std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>&, const ModelInput&);
@@ -64,7 +65,7 @@ private:
     std::vector<std::string> classNames_;
     std::vector<InputSource> sources_;
     std::vector<std::int64_t> zeros_;
-    std::vector<std::string> notes_;
+    std::vector<Message> notes_;
     std::vector<float> images_;  // decoded image samples, in order of imageSample_
     std::vector<std::int64_t> imageSample_;  // per sample: its row in images_, or -1 (a table's)
     std::vector<Table> tables_;

@@ -17,31 +17,13 @@
 #include "store/label_overlay.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
+#include "jobs/log_notes.h"
 #include "train/evaluation.h"
 #include "train/metrics.h"
 
 namespace ts {
 
 namespace {
-
-// Keeps what the engine logs while loading (a checkpoint fallback, a device notice) as notes.
-class NoteCollector final : public TrainListener {
-public:
-    explicit NoteCollector(std::vector<std::string>& notes) : notes_(notes) {}
-    void onEvent(const TrainEvent& event) override
-    {
-        const auto* log = std::get_if<LogEvent>(&event);
-        if (!log) return;
-        if (log->message.id == "eval.no_best_checkpoint" && !log->message.args.empty())  // eval's words say "evaluating"
-            notes_.push_back("run " + log->message.args[0] + " marks no checkpoint as best (no tracked metric): "
-                             "predicting with the last one");
-        else
-            notes_.push_back(log->message.text);
-    }
-
-private:
-    std::vector<std::string>& notes_;
-};
 
 // The training table's feature columns, in order: named in the experiment, or as its reader chose them.
 std::vector<std::string> featureNames(const ExperimentSpec& spec)
@@ -58,7 +40,7 @@ struct Predictor::Impl {
     ExperimentSpec spec;
     CheckpointRecord chosen;
     std::string weightsPath;
-    std::vector<std::string> loadNotes, notes;
+    std::vector<Message> loadNotes, notes;
     Backend* backend = nullptr;
     DatasetStatistics statistics;
     ModelInput input;
@@ -75,7 +57,7 @@ Predictor::Predictor(const PredictorOptions& options) : impl_(std::make_unique<I
     if (!reader.run(options.runId))
         throw std::invalid_argument("run " + std::to_string(options.runId) + " is not in " + workspace.databasePath() +
                                     " (trainstudio-cli runs list shows the runs there)");
-    NoteCollector collector(m.loadNotes);
+    LogNotes collector(m.loadNotes, MessageId::PredictNoBestCheckpoint);
     m.chosen = chooseCheckpoint(reader.checkpoints(options.runId), options.runId, options.checkpoint, collector);
     m.weightsPath = absoluteCheckpointPath(workspace, m.chosen.path);
     const Checkpoint checkpoint = loadCheckpoint(m.weightsPath, m.chosen.sha256);
@@ -159,6 +141,6 @@ const ModelInput& Predictor::modelInput() const { return impl_->input; }
 const ExperimentSpec& Predictor::experiment() const { return impl_->spec; }
 const CheckpointRecord& Predictor::checkpoint() const { return impl_->chosen; }
 const std::string& Predictor::weightsPath() const { return impl_->weightsPath; }
-const std::vector<std::string>& Predictor::notes() const { return impl_->notes; }
+const std::vector<Message>& Predictor::notes() const { return impl_->notes; }
 
 }  // namespace ts

@@ -56,7 +56,7 @@ public:
     const std::string& weightsPath() const;      // absolute
     // What loading said (the checkpoint "best" fell back to, the device chosen); and, after
     // predict, what fitting the inputs did (prediction_inputs.h's notes).
-    const std::vector<std::string>& notes() const;
+    const std::vector<Message>& notes() const;
 
     struct Impl;
 

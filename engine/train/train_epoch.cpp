@@ -187,6 +187,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             stepWait = 0;
         }
         maybePublishSystem();
+        adaptCpuThreads();
         groupLoss = 0;
         groupSamples = 0;
     }

@@ -87,6 +87,7 @@ void Trainer::setup()
     if (options_.systemSampleSeconds > 0)
         monitor_ = std::make_unique<SystemMonitor>(
             0.5, backend_.device().kind == DeviceKind::CUDA ? backend_.device().index : -1);
+    if (backend_.device().kind == DeviceKind::CPU) cpuThreads_.emplace(int(t.threads));
     if (options_.resume) restoreFrom(*options_.resume);
 }
 
@@ -115,6 +116,10 @@ void Trainer::announce()
     std::vector<std::string> memory = runMemoryArgs(e.memory, spec_.optimizer.type);
     memory.insert(memory.begin(), backend_.name());
     log(LogEvent::Level::Info, makeMessage(MessageId::TrainMemoryPlanned, std::move(memory)));
+    if (cpuThreads_)
+        log(LogEvent::Level::Info, makeMessage(cpuThreads_->automatic() ? MessageId::TrainCpuThreadsAuto
+                                                                         : MessageId::TrainCpuThreadsFixed,
+                                               {std::to_string(cpuThreads_->threads())}));
 }
 
 void Trainer::loadFixedBatches()

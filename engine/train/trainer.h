@@ -33,6 +33,7 @@
 #include "train/metrics.h"
 #include "train/checkpoint_policy.h"
 #include "train/run_control.h"
+#include "backend/cpu/cpu_threads.h"
 #include "train/system_monitor.h"
 
 namespace ts {
@@ -102,6 +103,7 @@ private:
     void writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch, const EpochTotals* unfinished = nullptr);
     TrainingState captureState(std::int64_t nextEpoch, std::int64_t batchInEpoch, const EpochTotals* epoch) const;
     void maybePublishSystem();
+    void adaptCpuThreads();  // between steps: follow the cores other programs leave idle
     bool nextBatch(Batch& batch, std::size_t& fixedIndex);
     // Metrics of `loader`'s split named with `prefix` ("val", "test"); `stopped` when a stop
     // request interrupted the pass.
@@ -134,6 +136,7 @@ private:
     std::optional<CheckpointPolicy> policy_;
     LossScaler scaler_{false};  // on with training.precision f16
     std::unique_ptr<SystemMonitor> monitor_;
+    std::optional<CpuThreadGovernor> cpuThreads_;  // the CPU backend only
     std::chrono::steady_clock::time_point lastSystemEvent_{};
     std::map<std::string, double> lastMetrics_;  // the last epoch's metrics
     std::int64_t firstEpoch_ = 1, firstBatch_ = 0;  // where this run starts (resume)

@@ -145,6 +145,12 @@ void Trainer::writeCheckpoint(std::int64_t nextEpoch, std::int64_t batchInEpoch,
     }
 }
 
+void Trainer::adaptCpuThreads()
+{
+    if (cpuThreads_ && cpuThreads_->update())
+        log(LogEvent::Level::Info, makeMessage(MessageId::TrainCpuThreadsChanged, {std::to_string(cpuThreads_->threads())}));
+}
+
 void Trainer::maybePublishSystem()
 {
     if (!monitor_) return;

@@ -106,6 +106,10 @@ struct TrainingSpec {
     std::int64_t batchSize = 128;
     std::uint64_t seed = 0;
     std::string device = "auto";  // auto | cpu | cuda | cuda:N
+    // CPU threads (the CPU backend's OpenMP and OpenBLAS): 0, automatic: the cores other
+    // programs leave idle, followed during the run (backend/cpu/cpu_threads.h). Results do
+    // not depend on it.
+    std::int64_t threads = 0;
     // Matrix-product precision (backend.h MathPrecision): f32 | tf32 | bf16 | f16. Weights,
     // activations and gradients stay f32; f16 adds the dynamic loss scaler (optim/loss_scaler.h).
     std::string precision = "f32";

@@ -48,6 +48,12 @@ const std::vector<MessageTemplate> kTemplates = {
     {TrainMemoryPlanned, "train.memory_planned",
      "memory on %1 (planned): parameters %2, gradients %3, optimizer state (%4) %5, activations %6, workspace %7; "
      "total %8"},
+    {TrainCpuThreadsAuto, "train.cpu_threads_auto",
+     "computing with %1 CPU {1:thread|threads}: the cores other programs leave idle, followed during the run "
+     "(training.threads: 0, automatic)"},
+    {TrainCpuThreadsFixed, "train.cpu_threads_fixed", "computing with %1 CPU {1:thread|threads} (training.threads)"},
+    {TrainCpuThreadsChanged, "train.cpu_threads_changed",
+     "CPU threads now %1: other programs' use of the cores changed (the results do not depend on it)"},
     {TrainOverfitMode, "train.overfit_mode",
      "Overfit sanity mode: training on the same %1 {1:batch|batches} of %2 every epoch; the loss should go to almost 0."},
     {TrainOverfitModeFewer, "train.overfit_mode_fewer",
@@ -237,6 +243,20 @@ const std::vector<MessageTemplate> kTemplates = {
      "stored check %1 is current (the files are unchanged; --force checks again): %2 unreadable, %3 exact duplicates, "
      "%4 exact leaks, %5 near duplicates, %6 near leaks"},
     {DataCheckStopped, "data_check.stopped", "the data check was stopped; nothing was stored"},
+    {ExportNoBestCheckpoint, "export.no_best_checkpoint",
+     "run %1 marks no checkpoint as best (no tracked metric): exporting the last one"},
+    {ExportNoClassNames, "export.no_class_names",
+     "the model's metadata has no class names: the dataset could not be read (%1)"},
+    {ExportNoClassNamesNorNormalisation, "export.no_class_names_nor_normalisation",
+     "the model's metadata has no class names and no normalisation: the dataset could not be read (%1)"},
+    {PredictNoBestCheckpoint, "predict.no_best_checkpoint",
+     "run %1 marks no checkpoint as best (no tracked metric): predicting with the last one"},
+    {PredictImageConverted, "predict.image_converted",
+     "%1: the %2x%3 image was converted to %4x%5 with %6 {6:channel|channels}, as the experiment's image_shape "
+     "converts its training images"},
+    {PredictFolderOthers, "predict.folder_others",
+     "%1: %2 {2:file that is not a .png/.jpg/.jpeg image was|files that are not .png/.jpg/.jpeg images were} left out"},
+    {PredictLabelsFrom, "predict.labels_from", "%1: labels read from %2"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)

@@ -41,6 +41,9 @@ enum class MessageId {
     LrFindRulesDisagree,
     MemoryBreakdown,
     TrainMemoryPlanned,
+    TrainCpuThreadsAuto,
+    TrainCpuThreadsFixed,
+    TrainCpuThreadsChanged,
     TrainOverfitMode,
     TrainOverfitModeFewer,
     TrainMetricMissingOverfit,
@@ -124,6 +127,13 @@ enum class MessageId {
     DataCheckSummaryImages,
     DataCheckReused,
     DataCheckStopped,
+    ExportNoBestCheckpoint,
+    ExportNoClassNames,
+    ExportNoClassNamesNorNormalisation,
+    PredictNoBestCheckpoint,
+    PredictImageConverted,
+    PredictFolderOthers,
+    PredictLabelsFrom,
     Count
 };
 

@@ -265,6 +265,19 @@ QString HealthReportPanel::kindTitle(FindingKind kind) const
     return QString::fromLatin1(findingKindName(kind));
 }
 
+// Why a sample is unreadable, in the user's words (the engine's causes, dataset_health.h).
+QString HealthReportPanel::causeText(const std::string& cause) const
+{
+    if (cause == "damaged_png") return tr("damaged PNG");
+    if (cause == "damaged_jpeg") return tr("damaged JPEG");
+    if (cause == "not_an_image") return tr("not an image");
+    if (cause == "damaged_gzip") return tr("damaged gzip");
+    if (cause == "image_too_large") return tr("image too large");
+    if (cause == "non_finite") return tr("NaN or infinite values");
+    if (cause == "unreadable") return tr("unreadable");
+    return QString::fromStdString(cause);
+}
+
 // Per split (or pair of splits), with the unreadable causes; column names for a table's findings.
 QString HealthReportPanel::whereText(FindingKind kind) const
 {
@@ -288,7 +301,7 @@ QString HealthReportPanel::whereText(FindingKind kind) const
                             : tr("%1 and %2").arg(splitName(c.split), splitName(c.otherSplit));
         if (where.isEmpty()) where = tr("the table");
         QString text = tr("%1: %2").arg(where, countText(c.count));
-        if (!c.cause.empty()) text += QStringLiteral(" (%1)").arg(QString::fromStdString(c.cause));
+        if (!c.cause.empty()) text += QStringLiteral(" (%1)").arg(causeText(c.cause));
         parts << text;
     }
     return parts.join(QStringLiteral("; "));

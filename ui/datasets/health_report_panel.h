@@ -103,6 +103,7 @@ private:
     void retranslate();
     QString kindTitle(ts::FindingKind kind) const;
     QString whereText(ts::FindingKind kind) const;
+    QString causeText(const std::string& cause) const;
 
     TrainingSession* m_session;
     std::optional<ts::Workspace> m_workspace;

@@ -129,6 +129,10 @@ const Help kHelp[] = {
     {"training.device", QT_TRANSLATE_NOOP("OptionHelp", "Device"),
      QT_TRANSLATE_NOOP("OptionHelp", "Where to train: auto (a GPU when there is one, else the CPU), cpu, cuda, or cuda:N "
                        "for the N-th GPU.")},
+    {"training.threads", QT_TRANSLATE_NOOP("OptionHelp", "CPU threads"),
+     QT_TRANSLATE_NOOP("OptionHelp", "How many threads the CPU backend computes with. 0, automatic: the cores other "
+                       "programs leave idle, followed during the run, so a busy desktop does not slow training "
+                       "many times over. Results are the same with any count.")},
     {"training.precision", QT_TRANSLATE_NOOP("OptionHelp", "Matrix precision"),
      QT_TRANSLATE_NOOP("OptionHelp", "What matrix products compute in: f32 (the exact reference), tf32, bf16 or f16; "
                        "weights, activations and gradients stay f32, so it speeds up tensor-core GPUs without saving "

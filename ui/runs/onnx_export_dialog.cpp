@@ -18,6 +18,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "engine_messages.h"
+
 namespace ts::ui {
 
 namespace {
@@ -128,7 +130,7 @@ void OnnxExportDialog::onFinished()
                        .arg(r.onnx.nodes)
                        .arg(r.epoch)
                        .arg(r.temperature ? tr("; temperature %1 in the metadata").arg(*r.temperature, 0, 'g', 4) : QString());
-    for (const std::string& note : r.notes) text += QLatin1Char('\n') + QString::fromStdString(note);
+    for (const ts::Message& note : r.notes) text += QLatin1Char('\n') + renderMessage(note);
     m_result->setText(text);
     emit exported(path);
 }

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "jobs/predictor.h"
+#include "ui/engine_messages.h"
 
 namespace ts::ui {
 
@@ -47,6 +48,7 @@ struct PredictionPanel::Outcome {
     std::shared_ptr<ts::Predictor> predictor;
     std::vector<ts::SamplePrediction> predictions;
     qint64 epoch = 0;
+    std::vector<ts::Message> notes;  // what fitting the image did ("converted to 28x28 ..."), shown under the result
     QString error;
 };
 
@@ -158,6 +160,7 @@ void PredictionPanel::predictFile(const QString& path)
                 out.predictor = predictor;
                 out.epoch = predictor->checkpoint().epoch;
                 out.predictions = predictor->predict(std::vector<std::string>{file.toStdString()}, kTop);
+                out.notes = predictor->notes();
             } catch (const std::exception& e) {
                 out.error = QString::fromLocal8Bit(e.what());
             }
@@ -189,9 +192,11 @@ void PredictionPanel::showOutcome(const Outcome& outcome)
         m_shownClasses << name;
         m_shownProbabilities << score.probability;
     }
-    m_status->setText(tr("%1: %2 (epoch %3 checkpoint)")
-                          .arg(QFileInfo(outcome.file).fileName(), m_shownClasses.value(0))
-                          .arg(outcome.epoch));
+    QString status = tr("%1: %2 (epoch %3 checkpoint)")
+                         .arg(QFileInfo(outcome.file).fileName(), m_shownClasses.value(0))
+                         .arg(outcome.epoch);
+    for (const ts::Message& note : outcome.notes) status += QLatin1Char('\n') + renderMessage(note);
+    m_status->setText(status);
     emit predicted();
 }
 

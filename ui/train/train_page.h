@@ -108,6 +108,7 @@ private:
 
     QComboBox* m_experiment = nullptr;
     QComboBox* m_device = nullptr;
+    QSpinBox* m_threads = nullptr;  // training.threads; 0: automatic
     QSpinBox* m_epochs = nullptr;
     QSpinBox* m_batchSize = nullptr;
     QDoubleSpinBox* m_lr = nullptr;

@@ -27,6 +27,7 @@
 #include "scientific_spin_box.h"
 #include "ui/system_info.h"
 #include "ui/engine_messages.h"
+#include "ui/hyperparameters/option_help.h"
 #include "train/memory_advice.h"
 
 namespace ts::ui {
@@ -84,6 +85,12 @@ QWidget* TrainPage::createControls()
     m_device->setObjectName(QStringLiteral("deviceCombo"));
     populateDevices();
 
+    m_threads = new QSpinBox;
+    m_threads->setObjectName(QStringLiteral("threadsSpin"));
+    m_threads->setRange(0, 256);
+    m_threads->setSpecialValueText(tr("Automatic"));  // 0: the cores other programs leave idle
+    m_threads->setToolTip(optionHelp("training.threads"));
+
     m_epochs = new QSpinBox;
     m_epochs->setObjectName(QStringLiteral("epochsSpin"));
     m_epochs->setRange(1, 100000);
@@ -117,6 +124,7 @@ QWidget* TrainPage::createControls()
     auto* form = new QFormLayout;
     form->addRow(tr("Experiment:"), m_experiment);
     form->addRow(tr("Device:"), m_device);
+    form->addRow(tr("CPU threads:"), m_threads);
     form->addRow(tr("Epochs:"), m_epochs);
     form->addRow(tr("Batch size:"), m_batchSize);
     form->addRow(tr("Learning rate:"), m_lr);
@@ -129,14 +137,14 @@ QWidget* TrainPage::createControls()
     form->addRow(tr("Memory:"), m_memory);
     connect(m_batchSize, &QSpinBox::valueChanged, this, &TrainPage::updateMemoryEstimate);
     connect(m_optimizer, &QComboBox::currentIndexChanged, this, &TrainPage::updateMemoryEstimate);
-    m_editors = {m_experiment, m_device, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
+    m_editors = {m_experiment, m_device, m_threads, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
     // Every edit is remembered for the next session (train_page_settings.cpp).
-    for (QSpinBox* box : {m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::saveEdits);
+    for (QSpinBox* box : {m_threads, m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::saveEdits);
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::saveEdits);
     for (QComboBox* box : {m_device, m_optimizer, m_schedule, m_precision})
         connect(box, &QComboBox::currentIndexChanged, this, &TrainPage::saveEdits);
     // And shown on the Hyperparameters page, which edits the same experiment.
-    for (QSpinBox* box : {m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::announceExperiment);
+    for (QSpinBox* box : {m_threads, m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::announceExperiment);
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::announceExperiment);
     for (QComboBox* box : {m_device, m_optimizer, m_schedule, m_precision})
         connect(box, &QComboBox::currentIndexChanged, this, &TrainPage::announceExperiment);
@@ -268,6 +276,7 @@ void TrainPage::loadIntoEditor(const ExperimentSpec& spec)
     m_filling = true;
     if (const int device = m_device->findData(QString::fromStdString(spec.training.device)); device >= 0)
         m_device->setCurrentIndex(device);
+    m_threads->setValue(int(spec.training.threads));
     m_epochs->setValue(int(spec.training.epochs));
     m_batchSize->setValue(int(spec.training.batchSize));
     m_lr->setValue(spec.optimizer.lr);
@@ -311,6 +320,7 @@ std::optional<ExperimentSpec> TrainPage::experimentForRun() const
     spec.optimizer.type = m_optimizer->currentData().toString().toStdString();
     spec.schedule.type = m_schedule->currentData().toString().toStdString();
     spec.training.device = m_device->currentData().toString().toStdString();
+    spec.training.threads = m_threads->value();
     spec.training.precision = m_precision->currentData().toString().toStdString();
     return spec;
 }

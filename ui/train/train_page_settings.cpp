@@ -44,6 +44,7 @@ void TrainPage::saveEdits() const
     QVariantMap edits;
     edits[QStringLiteral("file")] = m_experiment->currentData();
     edits[QStringLiteral("device")] = m_device->currentData();
+    edits[QStringLiteral("threads")] = m_threads->value();
     edits[QStringLiteral("epochs")] = m_epochs->value();
     edits[QStringLiteral("batch_size")] = m_batchSize->value();
     edits[QStringLiteral("lr")] = m_lr->value();
@@ -61,6 +62,7 @@ void TrainPage::restoreEdits()
     if (!m_spec || edits.value(QStringLiteral("file")) != m_experiment->currentData()) return;
     m_restoring = true;
     selectData(m_device, edits.value(QStringLiteral("device")));
+    m_threads->setValue(edits.value(QStringLiteral("threads"), m_threads->value()).toInt());
     m_epochs->setValue(edits.value(QStringLiteral("epochs"), m_epochs->value()).toInt());
     m_batchSize->setValue(edits.value(QStringLiteral("batch_size"), m_batchSize->value()).toInt());
     m_lr->setValue(edits.value(QStringLiteral("lr"), m_lr->value()).toDouble());

@@ -100,18 +100,7 @@ void CpuBackend::biasBackward(const float* dy, float* dbias, std::int64_t outer,
 
 double CpuBackend::sumSquares(const float* x, std::int64_t n)
 {
-    const int chunks = cpu::threadCount();
-    std::vector<double> partial(static_cast<std::size_t>(chunks), 0.0);
-    cpu::parallelFor(chunks, 1, [&](std::int64_t c0, std::int64_t c1) {
-        for (std::int64_t c = c0; c < c1; ++c) {
-            double s = 0;
-            for (std::int64_t i = n * c / chunks; i < n * (c + 1) / chunks; ++i) s += double(x[i]) * x[i];
-            partial[static_cast<std::size_t>(c)] = s;
-        }
-    });
-    double total = 0;
-    for (double p : partial) total += p;
-    return total;
+    return cpu::blockedSum(n, [x](std::int64_t i) { return double(x[i]) * x[i]; });
 }
 
 }  // namespace ts

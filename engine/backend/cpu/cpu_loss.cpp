@@ -16,24 +16,6 @@ namespace {
 
 constexpr std::int64_t kGrain = 1 << 14;  // elementwise work per thread worth the fork
 
-// sum of term(i) for i < n, in double: per-block partial sums, then the blocks in order.
-template <class Term> double deterministicSum(std::int64_t n, Term&& term)
-{
-    constexpr std::int64_t kBlock = 8192;
-    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-    std::vector<double> partial(static_cast<std::size_t>(blocks), 0.0);
-    cpu::parallelFor(blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
-        for (std::int64_t b = b0; b < b1; ++b) {
-            double s = 0;
-            for (std::int64_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i) s += term(i);
-            partial[static_cast<std::size_t>(b)] = s;
-        }
-    });
-    double total = 0;
-    for (double p : partial) total += p;
-    return total;
-}
-
 // Checked serially before any parallel work: an exception must not leave an OpenMP region.
 void checkTargets(const std::int64_t* targets, std::int64_t rows, std::int64_t cols)
 {
@@ -123,7 +105,7 @@ void CpuBackend::crossEntropyBackward(const float* probs, const std::int64_t* ta
 
 void CpuBackend::mseForward(const float* pred, const float* target, float* loss, std::int64_t n)
 {
-    const double sum = deterministicSum(n, [&](std::int64_t i) {
+    const double sum = cpu::blockedSum(n, [&](std::int64_t i) {
         const double d = double(pred[i]) - double(target[i]);
         return d * d;
     });
@@ -146,7 +128,7 @@ void CpuBackend::mseBackward(const float* pred, const float* target, const float
 
 void CpuBackend::bceWithLogitsForward(const float* logits, const float* target, float* loss, std::int64_t n)
 {
-    const double sum = deterministicSum(n, [&](std::int64_t i) {
+    const double sum = cpu::blockedSum(n, [&](std::int64_t i) {
         const double x = logits[i], t = target[i];
         return std::max(x, 0.0) - x * t + std::log1p(std::exp(-std::abs(x)));
     });
