@@ -6,11 +6,12 @@
 
 namespace ts {
 
-// Threads for both OpenMP loops and OpenBLAS (n <= 0: all hardware threads).
+// Threads for the OpenMP loops and the GEMM tiles (n <= 0: all hardware threads).
 void setCpuThreads(int n);
 
 class CpuBackend : public Backend {
 public:
+    CpuBackend();  // OpenBLAS single-threaded: gemm shares fixed tiles among the threads itself
     std::string name() const override { return "cpu"; }
     Device device() const override { return {DeviceKind::CPU, 0}; }
     Allocator& allocator() override;

@@ -26,6 +26,8 @@ const float* roundedOperand(const float* x, std::int64_t rows, std::int64_t cols
 }
 }  // namespace
 
+CpuBackend::CpuBackend() { openblas_set_num_threads(1); }
+
 void setCpuThreads(int n)
 {
     if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
@@ -33,7 +35,7 @@ void setCpuThreads(int n)
 #ifdef _OPENMP
     omp_set_num_threads(n);
 #endif
-    openblas_set_num_threads(n);
+    openblas_set_num_threads(1);  // gemm gives OpenBLAS one tile per thread (deterministic tiles)
 }
 
 void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
@@ -51,9 +53,31 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
         lda = aCols;
         ldb = bCols;
     }
-    cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
-                static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
-                static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c, static_cast<blasint>(ldc));
+    // OpenBLAS's result for an element depends on how it splits the product among its threads
+    // (and, single-threaded, on the shape it is given). So the product is cut into tiles fixed
+    // by the shape alone, each a single-threaded OpenBLAS call, and the tiles go to the threads:
+    // every element is computed the same way with 1 thread or 8. Tiles of 64 rows when the
+    // output is taller than wide, else of 64 columns: small enough to share among threads
+    // evenly, large enough that repacking the shared operand per tile costs about 2%.
+    const auto op = [&](std::int64_t r0, std::int64_t rows, std::int64_t c0, std::int64_t cols) {
+        const float* at = transA ? a + r0 : a + r0 * lda;
+        const float* bt = transB ? b + c0 * ldb : b + c0;
+        cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
+                    static_cast<blasint>(rows), static_cast<blasint>(cols), static_cast<blasint>(k), alpha, at,
+                    static_cast<blasint>(lda), bt, static_cast<blasint>(ldb), beta, c + r0 * ldc + c0,
+                    static_cast<blasint>(ldc));
+    };
+    constexpr std::int64_t tile = 64;
+    const bool byRows = m >= n;
+    const std::int64_t extent = byRows ? m : n;
+    const std::int64_t tiles = (extent + tile - 1) / tile;
+    cpu::parallelFor(tiles, 1, [&](std::int64_t t0, std::int64_t t1) {
+        for (std::int64_t t = t0; t < t1; ++t) {
+            const std::int64_t start = t * tile, size = std::min(tile, extent - start);
+            if (byRows) op(start, size, 0, n);
+            else op(0, m, start, size);
+        }
+    });
 }
 
 void CpuBackend::axpy(std::int64_t n, float alpha, const float* x, float* y)
