@@ -253,7 +253,8 @@ private slots:
             QFrame* card = cards.card(QString::fromLatin1(rule.id));
             QVERIFY2(card, rule.id);
             auto* more = card->findChild<QToolButton*>("diagnosticMore");
-            QVERIFY2(more && more->isVisible(), rule.id);
+            QVERIFY2(more, rule.id);
+            QTRY_VERIFY2(more->isVisible(), rule.id);  // a widget added to a shown parent shows a moment later
             QTest::mouseClick(more, Qt::LeftButton);
             auto* browser = cards.findChild<GlossaryBrowser*>();
             QVERIFY2(browser && browser->isVisible(), rule.id);

@@ -142,20 +142,29 @@ QString Glossary::entryForRule(const QString& ruleId) const
 
 QStringList Glossary::search(const QString& query) const
 {
-    const QStringList words = query.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    QStringList inTitle, inBody;
+    const QString q = query.simplified().toLower();
+    const QStringList words = q.split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (words.isEmpty()) return {};
+    // Best first: a title that is the query, one that starts with it, one holding every word,
+    // then the entries whose text holds them; the file's order within each.
+    std::vector<std::pair<int, QString>> found;
     for (const GlossaryEntry& e : m_entries) {
         const QString t = titles(e), all = t + QLatin1Char('\n') + body(e);
         const auto holds = [&](const QString& s) {
             return std::all_of(words.begin(), words.end(), [&](const QString& w) { return s.contains(w); });
         };
-        if (holds(t))
-            inTitle << e.id;
-        else if (holds(all))
-            inBody << e.id;
+        const QString en = e.title.en.toLower(), zh = e.title.zh.toLower();
+        int rank = -1;
+        if (en == q || zh == q || e.id == q) rank = 0;
+        else if (en.startsWith(q) || zh.startsWith(q)) rank = 1;
+        else if (holds(t)) rank = 2;
+        else if (holds(all)) rank = 3;
+        if (rank >= 0) found.emplace_back(rank, e.id);
     }
-    return inTitle + inBody;
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    QStringList ids;
+    for (const auto& [rank, id] : found) ids << id;
+    return ids;
 }
 
 QStringList Glossary::check() const

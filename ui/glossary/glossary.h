@@ -41,7 +41,8 @@ public:
     QString entryForOption(const QString& key) const;
     QString entryForRule(const QString& ruleId) const;
     // Ids of the entries holding every word of `query` (case-insensitive, either language,
-    // option keys too), those whose title holds them first; empty query: none.
+    // option keys too), best first: a title that is the query, one starting with it, one holding
+    // every word, then the rest; empty query: none.
     QStringList search(const QString& query) const;
     // What is wrong with the content, one line each: a language missing from a field, a related
     // id that names no entry, an option or rule claimed by two entries. Empty when sound.
