@@ -77,8 +77,9 @@ HelpTip::HelpTip() : QFrame(nullptr, Qt::ToolTip | Qt::FramelessWindowHint)
     layout->addWidget(m_more, 0, Qt::AlignRight);
     connect(m_more, &QPushButton::clicked, this, [this] {
         const auto onMore = m_onMore;  // close() deletes this
+        const bool anchored = m_anchor;  // the callback speaks of the anchor: not once it is gone
         close();
-        if (onMore) onMore();
+        if (onMore && anchored) onMore();
     });
 
     m_follow = new QTimer(this);

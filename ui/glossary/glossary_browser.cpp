@@ -97,7 +97,7 @@ GlossaryBrowser::GlossaryBrowser(const Glossary& glossary, QWidget* parent)
     connect(m_language, &QToolButton::clicked, this, [this] { setShowsChinese(!m_chinese); });
 
     const QFontMetrics fm = fontMetrics();
-    QSize size(fm.averageCharWidth() * 120, fm.height() * 36);
+    QSize size(fm.averageCharWidth() * 140, fm.height() * 44);
     if (const QScreen* screen = this->screen()) size = size.boundedTo(screen->availableSize() * 0.9);
     resize(size);
     if (!m_glossary.entries().empty()) showEntry(m_glossary.entries().front().id);
@@ -198,6 +198,7 @@ GlossaryBrowser* GlossaryBrowser::open(QWidget* from, const QString& id)
     if (!browser) {
         browser = new GlossaryBrowser(Glossary::studio(), top);
         if (!top) browser->setAttribute(Qt::WA_DeleteOnClose);
+        else browser->move(top->geometry().center() - browser->rect().center());  // over the window that asked
     }
     if (!id.isEmpty()) browser->showEntry(id);
     browser->show();
