@@ -232,6 +232,7 @@ private slots:
         QTest::keyClick(workers, Qt::Key_Escape);
         QTRY_VERIFY(!HelpTip::current());
         QApplication::sendEvent(workers, &again);
+        QVERIFY(HelpTip::current());
         QTest::mouseClick(HelpTip::current()->moreButton(), Qt::LeftButton);
         QCOMPARE(window.findChildren<GlossaryBrowser*>().size(), 1);  // one glossary window, reused
         QCOMPARE(browser->currentEntry(), QString("data_loader"));
