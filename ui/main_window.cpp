@@ -20,6 +20,7 @@
 #include <QPushButton>
 
 #include "ui/datasets/datasets_page.h"
+#include "ui/glossary/glossary_browser.h"
 #include "ui/hyperparameters/hyperparameters_page.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_page.h"
@@ -244,6 +245,14 @@ void MainWindow::createMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
+    // F1 opens the entry of what has the focus (an option, a diagnostic card), else the glossary as it was.
+    QAction* glossary = help->addAction(tr("&Glossary"), this, [this] {
+        GlossaryBrowser::open(this, GlossaryBrowser::contextEntry(QApplication::focusWidget()));
+    });
+    glossary->setObjectName(QStringLiteral("actionGlossary"));
+    glossary->setShortcut(QKeySequence::HelpContents);
+    glossary->setShortcutContext(Qt::ApplicationShortcut);  // from the glossary window too
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About TrainStudio"), this, &MainWindow::showAbout);
     about->setObjectName(QStringLiteral("actionAbout"));
     about->setMenuRole(QAction::AboutRole);

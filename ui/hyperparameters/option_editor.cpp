@@ -18,6 +18,8 @@
 
 #include "io/experiment_yaml.h"
 #include "option_help.h"
+#include "help_tip.h"
+#include "ui/glossary/glossary_browser.h"
 
 namespace ts::ui {
 
@@ -122,6 +124,7 @@ OptionEditor::OptionEditor(QWidget* parent) : QWidget(parent)
             r.label->setBuddy(r.editor);
             r.label->setToolTip(tooltip(r));
             r.editor->setToolTip(tooltip(r));
+            linkGlossary(r);
             form->addRow(r.label, r.cell);
             ++placed;
         }
@@ -270,6 +273,17 @@ void OptionEditor::refresh()
         sections.back().second = sections.back().second || shown;
     }
     for (const auto& [section, shown] : sections) section->setVisible(shown);
+}
+
+// The option's glossary entry, when it has one: "more…" in its tooltip, and F1 on its field.
+void OptionEditor::linkGlossary(const Row& row)
+{
+    const QString entry = Glossary::studio().entryForOption(QString::fromStdString(row.option->key));
+    if (entry.isEmpty()) return;
+    for (QWidget* w : {static_cast<QWidget*>(row.label), row.editor}) {
+        w->setProperty("glossaryEntry", entry);
+        installHelpTip(w, tr("more…"), [w, entry] { GlossaryBrowser::open(w, entry); });
+    }
 }
 
 const OptionEditor::Row* OptionEditor::rowOf(const std::string& key) const

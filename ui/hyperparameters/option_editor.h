@@ -3,6 +3,8 @@
 // kind. An edit goes through ts::withOption, so it is validated exactly as a file's value; a
 // refused one is reverted and the reason shown in red under the field (never a dialog).
 // Options that do not apply to the experiment as it now is are hidden, label and field.
+// An option the glossary explains has a "more…" in its tooltip (HelpTip) and F1 on it opens
+// the entry (property "glossaryEntry").
 #pragma once
 
 #include <QWidget>
@@ -65,6 +67,7 @@ private:
     void showReason(const Row& row, const QString& reason);
     void fill(const Row& row);  // the field from the experiment
     void refresh();             // every field, and which rows are shown
+    void linkGlossary(const Row& row);
     const Row* rowOf(const std::string& key) const;
     QString tooltip(const Row& row, const QString& reason = {}) const;
 

@@ -13,6 +13,7 @@
 
 #include "train/diagnostics.h"
 #include "ui/engine_messages.h"
+#include "ui/glossary/glossary_browser.h"
 
 namespace ts::ui {
 
@@ -118,6 +119,21 @@ void DiagnosticCards::addDiagnostic(const ts::Message& message, qint64 runId)
     dismiss->setAutoRaise(true);
     head->addWidget(iconLabel);
     head->addWidget(heading, 1);
+    // The rule's glossary entry: what the trouble is and the seeds' numbers behind the advice.
+    if (const QString entry = Glossary::studio().entryForRule(id); !entry.isEmpty()) {
+        frame->setProperty("glossaryEntry", entry);
+        auto* more = new QToolButton;  // like the dismiss button: the action buttons stay the rule's actions
+        more->setText(tr("more…"));
+        more->setObjectName(QStringLiteral("diagnosticMore"));
+        more->setAutoRaise(true);
+        more->setCursor(Qt::PointingHandCursor);
+        more->setToolTip(tr("Open this diagnostic's entry in the glossary"));
+        QPalette link = more->palette();
+        link.setColor(QPalette::ButtonText, link.color(QPalette::Link));
+        more->setPalette(link);
+        connect(more, &QToolButton::clicked, this, [more, entry] { GlossaryBrowser::open(more, entry); });
+        head->addWidget(more);
+    }
     head->addWidget(dismiss);
     layout->addLayout(head);
 

@@ -3,7 +3,8 @@
 // in the user's language), and a button per action the rule offers. The page carries the
 // actions out; the cards only ask (actionRequested).
 //
-// Each card keeps its rule id (property "rule"), the key a glossary entry ("more…") can use.
+// Each card keeps its rule id (property "rule"); a "more…" in its head opens the rule's
+// glossary entry (also its "glossaryEntry" property, for F1).
 #pragma once
 
 #include <QString>
