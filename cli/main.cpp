@@ -42,6 +42,11 @@ void printHelp()
         "              halving, memory check first): sweep EXPERIMENT.yaml [--workspace DIR]\n"
         "              [--device ..] [--set k=v] [--json]; every trial is a run tagged sweep:<id>;\n"
         "              Ctrl+C stops it (exit 130), the same command again continues it\n"
+        "  slurm       an sbatch script that trains on N nodes x G GPUs, one srun task per GPU\n"
+        "              (data parallel; global batch = training.batch_size): slurm EXPERIMENT.yaml\n"
+        "              --nodes N --gpus-per-node G [--output FILE] [--time T] [--partition P]\n"
+        "              [--cpus-per-task C] [--set k=v] [--workspace DIR]; mpirun -np N\n"
+        "              trainstudio-cli train ... trains on N local processes the same way\n"
         "  data check  the dataset's health: unreadable samples (file and byte offset), exact and\n"
         "              near duplicates within and across splits (leakage), class imbalance with\n"
         "              the fix, table checks: data check EXPERIMENT.yaml [--json] [--force]\n"
@@ -108,6 +113,7 @@ int main(int argc, char** argv)
         if (command == "runs") return ts::cli::runsCommand(args);
         if (command == "selftest") return ts::cli::selftestCommand(args);
         if (command == "sweep") return ts::cli::sweepCommand(args);
+        if (command == "slurm") return ts::cli::slurmCommand(args);
         if (command == "data" && !args.empty() && (args[0] == "labels" || args[0] == "mark")) {
             const std::vector<std::string> rest(args.begin() + 1, args.end());
             return args[0] == "labels" ? ts::cli::dataLabelsCommand(rest) : ts::cli::dataMarkCommand(rest);

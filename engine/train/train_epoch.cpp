@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "backend/backend.h"
+#include "dist/communicator.h"
 #include "optim/schedule_preview.h"
 #include "train/trainer.h"
 
@@ -82,8 +83,11 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     for (std::int64_t b = firstBatch; nextBatch(batch, fixedIndex); ++b) {
         if (micro == 0 && options_.maxSteps > 0 && step_ >= options_.maxSteps) break;  // the run's last step is taken
         if (micro == 0) {
-            // Stop only between optimizer steps, so a checkpoint never splits a group.
-            if (!checkPause()) {
+            // Stop only between optimizer steps, so a checkpoint never splits a group; in a
+            // distributed run every rank stops at the same step when any rank is asked to.
+            bool stop = !checkPause();
+            if (comm_->size() > 1) stop = comm_->anyTrue(stop);
+            if (stop) {
                 stopBatch_ = b;
                 closeTotals();  // the checkpoint keeps the epoch so far
                 return EpochResult::Stopped;
@@ -121,6 +125,15 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
 
         // An optimizer step boundary.
         micro = 0;
+        agreeOnGroup(groupBad, groupLoss, groupSamples);  // the whole global batch's
+        if (!groupBad && comm_->size() > 1) {
+            // Between backward and the optimizer step: every rank's gradients become the mean
+            // over the ranks, which is the gradient of the global batch's mean loss.
+            const auto t0 = std::chrono::steady_clock::now();
+            backend_.synchronize();
+            allReduceGradients(*comm_, exec_->flatGradients().data<float>(), buckets_);
+            allReduceSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
         double gradNorm = 0;
         std::vector<std::pair<std::string, double>> layerNorms;
         const bool logStep = t.logEverySteps > 0 && (step_ + 1) % t.logEverySteps == 0;
@@ -181,6 +194,8 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             s.samplesPerSecond = intervalSeconds > 0 ? static_cast<double>(intervalSamples) / intervalSeconds : 0;
             s.dataWaitSeconds = stepWait;
             s.wallTime = elapsed();
+            s.allReduceSeconds = allReduceSeconds_;
+            allReduceSeconds_ = 0;
             publish(s);
             intervalStart = now;
             intervalSamples = 0;

@@ -1,0 +1,94 @@
+// The size-one communicator, the launcher's environment and the process's communicator.
+#include "dist/communicator.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+#if TS_WITH_MPI
+#include "dist/mpi_communicator.h"
+#endif
+#if TS_WITH_NCCL
+#include "dist/nccl_communicator.h"
+#endif
+
+namespace ts {
+
+bool Communicator::anyTrue(bool local)
+{
+    if (size() == 1) return local;
+    double flag = local ? 1.0 : 0.0;
+    allReduceSumHost(&flag, 1);
+    return flag > 0;
+}
+
+SingleCommunicator& SingleCommunicator::instance()
+{
+    static SingleCommunicator single;
+    return single;
+}
+
+namespace {
+
+// An environment variable as a non-negative integer; -1 when unset or not a number.
+int envInt(const char* name)
+{
+    const char* v = std::getenv(name);
+    if (!v || !*v) return -1;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    return (*end == '\0' && n >= 0 && n < (1L << 30)) ? int(n) : -1;
+}
+
+}  // namespace
+
+LaunchEnvironment launchEnvironment()
+{
+    LaunchEnvironment e;
+    auto take = [&](const char* rankVar, const char* sizeVar, const char* launcher) {
+        const int r = envInt(rankVar), s = envInt(sizeVar);
+        if (r < 0 || s < 1 || r >= s) return false;
+        e = LaunchEnvironment{r, s, launcher};
+        return true;
+    };
+    if (take("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "mpirun")) return e;
+    if (take("PMI_RANK", "PMI_SIZE", "pmi")) return e;
+    // SLURM_STEP_ID is set in srun steps only; the batch script's shell is one process.
+    if (std::getenv("SLURM_STEP_ID") && take("SLURM_PROCID", "SLURM_NTASKS", "slurm")) return e;
+    return e;
+}
+
+bool builtWithMpi() { return TS_WITH_MPI != 0; }
+bool builtWithNccl() { return TS_WITH_NCCL != 0; }
+
+Communicator& processCommunicator(DeviceKind device)
+{
+    const LaunchEnvironment launch = launchEnvironment();
+    if (launch.size == 1) return SingleCommunicator::instance();
+#if TS_WITH_MPI
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    static std::unique_ptr<MpiCommunicator> mpi;
+    if (!mpi) mpi = std::make_unique<MpiCommunicator>();
+    if (mpi->size() != launch.size)
+        throw std::runtime_error("the launcher (" + launch.launcher + ") started " + std::to_string(launch.size) +
+                                 " processes but MPI joined " + std::to_string(mpi->size()) +
+                                 "; under Slurm start them with srun --mpi=pmix (or mpirun inside the allocation)");
+    if (device == DeviceKind::CPU) return *mpi;
+#if TS_WITH_NCCL
+    static std::unique_ptr<NcclCommunicator> nccl;
+    if (!nccl) nccl = std::make_unique<NcclCommunicator>(*mpi);
+    return *nccl;
+#else
+    throw std::runtime_error("this build has no NCCL, which training on CUDA devices across " + std::to_string(launch.size) +
+                             " processes needs: rebuild with the CUDA toolkit's nccl.h, or train with --device cpu");
+#endif
+#else
+    (void)device;
+    throw std::runtime_error("started as rank " + std::to_string(launch.rank) + " of " + std::to_string(launch.size) +
+                             " (" + launch.launcher + "), but this build has no MPI: install libopenmpi-dev and "
+                             "rebuild, or run one process");
+#endif
+}
+
+}  // namespace ts
