@@ -66,7 +66,7 @@ public:
     explicit OtherRankListener(int rank) : rank_(rank) {}
     void onEvent(const TrainEvent& event) override
     {
-        if (const auto* log = std::get_if<LogEvent>(&event); log && log->level != LogEvent::Level::Info)
+        if (const auto* log = std::get_if<LogEvent>(&event); log && log->level == LogEvent::Level::Error)
             std::fprintf(stderr, "rank %d: %s\n", rank_, log->message.text.c_str());
         if (const auto* f = std::get_if<FinishedEvent>(&event); f && f->outcome == FinishedEvent::Outcome::Failed)
             std::fprintf(stderr, "rank %d: failed: %s\n", rank_, f->message.text.c_str());

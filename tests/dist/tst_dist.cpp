@@ -280,8 +280,8 @@ void stoppedRunResumesExactly()
 int main(int argc, char** argv)
 {
     // For kill_resume.sh: the subset, and the experiment on it.
-    if (argc == 3 && std::string(argv[1]) == "--write-subset") {
-        writeFashionSubset(argv[2], 6400, 1000);
+    if (argc == 5 && std::string(argv[1]) == "--write-subset") {  // DIR TRAIN TEST
+        writeFashionSubset(argv[2], std::uint32_t(std::atoi(argv[3])), std::uint32_t(std::atoi(argv[4])));
         return 0;
     }
     if (argc == 4 && std::string(argv[1]) == "--print-yaml") {
