@@ -1,6 +1,8 @@
 // The size-one communicator, the launcher's environment and the process's communicator.
 #include "dist/communicator.h"
 
+#include "backend/devices.h"
+
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -48,14 +50,26 @@ LaunchEnvironment launchEnvironment()
     auto take = [&](const char* rankVar, const char* sizeVar, const char* launcher) {
         const int r = envInt(rankVar), s = envInt(sizeVar);
         if (r < 0 || s < 1 || r >= s) return false;
-        e = LaunchEnvironment{r, s, launcher};
+        e = LaunchEnvironment{r, s, 0, launcher};
         return true;
     };
-    if (take("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "mpirun")) return e;
-    if (take("PMI_RANK", "PMI_SIZE", "pmi")) return e;
+    auto local = [&](const char* name) {
+        if (const int l = envInt(name); l >= 0) e.localRank = l;
+        return true;
+    };
+    if (take("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "mpirun") && local("OMPI_COMM_WORLD_LOCAL_RANK")) return e;
+    if (take("PMI_RANK", "PMI_SIZE", "pmi") && local("MPI_LOCALRANKID") && local("SLURM_LOCALID")) return e;
     // SLURM_STEP_ID is set in srun steps only; the batch script's shell is one process.
-    if (std::getenv("SLURM_STEP_ID") && take("SLURM_PROCID", "SLURM_NTASKS", "slurm")) return e;
+    if (std::getenv("SLURM_STEP_ID") && take("SLURM_PROCID", "SLURM_NTASKS", "slurm") && local("SLURM_LOCALID")) return e;
     return e;
+}
+
+std::string rankDevice(const std::string& device, const LaunchEnvironment& launch)
+{
+    if (launch.size == 1 || (device != "cuda" && device != "auto")) return device;
+    const std::size_t gpus = queryCuda().devices.size();
+    if (gpus == 0) return device;  // "auto" falls back to the CPU; "cuda" says why it cannot
+    return "cuda:" + std::to_string(std::size_t(launch.localRank) % gpus);
 }
 
 bool builtWithMpi() { return TS_WITH_MPI != 0; }

@@ -61,9 +61,15 @@ public:
 // srun step: a batch script's own shell sees SLURM_NTASKS too but is one process).
 struct LaunchEnvironment {
     int rank = 0, size = 1;
+    int localRank = 0;     // among the ranks on this machine (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID)
     std::string launcher;  // "mpirun", "pmi", "slurm"; empty: a plain process
 };
 LaunchEnvironment launchEnvironment();
+
+// The device rank `launch` trains on when the run asks for `device`: with several ranks, "cuda"
+// and "auto" become cuda:<local rank mod the GPUs this process sees> (under srun
+// --gpus-per-task=1 each task sees one, its own, as cuda:0); anything else is kept.
+std::string rankDevice(const std::string& device, const LaunchEnvironment& launch);
 
 // Which communicators this build has.
 bool builtWithMpi();

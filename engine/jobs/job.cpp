@@ -120,7 +120,10 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                                                             : "resume; raise the epochs (" + more +
                                                                   ") to train further, or fork it with other settings"));
         }
-        Backend& backend = jobBackend(env, spec.training.device, listener);
+        // Several ranks on one machine: each its own GPU (dist/communicator.h rankDevice).
+        Backend& backend = jobBackend(env, env.communicator ? spec.training.device
+                                                            : rankDevice(spec.training.device, launchEnvironment()),
+                                      listener);
         // Which ranks train this run (dist/): only rank 0 writes to the workspace.
         Communicator& comm = env.communicator ? *env.communicator : processCommunicator(backend.device().kind);
         const bool records = comm.rank() == 0;

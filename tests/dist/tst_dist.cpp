@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -290,6 +291,22 @@ int main(int argc, char** argv)
     }
     comm = &processCommunicator(DeviceKind::CPU);
     currentRank() = comm->rank();
+    if (argc == 3 && std::string(argv[1]) == "--bench-allreduce") {  // FLOATS: the bare all-reduce (measure_scaling.sh)
+        const std::size_t n = std::size_t(std::atoll(argv[2]));
+        std::vector<float> g(n, 1.0f);
+        const auto buckets = planGradientBuckets(n);
+        double total = 0;
+        for (int i = 0; i < 60; ++i) {
+            comm->barrier();  // all ranks start together: no waiting for a slower rank in the time
+            const auto t0 = std::chrono::steady_clock::now();
+            allReduceGradients(*comm, g.data(), buckets);
+            if (i >= 10) total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        if (comm->rank() == 0)
+            std::printf("all-reduce of %zu floats (%.2f MB) in %zu bucket(s), %d ranks: %.3f ms\n", n, n * 4e-6,
+                        buckets.size(), comm->size(), total / 50 * 1e3);
+        return 0;
+    }
     if (comm->size() < 2) {
         std::printf("SKIP: run under mpirun with 2 or more ranks (mpirun -np 2 %s)\n", "tst_dist");
         return 77;
