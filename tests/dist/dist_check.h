@@ -38,6 +38,13 @@ inline std::string both(double a, double b)
     return text;
 }
 
+// A case that cannot run here (no GPU) sets the reason; it is reported as SKIP, not PASS.
+inline std::string& skipReason()
+{
+    static std::string reason;
+    return reason;
+}
+
 struct Case {
     const char* name;
     std::function<void()> body;
@@ -48,12 +55,15 @@ inline int runCases(const std::vector<Case>& cases)
 {
     for (const Case& c : cases) {
         const int before = failures();
+        skipReason().clear();
         try {
             c.body();
         } catch (const std::exception& e) {
             check(false, "exception", c.name, 0, e.what());
         }
-        if (currentRank() == 0)
+        if (currentRank() == 0 && !skipReason().empty())
+            std::printf("SKIP %s: %s\n", c.name, skipReason().c_str());
+        else if (currentRank() == 0)
             std::printf("%s %s\n", failures() == before ? "PASS" : "FAIL", c.name);
         std::fflush(stdout);
     }

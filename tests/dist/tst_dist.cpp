@@ -11,7 +11,10 @@
 #include <filesystem>
 #include <map>
 
+#include "backend/backend.h"
+#include "backend/devices.h"
 #include "data/loader.h"
+#include "tensor/tensor.h"
 #include "dist/communicator.h"
 #include "dist/gradient_buckets.h"
 #include "dist_check.h"
@@ -170,6 +173,40 @@ void shardsCoverEveryEpoch()
     }
 }
 
+// On a GPU machine with NCCL (one GPU per rank): NCCL's all-reduce and broadcast of device
+// buffers against MPI's of the same host values. Skipped, saying so, elsewhere (here: no GPU).
+void ncclMatchesMpi()
+{
+    if (!builtWithNccl() || queryCuda().devices.empty()) {
+        skipReason() = builtWithNccl() ? "no CUDA device" : "built without NCCL";
+        return;
+    }
+    const LaunchEnvironment launch = launchEnvironment();
+    Backend& gpu = cudaBackend(launch.localRank % int(queryCuda().devices.size()));
+    Communicator& nccl = processCommunicator(DeviceKind::CUDA);
+    TS_CHECK(nccl.name() == "nccl");
+    const std::size_t n = 100003;
+    std::vector<float> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = float((comm->rank() + 1) * (i % 13)) / 8.0f;  // exact sums
+    Storage device(gpu.allocator(), n * sizeof(float));
+    for (int op = 0; op < 3; ++op) {
+        std::vector<float> viaMpi = host, viaNccl(n);
+        gpu.copyFromHost(device.data(), host.data(), n * sizeof(float));
+        if (op == 0) {
+            comm->allReduceSum(viaMpi.data(), n);
+            nccl.allReduceSum(static_cast<float*>(device.data()), n);
+        } else if (op == 1) {
+            comm->allReduceMean(viaMpi.data(), n);
+            nccl.allReduceMean(static_cast<float*>(device.data()), n);
+        } else {
+            comm->broadcast(viaMpi.data(), n, comm->size() - 1);
+            nccl.broadcast(static_cast<float*>(device.data()), n, comm->size() - 1);
+        }
+        gpu.copyToHost(viaNccl.data(), device.data(), n * sizeof(float));
+        TS_CHECK(viaMpi == viaNccl);
+    }
+}
+
 struct Collector final : TrainListener {
     std::vector<StepEvent> steps;
     StartedEvent started;
@@ -325,6 +362,7 @@ int main(int argc, char** argv)
         {"allreduce_known_values", allReduceKnownValues},
         {"allreduce_same_bits_everywhere", allReduceSameBitsEverywhere},
         {"gradient_buckets", gradientBuckets},
+        {"nccl_matches_mpi", ncclMatchesMpi},
         {"shards_cover_every_epoch", shardsCoverEveryEpoch},
         {"mlp_follows_single_process_curve", mlpFollowsSingleProcessCurve},
         {"rank_zero_alone_writes_the_store", rankZeroAloneWritesTheStore},
