@@ -53,7 +53,8 @@ void Trainer::setup()
     if (ranks > 1) {
         if (t.batchSize % ranks != 0)
             throw std::invalid_argument("training.batch_size " + std::to_string(t.batchSize) + " cannot be split evenly over " +
-                                        std::to_string(ranks) + " ranks: choose a multiple of " + std::to_string(ranks) +
+                                        std::to_string(ranks) + " ranks: choose a multiple of " + std::to_string(ranks) + ", e.g. --set training.batch_size=" +
+                                        std::to_string((t.batchSize / ranks + 1) * ranks) +
                                         " (it is the global batch; each rank trains batch_size / ranks samples)");
         if (comm_->bufferDevice() != backend_.device().kind)
             throw std::invalid_argument("the " + comm_->name() + " communicator exchanges " +
