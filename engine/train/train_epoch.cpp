@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "backend/backend.h"
+#include "dist/bucket_reducer.h"
 #include "dist/communicator.h"
 #include "optim/schedule_preview.h"
 #include "train/trainer.h"
@@ -99,6 +100,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             groupSize = std::min<std::int64_t>(t.accumulationSteps, batchesPerEpoch_ - b);
             exec_->setLossScale(static_cast<float>(scaler_.scale() / static_cast<double>(groupSize)));
             exec_->zeroGrad();
+            if (reducer_) reducer_->begin(exec_->flatGradients().data<float>());
         }
         const double wait = fixedBatches_.empty() ? trainLoader_->waitSeconds() : 0.0;
         stepWait += wait - lastWait;
@@ -115,7 +117,11 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
         } else if (!groupBad) {
             // Logits before backward: with activation checkpointing, backward may reuse their buffer.
             const std::vector<float> logits = hostLogits(*exec_, binding_);
+            // The group's last backward starts each bucket's all-reduce once its gradients are final.
+            const bool overlap = reducer_ && micro + 1 == groupSize;
+            if (overlap) exec_->setBackwardHook([this](int node) { reducer_->ready(frontierAfter_[std::size_t(node)]); });
             exec_->backward();  // accumulates into the gradients of this group
+            if (overlap) exec_->setBackwardHook({});
             totals.running.add(logits.data(), batch.labels.data<std::int64_t>(), batch.size, loss);
             groupLoss += loss * static_cast<double>(batch.size);
         }
@@ -125,14 +131,20 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
 
         // An optimizer step boundary.
         micro = 0;
+        if (reducer_) {  // the rest of the buckets (all when backward was skipped), then wait
+            allReduceWaitSeconds_ += reducer_->finish();
+            allReduceSeconds_ += reducer_->takeBusySeconds();
+        }
         agreeOnGroup(groupBad, groupLoss, groupSamples);  // the whole global batch's
-        if (!groupBad && comm_->size() > 1) {
+        if (!groupBad && comm_->size() > 1 && !reducer_) {
             // Between backward and the optimizer step: every rank's gradients become the mean
             // over the ranks, which is the gradient of the global batch's mean loss.
             const auto t0 = std::chrono::steady_clock::now();
             backend_.synchronize();
             allReduceGradients(*comm_, exec_->flatGradients().data<float>(), buckets_);
-            allReduceSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            allReduceSeconds_ += took;
+            allReduceWaitSeconds_ += took;
         }
         double gradNorm = 0;
         std::vector<std::pair<std::string, double>> layerNorms;
@@ -195,7 +207,8 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             s.dataWaitSeconds = stepWait;
             s.wallTime = elapsed();
             s.allReduceSeconds = allReduceSeconds_;
-            allReduceSeconds_ = 0;
+            s.allReduceWaitSeconds = allReduceWaitSeconds_;
+            allReduceSeconds_ = allReduceWaitSeconds_ = 0;
             publish(s);
             intervalStart = now;
             intervalSamples = 0;

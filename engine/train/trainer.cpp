@@ -3,10 +3,13 @@
 // in train_epoch.cpp.
 #include "train/trainer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "backend/backend.h"
 #include "backend/math_precision.h"
+#include "dist/bucket_reducer.h"
 #include "dist/communicator.h"
 #include "dist/metric_reduction.h"
 #include "optim/schedule_preview.h"
@@ -73,6 +76,27 @@ void Trainer::setup()
     // global position in the epoch (loader.h), the same as in a single process.
     exec_->setSeed(rank == 0 ? t.seed : t.seed ^ (0x9E3779B97F4A7C15ULL * std::uint64_t(rank)));
     buckets_ = planGradientBuckets(static_cast<std::size_t>(exec_->flatGradients().numel()));
+    const char* overlap = std::getenv("TRAINSTUDIO_OVERLAP_ALLREDUCE");
+    if (ranks > 1 && comm_->bufferDevice() == DeviceKind::CPU && !(overlap && std::string(overlap) == "0")) {
+        // Frontier after node i: walking the trainable parameters from the end of the flat
+        // buffer, as far as their owners are nodes >= i (their backward has run).
+        const auto& params = exec_->parameters();
+        const float* base = exec_->flatGradients().data<float>();
+        const std::size_t count = static_cast<std::size_t>(exec_->flatGradients().numel());
+        std::vector<std::pair<std::size_t, int>> owned;  // (offset, node), from the end
+        for (std::size_t i = 0; i < exec_->graph().nodes.size(); ++i)
+            for (int p : exec_->nodeParameters(i))
+                if (params[p].trainable && params[p].grad.defined())
+                    owned.push_back({static_cast<std::size_t>(params[p].grad.data<float>() - base), int(i)});
+        std::sort(owned.rbegin(), owned.rend());
+        frontierAfter_.assign(exec_->graph().nodes.size(), count);
+        for (std::size_t i = 0; i < frontierAfter_.size(); ++i)
+            for (const auto& [offset, node] : owned) {
+                if (node < int(i)) break;
+                frontierAfter_[i] = offset;
+            }
+        reducer_ = std::make_unique<BucketReducer>(*comm_, buckets_);
+    }
     optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
     evaluator_ = std::make_unique<Evaluator>(spec_.model, backend_, classes_, t.topK);
     if (spec_.schedule.type == "plateau") plateau_.emplace(spec_.schedule, spec_.optimizer.lr);

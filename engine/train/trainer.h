@@ -39,6 +39,7 @@
 namespace ts {
 
 class Backend;
+class BucketReducer;
 class Communicator;
 
 struct TrainerOptions {
@@ -68,7 +69,9 @@ struct TrainerOptions {
     // backward and the optimizer step, parameters come from rank 0 at the start and after a
     // resume, epoch metrics are summed into every rank's, and evaluations run on rank 0 and are
     // handed to the others. Only rank 0 writes checkpoints (the other ranks' checkpointDir is
-    // ignored); their listeners receive the same events. Not owned.
+    // ignored); their listeners receive the same events. On CPU ranks each bucket's all-reduce
+    // starts as soon as backward has finished its gradients (dist/bucket_reducer.h; the same
+    // bits as after backward; TRAINSTUDIO_OVERLAP_ALLREDUCE=0 turns it off, for measuring). Not owned.
     Communicator* communicator = nullptr;
 };
 
@@ -143,7 +146,11 @@ private:
 
     Communicator* comm_ = nullptr;  // never null after construction
     std::vector<GradientBucket> buckets_;
-    double allReduceSeconds_ = 0;  // time in the gradient all-reduce since the last StepEvent
+    // Overlap (CPU ranks): the comm thread, and per node the lowest flat-gradient offset from
+    // which every gradient is final once that node's backward is done.
+    std::unique_ptr<BucketReducer> reducer_;
+    std::vector<std::size_t> frontierAfter_;
+    double allReduceSeconds_ = 0, allReduceWaitSeconds_ = 0;  // since the last StepEvent
 
     std::unique_ptr<Executor> exec_;
     std::unique_ptr<Optimizer> optimizer_;

@@ -47,7 +47,9 @@ struct StepEvent {
     double samplesPerSecond = 0;
     double dataWaitSeconds = 0;  // wait for the loader since the previous StepEvent
     double wallTime = 0;         // seconds since the run started
-    double allReduceSeconds = 0;  // distributed runs: gradient all-reduce since the previous StepEvent
+    // Distributed runs, since the previous StepEvent: seconds the gradient all-reduce took, and
+    // of them the seconds the step waited for it (the rest overlapped backward).
+    double allReduceSeconds = 0, allReduceWaitSeconds = 0;
 };
 
 struct EpochEvent {
