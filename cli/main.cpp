@@ -2,10 +2,12 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "dist/communicator.h"
 #include "version.h"
 
 namespace {
@@ -100,6 +102,14 @@ int main(int argc, char** argv)
     const std::string command = args[0];
     args.erase(args.begin());
     try {
+        // Under mpirun or srun only training is data parallel; anything else would run once per
+        // rank (two evaluations stored, two sweeps racing on one workspace).
+        if (const ts::LaunchEnvironment launch = ts::launchEnvironment();
+            launch.size > 1 && command != "train" && command != "info" && command != "slurm")
+            throw std::invalid_argument("started as rank " + std::to_string(launch.rank) + " of " +
+                                        std::to_string(launch.size) + " (" + launch.launcher +
+                                        "), but only `train` runs on several processes: run `" + command +
+                                        "` as one process (without mpirun or srun)");
         if (command == "train") return ts::cli::trainCommand(args);
         if (command == "eval") return ts::cli::evalCommand(args);
         if (command == "lr-find") return ts::cli::lrFindCommand(args);
