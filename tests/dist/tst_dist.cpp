@@ -360,7 +360,8 @@ int main(int argc, char** argv)
         return 0;
     }
     if (comm->size() < 2) {
-        std::printf("SKIP: run under mpirun with 2 or more ranks (mpirun -np 2 %s)\n", "tst_dist");
+        std::printf("SKIP: needs 2 or more ranks: mpirun -np 2 tst_dist, in a build with MPI (this one: %s)\n",
+                    builtWithMpi() ? "with" : "without");
         return 77;
     }
     char path[256] = {};
