@@ -12,8 +12,9 @@ namespace ts {
 
 class Communicator;
 
-// Adds the counts and sums of every rank into each (seconds: rank 0's are kept). Counts travel
-// as doubles, exact to 2^53. Every rank must pass sums of the same shape (classes, k values).
+// Adds the counts and sums of every rank into each (seconds stay each rank's own). Counts travel
+// as doubles, exact to 2^53; per-sample scores (two classes) are concatenated in rank order.
+// Every rank must pass sums of the same shape (classes, k values), or std::logic_error.
 void allReduceMetricSums(Communicator& comm, MetricSums& sums);
 
 // Rank `root`'s map (and flag) on every rank.
