@@ -20,6 +20,7 @@ int sweepCommand(const std::vector<std::string>& args);     // sweep_command.cpp
 int dataCommand(const std::vector<std::string>& args);  // data_command.cpp: data check (and labels, mark)
 int dataLabelsCommand(const std::vector<std::string>& args);  // data_labels_command.cpp: data labels
 int dataMarkCommand(const std::vector<std::string>& args);    // data_labels_command.cpp: data mark
+int slurmCommand(const std::vector<std::string>& args);       // slurm_command.cpp: an sbatch script
 int exportCommand(const std::vector<std::string>& args);      // export_command.cpp: export RUN --format onnx
 
 }  // namespace ts::cli

@@ -57,13 +57,13 @@ void ConsoleListener::onStarted(const StartedEvent& e)
         std::printf("{\"event\":\"started\",\"run_id\":%lld,\"device\":%s,\"epochs\":%lld,\"first_epoch\":%lld,"
                     "\"first_step\":%lld,\"steps_per_epoch\":%lld,\"total_steps\":%lld,\"batches_per_epoch\":%lld,"
                     "\"accumulation_steps\":%lld,\"train_samples\":%lld,\"validation_samples\":%lld,\"test_samples\":%lld,"
-                    "\"memory_bytes\":%llu}\n",
+                    "\"memory_bytes\":%llu,\"ranks\":%d}\n",
                     static_cast<long long>(e.runId), jsonString(e.device).c_str(), static_cast<long long>(e.epochs),
                     static_cast<long long>(e.firstEpoch), static_cast<long long>(e.firstStep),
                     static_cast<long long>(e.stepsPerEpoch), static_cast<long long>(e.totalSteps),
                     static_cast<long long>(e.batchesPerEpoch), static_cast<long long>(e.accumulationSteps),
                     static_cast<long long>(e.trainSamples), static_cast<long long>(e.validationSamples),
-                    static_cast<long long>(e.testSamples), static_cast<unsigned long long>(e.memory.total()));
+                    static_cast<long long>(e.testSamples), static_cast<unsigned long long>(e.memory.total()), e.ranks);
         return;
     }
     if (e.runId >= 0) std::printf("run %lld: ", static_cast<long long>(e.runId));
@@ -73,6 +73,8 @@ void ConsoleListener::onStarted(const StartedEvent& e)
     if (e.accumulationSteps > 1)
         std::printf(" x %lld accumulated (%lld steps per epoch)", static_cast<long long>(e.accumulationSteps),
                     static_cast<long long>(e.stepsPerEpoch));
+    if (e.ranks > 1)
+        std::printf(", data parallel on %d ranks (%lld samples each)", e.ranks, static_cast<long long>(e.batchSize / e.ranks));
     std::printf("\n");
 }
 

@@ -8,6 +8,7 @@
 #include "backend/devices.h"
 #include "backend/nvml.h"
 #include "commands.h"
+#include "dist/communicator.h"
 #include "ops/registry.h"
 #include "version.h"
 
@@ -48,6 +49,12 @@ int infoCommand(const std::vector<std::string>&)
                     known(g->powerWatts, " W").c_str(), known(g->smClockMHz, " MHz").c_str(),
                     known(g->memoryClockMHz, " MHz").c_str());
     }
+    // Data parallelism (engine/dist): which communicators exist, and where this process sits.
+    const LaunchEnvironment launch = launchEnvironment();
+    std::printf("data parallel: MPI %s, NCCL %s; this process: ", builtWithMpi() ? "yes" : "no (built without)",
+                builtWithNccl() ? "yes" : "no (built without)");
+    if (launch.size == 1) std::printf("one process (start several with mpirun -np N or srun)\n");
+    else std::printf("rank %d of %d (%s), local rank %d\n", launch.rank, launch.size, launch.launcher.c_str(), launch.localRank);
     std::string ops;
     for (const auto& t : OpRegistry::builtin().types()) ops += (ops.empty() ? "" : ", ") + t;
     std::printf("ops: %s\n", ops.c_str());

@@ -2,10 +2,12 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "dist/communicator.h"
 #include "version.h"
 
 namespace {
@@ -42,6 +44,11 @@ void printHelp()
         "              halving, memory check first): sweep EXPERIMENT.yaml [--workspace DIR]\n"
         "              [--device ..] [--set k=v] [--json]; every trial is a run tagged sweep:<id>;\n"
         "              Ctrl+C stops it (exit 130), the same command again continues it\n"
+        "  slurm       an sbatch script that trains on N nodes x G GPUs, one srun task per GPU\n"
+        "              (data parallel; global batch = training.batch_size): slurm EXPERIMENT.yaml\n"
+        "              --nodes N --gpus-per-node G [--output FILE] [--time T] [--partition P]\n"
+        "              [--cpus-per-task C] [--set k=v] [--workspace DIR]; mpirun -np N\n"
+        "              trainstudio-cli train ... trains on N local processes the same way\n"
         "  data check  the dataset's health: unreadable samples (file and byte offset), exact and\n"
         "              near duplicates within and across splits (leakage), class imbalance with\n"
         "              the fix, table checks: data check EXPERIMENT.yaml [--json] [--force]\n"
@@ -95,6 +102,14 @@ int main(int argc, char** argv)
     const std::string command = args[0];
     args.erase(args.begin());
     try {
+        // Under mpirun or srun only training is data parallel; anything else would run once per
+        // rank (two evaluations stored, two sweeps racing on one workspace).
+        if (const ts::LaunchEnvironment launch = ts::launchEnvironment();
+            launch.size > 1 && command != "train" && command != "info" && command != "slurm")
+            throw std::invalid_argument("started as rank " + std::to_string(launch.rank) + " of " +
+                                        std::to_string(launch.size) + " (" + launch.launcher +
+                                        "), but only `train` runs on several processes: run `" + command +
+                                        "` as one process (without mpirun or srun)");
         if (command == "train") return ts::cli::trainCommand(args);
         if (command == "eval") return ts::cli::evalCommand(args);
         if (command == "lr-find") return ts::cli::lrFindCommand(args);
@@ -108,6 +123,7 @@ int main(int argc, char** argv)
         if (command == "runs") return ts::cli::runsCommand(args);
         if (command == "selftest") return ts::cli::selftestCommand(args);
         if (command == "sweep") return ts::cli::sweepCommand(args);
+        if (command == "slurm") return ts::cli::slurmCommand(args);
         if (command == "data" && !args.empty() && (args[0] == "labels" || args[0] == "mark")) {
             const std::vector<std::string> rest(args.begin() + 1, args.end());
             return args[0] == "labels" ? ts::cli::dataLabelsCommand(rest) : ts::cli::dataMarkCommand(rest);

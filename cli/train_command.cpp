@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "console_listener.h"
+#include "dist/communicator.h"
 #include "format.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
@@ -58,6 +59,23 @@ private:
     std::thread thread_;
 };
 
+// Ranks other than 0 of a distributed run (mpirun, srun) train silently beside rank 0, which
+// shows the run; they say only what went wrong on them.
+class OtherRankListener final : public TrainListener {
+public:
+    explicit OtherRankListener(int rank) : rank_(rank) {}
+    void onEvent(const TrainEvent& event) override
+    {
+        if (const auto* log = std::get_if<LogEvent>(&event); log && log->level == LogEvent::Level::Error)
+            std::fprintf(stderr, "rank %d: %s\n", rank_, log->message.text.c_str());
+        if (const auto* f = std::get_if<FinishedEvent>(&event); f && f->outcome == FinishedEvent::Outcome::Failed)
+            std::fprintf(stderr, "rank %d: failed: %s\n", rank_, f->message.text.c_str());
+    }
+
+private:
+    int rank_;
+};
+
 }  // namespace
 
 int trainCommand(const std::vector<std::string>& args)
@@ -88,11 +106,13 @@ int trainCommand(const std::vector<std::string>& args)
     JobEnvironment env;
     env.workspaceDir = o.workspace();
     ConsoleListener console(json, env.workspaceDir);
+    const int rank = launchEnvironment().rank;
+    OtherRankListener otherRank(rank);
     RunControl control;
     JobResult result;
     {
         InterruptWatch watch(control);
-        result = runJob(job, env, control, console);
+        result = runJob(job, env, control, rank == 0 ? static_cast<TrainListener&>(console) : otherRank);
     }
     const bool stored = result.finished.message.id != "job.save_failed";
     if (!json && result.runId >= 0 && stored)

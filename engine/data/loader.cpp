@@ -72,14 +72,15 @@ using Clock = std::chrono::steady_clock;
 struct Loader::Impl {
     Impl(std::shared_ptr<Dataset> ds, const DatasetSpec& spec, const DatasetStatistics& stats, LoaderOptions opt)
         : dataset(std::move(ds)), options(opt), shape(dataset->sampleShape()), numel(shape.numel()),
+          localCapacity((opt.batchSize + std::max(opt.shardCount, 1) - 1) / std::max(opt.shardCount, 1)),
           transforms(spec, stats, shape, opt.augment),
           sampler(makeSampler(opt.shuffle ? spec.sampler : "sequential", dataset->labels(), dataset->numClasses(),
                               spec.classWeights, spec.replacement, opt.seed)),
-          labelOffset(align64(static_cast<std::size_t>(opt.batchSize * numel) * sizeof(float))),
+          labelOffset(align64(static_cast<std::size_t>(localCapacity * numel) * sizeof(float))),
           numWorkers(std::max(spec.numWorkers, 0)),
           window(std::max<std::int64_t>({spec.prefetchBatches, numWorkers, 1})),
           pool(opt.batchAllocator ? *opt.batchAllocator : CpuAllocator::instance(),
-               labelOffset + static_cast<std::size_t>(opt.batchSize) * sizeof(std::int64_t),
+               labelOffset + static_cast<std::size_t>(localCapacity) * sizeof(std::int64_t),
                static_cast<std::size_t>(window + numWorkers + 2))
     {
     }
@@ -94,8 +95,12 @@ struct Loader::Impl {
     Batch assemble(std::int64_t k, const std::vector<std::int64_t>& order, std::int64_t ep, std::uint64_t gen,
                    std::vector<float>& scratch) const
     {
-        const std::int64_t start = k * options.batchSize;
-        const std::int64_t n = std::min<std::int64_t>(options.batchSize, static_cast<std::int64_t>(order.size()) - start);
+        // This rank's shard of global batch k (loader.h, shardIndex).
+        const std::int64_t globalStart = k * options.batchSize;
+        const std::int64_t global = std::min<std::int64_t>(options.batchSize, static_cast<std::int64_t>(order.size()) - globalStart);
+        const std::int64_t ranks = std::max(options.shardCount, 1), r = options.shardIndex;
+        const std::int64_t start = globalStart + global * r / ranks;
+        const std::int64_t n = globalStart + global * (r + 1) / ranks - start;
         auto storage = pool.acquire();
         std::vector<std::int64_t> dims{n};
         dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
@@ -157,6 +162,7 @@ struct Loader::Impl {
     LoaderOptions options;
     Shape shape;
     std::int64_t numel;
+    std::int64_t localCapacity;  // the largest shard of a batch (the batch itself without sharding)
     Transforms transforms;
     std::unique_ptr<Sampler> sampler;
     std::size_t labelOffset;
@@ -181,6 +187,9 @@ Loader::Loader(std::shared_ptr<Dataset> dataset, const DatasetSpec& spec, const 
 {
     if (!dataset) throw std::invalid_argument("Loader: no dataset");
     if (options.batchSize < 1) throw std::invalid_argument("Loader: batch size must be >= 1");
+    if (options.shardCount < 1 || options.shardIndex < 0 || options.shardIndex >= options.shardCount)
+        throw std::invalid_argument("Loader: shard " + std::to_string(options.shardIndex) + " of " +
+                                    std::to_string(options.shardCount) + " does not exist");
     impl_ = std::make_unique<Impl>(std::move(dataset), spec, stats, options);
     for (int i = 0; i < impl_->numWorkers; ++i) impl_->workers.emplace_back([d = impl_.get()] { d->workerLoop(); });
 }

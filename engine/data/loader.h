@@ -19,8 +19,8 @@ struct Batch {
     // buffer only once every Tensor of its batch is gone, so a batch may be kept safely.
     Tensor inputs;  // [n, sampleShape...] f32, host memory
     Tensor labels;  // [n] i64
-    std::int64_t size = 0;  // n (the last batch may be smaller unless dropLast)
-    std::int64_t index = 0;  // position in the epoch
+    std::int64_t size = 0;  // n (the last batch may be smaller unless dropLast; a shard of a global batch)
+    std::int64_t index = 0;  // position in the epoch (of the global batch)
 };
 
 struct LoaderOptions {
@@ -31,6 +31,12 @@ struct LoaderOptions {
     bool augment = true;    // false: skip random crop / flip (evaluation)
     Allocator* batchAllocator = nullptr;  // pinned host memory on CUDA; null: CpuAllocator.
                                           // Must outlive the loader and its batches.
+    // Data parallelism (dist/): every rank walks the same seeded order in global batches of
+    // batchSize and keeps its shard of each, samples [k*batchSize + r*n/W, k*batchSize +
+    // (r+1)*n/W) of a batch of n for rank r of W, so the ranks' shards are disjoint and together
+    // cover the epoch a single process sees. Augmentation draws from the global position, so
+    // a sample is transformed as one process would transform it. W = 1: the whole batch.
+    int shardIndex = 0, shardCount = 1;
 };
 
 class Loader {

@@ -193,6 +193,7 @@ void Executor::backward()
         ctx.gradOutput = grads_[node.output];
         for (int p : nodeParams_[i]) ctx.gradParams.push_back(params_[p].grad);
         timed(static_cast<std::size_t>(i), &NodeTiming::backwardSeconds, [&] { node.op->backward(ctx); });
+        if (backwardHook_) backwardHook_(i);
     }
 }
 

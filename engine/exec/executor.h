@@ -3,6 +3,7 @@
 // buffer (and their gradients in another), so optimizers can update them in one sweep.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,12 @@ public:
     void forward();
     // Requires a loss node and a training executor. Starts from d(loss) = the loss scale.
     void backward();
+    // Called during backward() after each node's backward with the node's index (in reverse
+    // order): that node's parameter gradients are final then, so data parallelism can start
+    // their all-reduce while the rest of backward runs. Empty: none.
+    void setBackwardHook(std::function<void(int node)> hook) { backwardHook_ = std::move(hook); }
+    // The parameters node i owns (indices into parameters()).
+    const std::vector<int>& nodeParameters(std::size_t node) const { return nodeParams_[node]; }
     // The backward seed d(loss) (default 1): 1/N averages gradients accumulated over N
     // micro-batches; a large value is the loss scale of fp16 training.
     void setLossScale(float scale);
@@ -105,6 +112,7 @@ private:
     std::vector<int> segmentEndingAt_;  // per node: index into plan_.segments, or -1
     std::vector<std::pair<void*, void*>> segmentState_;  // per segment: its state (bytes 0: none) and backup
     std::vector<std::vector<int>> gradsBornAt_;  // per node: gradient buffers its backward starts
+    std::function<void(int)> backwardHook_;
     bool profiling_ = false;
     std::vector<NodeTiming> timings_;
 };

@@ -9,6 +9,7 @@
 #include "backend/backend.h"
 #include "backend/select_backend.h"
 #include "data/dataset.h"
+#include "dist/communicator.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job_overlay.h"
 #include "jobs/job_parts.h"
@@ -120,7 +121,13 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                                                             : "resume; raise the epochs (" + more +
                                                                   ") to train further, or fork it with other settings"));
         }
-        Backend& backend = jobBackend(env, spec.training.device, listener);
+        // Several ranks on one machine: each its own GPU (dist/communicator.h rankDevice).
+        Backend& backend = jobBackend(env, env.communicator ? spec.training.device
+                                                            : rankDevice(spec.training.device, launchEnvironment()),
+                                      listener);
+        // Which ranks train this run (dist/): only rank 0 writes to the workspace.
+        Communicator& comm = env.communicator ? *env.communicator : processCommunicator(backend.device().kind);
+        const bool records = comm.rank() == 0;
         publishLog(listener, LogEvent::Level::Info, makeMessage(MessageId::JobLoadingData, {spec.dataset.path}));
         // A resume sees the overlay its run trained with; a new run and a fork the current marks.
         const LabelOverlay overlay = !job.resume.empty() && from && from->parentRun
@@ -130,8 +137,8 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env), overlay);
 
         // Recorded once the data is there: a run that never started is no run.
-        if (!workspace && !env.workspaceDir.empty()) workspace = Workspace::open(env.workspaceDir);
-        if (workspace) {
+        if (!workspace && !env.workspaceDir.empty() && records) workspace = Workspace::open(env.workspaceDir);
+        if (workspace && records) {
             writer = std::make_unique<RunWriter>(*workspace);
             NewRun run = newRunFor(spec, backend.name());
             run.name = job.name.empty() ? continuedName(*workspace, job, from ? &*from : nullptr) : job.name;
@@ -150,7 +157,8 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
         } else {
             TrainerOptions options;
             options.cacheDir = jobCacheDirectory(env);
-            if (workspace) options.checkpointDir = workspace->runCheckpointsPath(result.runId);
+            if (writer) options.checkpointDir = workspace->runCheckpointsPath(result.runId);
+            options.communicator = &comm;
             if (from) {
                 options.resume = std::move(from->checkpoint);
                 options.resumeSource = from->source;

@@ -20,6 +20,7 @@
 namespace ts {
 
 class Backend;
+class Communicator;
 class RunControl;
 
 // Train: a new run, or a run continued from a checkpoint of the workspace.
@@ -103,6 +104,11 @@ struct JobEnvironment {
     // Runs on this backend instead of selecting one by the device (the selftest compares two).
     Backend* backend = nullptr;
     double systemSampleSeconds = 1.0;  // 0: no machine-load samples
+    // A training job's ranks (dist/communicator.h); null: the process's, from the launcher's
+    // environment (size one for a plain process, MPI or NCCL under mpirun or srun). Rank 0
+    // records the run and its checkpoints; the other ranks train with it and write nothing
+    // (they read the workspace only to resume). Other jobs run on one process. Not owned.
+    Communicator* communicator = nullptr;
 };
 
 struct JobResult {

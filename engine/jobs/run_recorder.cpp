@@ -140,6 +140,11 @@ void RunRecorder::onEvent(const TrainEvent& event)
                 writer_.addMetric(runId_, "grad_norm", e.step, e.gradNorm, e.wallTime);
                 writer_.addMetric(runId_, "samples_per_s", e.step, e.samplesPerSecond, e.wallTime);
                 writer_.addMetric(runId_, "data_wait_s", e.step, e.dataWaitSeconds, e.wallTime);
+                // Distributed runs: seconds in the gradient all-reduce (including waiting for the slowest rank).
+                if (e.allReduceSeconds > 0) {
+                    writer_.addMetric(runId_, "all_reduce_s", e.step, e.allReduceSeconds, e.wallTime);
+                    writer_.addMetric(runId_, "all_reduce_wait_s", e.step, e.allReduceWaitSeconds, e.wallTime);
+                }
                 for (const auto& [parameter, norm] : e.layerGradNorms)
                     writer_.addMetric(runId_, "grad_norm/" + parameter, e.step, norm, e.wallTime);
             } else if constexpr (std::is_same_v<T, StartedEvent>) {

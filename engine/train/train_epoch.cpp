@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "backend/backend.h"
+#include "dist/bucket_reducer.h"
+#include "dist/communicator.h"
 #include "optim/schedule_preview.h"
 #include "train/trainer.h"
 
@@ -82,8 +84,11 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     for (std::int64_t b = firstBatch; nextBatch(batch, fixedIndex); ++b) {
         if (micro == 0 && options_.maxSteps > 0 && step_ >= options_.maxSteps) break;  // the run's last step is taken
         if (micro == 0) {
-            // Stop only between optimizer steps, so a checkpoint never splits a group.
-            if (!checkPause()) {
+            // Stop only between optimizer steps, so a checkpoint never splits a group; in a
+            // distributed run every rank stops at the same step when any rank is asked to.
+            bool stop = !checkPause();
+            if (comm_->size() > 1) stop = comm_->anyTrue(stop);
+            if (stop) {
                 stopBatch_ = b;
                 closeTotals();  // the checkpoint keeps the epoch so far
                 return EpochResult::Stopped;
@@ -95,6 +100,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             groupSize = std::min<std::int64_t>(t.accumulationSteps, batchesPerEpoch_ - b);
             exec_->setLossScale(static_cast<float>(scaler_.scale() / static_cast<double>(groupSize)));
             exec_->zeroGrad();
+            if (reducer_) reducer_->begin(exec_->flatGradients().data<float>());
         }
         const double wait = fixedBatches_.empty() ? trainLoader_->waitSeconds() : 0.0;
         stepWait += wait - lastWait;
@@ -111,7 +117,11 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
         } else if (!groupBad) {
             // Logits before backward: with activation checkpointing, backward may reuse their buffer.
             const std::vector<float> logits = hostLogits(*exec_, binding_);
+            // The group's last backward starts each bucket's all-reduce once its gradients are final.
+            const bool overlap = reducer_ && micro + 1 == groupSize;
+            if (overlap) exec_->setBackwardHook([this](int node) { reducer_->ready(frontierAfter_[std::size_t(node)]); });
             exec_->backward();  // accumulates into the gradients of this group
+            if (overlap) exec_->setBackwardHook({});
             totals.running.add(logits.data(), batch.labels.data<std::int64_t>(), batch.size, loss);
             groupLoss += loss * static_cast<double>(batch.size);
         }
@@ -121,6 +131,21 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
 
         // An optimizer step boundary.
         micro = 0;
+        if (reducer_) {  // the rest of the buckets (all when backward was skipped), then wait
+            allReduceWaitSeconds_ += reducer_->finish();
+            allReduceSeconds_ += reducer_->takeBusySeconds();
+        }
+        agreeOnGroup(groupBad, groupLoss, groupSamples);  // the whole global batch's
+        if (!groupBad && comm_->size() > 1 && !reducer_) {
+            // Between backward and the optimizer step: every rank's gradients become the mean
+            // over the ranks, which is the gradient of the global batch's mean loss.
+            const auto t0 = std::chrono::steady_clock::now();
+            backend_.synchronize();
+            allReduceGradients(*comm_, exec_->flatGradients().data<float>(), buckets_);
+            const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            allReduceSeconds_ += took;
+            allReduceWaitSeconds_ += took;
+        }
         double gradNorm = 0;
         std::vector<std::pair<std::string, double>> layerNorms;
         const bool logStep = t.logEverySteps > 0 && (step_ + 1) % t.logEverySteps == 0;
@@ -181,6 +206,9 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             s.samplesPerSecond = intervalSeconds > 0 ? static_cast<double>(intervalSamples) / intervalSeconds : 0;
             s.dataWaitSeconds = stepWait;
             s.wallTime = elapsed();
+            s.allReduceSeconds = allReduceSeconds_;
+            s.allReduceWaitSeconds = allReduceWaitSeconds_;
+            allReduceSeconds_ = allReduceWaitSeconds_ = 0;
             publish(s);
             intervalStart = now;
             intervalSamples = 0;

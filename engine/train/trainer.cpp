@@ -3,10 +3,15 @@
 // in train_epoch.cpp.
 #include "train/trainer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "backend/backend.h"
 #include "backend/math_precision.h"
+#include "dist/bucket_reducer.h"
+#include "dist/communicator.h"
+#include "dist/metric_reduction.h"
 #include "optim/schedule_preview.h"
 #include "train/memory_advice.h"
 
@@ -14,7 +19,8 @@ namespace ts {
 
 Trainer::Trainer(ExperimentSpec spec, DatasetSplits splits, Backend& backend, TrainerOptions options)
     : spec_(std::move(spec)), splits_(std::move(splits)), backend_(backend), options_(std::move(options)),
-      control_(options_.control ? options_.control : &ownControl_)
+      control_(options_.control ? options_.control : &ownControl_),
+      comm_(options_.communicator ? options_.communicator : &SingleCommunicator::instance())
 {
 }
 
@@ -45,11 +51,52 @@ void Trainer::setup()
     backend_.setMathPrecision(*precision);  // the backend is shared: every run sets its own
     scaler_ = LossScaler(*precision == MathPrecision::F16, t.initialLossScale);
 
+    // Data parallel: each rank runs its shard of every global batch (dist/communicator.h).
+    const int ranks = comm_->size(), rank = comm_->rank();
+    if (ranks > 1) {
+        if (t.batchSize % ranks != 0)
+            throw std::invalid_argument("training.batch_size " + std::to_string(t.batchSize) + " cannot be split evenly over " +
+                                        std::to_string(ranks) + " ranks: choose a multiple of " + std::to_string(ranks) + ", e.g. --set training.batch_size=" +
+                                        std::to_string((t.batchSize / ranks + 1) * ranks) +
+                                        " (it is the global batch; each rank trains batch_size / ranks samples)");
+        if (comm_->bufferDevice() != backend_.device().kind)
+            throw std::invalid_argument("the " + comm_->name() + " communicator exchanges " +
+                                        std::string(deviceKindName(comm_->bufferDevice())) + " buffers but this run trains on " +
+                                        backend_.name() + ": train on the " + std::string(deviceKindName(comm_->bufferDevice())) +
+                                        " (--device) or use a build with the matching communicator");
+    }
+    const std::int64_t localBatch = t.batchSize / ranks;
+
     // Graph errors surface here, with the batch size the run uses, before any data moves.
-    exec_ = std::make_unique<Executor>(checkGraph(spec_.model, t.batchSize), backend_, /*training=*/true);
+    exec_ = std::make_unique<Executor>(checkGraph(spec_.model, localBatch), backend_, /*training=*/true);
     binding_ = GraphBinding::of(exec_->graph());
-    exec_->initParameters(t.seed);
-    exec_->setSeed(t.seed);
+    exec_->initParameters(t.seed);  // the same on every rank (and rank 0's are broadcast anyway)
+    // Dropout differs per rank: rank r > 0 draws from another stream; rank 0 keeps the seed, so a
+    // single process and rank 0 draw alike. Augmentation already differs: it follows a sample's
+    // global position in the epoch (loader.h), the same as in a single process.
+    exec_->setSeed(rank == 0 ? t.seed : t.seed ^ (0x9E3779B97F4A7C15ULL * std::uint64_t(rank)));
+    buckets_ = planGradientBuckets(static_cast<std::size_t>(exec_->flatGradients().numel()));
+    const char* overlap = std::getenv("TRAINSTUDIO_OVERLAP_ALLREDUCE");
+    if (ranks > 1 && comm_->bufferDevice() == DeviceKind::CPU && !(overlap && std::string(overlap) == "0")) {
+        // Frontier after node i: walking the trainable parameters from the end of the flat
+        // buffer, as far as their owners are nodes >= i (their backward has run).
+        const auto& params = exec_->parameters();
+        const float* base = exec_->flatGradients().data<float>();
+        const std::size_t count = static_cast<std::size_t>(exec_->flatGradients().numel());
+        std::vector<std::pair<std::size_t, int>> owned;  // (offset, node), from the end
+        for (std::size_t i = 0; i < exec_->graph().nodes.size(); ++i)
+            for (int p : exec_->nodeParameters(i))
+                if (params[p].trainable && params[p].grad.defined())
+                    owned.push_back({static_cast<std::size_t>(params[p].grad.data<float>() - base), int(i)});
+        std::sort(owned.rbegin(), owned.rend());
+        frontierAfter_.assign(exec_->graph().nodes.size(), count);
+        for (std::size_t i = 0; i < frontierAfter_.size(); ++i)
+            for (const auto& [offset, node] : owned) {
+                if (node < int(i)) break;
+                frontierAfter_[i] = offset;
+            }
+        reducer_ = std::make_unique<BucketReducer>(*comm_, buckets_);
+    }
     optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
     evaluator_ = std::make_unique<Evaluator>(spec_.model, backend_, classes_, t.topK);
     if (spec_.schedule.type == "plateau") plateau_.emplace(spec_.schedule, spec_.optimizer.lr);
@@ -59,7 +106,9 @@ void Trainer::setup()
     train.seed = t.seed;
     // Batches are assembled where the backend copies from fastest: pinned memory on CUDA.
     train.batchAllocator = &backend_.hostAllocator();
-    LoaderOptions eval = train;
+    LoaderOptions eval = train;  // evaluation is not sharded: rank 0 evaluates the whole split
+    train.shardIndex = rank;
+    train.shardCount = ranks;
     eval.dropLast = false;
     eval.shuffle = false;
     eval.augment = false;
@@ -83,12 +132,39 @@ void Trainer::setup()
     totalSteps_ = plan.totalSteps;
 
     if (t.earlyStopping.enabled) early_.emplace(t.earlyStopping);
-    if (!options_.checkpointDir.empty()) policy_.emplace(t.checkpoint, options_.checkpointDir);
+    if (!options_.checkpointDir.empty() && rank == 0) policy_.emplace(t.checkpoint, options_.checkpointDir);
     if (options_.systemSampleSeconds > 0)
         monitor_ = std::make_unique<SystemMonitor>(
             0.5, backend_.device().kind == DeviceKind::CUDA ? backend_.device().index : -1);
     if (backend_.device().kind == DeviceKind::CPU) cpuThreads_.emplace(int(t.threads));
     if (options_.resume) restoreFrom(*options_.resume);
+    broadcastParameters();  // after a resume too: every rank continues from rank 0's weights
+}
+
+void Trainer::broadcastParameters()
+{
+    if (comm_->size() == 1) return;
+    backend_.synchronize();
+    for (Parameter& p : exec_->parameters())  // trainable and buffers (running statistics)
+        if (p.value.dtype() == DType::F32) comm_->broadcast(p.value.data<float>(), static_cast<std::size_t>(p.value.numel()), 0);
+}
+
+void Trainer::agreeOnGroup(bool& bad, double& loss, std::int64_t& samples)
+{
+    if (comm_->size() == 1) return;
+    double v[3] = {bad ? 1.0 : 0.0, loss, static_cast<double>(samples)};
+    comm_->allReduceSumHost(v, 3);
+    bad = v[0] > 0;
+    loss = v[1];
+    samples = static_cast<std::int64_t>(v[2]);
+}
+
+void Trainer::reduceEpochSums(EpochTotals& totals)
+{
+    if (comm_->size() == 1) return;
+    MetricSums sums = totals.running.sums();
+    allReduceMetricSums(*comm_, sums);
+    totals.running.restore(sums);
 }
 
 void Trainer::announce()
@@ -108,6 +184,7 @@ void Trainer::announce()
     e.batchesPerEpoch = batchesPerEpoch_;
     e.batchSize = t.batchSize;
     e.accumulationSteps = t.accumulationSteps;
+    e.ranks = comm_->size();
     e.trainSamples = t.overfitBatches > 0 ? batchesPerEpoch_ * t.batchSize : splits_.train->size();
     if (valLoader_) e.validationSamples = splits_.validation->size();
     if (testLoader_) e.testSamples = splits_.test->size();
@@ -143,9 +220,14 @@ void Trainer::loadFixedBatches()
 
 std::map<std::string, double> Trainer::evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped)
 {
-    ClassificationMetrics m(classes_, spec_.training.topK);
-    stopped = !evaluator_->evaluate(*exec_, loader, m, control_);
-    return m.summary(prefix);
+    std::map<std::string, double> metrics;
+    if (comm_->rank() == 0) {
+        ClassificationMetrics m(classes_, spec_.training.topK);
+        stopped = !evaluator_->evaluate(*exec_, loader, m, control_);
+        metrics = m.summary(prefix);
+    }
+    broadcastMetrics(*comm_, metrics, stopped);  // every rank decides as rank 0 does
+    return metrics;
 }
 
 FinishedEvent Trainer::run()
@@ -175,7 +257,8 @@ FinishedEvent Trainer::run()
             // A run resumed mid-epoch continues that epoch's sums: it reports what an
             // uninterrupted epoch would, not only the batches after the resume.
             if (epoch == firstEpoch_ && firstBatch_ > 0 && resumedSums_) {
-                totals.running.restore(*resumedSums_);
+                // The checkpoint's sums are all ranks' together: rank 0 carries them.
+                if (comm_->rank() == 0) totals.running.restore(*resumedSums_);
                 totals.priorSeconds = resumedSums_->seconds;
                 totals.priorWaitSeconds = resumedSums_->waitSeconds;
             }
@@ -185,6 +268,7 @@ FinishedEvent Trainer::run()
                 finished.message = failure_;
                 break;
             }
+            reduceEpochSums(totals);  // every rank: the epoch's metrics as one process counts them
             if (r == EpochResult::Stopped) {
                 finished.outcome = FinishedEvent::Outcome::Stopped;
                 finished.message = makeMessage(MessageId::TrainStopped, {std::to_string(step_), std::to_string(epoch)});
@@ -245,7 +329,7 @@ FinishedEvent Trainer::run()
         const auto outcome = finished.outcome;
         // Already measured on the final weights when the test split stood in for validation.
         const bool testedLast = !valLoader_ && last.count("test_loss");
-        if (testLoader_ && !testedLast &&
+        if (testLoader_ && !testedLast && comm_->rank() == 0 &&
             (outcome == FinishedEvent::Outcome::Finished || outcome == FinishedEvent::Outcome::EarlyStopped)) {
             ClassificationMetrics m(classes_, t.topK);
             if (evaluator_->evaluate(*exec_, *testLoader_, m, control_))

@@ -23,6 +23,7 @@
 #include "data/dataset.h"
 #include "io/checkpoint.h"
 #include "data/loader.h"
+#include "dist/gradient_buckets.h"
 #include "types/experiment_spec.h"
 #include "optim/loss_scaler.h"
 #include "optim/optimizer.h"
@@ -39,6 +40,8 @@
 namespace ts {
 
 class Backend;
+class BucketReducer;
+class Communicator;
 
 struct TrainerOptions {
     std::string cacheDir;  // the workspace cache (decoded data); empty: none
@@ -61,6 +64,16 @@ struct TrainerOptions {
     std::int64_t maxSteps = 0;
     // Steers the run from other threads; null: the trainer's own (control()). Not owned.
     RunControl* control = nullptr;
+    // Data parallelism (dist/communicator.h): this process's rank among those training the run
+    // together; null: size one. Every rank runs the same Trainer on the same spec: each trains
+    // its shard of every global batch (training.batch_size), gradients are averaged between
+    // backward and the optimizer step, parameters come from rank 0 at the start and after a
+    // resume, epoch metrics are summed into every rank's, and evaluations run on rank 0 and are
+    // handed to the others. Only rank 0 writes checkpoints (the other ranks' checkpointDir is
+    // ignored); their listeners receive the same events. On CPU ranks each bucket's all-reduce
+    // starts as soon as backward has finished its gradients (dist/bucket_reducer.h; the same
+    // bits as after backward; TRAINSTUDIO_OVERLAP_ALLREDUCE=0 turns it off, for measuring). Not owned.
+    Communicator* communicator = nullptr;
 };
 
 class Trainer {
@@ -113,6 +126,12 @@ private:
     bool handleNonFinite(MessageId diverged, MessageId skipped, std::int64_t epoch, std::int64_t batch);
     double currentLr() const;
     bool checkPause();
+    // Distributed runs (no-ops at size one): rank 0's parameters and buffers on every rank;
+    // the group's outcome agreed between ranks (any rank's non-finite loss skips or fails the
+    // step everywhere; the loss and sample count become the global ones); the epoch's sums.
+    void broadcastParameters();
+    void agreeOnGroup(bool& bad, double& loss, std::int64_t& samples);
+    void reduceEpochSums(EpochTotals& totals);
 
     // (Not "emit": Qt defines that as a macro for code that includes this header.)
     void publish(const TrainEvent& event);
@@ -126,6 +145,14 @@ private:
     std::vector<TrainListener*> listeners_;
     RunControl ownControl_;
     RunControl* control_;
+
+    Communicator* comm_ = nullptr;  // never null after construction
+    std::vector<GradientBucket> buckets_;
+    // Overlap (CPU ranks): the comm thread, and per node the lowest flat-gradient offset from
+    // which every gradient is final once that node's backward is done.
+    std::unique_ptr<BucketReducer> reducer_;
+    std::vector<std::size_t> frontierAfter_;
+    double allReduceSeconds_ = 0, allReduceWaitSeconds_ = 0;  // since the last StepEvent
 
     std::unique_ptr<Executor> exec_;
     std::unique_ptr<Optimizer> optimizer_;

@@ -29,7 +29,8 @@ struct StartedEvent {
     std::int64_t stepsPerEpoch = 0; // optimizer steps per epoch (batches / accumulation, rounded up)
     std::int64_t totalSteps = 0;    // the step count at the end: stepsPerEpoch * epochs
     std::int64_t batchesPerEpoch = 0;
-    std::int64_t batchSize = 0, accumulationSteps = 1;
+    std::int64_t batchSize = 0, accumulationSteps = 1;  // batchSize: the global batch (all ranks)
+    int ranks = 1;  // processes training the run together (data parallel, dist/)
     std::int64_t trainSamples = 0, validationSamples = 0, testSamples = 0;  // per epoch / pass
     RunMemory memory;               // planned: parameters, gradients, optimizer state, activations, workspace
 
@@ -46,6 +47,9 @@ struct StepEvent {
     double samplesPerSecond = 0;
     double dataWaitSeconds = 0;  // wait for the loader since the previous StepEvent
     double wallTime = 0;         // seconds since the run started
+    // Distributed runs, since the previous StepEvent: seconds the gradient all-reduce took, and
+    // of them the seconds the step waited for it (the rest overlapped backward).
+    double allReduceSeconds = 0, allReduceWaitSeconds = 0;
 };
 
 struct EpochEvent {

@@ -1,0 +1,76 @@
+#include "dist/bucket_reducer.h"
+
+#include <chrono>
+
+#include "dist/communicator.h"
+
+namespace ts {
+
+BucketReducer::BucketReducer(Communicator& comm, std::vector<GradientBucket> buckets)
+    : comm_(comm), buckets_(std::move(buckets)), thread_([this] { loop(); })
+{
+}
+
+BucketReducer::~BucketReducer()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    work_.notify_all();
+    thread_.join();
+}
+
+void BucketReducer::begin(float* gradients)
+{
+    std::lock_guard lock(mutex_);
+    gradients_ = gradients;
+    launched_ = done_ = 0;
+}
+
+void BucketReducer::ready(std::size_t frontier)
+{
+    std::lock_guard lock(mutex_);
+    const std::size_t before = launched_;
+    while (launched_ < buckets_.size() && buckets_[launched_].offset >= frontier) ++launched_;
+    if (launched_ != before) work_.notify_all();
+}
+
+double BucketReducer::finish()
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    launched_ = buckets_.size();
+    work_.notify_all();
+    finished_.wait(lock, [&] { return done_ == buckets_.size(); });
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double BucketReducer::takeBusySeconds()
+{
+    std::lock_guard lock(mutex_);
+    const double s = busySeconds_;
+    busySeconds_ = 0;
+    return s;
+}
+
+void BucketReducer::loop()
+{
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        work_.wait(lock, [&] { return stopping_ || done_ < launched_; });
+        if (stopping_) return;
+        const GradientBucket b = buckets_[done_];
+        float* data = gradients_ + b.offset;
+        lock.unlock();
+        const auto t0 = std::chrono::steady_clock::now();
+        comm_.allReduceMean(data, b.count);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        lock.lock();
+        busySeconds_ += s;
+        ++done_;
+        if (done_ == buckets_.size()) finished_.notify_all();
+    }
+}
+
+}  // namespace ts

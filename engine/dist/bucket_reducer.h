@@ -1,0 +1,53 @@
+// The gradient all-reduce overlapped with backward (PyTorch's DistributedDataParallel does the
+// same): a communication thread all-reduces each bucket (gradient_buckets.h) as soon as backward
+// has finished every gradient in it, while backward goes on with the earlier layers. The
+// buckets are reduced in the same order with the same operation as without overlap, so the
+// result is the same bits. CPU buffers (MPI) only: only the comm thread calls the communicator
+// between begin() and finish(), and the trainer's thread only outside, so MPI's "serialized"
+// thread level holds.
+#pragma once
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "dist/gradient_buckets.h"
+
+namespace ts {
+
+class Communicator;
+
+class BucketReducer {
+public:
+    BucketReducer(Communicator& comm, std::vector<GradientBucket> buckets);
+    ~BucketReducer();
+    BucketReducer(const BucketReducer&) = delete;
+    BucketReducer& operator=(const BucketReducer&) = delete;
+
+    // A new step over `gradients` (the flat buffer): nothing launched yet.
+    void begin(float* gradients);
+    // Gradients at float offsets [frontier, end) are final: their buckets may go.
+    void ready(std::size_t frontier);
+    // Launches what is left (all of it when backward was skipped: a non-finite loss must not
+    // leave the other ranks waiting) and waits. Returns the seconds spent waiting here, i.e. the
+    // communication backward did not hide.
+    double finish();
+    // Seconds the comm thread spent in all-reduces since the last call.
+    double takeBusySeconds();
+
+private:
+    void loop();
+
+    Communicator& comm_;
+    std::vector<GradientBucket> buckets_;  // end of the buffer first
+    float* gradients_ = nullptr;
+    std::size_t launched_ = 0, done_ = 0;  // buckets, in order
+    double busySeconds_ = 0;
+    bool stopping_ = false;
+    std::mutex mutex_;
+    std::condition_variable work_, finished_;
+    std::thread thread_;
+};
+
+}  // namespace ts
