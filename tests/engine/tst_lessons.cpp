@@ -231,7 +231,7 @@ private slots:
         r = check("overfit_one_batch", stuck, ws);
         QVERIFY2(!r.passed, r.headline.text.c_str());
         QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.overfit.not_yet"));
-        const ExperimentSpec shipped = lessonOn("overfit_one_batch", clean_);  // overfit_batches 1, 60 epochs
+        const ExperimentSpec shipped = lessonOn("overfit_one_batch", clean_);  // overfit_batches 1, 100 epochs
         const std::int64_t good = train(shipped, ws);
         r = check("overfit_one_batch", shipped, ws);
         QVERIFY2(r.passed, r.headline.text.c_str());
