@@ -63,8 +63,10 @@ std::vector<const LessonRun*> finishedRuns(const std::vector<LessonRun>& runs)
 
 std::string score(double value)
 {
+    // Three decimals, the precision runs differ by; a small loss keeps two significant digits
+    // ("0.00042", not "0.000").
     char text[32];
-    std::snprintf(text, sizeof text, "%.3f", value);
+    std::snprintf(text, sizeof text, value != 0 && std::abs(value) < 0.01 ? "%.2g" : "%.3f", value);
     return text;
 }
 

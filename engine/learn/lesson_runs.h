@@ -36,7 +36,7 @@ std::vector<const LessonRun*> finishedRuns(const std::vector<LessonRun>& runs);
 // Whether a reader can be opened (a workspace with a studio.db).
 bool hasStore(const Workspace& workspace);
 
-// "0.871": three significant decimals for scores and losses; "+0.034" with a sign.
+// "0.871": three decimals for scores and losses ("0.0012" below 0.01); "+0.034" with a sign.
 std::string score(double value);
 std::string signedScore(double value);
 // The learning rate as written in an experiment ("0.0001", "3e-05").

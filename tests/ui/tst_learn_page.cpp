@@ -41,6 +41,28 @@ const LessonProgress* progressOf(const std::vector<LessonProgress>& all, const s
     return nullptr;
 }
 
+// Shown: every item's lines fit its width and no item overlaps the next (wrapped or stale
+// item sizes do).
+bool listFits(LearnPage& page)
+{
+    page.show();
+    if (!QTest::qWaitForWindowExposed(&page)) return false;
+    QListWidget* list = page.lessonList();
+    for (int row = 0; row < list->count(); ++row) {
+        const QRect r = list->visualItemRect(list->item(row));
+        for (const QString& line : list->item(row)->text().split('\n'))
+            if (list->fontMetrics().horizontalAdvance(line) + list->iconSize().width() > r.width()) {
+                qWarning("cut: %s (%d px of %d)", qPrintable(line), list->fontMetrics().horizontalAdvance(line), r.width());
+                return false;
+            }
+        if (row + 1 < list->count() && r.bottom() >= list->visualItemRect(list->item(row + 1)).top()) {
+            qWarning("item %d overlaps the next", row);
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 class TestLearnPage : public QObject {
@@ -68,7 +90,7 @@ private slots:
             QVERIFY2(text.size() > 200 && !hasChinese(text), lesson.id.c_str());
             QVERIFY(page.lessonList()->currentItem()->text().contains("Not started"));
         }
-        QCOMPARE(page.findChild<QLabel*>("learnSummary")->text(), QString("0 of %1 lesson(s) passed").arg(lessonCatalog().size()));
+        QCOMPARE(page.findChild<QLabel*>("learnSummary")->text(), QString("Lessons passed: 0 of %1").arg(lessonCatalog().size()));
     }
 
     void chineseText()
@@ -87,6 +109,7 @@ private slots:
             QVERIFY2(hasChinese(text), lesson.id.c_str());
         }
         page.resize(1280, 800);
+        QVERIFY(listFits(page));
         QDir().mkpath(TS_SCREENSHOT_DIR);
         const QString shot = Screenshot::save(&page, QStringLiteral(TS_SCREENSHOT_DIR "/learn_page_zh_CN.png"));
         QVERIFY2(shot.isEmpty(), qPrintable(shot));
@@ -166,8 +189,9 @@ private slots:
             QVERIFY(page.resultText().contains(QString::fromUtf8("±")));
             QVERIFY(page.lessonList()->currentItem()->text().contains("Passed"));
             QVERIFY(!page.lessonList()->currentItem()->icon().isNull());
-            QCOMPARE(page.findChild<QLabel*>("learnSummary")->text(), QString("1 of %1 lesson(s) passed").arg(lessonCatalog().size()));
+            QCOMPARE(page.findChild<QLabel*>("learnSummary")->text(), QString("Lessons passed: 1 of %1").arg(lessonCatalog().size()));
             page.resize(1280, 800);
+            QVERIFY(listFits(page));
             QDir().mkpath(TS_SCREENSHOT_DIR);
             const QString shot = Screenshot::save(&page, QStringLiteral(TS_SCREENSHOT_DIR "/learn_page_en.png"));
             QVERIFY2(shot.isEmpty(), qPrintable(shot));

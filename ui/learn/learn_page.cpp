@@ -65,13 +65,20 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
 
     m_list = new QListWidget;
     m_list->setObjectName(QStringLiteral("lessonList"));
-    m_list->setWordWrap(true);
     m_list->setIconSize(QSize(16, 16));
     m_list->setSpacing(2);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wide enough for the longest title and progress line in the current language, so no item
+    // wraps (wrapped items of a list view overlap when their text changes) or is cut.
+    LessonProgress sample;
+    sample.started = sample.passed = double(QDateTime::currentSecsSinceEpoch());
+    int textWidth = m_list->fontMetrics().horizontalAdvance(progressText(&sample));
     for (const Lesson& lesson : lessonCatalog()) {
         auto* item = new QListWidgetItem(LessonTexts::title(lesson.id), m_list);
         item->setData(Qt::UserRole, QString::fromStdString(lesson.id));
+        textWidth = std::max(textWidth, m_list->fontMetrics().horizontalAdvance(LessonTexts::title(lesson.id)));
     }
+    m_list->setMinimumWidth(textWidth + m_list->iconSize().width() + 32 + 2 * m_list->frameWidth());
 
     m_title = new QLabel;
     m_title->setObjectName(QStringLiteral("lessonTitle"));
@@ -119,7 +126,8 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
     splitter->addWidget(m_list);
     splitter->addWidget(detail);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({fontMetrics().averageCharWidth() * 36, fontMetrics().averageCharWidth() * 90});
+    splitter->setCollapsible(0, false);
+    splitter->setSizes({m_list->minimumWidth(), fontMetrics().averageCharWidth() * 90});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(24, 20, 24, 20);
@@ -204,7 +212,7 @@ void LearnPage::refreshProgress()
                       : p && p->started > 0 ? style()->standardIcon(QStyle::SP_MediaPlay)
                                             : QIcon());
     }
-    m_summary->setText(tr("%1 of %n lesson(s) passed", nullptr, m_list->count()).arg(passed));
+    m_summary->setText(tr("Lessons passed: %1 of %2").arg(passed).arg(m_list->count()));
     if (const int row = m_list->currentRow(); row >= 0) m_state->setText(progressText(progressOf(currentLessonId())));
 }
 
