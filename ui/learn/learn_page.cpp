@@ -68,8 +68,9 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
     m_list->setIconSize(QSize(16, 16));
     m_list->setSpacing(2);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Wide enough for the longest title and progress line in the current language, so no item
-    // wraps (wrapped items of a list view overlap when their text changes) or is cut.
+    // As wide as the longest title and progress line in the current language, so no item wraps
+    // (wrapped items of a list view overlap when their text changes) or is cut; narrower (elided)
+    // only when the window itself is made small.
     LessonProgress sample;
     sample.started = sample.passed = double(QDateTime::currentSecsSinceEpoch());
     int textWidth = m_list->fontMetrics().horizontalAdvance(progressText(&sample));
@@ -78,7 +79,9 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
         item->setData(Qt::UserRole, QString::fromStdString(lesson.id));
         textWidth = std::max(textWidth, m_list->fontMetrics().horizontalAdvance(LessonTexts::title(lesson.id)));
     }
-    m_list->setMinimumWidth(textWidth + m_list->iconSize().width() + 32 + 2 * m_list->frameWidth());
+    const int listWidth = textWidth + m_list->iconSize().width() + 32 + 2 * m_list->frameWidth();
+    m_list->setMinimumWidth(m_list->fontMetrics().averageCharWidth() * 12);
+    m_list->setTextElideMode(Qt::ElideRight);
 
     m_title = new QLabel;
     m_title->setObjectName(QStringLiteral("lessonTitle"));
@@ -101,7 +104,8 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
     m_open->setToolTip(tr("Opens the lesson's experiment on the Train page, as File > Open does"));
     m_check = new QPushButton(tr("Check My Runs"));
     m_check->setObjectName(QStringLiteral("checkLesson"));
-    m_check->setToolTip(tr("Reads your runs of this lesson's experiment and says whether the goal is reached"));
+    m_check->setToolTip(tr("Reads your runs of this lesson's experiment and says whether the goal is reached (F5)"));
+    m_check->setShortcut(QKeySequence::Refresh);  // only while the page is shown, as the Runs page's F5
     m_result = new QLabel;
     m_result->setObjectName(QStringLiteral("lessonResult"));
     m_result->setWordWrap(true);
@@ -127,7 +131,8 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
     splitter->addWidget(detail);
     splitter->setStretchFactor(1, 1);
     splitter->setCollapsible(0, false);
-    splitter->setSizes({m_list->minimumWidth(), fontMetrics().averageCharWidth() * 90});
+    splitter->setStretchFactor(0, 0);
+    splitter->setSizes({listWidth, fontMetrics().averageCharWidth() * 90});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(24, 20, 24, 20);
