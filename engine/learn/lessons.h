@@ -5,8 +5,9 @@
 // the thresholds, which the texts state.
 //
 // A lesson's runs are the runs of its starting experiment's `name:` (editing the experiment on
-// any page keeps the name), so checks never mix lessons. Checks only read; they may run on any
-// thread (one reader connection of their own).
+// any page keeps the name), so checks never mix lessons. Checks only read (the dataset catalog's
+// connection may upgrade an older studio.db, as every writer does); they may run on any thread
+// (connections of their own).
 #pragma once
 #include <filesystem>
 #include <string>
