@@ -1,8 +1,9 @@
 // The lesson checks about working with data and runs: look at the data, resume a stopped run
-// exactly, compare three seeds, calibrate with temperature scaling.
+// exactly, compare three seeds, calibrate with temperature scaling, export to ONNX.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -195,6 +196,31 @@ LessonResult checkCalibrate(const LessonContext& context)
     }
     if (notYet) return *notYet;
     return {false, makeMessage(MessageId::LessonCalibrateNoEval, {std::to_string(done.size())}), {}};
+}
+
+LessonResult checkExportOnnx(const LessonContext& context)
+{
+    if (!hasStore(context.workspace)) return noRuns(context);
+    RunReader reader(context.workspace);
+    const std::vector<LessonRun> runs = lessonRuns(reader, context.starting.name);
+    const std::vector<const LessonRun*> done = finishedRuns(runs);
+    if (done.empty()) return noRuns(context);
+    // The newest export a run's log records (jobs/onnx_export_run.h writes the line), whose file is still there.
+    std::optional<LessonResult> gone;
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+        const std::vector<LogLine> lines = reader.logs((*it)->info.id);
+        for (auto line = lines.rbegin(); line != lines.rend(); ++line) {
+            const Message& m = line->message;
+            if (m.id != "export.onnx_written" || m.args.size() < 3) continue;
+            const std::string run = std::to_string((*it)->info.id);
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(m.args[1], ec))
+                return {true, makeMessage(MessageId::LessonOnnxPassed, {run, m.args[0], m.args[1], m.args[2]}), {}};
+            if (!gone) gone = LessonResult{false, makeMessage(MessageId::LessonOnnxFileGone, {run, m.args[1]}), {}};
+        }
+    }
+    if (gone) return *gone;
+    return {false, makeMessage(MessageId::LessonOnnxNotExported, {std::to_string(done.size())}), {}};
 }
 
 }  // namespace ts

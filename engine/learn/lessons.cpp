@@ -18,6 +18,7 @@ const std::vector<Lesson>& lessonCatalog()
         {"resume_exactly", "lessons/resume_exactly.yaml", {"checkpoint", "resume", "determinism"}, checkResumeExactly},
         {"compare_three_seeds", "lessons/compare_three_seeds.yaml", {"seed", "mean_std", "determinism"}, checkThreeSeeds},
         {"calibrate", "lessons/calibrate.yaml", {"calibration", "ece", "temperature_scaling"}, checkCalibrate},
+        {"export_onnx", "lessons/export_onnx.yaml", {"onnx", "dynamic_batch", "inference_mode"}, checkExportOnnx},
     };
     return lessons;
 }

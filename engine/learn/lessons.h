@@ -69,5 +69,6 @@ LessonResult checkFitLargerBatch(const LessonContext& context);
 LessonResult checkResumeExactly(const LessonContext& context);
 LessonResult checkThreeSeeds(const LessonContext& context);
 LessonResult checkCalibrate(const LessonContext& context);
+LessonResult checkExportOnnx(const LessonContext& context);
 
 }  // namespace ts

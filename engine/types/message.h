@@ -156,6 +156,11 @@ enum class MessageId {
     LessonCalibrateNoEval,
     LessonCalibratePassed,
     LessonCalibrateNotYet,
+    // What was done with a run after it ended (jobs/onnx_export_run.h), and the lesson that reads it.
+    ExportOnnxWritten,
+    LessonOnnxNotExported,
+    LessonOnnxFileGone,
+    LessonOnnxPassed,
     Count
 };
 

@@ -16,6 +16,8 @@
 #include "data/dataset.h"
 #include "lesson_data.h"
 #include "io/experiment_yaml.h"
+#include "io/onnx_export.h"
+#include "jobs/onnx_export_run.h"
 #include "jobs/job.h"
 #include "learn/lessons.h"
 #include "store/label_overlay.h"
@@ -370,6 +372,33 @@ private slots:
         QVERIFY2(r.passed, r.headline.text.c_str());
         QVERIFY(shows(r.headline.args.at(3), e.metrics.at("test_ece")));
         QVERIFY(shows(r.headline.args.at(4), e.metrics.at("test_ece_calibrated")));
+    }
+
+    void exportOnnx()
+    {
+        if (!onnxExportAvailable()) QSKIP("built without ONNX export (protobuf)");
+        const std::string ws = newWorkspace();
+        ExperimentSpec shipped = lessonOn("export_onnx", clean_);
+        shipped.training.epochs = 1;
+        const std::int64_t runId = train(shipped, ws);
+        LessonResult r = check("export_onnx", shipped, ws);
+        QVERIFY(!r.passed);
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.onnx.not_exported"));
+        RunExportRequest request;
+        request.workspaceDir = ws;
+        request.runId = runId;
+        request.output = tmp_.path().toStdString() + "/lesson.onnx";
+        const RunExportResult exported = exportRunOnnx(request);
+        QVERIFY2(exported.notes.empty(), exported.notes.empty() ? "" : exported.notes.front().c_str());  // recorded
+        r = check("export_onnx", shipped, ws);
+        QVERIFY2(r.passed, r.headline.text.c_str());
+        QCOMPARE(r.headline.args.at(0), std::to_string(runId));
+        QCOMPARE(r.headline.args.at(2), std::filesystem::absolute(request.output).lexically_normal().string());
+        // The file moved away: not yet, saying so.
+        std::filesystem::remove(request.output);
+        r = check("export_onnx", shipped, ws);
+        QVERIFY(!r.passed);
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.onnx.file_gone"));
     }
 
     void progressIsKept()

@@ -33,6 +33,8 @@ const Words kWords[] = {
      QT_TRANSLATE_NOOP("LessonTexts", "Train the same settings with three seeds and read the mean ± standard deviation.")},
     {"calibrate", QT_TRANSLATE_NOOP("LessonTexts", "Calibrate with temperature scaling"),
      QT_TRANSLATE_NOOP("LessonTexts", "Evaluate a run so that its fitted temperature lowers the calibration error (ECE).")},
+    {"export_onnx", QT_TRANSLATE_NOOP("LessonTexts", "Export to ONNX"),
+     QT_TRANSLATE_NOOP("LessonTexts", "Export a trained run as an ONNX file with a dynamic batch dimension.")},
 };
 
 const Words* find(const std::string& id)
