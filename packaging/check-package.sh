@@ -64,6 +64,7 @@ installing=1
 (cd "$build" && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=120 "./$(basename "$deb")") \
     >"$scratch/apt.log" 2>&1 || { cat "$scratch/apt.log"; die "apt-get install ./$(basename "$deb") failed"; }
 for f in /usr/bin/trainstudio /usr/bin/trainstudio-cli /usr/share/trainstudio/experiments/fashion_mnist_mlp.yaml \
+         /usr/share/trainstudio/experiments/lessons/fix_imbalance.yaml /usr/share/trainstudio/experiments/data/fashion_mnist_imbalanced/train-images-idx3-ubyte.gz \
          /usr/share/applications/trainstudio.desktop /usr/share/metainfo/io.github.trainstudio.TrainStudio.metainfo.xml \
          /usr/share/icons/hicolor/scalable/apps/trainstudio.svg /usr/share/icons/hicolor/48x48/apps/trainstudio.png \
          /usr/share/man/man1/trainstudio.1.gz /usr/share/man/man1/trainstudio-cli.1.gz /usr/share/doc/trainstudio/copyright; do

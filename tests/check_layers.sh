@@ -25,7 +25,7 @@ root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 cd "$root" || exit 2
 
 # Top to bottom. "version" stands for the files at engine/'s root.
-engine_layers=(jobs store train io "optim data" dist exec graph ops backend types tensor version)
+engine_layers=(learn jobs store train io "optim data" dist exec graph ops backend types tensor version)
 
 declare -A rank
 for i in "${!engine_layers[@]}"; do

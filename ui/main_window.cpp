@@ -22,6 +22,7 @@
 #include "ui/datasets/datasets_page.h"
 #include "ui/glossary/glossary_browser.h"
 #include "ui/hyperparameters/hyperparameters_page.h"
+#include "ui/learn/learn_page.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_page.h"
 #include "ui/model/model_summary_panel.h"
@@ -77,6 +78,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             m_stack->addWidget(new ModelPage);
         else if (page == Page::Datasets)
             m_stack->addWidget(new DatasetsPage(studioWorkspace(), m_session));
+        else if (page == Page::Learn)
+            m_stack->addWidget(new LearnPage(studioWorkspace()));
         else
             m_stack->addWidget(new PlaceholderPage(page));
     }
@@ -300,6 +303,12 @@ void MainWindow::connectExperimentPages()
             });
         if (const auto spec = train->experimentForRun()) datasets->setExperiment(*spec);
     }
+    // A lesson's starting experiment opens on the Train page, as File > Open does.
+    if (auto* learn = qobject_cast<LearnPage*>(m_stack->widget(int(Page::Learn))))
+        connect(learn, &LearnPage::openExperimentRequested, this, [this, train](const QString& path) {
+            setCurrentPage(Page::Train);
+            train->openExperiment(path);
+        });
     // A run that ends adds its logged rates to the preview's overlay.
     connect(m_session, &TrainingSession::finished, hyper->preview(), &SchedulePreviewChart::refreshOverlay);
 }

@@ -14,6 +14,7 @@ QString PageInfo::title(Page page)
     case Page::Hyperparameters: return tr("Hyperparameters");
     case Page::Train: return tr("Train");
     case Page::Runs: return tr("Runs");
+    case Page::Learn: return tr("Learn");
     }
     return {};
 }
@@ -30,6 +31,9 @@ QString PageInfo::summary(Page page)
                   "the learning-rate curve.");
     case Page::Train: return tr("Train on the GPU or the CPU and watch loss, accuracy and resource use live.");
     case Page::Runs: return tr("Compare runs, resume them from checkpoints, evaluate and export trained models.");
+    case Page::Learn:
+        return tr("Learn step by step with lessons checked against your own runs: look at data, find a learning rate, "
+                  "beat an MLP, calibrate.");
     }
     return {};
 }
@@ -42,6 +46,7 @@ QString PageInfo::key(Page page)
     case Page::Hyperparameters: return QStringLiteral("hyperparameters");
     case Page::Train: return QStringLiteral("train");
     case Page::Runs: return QStringLiteral("runs");
+    case Page::Learn: return QStringLiteral("learn");
     }
     return {};
 }
@@ -62,6 +67,7 @@ QIcon PageInfo::icon(Page page, const QStyle* style)
     case Page::Hyperparameters: return style->standardIcon(QStyle::SP_FileDialogDetailedView);
     case Page::Train: return style->standardIcon(QStyle::SP_MediaPlay);
     case Page::Runs: return style->standardIcon(QStyle::SP_FileDialogContentsView);
+    case Page::Learn: return style->standardIcon(QStyle::SP_DialogHelpButton);
     }
     return {};
 }

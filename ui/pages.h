@@ -1,4 +1,4 @@
-// The studio's five pages, in sidebar order, and the placeholder each one shows until its
+// The studio's six pages, in sidebar order, and the placeholder each one shows until its
 // real page lands. Page identity lives here so the sidebar, the View menu and the settings
 // agree on names, order and keys.
 #pragma once
@@ -15,10 +15,10 @@ class QStyle;
 
 namespace ts::ui {
 
-enum class Page { Datasets, Model, Hyperparameters, Train, Runs };
+enum class Page { Datasets, Model, Hyperparameters, Train, Runs, Learn };
 
-inline constexpr std::array<Page, 5> kAllPages{Page::Datasets, Page::Model, Page::Hyperparameters, Page::Train,
-                                               Page::Runs};
+inline constexpr std::array<Page, 6> kAllPages{Page::Datasets, Page::Model, Page::Hyperparameters, Page::Train,
+                                               Page::Runs, Page::Learn};
 
 class PageInfo {
     Q_DECLARE_TR_FUNCTIONS(PageInfo)

@@ -9,8 +9,11 @@
 #include "io/experiment_yaml.h"
 #include "jobs/job_parts.h"
 #include "store/resume_source.h"
+#include "store/database.h"
+#include "store/run_log.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
+#include "tensor/format_bytes.h"
 #include "train/evaluation_report.h"
 #include "jobs/log_notes.h"
 #include "version.h"
@@ -125,6 +128,16 @@ RunExportResult exportRunOnnx(const RunExportRequest& request)
     options.quantizeInt8 = request.quantizeInt8;
     options.metadata = m;
     result.onnx = exportOnnx(spec.model, checkpoint.weights, options, output);
+    // The run's log keeps what was made of it (the Learn page's export lesson reads it).
+    try {
+        const std::string file = std::filesystem::absolute(result.onnx.path).lexically_normal().string();
+        appendRunLog(workspace, request.runId,
+                     {store::unixNow(), "info",
+                      makeMessage(MessageId::ExportOnnxWritten,
+                                  {std::to_string(result.epoch), file, formatBytes(double(result.onnx.bytes))})});
+    } catch (const std::exception& e) {  // a read-only workspace: the file is written all the same
+        result.notes.push_back(std::string("the export is not recorded in the run's log: ") + e.what());
+    }
     return result;
 }
 

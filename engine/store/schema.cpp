@@ -262,7 +262,23 @@ CREATE TABLE label_suspects (
 ) WITHOUT ROWID;
 )sql";
 
-const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6};
+// Version 7: the Learn page's progress (store/lesson_progress.h): when each lesson was started
+// and first passed, and the last check's headline (its message id and arguments beside the
+// English, as log lines keep theirs), so the list shows progress without checking again.
+const char* const kMigration7 = R"sql(
+CREATE TABLE lesson_progress (
+    lesson_id TEXT PRIMARY KEY,
+    started REAL NOT NULL DEFAULT 0,         -- Unix seconds; 0: never started
+    passed REAL NOT NULL DEFAULT 0,          -- the first check that passed; 0: not yet
+    checked REAL NOT NULL DEFAULT 0,         -- the last check
+    last_passed INTEGER NOT NULL DEFAULT 0,  -- what the last check said
+    message TEXT NOT NULL DEFAULT '',
+    message_id TEXT NOT NULL DEFAULT '',
+    message_args TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+)sql";
+
+const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6, kMigration7};
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion);
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The studio shell: the five pages, navigation by sidebar, menu and shortcut, settings that
+// The studio shell: the six pages, navigation by sidebar, menu and shortcut, settings that
 // survive a restart, the Chinese translation, About, the device line and --screenshot.
 // Runs on the offscreen platform with a scratch HOME, so the user's settings are never touched.
 #include <QtTest>
@@ -27,8 +27,8 @@ namespace {
 
 QString g_home;  // the scratch HOME made in main()
 
-const QStringList kEnglishTitles{"Datasets", "Model", "Hyperparameters", "Train", "Runs"};
-const QStringList kChineseTitles{"数据集", "模型", "超参数", "训练", "运行记录"};
+const QStringList kEnglishTitles{"Datasets", "Model", "Hyperparameters", "Train", "Runs", "Learn"};
+const QStringList kChineseTitles{"数据集", "模型", "超参数", "训练", "运行记录", "学习"};
 
 QListWidget* sidebarOf(MainWindow& w) { return w.findChild<QListWidget*>("sidebar"); }
 QStackedWidget* stackOf(MainWindow& w) { return w.findChild<QStackedWidget*>("pages"); }
@@ -112,21 +112,22 @@ private slots:
         settings.sync();
     }
 
-    void fivePagesInOrder()
+    void sixPagesInOrder()
     {
         MainWindow w;
         QListWidget* sidebar = sidebarOf(w);
         QStackedWidget* stack = stackOf(w);
         QVERIFY(sidebar && stack);
         QCOMPARE(sidebarTexts(w), kEnglishTitles);
-        QCOMPARE(stack->count(), 5);
-        for (int i = 0; i < 5; ++i) QVERIFY(!sidebar->item(i)->icon().isNull());
+        QCOMPARE(stack->count(), 6);
+        for (int i = 0; i < 6; ++i) QVERIFY(!sidebar->item(i)->icon().isNull());
         // Every page is a real one now.
         QCOMPARE(stack->widget(0)->objectName(), QString("page_datasets"));
         QCOMPARE(stack->widget(1)->objectName(), QString("page_model"));
         QCOMPARE(stack->widget(2)->objectName(), QString("page_hyperparameters"));
         QCOMPARE(stack->widget(3)->objectName(), QString("page_train"));
         QCOMPARE(stack->widget(4)->objectName(), QString("page_runs"));
+        QCOMPARE(stack->widget(5)->objectName(), QString("page_learn"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(sidebarTitlesFit(w));

@@ -1,0 +1,50 @@
+#include "learn/lessons.h"
+
+#include <exception>
+
+#include "io/shipped_experiments.h"
+
+namespace ts {
+
+const std::vector<Lesson>& lessonCatalog()
+{
+    static const std::vector<Lesson> lessons = {
+        {"look_at_data", "lessons/look_at_data.yaml", {"dataset_health", "duplicates", "label_noise"}, checkLookAtData},
+        {"overfit_one_batch", "lessons/overfit_one_batch.yaml", {"overfit_batches", "loss", "sanity_check"}, checkOverfitOneBatch},
+        {"find_learning_rate", "lessons/find_learning_rate.yaml", {"learning_rate", "lr_finder"}, checkFindLearningRate},
+        {"beat_the_mlp", "lessons/beat_the_mlp.yaml", {"mlp", "convolution", "accuracy"}, checkBeatTheMlp},
+        {"fix_imbalance", "lessons/fix_imbalance.yaml", {"class_imbalance", "macro_f1", "weighted_sampler", "class_weights"}, checkFixImbalance},
+        {"fit_larger_batch", "lessons/fit_larger_batch.yaml", {"batch_size", "gradient_accumulation", "activation_checkpointing", "mixed_precision", "memory_plan"}, checkFitLargerBatch},
+        {"resume_exactly", "lessons/resume_exactly.yaml", {"checkpoint", "resume", "determinism"}, checkResumeExactly},
+        {"compare_three_seeds", "lessons/compare_three_seeds.yaml", {"seed", "mean_std", "determinism"}, checkThreeSeeds},
+        {"calibrate", "lessons/calibrate.yaml", {"calibration", "ece", "temperature_scaling"}, checkCalibrate},
+        {"export_onnx", "lessons/export_onnx.yaml", {"onnx", "dynamic_batch", "inference_mode"}, checkExportOnnx},
+    };
+    return lessons;
+}
+
+const Lesson* findLesson(const std::string& id)
+{
+    for (const Lesson& lesson : lessonCatalog())
+        if (lesson.id == id) return &lesson;
+    return nullptr;
+}
+
+std::filesystem::path lessonExperimentPath(const Lesson& lesson)
+{
+    const std::filesystem::path dir = shippedExperimentsDirectory();
+    return dir.empty() ? dir : dir / lesson.experimentFile;
+}
+
+LessonResult checkLesson(const Lesson& lesson, const LessonContext& context)
+{
+    try {
+        return lesson.check(context);
+    } catch (const std::exception& e) {  // an unreadable store, a run whose experiment no longer parses
+        LessonResult r;
+        r.headline = Message{std::string("the check could not read the workspace: ") + e.what()};
+        return r;
+    }
+}
+
+}  // namespace ts
