@@ -853,6 +853,208 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>the data check was stopped; nothing was stored</source>
         <translation>数据检查已停止；未保存任何结果</translation>
     </message>
+    <message numerus="yes">
+        <source>computing with %n CPU thread(s): the cores other programs leave idle, followed during the run (training.threads: 0, automatic)</source>
+        <translation>
+            <numerusform>使用 %n 个 CPU 线程计算：即其他程序空出的核心数，训练中随之调整（training.threads: 0，自动）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>computing with %n CPU thread(s) (training.threads)</source>
+        <translation>
+            <numerusform>使用 %n 个 CPU 线程计算（training.threads）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>CPU threads now %1: other programs&apos; use of the cores changed (the results do not depend on it)</source>
+        <translation>CPU 线程数现为 %1：其他程序占用的核心有变化（结果与线程数无关）</translation>
+    </message>
+    <message>
+        <source>run %1 marks no checkpoint as best (no tracked metric): exporting the last one</source>
+        <translation>运行 %1 没有标记最佳检查点（没有跟踪的指标）：导出最后一个检查点</translation>
+    </message>
+    <message>
+        <source>the model&apos;s metadata has no class names: the dataset could not be read (%1)</source>
+        <translation>模型元数据中没有类别名称：无法读取数据集（%1）</translation>
+    </message>
+    <message>
+        <source>the model&apos;s metadata has no class names and no normalisation: the dataset could not be read (%1)</source>
+        <translation>模型元数据中没有类别名称，也没有归一化参数：无法读取数据集（%1）</translation>
+    </message>
+    <message>
+        <source>run %1 marks no checkpoint as best (no tracked metric): predicting with the last one</source>
+        <translation>运行 %1 没有标记最佳检查点（没有跟踪的指标）：使用最后一个检查点预测</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: the %2x%3 image was converted to %4x%5 with %n channel(s), as the experiment&apos;s image_shape converts its training images</source>
+        <translation>
+            <numerusform>%1：%2x%3 的图像已转换为 %4x%5、%n 个通道，与实验的 image_shape 转换训练图像的方式相同</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n file(s) that are not .png/.jpg/.jpeg images were left out</source>
+        <translation>
+            <numerusform>%1：跳过了 %n 个不是 .png/.jpg/.jpeg 图像的文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: labels read from %2</source>
+        <translation>%1：标签读取自 %2</translation>
+    </message>
+    <message>
+        <source>No finished run of %1 yet: open the starting experiment and train it.</source>
+        <translation>%1 还没有完成的运行：打开起始实验并训练它。</translation>
+    </message>
+    <message>
+        <source>No health check of %1 yet: run Check on the Datasets page (or trainstudio-cli data check).</source>
+        <translation>%1 还没有健康检查：在“数据集”页运行检查（或 trainstudio-cli data check）。</translation>
+    </message>
+    <message>
+        <source>The health check found %1 exact and %2 near duplicates; now mark at least one sample on the Datasets page: exclude a duplicate or relabel a wrong label.</source>
+        <translation>健康检查发现 %1 个完全重复和 %2 个近似重复；现在在“数据集”页至少标记一个样本：排除一个重复样本，或改正一个错误标签。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The health check found %1 exact and %2 near duplicates, and you marked %n sample(s) (%4 excluded, %5 relabelled).</source>
+        <translation>
+            <numerusform>健康检查发现 %1 个完全重复和 %2 个近似重复，你标记了 %n 个样本（排除 %4 个，改标 %5 个）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>None of your %n finished run(s) trains in overfit mode: set training.overfit_batches to 1 and train.</source>
+        <translation>
+            <numerusform>你完成的 %n 次运行都不是过拟合模式：把 training.overfit_batches 设为 1 再训练。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 trained on %n fixed batch(es): training loss %3 -&gt; %4, below %5.</source>
+        <translation>
+            <numerusform>运行 %1 在 %n 个固定批次上训练：训练损失 %3 -&gt; %4，低于 %5。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 trained on %n fixed batch(es): training loss %3 -&gt; %4, not below %5 yet; train more epochs or raise the learning rate.</source>
+        <translation>
+            <numerusform>运行 %1 在 %n 个固定批次上训练：训练损失 %3 -&gt; %4，尚未低于 %5；多训练几轮或提高学习率。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Train the starting experiment once as shipped (optimizer.lr %1): it is the baseline to beat.</source>
+        <translation>先按原样训练一次起始实验（optimizer.lr %1）：它是要超越的基线。</translation>
+    </message>
+    <message>
+        <source>The shipped learning rate %1 reached %2 %3 (run %4). Now find a better rate (the finder on the Hyperparameters page) and train with it.</source>
+        <translation>自带的学习率 %1 达到 %2 %3（运行 %4）。现在找一个更好的学习率（“超参数”页的学习率查找器）并用它训练。</translation>
+    </message>
+    <message>
+        <source>Run %1 with lr %2 reached %3 %4, against %5 at the shipped lr %6 (run %7); %8 or lower was the goal.</source>
+        <translation>运行 %1 用学习率 %2 达到 %3 %4，自带学习率 %6 为 %5（运行 %7）；目标是 %8 或更低。</translation>
+    </message>
+    <message>
+        <source>Your best run with another rate, run %1 (lr %2), reached %3 %4, against %5 at the shipped lr %6 (run %7); %8 or lower is the goal.</source>
+        <translation>你用其他学习率的最好运行是运行 %1（学习率 %2），达到 %3 %4，自带学习率 %6 为 %5（运行 %7）；目标是 %8 或更低。</translation>
+    </message>
+    <message>
+        <source>Train the starting MLP once first: its accuracy is the score to beat.</source>
+        <translation>先训练一次起始的 MLP：它的准确率就是要超越的分数。</translation>
+    </message>
+    <message>
+        <source>The MLP (run %1) reached %2 %3. Build a CNN on the Model page (Conv2d layers) and train it.</source>
+        <translation>MLP（运行 %1）达到 %2 %3。在“模型”页搭建一个 CNN（Conv2d 层）并训练它。</translation>
+    </message>
+    <message>
+        <source>Your CNN, run %1, reached %2 %3, above the MLP&apos;s %4 (run %5).</source>
+        <translation>你的 CNN（运行 %1）达到 %2 %3，高于 MLP 的 %4（运行 %5）。</translation>
+    </message>
+    <message>
+        <source>Your best CNN, run %1, reached %2 %3, not above the MLP&apos;s %4 (run %5) yet.</source>
+        <translation>你最好的 CNN（运行 %1）达到 %2 %3，尚未高于 MLP 的 %4（运行 %5）。</translation>
+    </message>
+    <message>
+        <source>Train the starting experiment once as shipped (random sampler): its macro F1 is the baseline.</source>
+        <translation>先按原样训练一次起始实验（随机采样器）：它的宏平均 F1 是基线。</translation>
+    </message>
+    <message>
+        <source>The baseline (run %1) has macro F1 %2. Now train with dataset.loader.sampler class_balanced, or weighted with class_weights.</source>
+        <translation>基线（运行 %1）的宏平均 F1 为 %2。现在把 dataset.loader.sampler 设为 class_balanced，或设为 weighted 并给出 class_weights，再训练。</translation>
+    </message>
+    <message>
+        <source>Run %1 (sampler %2) reached macro F1 %3, against the baseline&apos;s %4 (run %5): %6, at least +%7 was the goal.</source>
+        <translation>运行 %1（采样器 %2）的宏平均 F1 达到 %3，基线为 %4（运行 %5）：%6，目标是至少 +%7。</translation>
+    </message>
+    <message>
+        <source>Your best rebalanced run, run %1 (sampler %2), reached macro F1 %3, against the baseline&apos;s %4 (run %5): %6; at least +%7 is the goal.</source>
+        <translation>你最好的重新平衡运行是运行 %1（采样器 %2），宏平均 F1 达到 %3，基线为 %4（运行 %5）：%6；目标是至少 +%7。</translation>
+    </message>
+    <message>
+        <source>Run %1 trains an effective batch of %2 (batch %3 x accumulation %4) with %5 planned, within the budget of %6.</source>
+        <translation>运行 %1 以 %2 的有效批量训练（批量 %3 x 累积 %4），计划内存 %5，在 %6 的预算之内。</translation>
+    </message>
+    <message>
+        <source>No run yet trains an effective batch of %1 within %2 of planned memory; closest: run %3, effective batch %4 with %5 planned.</source>
+        <translation>还没有运行能在 %2 的计划内存内以 %1 的有效批量训练；最接近的：运行 %3，有效批量 %4，计划内存 %5。</translation>
+    </message>
+    <message>
+        <source>No run was stopped or killed before its end yet: start training, then stop it (Stop, Ctrl+C, or kill the CLI) after an epoch or two.</source>
+        <translation>还没有在结束前被停止或杀掉的运行：开始训练，一两轮之后停止它（“停止”、Ctrl+C，或杀掉命令行进程）。</translation>
+    </message>
+    <message>
+        <source>Run %1 ended %2 at step %3. Resume it (Resume on the Runs page, or trainstudio-cli train --resume %1) and let it finish.</source>
+        <translation>运行 %1 在第 %3 步以“%2”结束。恢复它（“运行”页的“恢复”，或 trainstudio-cli train --resume %1）并让它训练完。</translation>
+    </message>
+    <message>
+        <source>Run %1 resumed run %2 (%3 at step %4) and finished at step %5.</source>
+        <translation>运行 %1 恢复了运行 %2（在第 %4 步“%3”），并在第 %5 步完成。</translation>
+    </message>
+    <message>
+        <source>Its final training loss %1 equals that of run %2, trained without a stop: the resume was exact.</source>
+        <translation>它最终的训练损失 %1 与不间断训练的运行 %2 完全相同：恢复是精确的。</translation>
+    </message>
+    <message>
+        <source>Its final training loss %1 differs from run %2&apos;s %3, trained without a stop with the same settings.</source>
+        <translation>它最终的训练损失 %1 与相同设置下不间断训练的运行 %2 的 %3 不同。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n finished run(s) with the same settings and different seeds (%2); three are needed: change training.seed only.</source>
+        <translation>
+            <numerusform>设置相同、种子不同的完成运行有 %n 次（%2）；需要三次：只改 training.seed。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 seeds (%2): %3 %4 ± %5 (mean ± standard deviation), from %6 to %7.</source>
+        <translation>%1 个种子（%2）：%3 %4 ± %5（均值 ± 标准差），从 %6 到 %7。</translation>
+    </message>
+    <message numerus="yes">
+        <source>None of your %n finished run(s) has been evaluated: select one on the Runs page and press Evaluate; it fits the temperature.</source>
+        <translation>
+            <numerusform>你完成的 %n 次运行都还没有评估：在“运行”页选中一个并点“评估”，它会拟合温度。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Evaluation %1 of run %2: temperature %3 lowers ECE from %4 to %5 (NLL %6 -&gt; %7).</source>
+        <translation>运行 %2 的评估 %1：温度 %3 把 ECE 从 %4 降到 %5（NLL %6 -&gt; %7）。</translation>
+    </message>
+    <message>
+        <source>Evaluation %1 of run %2: temperature %3 does not lower ECE (%4 -&gt; %5); train to convergence, then evaluate again.</source>
+        <translation>运行 %2 的评估 %1：温度 %3 没有降低 ECE（%4 -&gt; %5）；训练到收敛后再评估。</translation>
+    </message>
+    <message>
+        <source>exported the checkpoint of epoch %1 as ONNX to %2 (%3)</source>
+        <translation>已将第 %1 轮的检查点导出为 ONNX：%2（%3）</translation>
+    </message>
+    <message numerus="yes">
+        <source>None of your %n finished run(s) has been exported yet: select one on the Runs page and choose Export as ONNX (or trainstudio-cli export RUN).</source>
+        <translation>
+            <numerusform>你完成的 %n 次运行都还没有导出：在“运行”页选中一个并选“导出为 ONNX”（或 trainstudio-cli export RUN）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 was exported to %2, but the file is no longer there: export it again.</source>
+        <translation>运行 %1 曾导出到 %2，但该文件已不在：请重新导出。</translation>
+    </message>
+    <message>
+        <source>Run %1 (epoch %2) is exported as ONNX to %3 (%4), with a dynamic batch dimension.</source>
+        <translation>运行 %1（第 %2 轮）已导出为 ONNX：%3（%4），批量维度是动态的。</translation>
+    </message>
 </context>
 <context>
     <name>HealthFixes</name>
@@ -867,6 +1069,89 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>There are no class counts to weight by.</source>
         <translation>没有可用于计算权重的类别计数。</translation>
+    </message>
+</context>
+<context>
+    <name>LessonTexts</name>
+    <message>
+        <source>Look at your data</source>
+        <translation>看看你的数据</translation>
+    </message>
+    <message>
+        <source>Run the dataset&apos;s health check and mark at least one duplicate or mislabelled sample.</source>
+        <translation>运行数据集健康检查，并至少标记一个重复或标错的样本。</translation>
+    </message>
+    <message>
+        <source>Overfit one batch first</source>
+        <translation>先在一个批次上过拟合</translation>
+    </message>
+    <message>
+        <source>Train on one fixed batch until the training loss is below 0.1.</source>
+        <translation>在一个固定批次上训练，直到训练损失低于 0.1。</translation>
+    </message>
+    <message>
+        <source>Find a learning rate</source>
+        <translation>找一个学习率</translation>
+    </message>
+    <message>
+        <source>With a rate from the learning-rate finder, reach at most 0.8 times the validation loss of the shipped rate.</source>
+        <translation>用学习率查找器给出的学习率，使验证损失不超过自带学习率的 0.8 倍。</translation>
+    </message>
+    <message>
+        <source>Beat the MLP with a CNN</source>
+        <translation>用 CNN 超越 MLP</translation>
+    </message>
+    <message>
+        <source>Draw a CNN on the Model page whose best validation accuracy is above the MLP&apos;s.</source>
+        <translation>在“模型”页画一个 CNN，使其最佳验证准确率高于 MLP。</translation>
+    </message>
+    <message>
+        <source>Fix an imbalanced dataset</source>
+        <translation>修正不平衡的数据集</translation>
+    </message>
+    <message>
+        <source>Raise the macro F1 by at least 0.02 with the class-balanced or weighted sampler.</source>
+        <translation>用类别平衡或加权采样器，把宏平均 F1 提高至少 0.02。</translation>
+    </message>
+    <message>
+        <source>Fit a larger batch</source>
+        <translation>放下更大的批量</translation>
+    </message>
+    <message>
+        <source>Train an effective batch 4 times larger within 1.1 times the planned memory.</source>
+        <translation>以 4 倍的有效批量训练，计划内存不超过原来的 1.1 倍。</translation>
+    </message>
+    <message>
+        <source>Resume a killed run exactly</source>
+        <translation>精确恢复被杀掉的运行</translation>
+    </message>
+    <message>
+        <source>Stop a run before its end, resume it from its checkpoint and let it finish.</source>
+        <translation>在运行结束前停止它，从检查点恢复并让它训练完。</translation>
+    </message>
+    <message>
+        <source>Compare three seeds</source>
+        <translation>比较三个种子</translation>
+    </message>
+    <message>
+        <source>Train the same settings with three seeds and read the mean ± standard deviation.</source>
+        <translation>用三个种子训练相同的设置，读出均值 ± 标准差。</translation>
+    </message>
+    <message>
+        <source>Calibrate with temperature scaling</source>
+        <translation>用温度缩放做校准</translation>
+    </message>
+    <message>
+        <source>Evaluate a run so that its fitted temperature lowers the calibration error (ECE).</source>
+        <translation>评估一次运行，使拟合出的温度降低校准误差（ECE）。</translation>
+    </message>
+    <message>
+        <source>Export to ONNX</source>
+        <translation>导出为 ONNX</translation>
+    </message>
+    <message>
+        <source>Export a trained run as an ONNX file with a dynamic batch dimension.</source>
+        <translation>把训练好的运行导出为批量维度动态的 ONNX 文件。</translation>
     </message>
 </context>
 <context>
@@ -1495,6 +1780,14 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>Seed and logging</source>
         <translation>随机种子与日志</translation>
     </message>
+    <message>
+        <source>CPU threads</source>
+        <translation>CPU 线程</translation>
+    </message>
+    <message>
+        <source>How many threads the CPU backend computes with. 0, automatic: the cores other programs leave idle, followed during the run, so a busy desktop does not slow training many times over. Results are the same with any count.</source>
+        <translation>CPU 后端计算使用的线程数。0 为自动：使用其他程序空出的核心，并在训练中随之调整，这样繁忙的桌面不会让训练慢上许多倍。任何线程数下结果都相同。</translation>
+    </message>
 </context>
 <context>
     <name>PageInfo</name>
@@ -1537,6 +1830,14 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>Compare runs, resume them from checkpoints, evaluate and export trained models.</source>
         <translation>比较运行记录，从检查点恢复训练，评估并导出训练好的模型。</translation>
+    </message>
+    <message>
+        <source>Learn</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <source>Learn step by step with lessons checked against your own runs: look at data, find a learning rate, beat an MLP, calibrate.</source>
+        <translation>跟着课程一步步学习，每课都用你自己的运行来检查：看数据、找学习率、超越 MLP、做校准。</translation>
     </message>
 </context>
 <context>
@@ -2327,6 +2628,14 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
         <source>Needs a run recorded in the workspace</source>
         <translation>需要工作区中已记录的运行</translation>
     </message>
+    <message>
+        <source>more…</source>
+        <translation>更多…</translation>
+    </message>
+    <message>
+        <source>Open this diagnostic&apos;s entry in the glossary</source>
+        <translation>在术语表中打开这条诊断的词条</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::EvaluationCurves</name>
@@ -2505,6 +2814,57 @@ Loss −log p(true class): %5</source>
     <message>
         <source>%1 samples: %2 predicted as %3</source>
         <translation>%1 个样本：%2 被预测为 %3</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::GlossaryBrowser</name>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <source>Search in English or Chinese</source>
+        <translation>用英文或中文搜索</translation>
+    </message>
+    <message>
+        <source>Show the entry in the other language</source>
+        <translation>用另一种语言显示这个词条</translation>
+    </message>
+    <message>
+        <source>No entry matches “%1”.</source>
+        <translation>没有与“%1”匹配的词条。</translation>
+    </message>
+    <message>
+        <source>The glossary is empty.</source>
+        <translation>术语表是空的。</translation>
+    </message>
+    <message>
+        <source>The glossary could not be read: %1</source>
+        <translation>无法读取术语表：%1</translation>
+    </message>
+    <message>
+        <source>What it is</source>
+        <translation>是什么</translation>
+    </message>
+    <message>
+        <source>When to use it</source>
+        <translation>什么时候用</translation>
+    </message>
+    <message>
+        <source>Numbers to start from</source>
+        <translation>参考数值</translation>
+    </message>
+    <message>
+        <source>Settings (Hyperparameters page)</source>
+        <translation>相关设置（超参数页面）</translation>
+    </message>
+    <message>
+        <source>Diagnostics that point here (Train page)</source>
+        <translation>指向这里的诊断（训练页面）</translation>
+    </message>
+    <message>
+        <source>Related</source>
+        <translation>相关词条</translation>
     </message>
 </context>
 <context>
@@ -2704,6 +3064,34 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Draw every class equally often in each epoch (dataset.sampler: class_balanced; removes the loss&apos;s class weights).</source>
         <translation>每轮中每个类别被抽取的次数相同（dataset.sampler: class_balanced；移除损失的类别权重）。</translation>
+    </message>
+    <message>
+        <source>damaged PNG</source>
+        <translation>损坏的 PNG</translation>
+    </message>
+    <message>
+        <source>damaged JPEG</source>
+        <translation>损坏的 JPEG</translation>
+    </message>
+    <message>
+        <source>not an image</source>
+        <translation>不是图像</translation>
+    </message>
+    <message>
+        <source>damaged gzip</source>
+        <translation>损坏的 gzip</translation>
+    </message>
+    <message>
+        <source>image too large</source>
+        <translation>图像过大</translation>
+    </message>
+    <message>
+        <source>NaN or infinite values</source>
+        <translation>NaN 或无穷值</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
     </message>
 </context>
 <context>
@@ -2969,6 +3357,65 @@ Loss −log p(true class): %5</source>
     </message>
 </context>
 <context>
+    <name>ts::ui::LearnPage</name>
+    <message>
+        <source>Learn</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <source>Open the Starting Experiment</source>
+        <translation>打开起始实验</translation>
+    </message>
+    <message>
+        <source>Opens the lesson&apos;s experiment on the Train page, as File &gt; Open does</source>
+        <translation>在“训练”页打开本课的实验，与“文件 &gt; 打开”相同</translation>
+    </message>
+    <message>
+        <source>Check My Runs</source>
+        <translation>检查我的运行</translation>
+    </message>
+    <message>
+        <source>Reads your runs of this lesson&apos;s experiment and says whether the goal is reached (F5)</source>
+        <translation>读取你用本课实验做的运行，判断目标是否达成（F5）</translation>
+    </message>
+    <message>
+        <source>Not started</source>
+        <translation>未开始</translation>
+    </message>
+    <message>
+        <source>Passed %1</source>
+        <translation>已通过 %1</translation>
+    </message>
+    <message>
+        <source>Started %1</source>
+        <translation>已开始 %1</translation>
+    </message>
+    <message>
+        <source>Lessons passed: %1 of %2</source>
+        <translation>已通过的课程：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Goal: %1</source>
+        <translation>目标：%1</translation>
+    </message>
+    <message>
+        <source>Passed</source>
+        <translation>已通过</translation>
+    </message>
+    <message>
+        <source>Not yet</source>
+        <translation>尚未达成</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s experiment %1 is not installed: reinstall TrainStudio, or run it from its source tree.</source>
+        <translation>本课的实验 %1 未安装：请重新安装 TrainStudio，或从源码目录运行。</translation>
+    </message>
+    <message>
+        <source>Checking your runs…</source>
+        <translation>正在检查你的运行…</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::LrFinderPanel</name>
     <message>
         <source>Repeat the test from this many seeds (other initial weights and batch order) and draw their band: one seed&apos;s curve can mislead.</source>
@@ -3216,6 +3663,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>New model for the dataset</source>
         <translation>为数据集新建模型</translation>
+    </message>
+    <message>
+        <source>&amp;Glossary</source>
+        <translation>术语表(&amp;G)</translation>
     </message>
 </context>
 <context>
@@ -4039,6 +4490,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>e.g. %1</source>
         <translation>例如 %1</translation>
+    </message>
+    <message>
+        <source>more…</source>
+        <translation>更多…</translation>
     </message>
 </context>
 <context>
@@ -5556,6 +6011,10 @@ Click to show them</source>
     <message>
         <source>run %1</source>
         <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>CPU threads:</source>
+        <translation>CPU 线程：</translation>
     </message>
 </context>
 <context>
