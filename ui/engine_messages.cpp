@@ -162,6 +162,7 @@ const Template kTemplates[] = {
     {"lesson.calibrate.passed", QT_TRANSLATE_NOOP("EngineMessage", "Evaluation %1 of run %2: temperature %3 lowers ECE from %4 to %5 (NLL %6 -> %7).")},
     {"lesson.calibrate.not_yet", QT_TRANSLATE_NOOP("EngineMessage", "Evaluation %1 of run %2: temperature %3 does not lower ECE (%4 -> %5); train to convergence, then evaluate again.")},
     {"export.onnx_written", QT_TRANSLATE_NOOP("EngineMessage", "exported the checkpoint of epoch %1 as ONNX to %2 (%3)")},
+    {"export.not_logged", QT_TRANSLATE_NOOP("EngineMessage", "the export is not recorded in the run's log: %1")},
     {"lesson.onnx.not_exported", QT_TRANSLATE_N_NOOP("EngineMessage", "None of your %n finished run(s) has been exported yet: select one on the Runs page and choose Export as ONNX (or trainstudio-cli export RUN)."), 1},
     {"lesson.onnx.file_gone", QT_TRANSLATE_NOOP("EngineMessage", "Run %1 was exported to %2, but the file is no longer there: export it again.")},
     {"lesson.onnx.passed", QT_TRANSLATE_NOOP("EngineMessage", "Run %1 (epoch %2) is exported as ONNX to %3 (%4), with a dynamic batch dimension.")},

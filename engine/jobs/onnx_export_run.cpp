@@ -136,7 +136,7 @@ RunExportResult exportRunOnnx(const RunExportRequest& request)
                       makeMessage(MessageId::ExportOnnxWritten,
                                   {std::to_string(result.epoch), file, formatBytes(double(result.onnx.bytes))})});
     } catch (const std::exception& e) {  // a read-only workspace: the file is written all the same
-        result.notes.push_back(std::string("the export is not recorded in the run's log: ") + e.what());
+        result.notes.push_back(makeMessage(MessageId::ExportNotLogged, {e.what()}));
     }
     return result;
 }

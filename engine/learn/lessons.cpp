@@ -9,16 +9,16 @@ namespace ts {
 const std::vector<Lesson>& lessonCatalog()
 {
     static const std::vector<Lesson> lessons = {
-        {"look_at_data", "lessons/look_at_data.yaml", {"dataset_health", "duplicates", "label_noise"}, checkLookAtData},
-        {"overfit_one_batch", "lessons/overfit_one_batch.yaml", {"overfit_batches", "loss", "sanity_check"}, checkOverfitOneBatch},
+        {"look_at_data", "lessons/look_at_data.yaml", {"data_leakage", "label_noise", "class_imbalance"}, checkLookAtData},
+        {"overfit_one_batch", "lessons/overfit_one_batch.yaml", {"overfit_one_batch", "not_converging"}, checkOverfitOneBatch},
         {"find_learning_rate", "lessons/find_learning_rate.yaml", {"learning_rate", "lr_finder"}, checkFindLearningRate},
-        {"beat_the_mlp", "lessons/beat_the_mlp.yaml", {"mlp", "convolution", "accuracy"}, checkBeatTheMlp},
-        {"fix_imbalance", "lessons/fix_imbalance.yaml", {"class_imbalance", "macro_f1", "weighted_sampler", "class_weights"}, checkFixImbalance},
-        {"fit_larger_batch", "lessons/fit_larger_batch.yaml", {"batch_size", "gradient_accumulation", "activation_checkpointing", "mixed_precision", "memory_plan"}, checkFitLargerBatch},
-        {"resume_exactly", "lessons/resume_exactly.yaml", {"checkpoint", "resume", "determinism"}, checkResumeExactly},
-        {"compare_three_seeds", "lessons/compare_three_seeds.yaml", {"seed", "mean_std", "determinism"}, checkThreeSeeds},
-        {"calibrate", "lessons/calibrate.yaml", {"calibration", "ece", "temperature_scaling"}, checkCalibrate},
-        {"export_onnx", "lessons/export_onnx.yaml", {"onnx", "dynamic_batch", "inference_mode"}, checkExportOnnx},
+        {"beat_the_mlp", "lessons/beat_the_mlp.yaml", {"initialisation", "batch_norm", "overfitting"}, checkBeatTheMlp},
+        {"fix_imbalance", "lessons/fix_imbalance.yaml", {"class_imbalance", "classification_metrics"}, checkFixImbalance},
+        {"fit_larger_batch", "lessons/fit_larger_batch.yaml", {"batch_size", "gradient_accumulation", "activation_checkpointing", "mixed_precision", "memory_accounting"}, checkFitLargerBatch},
+        {"resume_exactly", "lessons/resume_exactly.yaml", {"checkpoints", "seeds_reproducibility"}, checkResumeExactly},
+        {"compare_three_seeds", "lessons/compare_three_seeds.yaml", {"seeds_reproducibility", "validation_split"}, checkThreeSeeds},
+        {"calibrate", "lessons/calibrate.yaml", {"calibration"}, checkCalibrate},
+        {"export_onnx", "lessons/export_onnx.yaml", {"onnx_export", "quantization"}, checkExportOnnx},
     };
     return lessons;
 }

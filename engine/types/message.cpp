@@ -289,6 +289,7 @@ const std::vector<MessageTemplate> kTemplates = {
     {LessonCalibratePassed, "lesson.calibrate.passed", "Evaluation %1 of run %2: temperature %3 lowers ECE from %4 to %5 (NLL %6 -> %7)."},
     {LessonCalibrateNotYet, "lesson.calibrate.not_yet", "Evaluation %1 of run %2: temperature %3 does not lower ECE (%4 -> %5); train to convergence, then evaluate again."},
     {ExportOnnxWritten, "export.onnx_written", "exported the checkpoint of epoch %1 as ONNX to %2 (%3)"},
+    {ExportNotLogged, "export.not_logged", "the export is not recorded in the run's log: %1"},
     {LessonOnnxNotExported, "lesson.onnx.not_exported", "None of your %1 finished {1:run|runs} has been exported yet: select one on the Runs page and choose Export as ONNX (or trainstudio-cli export RUN)."},
     {LessonOnnxFileGone, "lesson.onnx.file_gone", "Run %1 was exported to %2, but the file is no longer there: export it again."},
     {LessonOnnxPassed, "lesson.onnx.passed", "Run %1 (epoch %2) is exported as ONNX to %3 (%4), with a dynamic batch dimension."},

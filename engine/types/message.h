@@ -168,6 +168,7 @@ enum class MessageId {
     LessonCalibrateNotYet,
     // What was done with a run after it ended (jobs/onnx_export_run.h), and the lesson that reads it.
     ExportOnnxWritten,
+    ExportNotLogged,
     LessonOnnxNotExported,
     LessonOnnxFileGone,
     LessonOnnxPassed,

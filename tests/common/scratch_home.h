@@ -2,10 +2,13 @@
 // user settings, caches or workspace are read or touched; offscreen unless told otherwise.
 #pragma once
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
 #include <QString>
+#include <QTemporaryDir>
+#include <QTest>
 
 inline void useScratchHome(const QString& home)
 {
@@ -17,4 +20,18 @@ inline void useScratchHome(const QString& home)
     }
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);
+}
+
+// A studio suite's main: the scratch HOME, then the application with the studio's names
+// (where QSettings keeps them), then the suite.
+template <class Suite> int runStudioSuite(int argc, char** argv)
+{
+    QTemporaryDir home;
+    if (!home.isValid()) return 1;
+    useScratchHome(home.path());
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName("TrainStudio");
+    QCoreApplication::setApplicationName("TrainStudio");
+    Suite suite;
+    return QTest::qExec(&suite, argc, argv);
 }

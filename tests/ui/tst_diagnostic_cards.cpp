@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "chinese_text.h"
 #include "diverging_experiment.h"
 #include "idx_files.h"
 #include "jobs/job.h"
@@ -27,13 +28,6 @@ using namespace ts;
 using namespace ts::ui;
 
 namespace {
-
-bool hasChinese(const QString& text)
-{
-    for (QChar c : text)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
-}
 
 Message nanMessage() { return makeMessage(MessageId::DiagNonFinite, {"26", "2", "10", "1"}); }
 
@@ -196,16 +190,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
-{
-    QTemporaryDir home;
-    if (!home.isValid()) return 1;
-    useScratchHome(home.path());
-    QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName("TrainStudio");
-    QCoreApplication::setApplicationName("TrainStudio");
-    TestDiagnosticCards test;
-    return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char** argv) { return runStudioSuite<TestDiagnosticCards>(argc, argv); }
 
 #include "tst_diagnostic_cards.moc"

@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <QtWidgets>
 
+#include "chinese_text.h"
 #include "scratch_home.h"
 #include "ui/engine_messages.h"
 #include "ui/runs/run_details.h"
@@ -18,13 +19,6 @@
 using namespace ts::ui;
 
 namespace {
-
-bool hasChinese(const QString& text)
-{
-    for (QChar c : text)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
-}
 
 // Arguments for a template: "1" for every argument it names, so a count picks the singular.
 ts::Message sample(const ts::MessageTemplate& t)
@@ -158,17 +152,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
-{
-    // A scratch HOME and XDG dirs before Qt starts (settings, caches), as the other suites do.
-    QTemporaryDir home;
-    if (!home.isValid()) return 1;
-    useScratchHome(home.path());
-    QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName("TrainStudio");
-    QCoreApplication::setApplicationName("TrainStudio");
-    TestEngineMessages test;
-    return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char** argv) { return runStudioSuite<TestEngineMessages>(argc, argv); }
 
 #include "tst_engine_messages.moc"

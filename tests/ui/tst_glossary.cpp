@@ -9,6 +9,7 @@
 
 #include <set>
 
+#include "chinese_text.h"
 #include "help_tip.h"
 #include "io/experiment_options.h"
 #include "io/experiment_yaml.h"
@@ -29,13 +30,6 @@ using namespace ts;
 using namespace ts::ui;
 
 namespace {
-
-bool hasChinese(const QString& text)
-{
-    for (QChar c : text)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
-}
 
 QStringList listedIds(const GlossaryBrowser& b)
 {

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "chinese_text.h"
 #include "idx_files.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
@@ -15,6 +16,8 @@
 #include "scratch_home.h"
 #include "store/lesson_progress.h"
 #include "train/run_control.h"
+#include "ui/glossary/glossary.h"
+#include "ui/glossary/glossary_browser.h"
 #include "ui/learn/learn_page.h"
 #include "ui/learn/lesson_texts.h"
 #include "ui/main_window.h"
@@ -26,11 +29,6 @@ using namespace ts;
 using namespace ts::ui;
 
 namespace {
-
-bool hasChinese(const QString& text)
-{
-    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0x4e00 && c.unicode() <= 0x9fff; });
-}
 
 QPushButton* button(LearnPage& page, const char* name) { return page.findChild<QPushButton*>(name); }
 
@@ -83,6 +81,10 @@ private slots:
             page.selectLesson(lesson.id);
             QCOMPARE(page.currentLessonId(), lesson.id);
             QVERIFY(!page.currentGlossaryIds().empty());
+            for (const std::string& id : page.currentGlossaryIds())  // each names a real entry, shown as a link
+                QVERIFY2(Glossary::studio().entry(QString::fromStdString(id)), (lesson.id + ": " + id).c_str());
+            const auto* links = page.findChild<QLabel*>("lessonGlossary");
+            QCOMPARE(links->text().count(QStringLiteral("<a href=")), int(page.currentGlossaryIds().size()));
             QCOMPARE(page.findChild<QLabel*>("lessonTitle")->text(), LessonTexts::title(lesson.id));
             QVERIFY(LessonTexts::title(lesson.id) != QString::fromStdString(lesson.id));  // a real title
             QVERIFY(!LessonTexts::goal(lesson.id).isEmpty());
@@ -91,6 +93,18 @@ private slots:
             QVERIFY(page.lessonList()->currentItem()->text().contains("Not started"));
         }
         QCOMPARE(page.findChild<QLabel*>("learnSummary")->text(), QString("Lessons passed: 0 of %1").arg(lessonCatalog().size()));
+    }
+
+    void aGlossaryLinkOpensItsEntry()
+    {
+        LearnPage page(workspace("links"));
+        page.selectLesson("find_learning_rate");
+        auto* links = page.findChild<QLabel*>("lessonGlossary");
+        QVERIFY(links->text().contains(QStringLiteral("href=\"lr_finder\"")));
+        emit links->linkActivated(QStringLiteral("lr_finder"));
+        auto* browser = page.findChild<GlossaryBrowser*>(QStringLiteral("glossaryBrowser"));
+        QVERIFY(browser);
+        QCOMPARE(browser->currentEntry(), QStringLiteral("lr_finder"));
     }
 
     void chineseText()
@@ -204,16 +218,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
-{
-    QTemporaryDir home;
-    if (!home.isValid()) return 1;
-    useScratchHome(home.path());
-    QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName("TrainStudio");
-    QCoreApplication::setApplicationName("TrainStudio");
-    TestLearnPage test;
-    return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char** argv) { return runStudioSuite<TestLearnPage>(argc, argv); }
 
 #include "tst_learn_page.moc"

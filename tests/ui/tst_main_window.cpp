@@ -5,6 +5,7 @@
 #include <QtWidgets>
 #include <QUndoStack>
 
+#include "chinese_text.h"
 #include "backend/devices.h"
 #include "child_process.h"
 #include "graph/templates.h"
@@ -50,13 +51,6 @@ QStringList sidebarTexts(MainWindow& w)
     QStringList texts;
     for (int i = 0; i < sidebarOf(w)->count(); ++i) texts << sidebarOf(w)->item(i)->text();
     return texts;
-}
-
-bool hasChinese(const QString& text)
-{
-    for (QChar c : text)
-        if (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF) return true;
-    return false;
 }
 
 // Distinct colours in a sample of pixels: a blank or single-colour grab has very few.

@@ -18,6 +18,8 @@
 #include "engine_messages.h"
 #include "io/experiment_yaml.h"
 #include "lesson_texts.h"
+#include "ui/glossary/glossary.h"
+#include "ui/glossary/glossary_browser.h"
 
 namespace ts::ui {
 
@@ -93,6 +95,11 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
     m_goal = new QLabel;
     m_goal->setObjectName(QStringLiteral("lessonGoal"));
     m_goal->setWordWrap(true);
+    m_glossary = new QLabel;  // the lesson's glossary entries, each a link into the glossary
+    m_glossary->setObjectName(QStringLiteral("lessonGlossary"));
+    m_glossary->setWordWrap(true);
+    m_glossary->setTextFormat(Qt::RichText);
+    connect(m_glossary, &QLabel::linkActivated, this, [this](const QString& id) { GlossaryBrowser::open(this, id); });
     m_state = new QLabel;
     m_state->setObjectName(QStringLiteral("lessonState"));
     m_state->setWordWrap(true);
@@ -121,6 +128,7 @@ LearnPage::LearnPage(const ts::Workspace& workspace, QWidget* parent) : QWidget(
     right->setContentsMargins(12, 0, 0, 0);
     right->addWidget(m_title);
     right->addWidget(m_goal);
+    right->addWidget(m_glossary);
     right->addWidget(m_state);
     right->addWidget(m_body, 1);
     right->addLayout(buttons);
@@ -228,6 +236,14 @@ void LearnPage::showLesson(int row)
     m_title->setText(LessonTexts::title(id));
     m_goal->setText(tr("Goal: %1").arg(LessonTexts::goal(id)));
     m_state->setText(progressText(progressOf(id)));
+    QStringList links;
+    const Glossary& glossary = Glossary::studio();
+    for (const std::string& entryId : currentGlossaryIds())
+        if (const GlossaryEntry* e = glossary.entry(QString::fromStdString(entryId)))
+            links << QStringLiteral("<a href=\"%1\">%2</a>")
+                         .arg(e->id, e->title.in(Glossary::chineseByDefault()).toHtmlEscaped());
+    m_glossary->setText(links.isEmpty() ? QString() : tr("In the glossary: %1").arg(links.join(QStringLiteral(", "))));
+    m_glossary->setVisible(!links.isEmpty());
     m_body->setHtml(LessonTexts::body(id));
     m_check->setEnabled(m_checking.empty());
     // The last check's headline, from the store, until the learner checks again.

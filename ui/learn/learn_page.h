@@ -63,6 +63,7 @@ private:
     QListWidget* m_list = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_goal = nullptr;
+    QLabel* m_glossary = nullptr;  // links to the lesson's glossary entries
     QLabel* m_state = nullptr;     // started / passed, when
     QTextBrowser* m_body = nullptr;
     QPushButton* m_open = nullptr;
