@@ -2,13 +2,10 @@
 // user settings, caches or workspace are read or touched; offscreen unless told otherwise.
 #pragma once
 
-#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QStandardPaths>
 #include <QString>
-#include <QTemporaryDir>
-#include <QTest>
 
 inline void useScratchHome(const QString& home)
 {
@@ -22,16 +19,3 @@ inline void useScratchHome(const QString& home)
     QStandardPaths::setTestModeEnabled(true);
 }
 
-// A studio suite's main: the scratch HOME, then the application with the studio's names
-// (where QSettings keeps them), then the suite.
-template <class Suite> int runStudioSuite(int argc, char** argv)
-{
-    QTemporaryDir home;
-    if (!home.isValid()) return 1;
-    useScratchHome(home.path());
-    QApplication app(argc, argv);
-    QCoreApplication::setOrganizationName("TrainStudio");
-    QCoreApplication::setApplicationName("TrainStudio");
-    Suite suite;
-    return QTest::qExec(&suite, argc, argv);
-}

@@ -389,7 +389,7 @@ private slots:
         request.runId = runId;
         request.output = tmp_.path().toStdString() + "/lesson.onnx";
         const RunExportResult exported = exportRunOnnx(request);
-        QVERIFY2(exported.notes.empty(), exported.notes.empty() ? "" : exported.notes.front().c_str());  // recorded
+        QVERIFY2(exported.notes.empty(), exported.notes.empty() ? "" : exported.notes.front().text.c_str());  // recorded
         r = check("export_onnx", shipped, ws);
         QVERIFY2(r.passed, r.headline.text.c_str());
         QCOMPARE(r.headline.args.at(0), std::to_string(runId));

@@ -13,7 +13,7 @@
 #include "diverging_experiment.h"
 #include "idx_files.h"
 #include "jobs/job.h"
-#include "scratch_home.h"
+#include "studio_suite.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
 #include "train/diagnostics.h"

@@ -6,7 +6,7 @@
 #include <QtWidgets>
 
 #include "chinese_text.h"
-#include "scratch_home.h"
+#include "studio_suite.h"
 #include "ui/engine_messages.h"
 #include "ui/runs/run_details.h"
 #include "ui/runs/runs_page.h"

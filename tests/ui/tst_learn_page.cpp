@@ -13,7 +13,7 @@
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
 #include "learn/lessons.h"
-#include "scratch_home.h"
+#include "studio_suite.h"
 #include "store/lesson_progress.h"
 #include "train/run_control.h"
 #include "ui/glossary/glossary.h"
