@@ -12,6 +12,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_threads.h"
+#include "backend/cpu/parallel.h"
 #include "blob_dataset.h"
 #include "data/dataset.h"
 #include "io/experiment_yaml.h"
@@ -39,6 +40,7 @@ ExperimentSpec shipped(const std::string& file, std::int64_t threads)
 
 struct Curve {
     std::vector<double> losses, gradNorms;
+    int threadsAfter = 0;
 };
 
 Curve trainSteps(const ExperimentSpec& spec, std::int64_t steps, const std::string& cacheDir)
@@ -52,6 +54,7 @@ Curve trainSteps(const ExperimentSpec& spec, std::int64_t steps, const std::stri
     const FinishedEvent f = trainer.run();
     if (f.outcome != FinishedEvent::Outcome::Finished) qWarning("%s", f.message.text.c_str());
     Curve c;
+    c.threadsAfter = cpu::threadCount();  // what OpenMP (and OpenBLAS, which follows it) was left at
     for (const StepEvent& s : rec.all<StepEvent>()) c.losses.push_back(s.loss), c.gradNorms.push_back(s.gradNorm);
     return c;
 }
@@ -118,6 +121,8 @@ private slots:
         const std::string file = experiment.toStdString();
         const Curve one = trainSteps(shipped(file, 1), 12, cache.path().toStdString());
         const Curve two = trainSteps(shipped(file, 2), 12, cache.path().toStdString());
+        QCOMPARE(one.threadsAfter, 1);
+        QCOMPARE(two.threadsAfter, 2);  // really two: nothing (OpenBLAS's own setting) pulled it back to one
         QCOMPARE(one.losses.size(), std::size_t(12));
         QCOMPARE(two.losses.size(), one.losses.size());
         for (std::size_t i = 0; i < one.losses.size(); ++i) {

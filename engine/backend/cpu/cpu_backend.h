@@ -11,7 +11,6 @@ void setCpuThreads(int n);
 
 class CpuBackend : public Backend {
 public:
-    CpuBackend();  // OpenBLAS single-threaded: gemm shares fixed tiles among the threads itself
     std::string name() const override { return "cpu"; }
     Device device() const override { return {DeviceKind::CPU, 0}; }
     Allocator& allocator() override;

@@ -26,16 +26,13 @@ const float* roundedOperand(const float* x, std::int64_t rows, std::int64_t cols
 }
 }  // namespace
 
-CpuBackend::CpuBackend() { openblas_set_num_threads(1); }
-
 void setCpuThreads(int n)
 {
     if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
     n = std::max(n, 1);
 #ifdef _OPENMP
-    omp_set_num_threads(n);
+    omp_set_num_threads(n);  // OpenBLAS (its OpenMP build) follows this count too
 #endif
-    openblas_set_num_threads(1);  // gemm gives OpenBLAS one tile per thread (deterministic tiles)
 }
 
 void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
@@ -56,9 +53,9 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
     // OpenBLAS's result for an element depends on how it splits the product among its threads
     // (and, single-threaded, on the shape it is given). So the product is cut into tiles fixed
     // by the shape alone, each a single-threaded OpenBLAS call, and the tiles go to the threads:
-    // every element is computed the same way with 1 thread or 8. Tiles of 64 rows when the
-    // output is taller than wide, else of 64 columns: small enough to share among threads
-    // evenly, large enough that repacking the shared operand per tile costs about 2%.
+    // every element is computed the same way with 1 thread or 8. The output is cut along its
+    // longer side into 1, 2, 4 or 8 near-equal tiles (multiples of 16) by its length alone:
+    // few, large calls, since each repacks the shared operand and small ones lose OpenBLAS's speed.
     const auto op = [&](std::int64_t r0, std::int64_t rows, std::int64_t c0, std::int64_t cols) {
         const float* at = transA ? a + r0 : a + r0 * lda;
         const float* bt = transB ? b + c0 * ldb : b + c0;
@@ -67,13 +64,32 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
                     static_cast<blasint>(lda), bt, static_cast<blasint>(ldb), beta, c + r0 * ldc + c0,
                     static_cast<blasint>(ldc));
     };
-    constexpr std::int64_t tile = 64;
     const bool byRows = m >= n;
     const std::int64_t extent = byRows ? m : n;
-    const std::int64_t tiles = (extent + tile - 1) / tile;
+    const bool small = m * n * k < (std::int64_t{1} << 20);  // under a millisecond: not worth a fork
+    const std::int64_t tiles = small ? 1 : extent >= 1024 ? 8 : extent >= 512 ? 4 : extent >= 128 ? 2 : 1;
+    const std::int64_t tile = ((extent + tiles - 1) / tiles + 15) / 16 * 16;
+    if (tiles == 1 || cpu::threadCount() == 1) {
+        // Outside a parallel region OpenBLAS would thread the call itself: one thread, as in a tile.
+#ifdef _OPENMP
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
+#endif
+        for (std::int64_t start = 0; start < extent; start += tile) {
+            const std::int64_t size = std::min(tile, extent - start);
+            if (byRows) op(start, size, 0, n);
+            else op(0, m, start, size);
+        }
+#ifdef _OPENMP
+        omp_set_num_threads(threads);
+#endif
+        return;
+    }
+    // Inside the region each OpenBLAS call sees omp_in_parallel() and runs on its own thread.
     cpu::parallelFor(tiles, 1, [&](std::int64_t t0, std::int64_t t1) {
         for (std::int64_t t = t0; t < t1; ++t) {
             const std::int64_t start = t * tile, size = std::min(tile, extent - start);
+            if (size <= 0) continue;
             if (byRows) op(start, size, 0, n);
             else op(0, m, start, size);
         }
