@@ -1055,6 +1055,10 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>Run %1 (epoch %2) is exported as ONNX to %3 (%4), with a dynamic batch dimension.</source>
         <translation>运行 %1（第 %2 轮）已导出为 ONNX：%3（%4），批量维度是动态的。</translation>
     </message>
+    <message>
+        <source>the export is not recorded in the run&apos;s log: %1</source>
+        <translation>导出未记录到运行日志中：%1</translation>
+    </message>
 </context>
 <context>
     <name>HealthFixes</name>
@@ -3413,6 +3417,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Checking your runs…</source>
         <translation>正在检查你的运行…</translation>
+    </message>
+    <message>
+        <source>In the glossary: %1</source>
+        <translation>术语表中：%1</translation>
     </message>
 </context>
 <context>
