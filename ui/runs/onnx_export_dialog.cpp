@@ -90,7 +90,7 @@ void OnnxExportDialog::browse()
 
 void OnnxExportDialog::startExport()
 {
-    if (m_watcher.isRunning()) return;
+    if (m_exporting) return;
     const QString path = m_output->text().trimmed();
     if (path.isEmpty()) {
         m_result->setText(tr("Choose the file to write."));
@@ -104,6 +104,7 @@ void OnnxExportDialog::startExport()
     request.probabilities = m_probabilities->isChecked();
     request.quantizeInt8 = m_int8->isChecked();
     m_result->setText(tr("Exporting…"));
+    m_exporting = true;
     m_watcher.setFuture(QtConcurrent::run([request]() -> Outcome {
         try {
             return exportRunOnnx(request);
@@ -116,6 +117,7 @@ void OnnxExportDialog::startExport()
 
 void OnnxExportDialog::onFinished()
 {
+    m_exporting = false;
     const Outcome outcome = m_watcher.result();
     updateControls();
     if (const auto* why = std::get_if<QString>(&outcome)) {
@@ -137,7 +139,7 @@ void OnnxExportDialog::onFinished()
 
 void OnnxExportDialog::updateControls()
 {
-    const bool busy = m_watcher.isRunning();
+    const bool busy = m_exporting;
     m_busy->setVisible(busy);
     m_export->setEnabled(!busy);
     for (QWidget* w : std::initializer_list<QWidget*>{m_checkpoint, m_output, m_probabilities, m_int8}) w->setEnabled(!busy);

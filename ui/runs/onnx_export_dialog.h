@@ -33,7 +33,8 @@ public:
     QCheckBox* int8Box() const { return m_int8; }
     QPushButton* exportButton() const { return m_export; }
     QLabel* resultLabel() const { return m_result; }
-    bool isExporting() const { return m_watcher.isRunning(); }
+    // From the click until its result is shown (the worker may end before that slot runs).
+    bool isExporting() const { return m_exporting; }
 
 public slots:
     void startExport();
@@ -50,6 +51,7 @@ private:
     QString m_workspaceDir;
     qint64 m_runId;
     QFutureWatcher<Outcome> m_watcher;
+    bool m_exporting = false;
     QComboBox* m_checkpoint;
     QLineEdit* m_output;
     QCheckBox* m_probabilities;
