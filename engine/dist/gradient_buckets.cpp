@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dist/communicator.h"
+#include "exec/executor.h"
 
 namespace ts {
 
@@ -24,6 +25,26 @@ void allReduceGradients(Communicator& comm, float* gradients, const std::vector<
 {
     if (comm.size() == 1) return;
     for (const GradientBucket& b : buckets) comm.allReduceMean(gradients + b.offset, b.count);
+}
+
+std::vector<std::size_t> gradientFrontiers(Executor& executor)
+{
+    const auto& params = executor.parameters();
+    const float* base = executor.flatGradients().data<float>();
+    const auto count = static_cast<std::size_t>(executor.flatGradients().numel());
+    std::vector<std::pair<std::size_t, int>> owned;  // (offset, node), from the end
+    for (std::size_t i = 0; i < executor.graph().nodes.size(); ++i)
+        for (int p : executor.nodeParameters(i))
+            if (params[p].trainable && params[p].grad.defined())
+                owned.push_back({static_cast<std::size_t>(params[p].grad.data<float>() - base), int(i)});
+    std::sort(owned.rbegin(), owned.rend());
+    std::vector<std::size_t> frontier(executor.graph().nodes.size(), count);
+    for (std::size_t i = 0; i < frontier.size(); ++i)
+        for (const auto& [offset, node] : owned) {
+            if (node < int(i)) break;
+            frontier[i] = offset;
+        }
+    return frontier;
 }
 
 }  // namespace ts

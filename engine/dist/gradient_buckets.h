@@ -11,6 +11,7 @@
 namespace ts {
 
 class Communicator;
+class Executor;
 
 struct GradientBucket {
     std::size_t offset = 0, count = 0;  // floats
@@ -21,6 +22,11 @@ constexpr std::size_t kBucketBytes = std::size_t(25) << 20;
 
 std::vector<GradientBucket> planGradientBuckets(std::size_t count, std::size_t firstBytes = kFirstBucketBytes,
                                                 std::size_t bucketBytes = kBucketBytes);
+
+// Per node i of the executor's graph: the offset in the flat gradient buffer from which every
+// gradient is final once backward has run node i (walking the trainable parameters from the
+// buffer's end as far as their owners are nodes >= i). Buckets past it can be all-reduced.
+std::vector<std::size_t> gradientFrontiers(Executor& executor);
 
 // Replaces each rank's gradients by their mean over the ranks, bucket by bucket.
 void allReduceGradients(Communicator& comm, float* gradients, const std::vector<GradientBucket>& buckets);

@@ -3,7 +3,6 @@
 // in train_epoch.cpp.
 #include "train/trainer.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -78,23 +77,7 @@ void Trainer::setup()
     buckets_ = planGradientBuckets(static_cast<std::size_t>(exec_->flatGradients().numel()));
     const char* overlap = std::getenv("TRAINSTUDIO_OVERLAP_ALLREDUCE");
     if (ranks > 1 && comm_->bufferDevice() == DeviceKind::CPU && !(overlap && std::string(overlap) == "0")) {
-        // Frontier after node i: walking the trainable parameters from the end of the flat
-        // buffer, as far as their owners are nodes >= i (their backward has run).
-        const auto& params = exec_->parameters();
-        const float* base = exec_->flatGradients().data<float>();
-        const std::size_t count = static_cast<std::size_t>(exec_->flatGradients().numel());
-        std::vector<std::pair<std::size_t, int>> owned;  // (offset, node), from the end
-        for (std::size_t i = 0; i < exec_->graph().nodes.size(); ++i)
-            for (int p : exec_->nodeParameters(i))
-                if (params[p].trainable && params[p].grad.defined())
-                    owned.push_back({static_cast<std::size_t>(params[p].grad.data<float>() - base), int(i)});
-        std::sort(owned.rbegin(), owned.rend());
-        frontierAfter_.assign(exec_->graph().nodes.size(), count);
-        for (std::size_t i = 0; i < frontierAfter_.size(); ++i)
-            for (const auto& [offset, node] : owned) {
-                if (node < int(i)) break;
-                frontierAfter_[i] = offset;
-            }
+        frontierAfter_ = gradientFrontiers(*exec_);
         reducer_ = std::make_unique<BucketReducer>(*comm_, buckets_);
     }
     optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
