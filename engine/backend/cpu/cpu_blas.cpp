@@ -69,17 +69,19 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
     const bool small = m * n * k < (std::int64_t{1} << 20);  // under a millisecond: not worth a fork
     const std::int64_t tiles = small ? 1 : extent >= 1024 ? 8 : extent >= 512 ? 4 : extent >= 128 ? 2 : 1;
     const std::int64_t tile = ((extent + tiles - 1) / tiles + 15) / 16 * 16;
+    const auto runTile = [&](std::int64_t t) {
+        const std::int64_t start = t * tile, size = std::min(tile, extent - start);
+        if (size <= 0) return;
+        if (byRows) op(start, size, 0, n);
+        else op(0, m, start, size);
+    };
     if (tiles == 1 || cpu::threadCount() == 1) {
         // Outside a parallel region OpenBLAS would thread the call itself: one thread, as in a tile.
 #ifdef _OPENMP
         const int threads = omp_get_max_threads();
         omp_set_num_threads(1);
 #endif
-        for (std::int64_t start = 0; start < extent; start += tile) {
-            const std::int64_t size = std::min(tile, extent - start);
-            if (byRows) op(start, size, 0, n);
-            else op(0, m, start, size);
-        }
+        for (std::int64_t t = 0; t < tiles; ++t) runTile(t);
 #ifdef _OPENMP
         omp_set_num_threads(threads);
 #endif
@@ -87,12 +89,7 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
     }
     // Inside the region each OpenBLAS call sees omp_in_parallel() and runs on its own thread.
     cpu::parallelFor(tiles, 1, [&](std::int64_t t0, std::int64_t t1) {
-        for (std::int64_t t = t0; t < t1; ++t) {
-            const std::int64_t start = t * tile, size = std::min(tile, extent - start);
-            if (size <= 0) continue;
-            if (byRows) op(start, size, 0, n);
-            else op(0, m, start, size);
-        }
+        for (std::int64_t t = t0; t < t1; ++t) runTile(t);
     });
 }
 
