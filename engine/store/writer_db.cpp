@@ -1,11 +1,13 @@
 #include "store/writer_db.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <cstdlib>
 #include <sqlite3.h>
+#include <thread>
 #include <unistd.h>
 
 #include "store/message_columns.h"
@@ -54,6 +56,23 @@ std::string hostName()
     return name;
 }
 
+// Two processes creating one workspace at once: the switch to WAL needs the file alone, and
+// SQLite answers "database is locked" without calling the busy handler (it would deadlock),
+// so the switch is retried for a few seconds, as the busy timeout would have waited.
+void WriterDb::switchToWal()
+{
+    for (int attempt = 0;; ++attempt) {
+        try {
+            Statement mode(db_, "PRAGMA journal_mode = WAL");
+            if (!mode.step() || mode.text(0) != "wal") db_.fail("cannot switch to WAL mode");
+            return;
+        } catch (const StoreError&) {
+            if ((sqlite3_errcode(db_.handle()) & 0xff) != SQLITE_BUSY || attempt >= 100) throw;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+}
+
 WriterDb::WriterDb(const std::string& path)
 try : db_((inspectDatabase(path), path), Database::Mode::ReadWriteCreate), host_(hostName()), pid_(::getpid())
 {
@@ -64,9 +83,7 @@ try : db_((inspectDatabase(path), path), Database::Mode::ReadWriteCreate), host_
     // SQLite opens a file it may not write read-only without a word: say so before any write.
     if (sqlite3_db_readonly(db_.handle(), "main") == 1) throw StoreError(path + ": the database file cannot be written");
     db_.exec("PRAGMA page_size = 16384");
-    Statement mode(db_, "PRAGMA journal_mode = WAL");
-    if (!mode.step() || mode.text(0) != "wal") db_.fail("cannot switch to WAL mode");
-    mode = Statement();
+    switchToWal();
     db_.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768");
     migrate(db_);
 

@@ -114,8 +114,8 @@ private slots:
             QCOMPARE(reader.listRuns().size(), std::size_t(1));  // the refused resume recorded nothing
             const auto records = reader.checkpoints(1);
             QVERIFY(!records.empty());
-            // The stop's own checkpoint, mid-epoch at the last step ("epoch_NNN_step_MMMMMM").
-            QVERIFY2(records.back().path.find("_step_") != std::string::npos, records.back().path.c_str());
+            // A checkpoint at the last step: the stop's own mid-epoch one ("epoch_NNN_step_MMMMMM"),
+            // or the epoch's when SIGTERM came as it ended (its epochs are a few milliseconds).
             QCOMPARE(records.back().step, reader.summaries(1).empty() ? 0 : [&] {
                 for (const auto& m : reader.summaries(1))
                     if (m.name == "loss") return m.lastStep;

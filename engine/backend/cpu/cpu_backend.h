@@ -27,6 +27,11 @@ public:
     // cpu_blas.cpp
     void gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
               std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) override;
+    // gemm with tiled = false: one OpenBLAS call on the calling thread, for callers that run
+    // their own parallel lanes around it (convolution); its result depends on the shape alone.
+    void gemmProduct(bool tiled, bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+                     const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+                     std::int64_t ldc);
     void axpy(std::int64_t n, float alpha, const float* x, float* y) override;
     void add(std::int64_t n, const float* a, const float* b, float* y) override;
     void addBias(const float* bias, float* y, std::int64_t outer, std::int64_t channels, std::int64_t inner) override;

@@ -24,6 +24,23 @@ const float* roundedOperand(const float* x, std::int64_t rows, std::int64_t cols
     });
     return out.data();
 }
+
+// OpenBLAS confined to the calling thread: inside a parallel region it sees omp_in_parallel()
+// and stays there; outside, the OpenMP count is lowered to one for the call.
+template <class Call> void onThisThread(Call&& call)
+{
+#ifdef _OPENMP
+    if (!omp_in_parallel()) {
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
+        call();
+        omp_set_num_threads(threads);
+        return;
+    }
+#endif
+    call();
+}
+
 }  // namespace
 
 void setCpuThreads(int n)
@@ -35,9 +52,9 @@ void setCpuThreads(int n)
 #endif
 }
 
-void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
-                      const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
-                      std::int64_t ldc)
+void CpuBackend::gemmProduct(bool tiled, bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k,
+                             float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                             float beta, float* c, std::int64_t ldc)
 {
     if (m == 0 || n == 0) return;
     if (mathPrecision_ != MathPrecision::F32 && k > 0) {
@@ -50,12 +67,6 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
         lda = aCols;
         ldb = bCols;
     }
-    // OpenBLAS's result for an element depends on how it splits the product among its threads
-    // (and, single-threaded, on the shape it is given). So the product is cut into tiles fixed
-    // by the shape alone, each a single-threaded OpenBLAS call, and the tiles go to the threads:
-    // every element is computed the same way with 1 thread or 8. The output is cut along its
-    // longer side into 1, 2, 4 or 8 near-equal tiles (multiples of 16) by its length alone:
-    // few, large calls, since each repacks the shared operand and small ones lose OpenBLAS's speed.
     const auto op = [&](std::int64_t r0, std::int64_t rows, std::int64_t c0, std::int64_t cols) {
         const float* at = transA ? a + r0 : a + r0 * lda;
         const float* bt = transB ? b + c0 * ldb : b + c0;
@@ -64,33 +75,38 @@ void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, 
                     static_cast<blasint>(lda), bt, static_cast<blasint>(ldb), beta, c + r0 * ldc + c0,
                     static_cast<blasint>(ldc));
     };
+    if (!tiled) {
+        onThisThread([&] { op(0, m, 0, n); });
+        return;
+    }
+    // OpenBLAS's result for an element depends on how it splits the product among its threads
+    // (and, single-threaded, on the shape it is given). So the product is cut into tiles fixed
+    // by the shape alone, each a single-threaded OpenBLAS call, and the tiles go to the threads:
+    // every element is computed the same way with 1 thread or 8. The output is cut along its
+    // longer side into 1, 2, 4 or 8 near-equal tiles (multiples of 16) by its length alone:
+    // few, large calls, since each repacks the shared operand and small ones lose OpenBLAS's speed.
     const bool byRows = m >= n;
     const std::int64_t extent = byRows ? m : n;
     const bool small = m * n * k < (std::int64_t{1} << 20);  // under a millisecond: not worth a fork
     const std::int64_t tiles = small ? 1 : extent >= 1024 ? 8 : extent >= 512 ? 4 : extent >= 128 ? 2 : 1;
     const std::int64_t tile = ((extent + tiles - 1) / tiles + 15) / 16 * 16;
-    const auto runTile = [&](std::int64_t t) {
-        const std::int64_t start = t * tile, size = std::min(tile, extent - start);
-        if (size <= 0) return;
-        if (byRows) op(start, size, 0, n);
-        else op(0, m, start, size);
+    const auto runTiles = [&](std::int64_t t0, std::int64_t t1) {
+        for (std::int64_t t = t0; t < t1; ++t) {
+            const std::int64_t start = t * tile, size = std::min(tile, extent - start);
+            if (size <= 0) continue;
+            if (byRows) op(start, size, 0, n);
+            else op(0, m, start, size);
+        }
     };
-    if (tiles == 1 || cpu::threadCount() == 1) {
-        // Outside a parallel region OpenBLAS would thread the call itself: one thread, as in a tile.
-#ifdef _OPENMP
-        const int threads = omp_get_max_threads();
-        omp_set_num_threads(1);
-#endif
-        for (std::int64_t t = 0; t < tiles; ++t) runTile(t);
-#ifdef _OPENMP
-        omp_set_num_threads(threads);
-#endif
-        return;
-    }
-    // Inside the region each OpenBLAS call sees omp_in_parallel() and runs on its own thread.
-    cpu::parallelFor(tiles, 1, [&](std::int64_t t0, std::int64_t t1) {
-        for (std::int64_t t = t0; t < t1; ++t) runTile(t);
-    });
+    if (tiles == 1 || cpu::threadCount() == 1) onThisThread([&] { runTiles(0, tiles); });
+    else cpu::parallelFor(tiles, 1, runTiles);  // each call sees omp_in_parallel(): one thread each
+}
+
+void CpuBackend::gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+                      const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+                      std::int64_t ldc)
+{
+    gemmProduct(true, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void CpuBackend::axpy(std::int64_t n, float alpha, const float* x, float* y)

@@ -10,15 +10,20 @@
 // bridges the two layouts. With one sample per chunk the layouts coincide and y, dy are
 // used in place.
 //
-// Threads: the GEMMs use both cores (OpenBLAS's own pthreads); the data movement around
-// them (im2col, col2im, staging) runs on the calling thread. Forking OpenMP for it made the
-// whole primitive 2-5x slower on the 2-core VM: OpenMP workers spin after each region
-// while the next GEMM's OpenBLAS threads want the same cores. Serial movement also fixes the
-// order of col2im's sums, so results are deterministic.
+// Threads: the batch's chunks are dealt to up to 8 lanes, fixed by the shape (never by the
+// thread count); each lane has its own workspace and runs unfold, GEMM (one OpenBLAS call
+// on its thread) and staging for its chunks, and the lanes go to the threads. So both cores
+// also do the data movement, with one fork per primitive rather than one per GEMM (forking
+// around each GEMM made the primitive 2-5x slower on the 2-core VM: OpenMP workers spin
+// while the next GEMM's threads want the same cores). Backward-filter sums each lane's chunks
+// into the lane's own partial dW and the partials in lane order, and col2im writes only its
+// chunk's samples: results are the same with 1 thread or 8. A layer too big for several
+// lanes' workspaces runs as one lane with the GEMM tiled over the threads instead.
 #include <algorithm>
 #include <utility>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/parallel.h"
 
 namespace ts {
 
@@ -27,18 +32,24 @@ namespace {
 using i64 = std::int64_t;
 
 constexpr i64 kTargetColumns = 1024;  // GEMM width past which batching samples gained nothing measurable
-constexpr std::size_t kWorkspaceBudget = 64u << 20;   // bytes; a chunk is at least one sample even above it
+constexpr i64 kMaxLanes = 8;          // lanes a batch is dealt to; more cores than this share them
+constexpr std::size_t kWorkspaceBudget = 64u << 20;  // bytes, all lanes; one sample of one lane even above it
 
 struct ConvPlan {
     i64 outH = 0, outW = 0, pixels = 0;  // pixels = outH * outW
     i64 kg = 0;                          // output channels per group
     i64 groupRows = 0;                   // (c/groups) * r * s: the inner dimension of each group's GEMM
-    i64 chunk = 1;                       // samples per GEMM
+    i64 chunks = 1;                      // chunk c holds samples [n*c/chunks, n*(c+1)/chunks)
+    i64 lanes = 1;                       // lane l holds chunks [chunks*l/lanes, chunks*(l+1)/lanes)
+    i64 maxChunk = 1;                    // samples in the largest chunk
     bool pointwise = false;              // 1x1, stride 1, no padding: x is its own column matrix
-    std::size_t colFloats = 0;           // column matrix [c*r*s, chunk*P]
-    std::size_t stageFloats = 0;         // staging [k, chunk*P]; only when chunk > 1
+    // Per lane:
+    std::size_t colFloats = 0;    // column matrix [c*r*s, chunk*P]
+    std::size_t stageFloats = 0;  // staging [k, chunk*P]; only when a chunk has several samples
+    std::size_t dwFloats = 0;     // the lane's partial filter gradient; only with several lanes
 
-    std::size_t bytes() const { return (colFloats + stageFloats) * sizeof(float); }
+    std::size_t laneFloats() const { return colFloats + stageFloats + dwFloats; }
+    std::size_t bytes() const { return static_cast<std::size_t>(lanes) * laneFloats() * sizeof(float); }
 };
 
 ConvPlan makePlan(const ConvGeometry& g)
@@ -51,15 +62,28 @@ ConvPlan makePlan(const ConvGeometry& g)
     p.groupRows = g.c / g.groups * g.r * g.s;
     p.pointwise = g.r == 1 && g.s == 1 && g.strideH == 1 && g.strideW == 1 && g.padH == 0 && g.padW == 0;
 
-    const i64 colRows = g.c * g.r * g.s;
+    const i64 colRows = g.c * g.r * g.s, n = std::max<i64>(g.n, 1);
     const std::size_t perSample = static_cast<std::size_t>((colRows + g.k) * p.pixels) * sizeof(float);
-    const i64 wanted = (kTargetColumns + p.pixels - 1) / std::max<i64>(p.pixels, 1);
-    const i64 affordable = static_cast<i64>(kWorkspaceBudget / std::max<std::size_t>(perSample, 1));
-    p.chunk = std::max<i64>(1, std::min({g.n, wanted, affordable}));
+    const std::size_t weightBytes = static_cast<std::size_t>(g.k * p.groupRows) * sizeof(float);
+    const i64 wanted = std::min(n, (kTargetColumns + p.pixels - 1) / std::max<i64>(p.pixels, 1));
+    i64 chunk = std::max<i64>(1, wanted);
+    p.chunks = (n + chunk - 1) / chunk;
+    p.lanes = std::min(p.chunks, kMaxLanes);
+    while (p.lanes > 1 && std::size_t(p.lanes) * (perSample * std::size_t(chunk) + weightBytes) > kWorkspaceBudget)
+        --p.lanes;
+    if (p.lanes == 1) {  // one lane: the whole budget for its chunk
+        const i64 affordable = static_cast<i64>(kWorkspaceBudget / std::max<std::size_t>(perSample, 1));
+        chunk = std::max<i64>(1, std::min(wanted, affordable));
+        p.chunks = (n + chunk - 1) / chunk;
+    } else {
+        p.chunks = (p.chunks + p.lanes - 1) / p.lanes * p.lanes;  // every lane the same number of chunks
+    }
+    p.maxChunk = (n + p.chunks - 1) / p.chunks;
 
-    const bool needCol = !(p.pointwise && p.chunk == 1);
-    p.colFloats = needCol ? static_cast<std::size_t>(colRows * p.chunk * p.pixels) : 0;
-    p.stageFloats = p.chunk > 1 ? static_cast<std::size_t>(g.k * p.chunk * p.pixels) : 0;
+    const bool needCol = !(p.pointwise && p.maxChunk == 1);
+    p.colFloats = needCol ? static_cast<std::size_t>(colRows * p.maxChunk * p.pixels) : 0;
+    p.stageFloats = p.maxChunk > 1 ? static_cast<std::size_t>(g.k * p.maxChunk * p.pixels) : 0;
+    p.dwFloats = p.lanes > 1 ? weightBytes / sizeof(float) : 0;
     return p;
 }
 
@@ -167,11 +191,25 @@ const float* gradOf(const ConvGeometry& g, const ConvPlan& p, const float* dyChu
 struct Workspace {
     float* col;
     float* stage;
+    float* dw;
 };
-Workspace carve(const ConvPlan& p, void* workspace)
+
+// fn(lane's workspace, first sample, samples, first chunk of the lane) for every chunk; the
+// lanes run on the threads, each lane's chunks in order.
+template <class Fn> void forEachChunk(const ConvGeometry& g, const ConvPlan& p, void* workspace, Fn&& fn)
 {
     float* base = static_cast<float*>(workspace);
-    return {base, base + p.colFloats};
+    cpu::parallelFor(p.lanes, 1, [&](i64 l0, i64 l1) {
+        for (i64 lane = l0; lane < l1; ++lane) {
+            float* mine = base + static_cast<std::size_t>(lane) * p.laneFloats();
+            const Workspace ws{mine, mine + p.colFloats, mine + p.colFloats + p.stageFloats};
+            const i64 c0 = p.chunks * lane / p.lanes, c1 = p.chunks * (lane + 1) / p.lanes;
+            for (i64 c = c0; c < c1; ++c) {
+                const i64 b0 = g.n * c / p.chunks, b1 = g.n * (c + 1) / p.chunks;
+                if (b1 > b0) fn(ws, b0, b1 - b0, c == c0);
+            }
+        }
+    });
 }
 
 }  // namespace
@@ -181,17 +219,16 @@ std::size_t CpuBackend::conv2dWorkspaceBytes(const ConvGeometry& g) { return mak
 void CpuBackend::conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace)
 {
     const ConvPlan p = makePlan(g);
-    const Workspace ws = carve(p, workspace);
     const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
-    for (i64 b0 = 0; b0 < g.n; b0 += p.chunk) {
-        const i64 nb = std::min(p.chunk, g.n - b0), ld = nb * p.pixels;
+    forEachChunk(g, p, workspace, [&](const Workspace& ws, i64 b0, i64 nb, bool) {
+        const i64 ld = nb * p.pixels;
         const float* col = columnsOf(g, p, x + b0 * xSample, nb, ws.col);
         float* out = nb == 1 ? y + b0 * ySample : ws.stage;
         for (i64 grp = 0; grp < g.groups; ++grp)
-            gemm(false, false, p.kg, ld, p.groupRows, 1.0f, w + grp * p.kg * p.groupRows, p.groupRows,
-                 col + grp * p.groupRows * ld, ld, 0.0f, out + grp * p.kg * ld, ld);
+            gemmProduct(p.lanes == 1, false, false, p.kg, ld, p.groupRows, 1.0f, w + grp * p.kg * p.groupRows,
+                        p.groupRows, col + grp * p.groupRows * ld, ld, 0.0f, out + grp * p.kg * ld, ld);
         if (nb > 1) unstageFromGemm(g, p, nb, ws.stage, y + b0 * ySample);
-    }
+    });
 }
 
 void CpuBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
@@ -199,19 +236,19 @@ void CpuBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, const
 {
     if (!dx) return;  // no gradient wanted
     const ConvPlan p = makePlan(g);
-    const Workspace ws = carve(p, workspace);
     const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
-    for (i64 b0 = 0; b0 < g.n; b0 += p.chunk) {
-        const i64 nb = std::min(p.chunk, g.n - b0), ld = nb * p.pixels;
+    forEachChunk(g, p, workspace, [&](const Workspace& ws, i64 b0, i64 nb, bool) {
+        const i64 ld = nb * p.pixels;
         const float* grad = gradOf(g, p, dy + b0 * ySample, nb, ws.stage);
         // Pointwise single sample: dx is itself the column matrix, so the GEMM accumulates into it.
         const bool direct = p.pointwise && nb == 1;
         float* dcol = direct ? dx + b0 * xSample : ws.col;
         for (i64 grp = 0; grp < g.groups; ++grp)
-            gemm(true, false, p.groupRows, ld, p.kg, 1.0f, w + grp * p.kg * p.groupRows, p.groupRows,
-                 grad + grp * p.kg * ld, ld, direct ? 1.0f : 0.0f, dcol + grp * p.groupRows * ld, ld);
+            gemmProduct(p.lanes == 1, true, false, p.groupRows, ld, p.kg, 1.0f, w + grp * p.kg * p.groupRows,
+                        p.groupRows, grad + grp * p.kg * ld, ld, direct ? 1.0f : 0.0f, dcol + grp * p.groupRows * ld,
+                        ld);
         if (!direct) col2imAccumulate(g, p, ws.col, nb, dx + b0 * xSample);
-    }
+    });
 }
 
 void CpuBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
@@ -219,17 +256,29 @@ void CpuBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, con
 {
     if (!dw) return;  // no gradient wanted
     const ConvPlan p = makePlan(g);
-    const Workspace ws = carve(p, workspace);
     const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
-    for (i64 b0 = 0; b0 < g.n; b0 += p.chunk) {
-        const i64 nb = std::min(p.chunk, g.n - b0), ld = nb * p.pixels;
+    const bool partials = p.lanes > 1;
+    forEachChunk(g, p, workspace, [&](const Workspace& ws, i64 b0, i64 nb, bool firstOfLane) {
+        const i64 ld = nb * p.pixels;
         const float* col = columnsOf(g, p, x + b0 * xSample, nb, ws.col);
         const float* grad = gradOf(g, p, dy + b0 * ySample, nb, ws.stage);
-        // dW_g += dY_g col_g^T, summed over the chunk's columns (beta = 1 accumulates).
+        float* target = partials ? ws.dw : dw;
+        const float beta = partials && firstOfLane ? 0.0f : 1.0f;  // dw itself accumulates
+        // dW_g (+)= dY_g col_g^T, summed over the chunk's columns.
         for (i64 grp = 0; grp < g.groups; ++grp)
-            gemm(false, true, p.kg, p.groupRows, ld, 1.0f, grad + grp * p.kg * ld, ld, col + grp * p.groupRows * ld,
-                 ld, 1.0f, dw + grp * p.kg * p.groupRows, p.groupRows);
-    }
+            gemmProduct(!partials, false, true, p.kg, p.groupRows, ld, 1.0f, grad + grp * p.kg * ld, ld,
+                        col + grp * p.groupRows * ld, ld, beta, target + grp * p.kg * p.groupRows, p.groupRows);
+    });
+    if (!partials) return;
+    // dw += the lanes' partials, in lane order.
+    const float* base = static_cast<const float*>(workspace);
+    const std::size_t stride = p.laneFloats(), offset = p.colFloats + p.stageFloats;
+    cpu::parallelFor(static_cast<i64>(p.dwFloats), 4096, [&](i64 i0, i64 i1) {
+        for (i64 lane = 0; lane < p.lanes; ++lane) {
+            const float* part = base + static_cast<std::size_t>(lane) * stride + offset;
+            for (i64 i = i0; i < i1; ++i) dw[i] += part[i];
+        }
+    });
 }
 
 }  // namespace ts

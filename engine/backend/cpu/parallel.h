@@ -12,10 +12,11 @@
 
 namespace ts::cpu {
 
+// Inside a parallel region (a lane of a convolution) nested loops run on the calling thread.
 inline int threadCount()
 {
 #ifdef _OPENMP
-    return omp_get_max_threads();
+    return omp_in_parallel() ? 1 : omp_get_max_threads();
 #else
     return 1;
 #endif
