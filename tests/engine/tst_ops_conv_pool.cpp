@@ -355,6 +355,36 @@ private slots:
         QCOMPARE(saved[0].data<std::int32_t>()[0], 0);
         QCOMPARE(saved[0].data<std::int32_t>()[1], 3);
     }
+    void maxPool2x2MatchesTheRuleOnTiesNaNAndInfinities()
+    {
+        // The 2x2 stride-2 fast path against the rule written out here: the first maximum in
+        // row-major order, the first NaN over anything. Values from a small set, so windows
+        // tie often, hold NaNs, and +inf beside -inf (whose sum is NaN).
+        const float pool[] = {0, 1, 1, 2, -1, NAN, INFINITY, -INFINITY};
+        std::mt19937_64 rng(7);
+        const i64 n = 2, c = 3, h = 6, w = 8;
+        std::vector<float> values(static_cast<std::size_t>(n * c * h * w));
+        for (float& v : values) v = pool[rng() % 8];
+        std::vector<Tensor> saved;
+        const Tensor y = runForward("MaxPool2d", {{"kernel_size", i64(2)}}, {floats({n, c, h, w}, values)}, {}, true, &saved);
+        const float* got = y.data<float>();
+        const std::int32_t* arg = saved[0].data<std::int32_t>();
+        for (i64 plane = 0; plane < n * c; ++plane)
+            for (i64 oy = 0; oy < h / 2; ++oy)
+                for (i64 ox = 0; ox < w / 2; ++ox) {
+                    const float* x = values.data() + plane * h * w;
+                    i64 best = 2 * oy * w + 2 * ox;
+                    for (i64 dy = 0; dy < 2; ++dy)
+                        for (i64 dx = 0; dx < 2; ++dx) {
+                            const i64 at = (2 * oy + dy) * w + 2 * ox + dx;
+                            if (x[at] > x[best] || (std::isnan(x[at]) && !std::isnan(x[best]))) best = at;
+                        }
+                    const i64 o = plane * (h / 2) * (w / 2) + oy * (w / 2) + ox;
+                    QCOMPARE(arg[o], std::int32_t(best));
+                    if (std::isnan(x[best])) QVERIFY(std::isnan(got[o]));
+                    else QCOMPARE(got[o], x[best]);
+                }
+    }
     void avgPoolKnownValues()
     {
         // 2x2, stride 2: (1+5+3+4)/4 = 3.25, (2-2+8+6)/4 = 3.5, (7+2-3+6)/4 = 3, (9+1+3+5)/4 = 4.5
