@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -88,6 +89,25 @@ void Database::fail(const std::string& what) const
 {
     if (db_) failureCode_ = sqlite3_extended_errcode(db_);
     throw StoreError(path_ + ": " + what + ": " + (db_ ? sqlite3_errmsg(db_) : "no connection"));
+}
+
+// 16 KiB pages: a full chunk of points spans two pages instead of six, so a chart's read
+// follows fewer overflow links. Switching to WAL needs the file alone, and with two processes
+// creating one workspace SQLite answers "database is locked" without calling the busy handler
+// (it would deadlock), so the switch is retried for up to 5 s.
+void Database::useWriteAheadLog()
+{
+    exec("PRAGMA page_size = 16384");
+    for (int attempt = 0;; ++attempt) {
+        try {
+            Statement mode(*this, "PRAGMA journal_mode = WAL");
+            if (!mode.step() || mode.text(0) != "wal") fail("cannot switch to WAL mode");
+            return;
+        } catch (const StoreError&) {
+            if ((failureCode() & 0xff) != SQLITE_BUSY || attempt >= 100) throw;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
 }
 
 void Database::exec(const std::string& sql)

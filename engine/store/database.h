@@ -60,6 +60,9 @@ public:
     Database& operator=(const Database&) = delete;
 
     void exec(const std::string& sql);
+    // A writer's set-up: 16 KiB pages while the file is new, then WAL (readers never block the
+    // writer). Waits, as the busy timeout does, for another process setting up the same file.
+    void useWriteAheadLog();
     // The first column of the first row of `sql` as an integer (PRAGMAs, counts).
     std::int64_t scalar(const std::string& sql);
     std::int64_t lastInsertId() const;

@@ -213,11 +213,7 @@ struct DatasetCatalog::Impl {
     Database db;
     explicit Impl(const std::string& path) : db((store::inspectDatabase(path), path), Database::Mode::ReadWriteCreate)
     {
-        // As the RunWriter opens it (store/writer_db.cpp): the same page size for a new file, WAL.
-        db.exec("PRAGMA page_size = 16384");
-        Statement mode(db, "PRAGMA journal_mode = WAL");
-        if (!mode.step() || mode.text(0) != "wal") db.fail("cannot switch to WAL mode");
-        mode = Statement();
+        db.useWriteAheadLog();  // as the RunWriter opens it (store/writer_db.cpp)
         db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON");
         store::migrate(db);
     }

@@ -1,13 +1,11 @@
 #include "store/writer_db.h"
 
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <cstdlib>
 #include <sqlite3.h>
-#include <thread>
 #include <unistd.h>
 
 #include "store/message_columns.h"
@@ -56,34 +54,14 @@ std::string hostName()
     return name;
 }
 
-// Two processes creating one workspace at once: the switch to WAL needs the file alone, and
-// SQLite answers "database is locked" without calling the busy handler (it would deadlock),
-// so the switch is retried for a few seconds, as the busy timeout would have waited.
-void WriterDb::switchToWal()
-{
-    for (int attempt = 0;; ++attempt) {
-        try {
-            Statement mode(db_, "PRAGMA journal_mode = WAL");
-            if (!mode.step() || mode.text(0) != "wal") db_.fail("cannot switch to WAL mode");
-            return;
-        } catch (const StoreError&) {
-            if ((sqlite3_errcode(db_.handle()) & 0xff) != SQLITE_BUSY || attempt >= 100) throw;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    }
-}
-
 WriterDb::WriterDb(const std::string& path)
 try : db_((inspectDatabase(path), path), Database::Mode::ReadWriteCreate), host_(hostName()), pid_(::getpid())
 {
-    // WAL: readers never block the writer. synchronous=NORMAL: a killed process loses
-    // nothing committed (only a power cut can lose the last batches), and commits stay cheap.
-    // 16 KiB pages (takes effect only while the file is new): a full chunk of points spans
-    // two pages instead of six, so a chart's read follows fewer overflow links.
+    // synchronous=NORMAL: with WAL, a killed process loses nothing committed (only a power
+    // cut can lose the last batches), and commits stay cheap.
     // SQLite opens a file it may not write read-only without a word: say so before any write.
     if (sqlite3_db_readonly(db_.handle(), "main") == 1) throw StoreError(path + ": the database file cannot be written");
-    db_.exec("PRAGMA page_size = 16384");
-    switchToWal();
+    db_.useWriteAheadLog();
     db_.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768");
     migrate(db_);
 

@@ -57,7 +57,6 @@ public:
     void forgetCaches();
 
 private:
-    void switchToWal();
     struct Summary {
         std::int64_t count = 0, lastStep = 0, bestStep = 0;
         double last = 0, min = 0, max = 0, best = 0;

@@ -194,15 +194,20 @@ struct Workspace {
     float* dw;
 };
 
+// Lane `lane`'s part of the workspace.
+Workspace laneWorkspace(const ConvPlan& p, void* workspace, i64 lane)
+{
+    float* mine = static_cast<float*>(workspace) + static_cast<std::size_t>(lane) * p.laneFloats();
+    return {mine, mine + p.colFloats, mine + p.colFloats + p.stageFloats};
+}
+
 // fn(lane's workspace, first sample, samples, first chunk of the lane) for every chunk; the
 // lanes run on the threads, each lane's chunks in order.
 template <class Fn> void forEachChunk(const ConvGeometry& g, const ConvPlan& p, void* workspace, Fn&& fn)
 {
-    float* base = static_cast<float*>(workspace);
     cpu::parallelFor(p.lanes, 1, [&](i64 l0, i64 l1) {
         for (i64 lane = l0; lane < l1; ++lane) {
-            float* mine = base + static_cast<std::size_t>(lane) * p.laneFloats();
-            const Workspace ws{mine, mine + p.colFloats, mine + p.colFloats + p.stageFloats};
+            const Workspace ws = laneWorkspace(p, workspace, lane);
             const i64 c0 = p.chunks * lane / p.lanes, c1 = p.chunks * (lane + 1) / p.lanes;
             for (i64 c = c0; c < c1; ++c) {
                 const i64 b0 = g.n * c / p.chunks, b1 = g.n * (c + 1) / p.chunks;
@@ -271,11 +276,9 @@ void CpuBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, con
     });
     if (!partials) return;
     // dw += the lanes' partials, in lane order.
-    const float* base = static_cast<const float*>(workspace);
-    const std::size_t stride = p.laneFloats(), offset = p.colFloats + p.stageFloats;
     cpu::parallelFor(static_cast<i64>(p.dwFloats), 4096, [&](i64 i0, i64 i1) {
         for (i64 lane = 0; lane < p.lanes; ++lane) {
-            const float* part = base + static_cast<std::size_t>(lane) * stride + offset;
+            const float* part = laneWorkspace(p, workspace, lane).dw;
             for (i64 i = i0; i < i1; ++i) dw[i] += part[i];
         }
     });

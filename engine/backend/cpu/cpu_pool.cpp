@@ -27,9 +27,12 @@ Window windowAt(const PoolGeometry& g, i64 oy, i64 ox)
     return {std::max<i64>(top, 0), std::min(top + g.kh, g.h), std::max<i64>(left, 0), std::min(left + g.kw, g.w)};
 }
 
-// Each window's first maximum in row-major order. Padding counts as -inf (it never wins);
-// a NaN wins, so a diverging network shows NaN instead of hiding it. argmax = -1 only for a
-// window entirely in the padding, which the ops' shape rules exclude.
+// Whether v replaces the window's best so far: larger, or a NaN over a number (a NaN wins, so
+// a diverging network shows NaN instead of hiding it). Ties keep the first.
+inline bool beats(float v, float best) { return v > best || (std::isnan(v) && !std::isnan(best)); }
+
+// Each window's first maximum in row-major order. Padding counts as -inf (it never wins).
+// argmax = -1 only for a window entirely in the padding, which the ops' shape rules exclude.
 void maxPlane(const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax)
 {
     const i64 outW = g.outW();
@@ -41,7 +44,7 @@ void maxPlane(const PoolGeometry& g, const float* x, float* y, std::int32_t* arg
             for (i64 iy = win.y0; iy < win.y1; ++iy)
                 for (i64 ix = win.x0; ix < win.x1; ++ix) {
                     const float v = x[iy * g.w + ix];
-                    if (where < 0 || v > best || (std::isnan(v) && !std::isnan(best))) {
+                    if (where < 0 || beats(v, best)) {
                         best = v;
                         where = iy * g.w + ix;
                     }
@@ -77,7 +80,7 @@ void maxPlane2x2(const PoolGeometry& g, const float* x, float* y, std::int32_t* 
             if (sum != sum) {  // rare: the general rule
                 m = v[0];
                 for (int i = 1; i < 4; ++i)
-                    if (v[i] > m || (std::isnan(v[i]) && !std::isnan(m))) m = v[i], at = i;
+                    if (beats(v[i], m)) m = v[i], at = i;
             } else {
                 const int notA = v[0] != m, notB = notA & (v[1] != m), notC = notB & (v[2] != m);
                 at = notA + notB + notC;
