@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -28,6 +29,11 @@ enum class PoolKind : std::uint8_t { Max, Avg };
 // cores; the CPU backend rounds the operands the same way (round to nearest even), so it
 // stays the numerical reference for mixed precision too.
 enum class MathPrecision : std::uint8_t { F32, TF32, BF16, F16 };
+
+// Sums a float buffer in this backend's memory over the ranks of a data-parallel run, in place,
+// the same bits on every rank (the trainer routes it to the communicator). Synchronised batch
+// norm's statistics cross the ranks through it; a null one means this process's batch alone.
+using CrossRankSum = std::function<void(float* data, std::size_t count)>;
 
 constexpr std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
@@ -136,17 +142,22 @@ public:
     // Batch norm over x viewed as [n, c, inner]: statistics per channel over n and inner.
     // Training: saves mean and 1/sqrt(var + eps) (biased var), and updates the running
     // statistics as running = (1 - momentum) * running + momentum * batch (unbiased var).
+    // With acrossRanks the statistics are the global batch's: every rank's shard counts
+    // (cross_rank.h); every rank must then call it, in the same order.
     virtual void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
                                           float* saveMean, float* saveInvStd, float* runningMean,
                                           float* runningVar, std::int64_t n, std::int64_t c, std::int64_t inner,
-                                          float momentum, float eps) = 0;
+                                          float momentum, float eps, const CrossRankSum* acrossRanks) = 0;
     virtual void batchNormForwardInference(const float* x, const float* gamma, const float* beta,
                                            const float* runningMean, const float* runningVar, float* y,
                                            std::int64_t n, std::int64_t c, std::int64_t inner, float eps) = 0;
-    // Backward of the training-mode forward: dx, dgamma, dbeta all accumulate.
+    // Backward of the training-mode forward: dx, dgamma, dbeta all accumulate. With
+    // acrossRanks (as in the forward), dx is the global batch's; dgamma and dbeta stay this
+    // rank's share (the gradient all-reduce adds the shares).
     virtual void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                                    const float* saveInvStd, float* dx, float* dgamma, float* dbeta,
-                                   std::int64_t n, std::int64_t c, std::int64_t inner) = 0;
+                                   std::int64_t n, std::int64_t c, std::int64_t inner,
+                                   const CrossRankSum* acrossRanks) = 0;
     // Backward of the inference-mode forward (running statistics are constants here).
     virtual void batchNormBackwardInference(const float* x, const float* gamma, const float* dy,
                                             const float* runningMean, const float* runningVar, float* dx,

@@ -18,26 +18,31 @@ void batchNormCases(Harness& h, const BnShape& b)
     auto x = h.uniform(total, -1.0f, 2.0f), gamma = h.uniform(c, 0.5f, 1.5f), beta = h.uniform(c, -0.5f, 0.5f);
     auto y = h.uniform(total), mean = h.uniform(c), invStd = h.uniform(c);
     auto runMean = h.uniform(c), runVar = h.uniform(c, 0.5f, 1.5f);
-    h.check("batchNormForwardTraining", shape, tol,
-            [&](Backend& be, int s) {
-                be.batchNormForwardTraining(x[s], gamma[s], beta[s], y[s], mean[s], invStd[s], runMean[s], runVar[s], n, c,
-                                            inner, momentum, eps);
-            },
-            {h.out("y", y), h.out("saveMean", mean), h.out("saveInvStd", invStd), h.out("runningMean", runMean),
-             h.out("runningVar", runVar)});
+    // A communicator of one: the synchronised path (its passes, the float round trip) against
+    // the CPU's, and the same buffers left for the local path's check after it.
+    const CrossRankSum oneRank = [](float*, std::size_t) {};
+    for (const CrossRankSum* across : {&oneRank, static_cast<const CrossRankSum*>(nullptr)})
+        h.check("batchNormForwardTraining", shape + (across ? " across one rank" : ""), tol,
+                [&](Backend& be, int s) {
+                    be.batchNormForwardTraining(x[s], gamma[s], beta[s], y[s], mean[s], invStd[s], runMean[s],
+                                                runVar[s], n, c, inner, momentum, eps, across);
+                },
+                {h.out("y", y), h.out("saveMean", mean), h.out("saveInvStd", invStd), h.out("runningMean", runMean),
+                 h.out("runningVar", runVar)});
     h.mirrorReference(mean);  // the backward gets identical saved statistics
     h.mirrorReference(invStd);
 
-    for (int nulls = 0; nulls < 3; ++nulls) {  // 0: every gradient; 1: no dgamma/dbeta (frozen); 2: no dx (an input)
+    for (int nulls = 0; nulls < 4; ++nulls) {  // 0: every gradient; 1: no dgamma/dbeta (frozen); 2: no dx (an input); 3: across one rank
         auto dy = h.uniform(total), dx = h.uniform(total), dgamma = h.uniform(c), dbeta = h.uniform(c);
         std::vector<Harness::Output> outs;
         if (nulls != 2) outs.push_back(h.out("dx", dx));
         if (nulls != 1) outs.insert(outs.end(), {h.out("dgamma", dgamma), h.out("dbeta", dbeta)});
-        const char* which[] = {"", " dgamma=dbeta=null", " dx=null"};
+        const char* which[] = {"", " dgamma=dbeta=null", " dx=null", " across one rank"};
         h.check("batchNormBackward", shape + which[nulls], tol,
                 [&](Backend& be, int s) {
                     be.batchNormBackward(x[s], gamma[s], dy[s], mean[s], invStd[s], nulls == 2 ? nullptr : dx[s],
-                                         nulls == 1 ? nullptr : dgamma[s], nulls == 1 ? nullptr : dbeta[s], n, c, inner);
+                                         nulls == 1 ? nullptr : dgamma[s], nulls == 1 ? nullptr : dbeta[s], n, c, inner,
+                                         nulls == 3 ? &oneRank : nullptr);
                 },
                 outs);
     }

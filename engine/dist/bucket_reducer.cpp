@@ -54,12 +54,36 @@ double BucketReducer::takeBusySeconds()
     return s;
 }
 
+void BucketReducer::run(const std::function<void()>& collective)
+{
+    std::unique_lock lock(mutex_);
+    Job job{launched_, &collective};
+    jobs_.push_back(&job);
+    work_.notify_all();
+    finished_.wait(lock, [&] { return job.finished; });
+    if (job.error) std::rethrow_exception(job.error);
+}
+
 void BucketReducer::loop()
 {
     std::unique_lock lock(mutex_);
     for (;;) {
-        work_.wait(lock, [&] { return stopping_ || done_ < launched_; });
+        work_.wait(lock, [&] { return stopping_ || done_ < launched_ || !jobs_.empty(); });
         if (stopping_) return;
+        if (!jobs_.empty() && jobs_.front()->afterBuckets <= done_) {
+            Job* job = jobs_.front();
+            jobs_.pop_front();
+            lock.unlock();
+            try {
+                (*job->collective)();
+            } catch (...) {
+                job->error = std::current_exception();
+            }
+            lock.lock();
+            job->finished = true;
+            finished_.notify_all();
+            continue;
+        }
         const GradientBucket b = buckets_[done_];
         float* data = gradients_ + b.offset;
         lock.unlock();

@@ -3,11 +3,14 @@
 // has finished every gradient in it, while backward goes on with the earlier layers. The
 // buckets are reduced in the same order with the same operation as without overlap, so the
 // result is the same bits. CPU buffers (MPI) only: only the comm thread calls the communicator
-// between begin() and finish(), and the trainer's thread only outside, so MPI's "serialized"
-// thread level holds.
+// while the reducer lives (the trainer's thread hands it other collectives through run()), so
+// MPI's "serialized" thread level holds and every rank issues collectives in one order.
 #pragma once
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -35,6 +38,9 @@ public:
     double finish();
     // Seconds the comm thread spent in all-reduces since the last call.
     double takeBusySeconds();
+    // Runs `collective` on the comm thread after the buckets launched so far, and waits
+    // (synchronised batch norm's statistics, mid-step agreements).
+    void run(const std::function<void()>& collective);
 
 private:
     void loop();
@@ -43,6 +49,13 @@ private:
     std::vector<GradientBucket> buckets_;  // end of the buffer first
     float* gradients_ = nullptr;
     std::size_t launched_ = 0, done_ = 0;  // buckets, in order
+    struct Job {
+        std::size_t afterBuckets;  // launched_ when it was handed over: it goes after those
+        const std::function<void()>* collective;
+        bool finished = false;
+        std::exception_ptr error;  // rethrown on the trainer's thread
+    };
+    std::deque<Job*> jobs_;
     double busySeconds_ = 0;
     bool stopping_ = false;
     std::mutex mutex_;

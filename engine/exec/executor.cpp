@@ -149,6 +149,7 @@ OpContext Executor::context(std::size_t i, const std::vector<Tensor>& values, co
     ctx.saved = saved;
     ctx.workspace = workspace_->data();
     ctx.training = training_;
+    if (crossRankSum_) ctx.acrossRanks = &crossRankSum_;
     ctx.seed = mixSeed(mixSeed(seed_, step_), i);  // the recomputation draws the same dropout masks
     return ctx;
 }

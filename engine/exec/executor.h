@@ -69,6 +69,9 @@ public:
     // order): that node's parameter gradients are final then, so data parallelism can start
     // their all-reduce while the rest of backward runs. Empty: none.
     void setBackwardHook(std::function<void(int node)> hook) { backwardHook_ = std::move(hook); }
+    // Synchronised batch norm: statistics summed over the ranks through `sum` in training
+    // mode (OpContext::acrossRanks). Empty (the default): each process's batch alone.
+    void setCrossRankSum(CrossRankSum sum) { crossRankSum_ = std::move(sum); }
     // The parameters node i owns (indices into parameters()).
     const std::vector<int>& nodeParameters(std::size_t node) const { return nodeParams_[node]; }
     // The backward seed d(loss) (default 1): 1/N averages gradients accumulated over N
@@ -113,6 +116,7 @@ private:
     std::vector<std::pair<void*, void*>> segmentState_;  // per segment: its state (bytes 0: none) and backup
     std::vector<std::vector<int>> gradsBornAt_;  // per node: gradient buffers its backward starts
     std::function<void(int)> backwardHook_;
+    CrossRankSum crossRankSum_;
     bool profiling_ = false;
     std::vector<NodeTiming> timings_;
 };

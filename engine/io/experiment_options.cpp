@@ -132,6 +132,7 @@ std::vector<ExperimentOption> makeTable()
         {.key = "training.batch_size", .group = G::Batch, .kind = K::Integer, .range = atLeast(1), .value = OPTION_VALUE(s.training.batchSize)},
         {.key = "training.accumulation_steps", .group = G::Batch, .kind = K::Integer, .range = atLeast(1),
          .value = OPTION_VALUE(s.training.accumulationSteps)},
+        {.key = "training.sync_batchnorm", .group = G::Batch, .kind = K::Boolean, .value = OPTION_VALUE(s.training.syncBatchNorm)},
         {.key = "training.overfit_batches", .group = G::Batch, .kind = K::Integer, .range = atLeast(0),
          .value = OPTION_VALUE(s.training.overfitBatches)},
 

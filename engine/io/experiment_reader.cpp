@@ -164,7 +164,7 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
     const MapView m = r.map(f.value, "training",
                             {"epochs", "batch_size", "seed", "device", "threads", "clip_grad_norm", "clip_grad_value", "accumulation_steps",
                              "early_stopping", "checkpoint", "overfit_batches", "deterministic", "skip_non_finite_loss",
-                             "log_every_steps", "top_k", "precision", "loss_scale"},
+                             "log_every_steps", "top_k", "precision", "loss_scale", "sync_batchnorm"},
                             f.pos);
     option(r, m, "training.epochs", t.epochs);
     option(r, m, "training.batch_size", t.batchSize);
@@ -176,6 +176,7 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
     option(r, m, "training.clip_grad_norm", t.clipGradNorm);
     option(r, m, "training.clip_grad_value", t.clipGradValue);
     option(r, m, "training.accumulation_steps", t.accumulationSteps);
+    option(r, m, "training.sync_batchnorm", t.syncBatchNorm);
     if (const Field* e = m.find("early_stopping")) {
         // Present means on; `enabled: false` keeps the settings but turns it off.
         const MapView em = r.map(e->value, "early_stopping", {"enabled", "metric", "patience", "min_delta"}, e->pos);

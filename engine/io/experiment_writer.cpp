@@ -140,6 +140,7 @@ Out trainingOut(const TrainingSpec& t)
     putSection(m, "checkpoint", std::move(cs));
     putInt(m, "overfit_batches", t.overfitBatches, def.overfitBatches);
     putBool(m, "deterministic", t.deterministic, def.deterministic);
+    putBool(m, "sync_batchnorm", t.syncBatchNorm, def.syncBatchNorm);
     putBool(m, "skip_non_finite_loss", t.skipNonFiniteLoss, def.skipNonFiniteLoss);
     putInt(m, "log_every_steps", t.logEverySteps, def.logEverySteps);
     if (t.topK != def.topK) m.add("top_k", yamlList(t.topK, [](int k) { return std::to_string(k); }));

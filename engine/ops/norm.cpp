@@ -118,7 +118,8 @@ public:
         if (c.training)
             c.backend.batchNormForwardTraining(f32(c.inputs[0]), af.gamma, af.beta, f32(c.output), f32(c.saved[0]),
                                                f32(c.saved[1]), f32(c.params[d.running]), f32(c.params[d.running + 1]),
-                                               d.n, d.c, d.inner, static_cast<float>(c.attrs.getFloat("momentum")), eps);
+                                               d.n, d.c, d.inner, static_cast<float>(c.attrs.getFloat("momentum")), eps,
+                                               c.acrossRanks);
         else
             c.backend.batchNormForwardInference(f32(c.inputs[0]), af.gamma, af.beta, f32(c.params[d.running]),
                                                 f32(c.params[d.running + 1]), f32(c.output), d.n, d.c, d.inner, eps);
@@ -131,7 +132,7 @@ public:
         if (!dx && !af.dgamma && !af.dbeta) return;
         if (c.training)
             c.backend.batchNormBackward(f32(c.inputs[0]), af.gamma, f32(c.gradOutput), f32(c.saved[0]), f32(c.saved[1]),
-                                        dx, af.dgamma, af.dbeta, d.n, d.c, d.inner);
+                                        dx, af.dgamma, af.dbeta, d.n, d.c, d.inner, c.acrossRanks);
         else
             c.backend.batchNormBackwardInference(f32(c.inputs[0]), af.gamma, f32(c.gradOutput),
                                                  f32(c.params[d.running]), f32(c.params[d.running + 1]), dx, af.dgamma,

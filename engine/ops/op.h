@@ -65,6 +65,9 @@ struct OpContext {
     void* workspace = nullptr;   // Op::workspaceBytes() bytes of scratch, valid during one call
     bool training = true;
     std::uint64_t seed = 0;  // differs per node and per step (dropout)
+    // Statistics over the ranks (training.sync_batchnorm in a data-parallel run); null: this
+    // process's batch. Only ops whose result depends on the whole batch use it.
+    const CrossRankSum* acrossRanks = nullptr;
 
     Tensor gradOutput;
     std::vector<Tensor> gradInputs;

@@ -110,10 +110,14 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
         exec_->setStep(microStep_++);
         exec_->forward();
         const double loss = exec_->loss();
-        if (!std::isfinite(loss)) {
+        // Synchronised batch norm exchanges statistics in backward too: a rank must not skip
+        // backward alone, so the ranks agree on the loss first.
+        const bool anyNonFinite = syncBatchNorm_ ? anyRankTrue(!std::isfinite(loss)) : !std::isfinite(loss);
+        if (anyNonFinite) {
             groupBad = true;
-            badDiverged = std::isnan(loss) ? MessageId::TrainDivergedNanLoss : MessageId::TrainDivergedInfiniteLoss;
-            badSkipped = std::isnan(loss) ? MessageId::TrainSkippedNanLoss : MessageId::TrainSkippedInfiniteLoss;
+            const bool infinite = std::isinf(loss);  // another rank's is taken as NaN
+            badDiverged = infinite ? MessageId::TrainDivergedInfiniteLoss : MessageId::TrainDivergedNanLoss;
+            badSkipped = infinite ? MessageId::TrainSkippedInfiniteLoss : MessageId::TrainSkippedNanLoss;
         } else if (!groupBad) {
             // Logits before backward: with activation checkpointing, backward may reuse their buffer.
             const std::vector<float> logits = hostLogits(*exec_, binding_);

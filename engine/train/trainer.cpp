@@ -80,6 +80,11 @@ void Trainer::setup()
         frontierAfter_ = gradientFrontiers(*exec_);
         reducer_ = std::make_unique<BucketReducer>(*comm_, buckets_);
     }
+    syncBatchNorm_ = t.syncBatchNorm && ranks > 1;
+    if (syncBatchNorm_)
+        exec_->setCrossRankSum([this](float* data, std::size_t count) {
+            collective([&] { comm_->allReduceSum(data, count); });
+        });
     optimizer_ = makeOptimizer(spec_.optimizer, *exec_);
     evaluator_ = std::make_unique<Evaluator>(spec_.model, backend_, classes_, t.topK);
     if (spec_.schedule.type == "plateau") plateau_.emplace(spec_.schedule, spec_.optimizer.lr);
@@ -130,6 +135,20 @@ void Trainer::broadcastParameters()
     backend_.synchronize();
     for (Parameter& p : exec_->parameters())  // trainable and buffers (running statistics)
         if (p.value.dtype() == DType::F32) comm_->broadcast(p.value.data<float>(), static_cast<std::size_t>(p.value.numel()), 0);
+}
+
+void Trainer::collective(const std::function<void()>& fn)
+{
+    if (reducer_)
+        reducer_->run(fn);
+    else
+        fn();
+}
+
+bool Trainer::anyRankTrue(bool local)
+{
+    collective([&] { local = comm_->anyTrue(local); });
+    return local;
 }
 
 void Trainer::agreeOnGroup(bool& bad, double& loss, std::int64_t& samples)

@@ -15,6 +15,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -130,6 +131,10 @@ private:
     // the group's outcome agreed between ranks (any rank's non-finite loss skips or fails the
     // step everywhere; the loss and sample count become the global ones); the epoch's sums.
     void broadcastParameters();
+    // Collectives from the trainer's thread in the middle of a step: through the comm thread
+    // while one runs (bucket_reducer.h), directly otherwise.
+    void collective(const std::function<void()>& fn);
+    bool anyRankTrue(bool local);
     void agreeOnGroup(bool& bad, double& loss, std::int64_t& samples);
     void reduceEpochSums(EpochTotals& totals);
 
@@ -152,6 +157,7 @@ private:
     // which every gradient is final once that node's backward is done.
     std::unique_ptr<BucketReducer> reducer_;
     std::vector<std::size_t> frontierAfter_;
+    bool syncBatchNorm_ = false;  // training.sync_batchnorm over more than one rank
     double allReduceSeconds_ = 0, allReduceWaitSeconds_ = 0;  // since the last StepEvent
 
     std::unique_ptr<Executor> exec_;

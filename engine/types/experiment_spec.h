@@ -117,6 +117,9 @@ struct TrainingSpec {
     double clipGradNorm = 0.0;    // 0: off
     double clipGradValue = 0.0;   // 0: off
     std::int64_t accumulationSteps = 1;  // micro-batches per optimizer step (loss scaled by 1/N)
+    // Data parallel: batch norm's statistics over the global batch (every rank's shard) instead
+    // of each rank's own; no effect in a single process.
+    bool syncBatchNorm = false;
     EarlyStoppingSpec earlyStopping;
     std::int64_t overfitBatches = 0;  // >0: the sanity mode, train on this many fixed batches
     bool deterministic = false;

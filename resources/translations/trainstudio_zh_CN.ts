@@ -1549,6 +1549,14 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>每次优化步之前累加梯度的微批数（损失除以该数），显存不足时让“批大小 × 该值”等效于一个大批。每次更新耗时更长，且 BatchNorm 仍按小批计算统计量。</translation>
     </message>
     <message>
+        <source>Synchronised batch norm</source>
+        <translation>同步批归一化</translation>
+    </message>
+    <message>
+        <source>When the run trains on several processes, batch norm computes its mean and variance over the whole global batch instead of each process&apos;s share: the run then follows a single process&apos;s, at the cost of three small exchanges per batch norm layer in each step.</source>
+        <translation>当运行在多个进程上训练时，批归一化在整个全局批上计算均值和方差，而不是只用本进程那一份：这样运行的曲线与单进程一致，代价是每一步每个批归一化层多做三次少量数据的交换。</translation>
+    </message>
+    <message>
         <source>Overfit batches</source>
         <translation>过拟合批数</translation>
     </message>

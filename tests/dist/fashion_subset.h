@@ -69,4 +69,38 @@ inline std::string subsetMlpYaml(const std::string& dataDir, int epochs, const s
            "  device: cpu\n" + extraTraining;
 }
 
+// A small CNN with the shipped CNN's structure (experiments/fashion_mnist_cnn.yaml: conv, batch
+// norm, ReLU, max-pool twice, then linear) at 8 and 16 channels, so two ranks train it in about a
+// second; no dropout, so only batch norm can make ranks differ from one process.
+inline std::string subsetCnnYaml(const std::string& dataDir, bool syncBatchNorm)
+{
+    return "name: dist_cnn\n"
+           "dataset:\n"
+           "  format: idx\n"
+           "  path: " + dataDir + "\n"
+           "  validation_fraction: 0.0\n"
+           "  normalize: {mean: [0.2860], std: [0.3530]}\n"
+           "  loader: {sampler: random, num_workers: 1, prefetch: 4}\n"
+           "model:\n"
+           "  layers:\n"
+           "    - Conv2d: {out_channels: 8, kernel_size: 3, padding: 1}\n"
+           "    - BatchNorm2d\n"
+           "    - ReLU\n"
+           "    - MaxPool2d: {kernel_size: 2}\n"
+           "    - Conv2d: {out_channels: 16, kernel_size: 3, padding: 1}\n"
+           "    - BatchNorm2d\n"
+           "    - ReLU\n"
+           "    - MaxPool2d: {kernel_size: 2}\n"
+           "    - Flatten\n"
+           "    - Linear: {out_features: 10}\n"
+           "    - CrossEntropy\n"
+           "optimizer: {type: adam, lr: 0.001}\n"
+           "training:\n"
+           "  epochs: 1\n"
+           "  batch_size: 128\n"
+           "  seed: 3\n"
+           "  device: cpu\n"
+           "  sync_batchnorm: " + std::string(syncBatchNorm ? "true" : "false") + "\n";
+}
+
 }  // namespace ts::test

@@ -2,7 +2,10 @@
 // running statistics, shape errors, and thread-count independence of the reductions.
 #include <QtTest>
 
+#include <barrier>
 #include <cmath>
+#include <random>
+#include <thread>
 #include <sstream>
 
 #ifdef _OPENMP
@@ -56,6 +59,27 @@ std::string attrError(const std::string& op, const Attrs& given)
     Attrs attrs;
     return normaliseAttrs(OpRegistry::builtin().find(op)->attrSpecs(), given, attrs);
 }
+
+// Two ranks on two threads for synchronised batch norm: each hands its buffer over, and both
+// get slot 0 + slot 1 (rank order, as MpiCommunicator adds), without MPI.
+class TwoThreadRanks {
+public:
+    CrossRankSum sumFor(int rank)
+    {
+        return [this, rank](float* data, std::size_t count) {
+            slot_[rank] = data;
+            turn_.arrive_and_wait();  // both buffers are there
+            std::vector<float> sum(count);
+            for (std::size_t i = 0; i < count; ++i) sum[i] = slot_[0][i] + slot_[1][i];
+            turn_.arrive_and_wait();  // both have read both
+            std::copy(sum.begin(), sum.end(), data);
+        };
+    }
+
+private:
+    float* slot_[2] = {nullptr, nullptr};
+    std::barrier<> turn_{2};
+};
 
 struct NamedCase {
     const char* name;
@@ -332,6 +356,74 @@ private slots:
         QCOMPARE(attrError("BatchNorm1d", {{"momentum", 1.0}}), std::string());
     }
 
+    void batchNormAcrossTwoRanksIsTheWholeBatchs()
+    {
+        // x [8, 3, 50] split into two shards of 4 samples, each normalised on its own thread with
+        // the statistics of both: y, the saved and running statistics and dx must be the whole
+        // batch's, dgamma and dbeta the shares that add up to the whole batch's. Off-centre data
+        // (mean 3, std 0.5) so a statistic taken from one shard shows. Tolerance 2e-6 relative:
+        // the float results of one process's one-pass statistics and the two-pass global ones
+        // differ by float rounding only.
+        const std::int64_t n = 8, c = 3, inner = 50, half = n / 2, shard = half * c * inner;
+        Tensor x = Tensor::empty(Shape{n, c, inner}), dy = Tensor::empty(Shape{n, c, inner});
+        std::mt19937_64 rng(5);
+        normalFill(0.5)(x, rng);
+        for (std::int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] += 3.0f;
+        normalFill()(dy, rng);
+        const Tensor gamma = floats(Shape{c}, {0.5f, 1.5f, -1}), beta = floats(Shape{c}, {0.1f, 0, -0.2f});
+        struct Side {
+            Tensor y, dx, mean, invStd, runMean, runVar, dgamma, dbeta;
+        };
+        auto side = [&](std::int64_t rows) {
+            return Side{Tensor::zeros(Shape{rows, c, inner}), Tensor::zeros(Shape{rows, c, inner}), Tensor::zeros(Shape{c}),
+                        Tensor::zeros(Shape{c}), Tensor::zeros(Shape{c}), Tensor::full(Shape{c}, 1), Tensor::zeros(Shape{c}),
+                        Tensor::zeros(Shape{c})};
+        };
+        auto run = [&](Side& s, std::int64_t first, std::int64_t rows, const CrossRankSum* across) {
+            const float* xs = f32(x) + first * c * inner;
+            const float* dys = f32(dy) + first * c * inner;
+            cpuBackend().batchNormForwardTraining(xs, f32(gamma), f32(beta), f32(s.y), f32(s.mean), f32(s.invStd),
+                                                  f32(s.runMean), f32(s.runVar), rows, c, inner, 0.1f, 1e-5f, across);
+            cpuBackend().batchNormBackward(xs, f32(gamma), dys, f32(s.mean), f32(s.invStd), f32(s.dx), f32(s.dgamma),
+                                           f32(s.dbeta), rows, c, inner, across);
+        };
+        Side whole = side(n), rank0 = side(half), rank1 = side(half);
+        run(whole, 0, n, nullptr);
+        TwoThreadRanks ranks;
+        const CrossRankSum sum0 = ranks.sumFor(0), sum1 = ranks.sumFor(1);
+        std::thread other([&] { run(rank1, half, half, &sum1); });
+        run(rank0, 0, half, &sum0);
+        other.join();
+
+        auto values = [](const Tensor& t, std::int64_t from = 0, std::int64_t count = -1) {
+            const float* p = t.data<float>() + from;
+            return std::vector<float>(p, p + (count < 0 ? t.numel() : count));
+        };
+        for (const auto& [name, r] : {std::pair{"rank 0", &rank0}, std::pair{"rank 1", &rank1}}) {
+            const std::int64_t from = (r == &rank0 ? 0 : shard);
+            for (const auto& [what, got, want] :
+                 {std::tuple{"y", &r->y, values(whole.y, from, shard)}, std::tuple{"dx", &r->dx, values(whole.dx, from, shard)},
+                  std::tuple{"saved mean", &r->mean, values(whole.mean)},
+                  std::tuple{"saved invstd", &r->invStd, values(whole.invStd)},
+                  std::tuple{"running mean", &r->runMean, values(whole.runMean)},
+                  std::tuple{"running var", &r->runVar, values(whole.runVar)}}) {
+                const std::string m = mismatch(*got, want, 2e-6);
+                QVERIFY2(m.empty(), (std::string(name) + " " + what + ": " + m).c_str());
+            }
+        }
+        QCOMPARE(values(rank0.mean), values(rank1.mean));  // the same bits on both ranks
+        QCOMPARE(values(rank0.invStd), values(rank1.invStd));
+        for (std::int64_t ch = 0; ch < c; ++ch) {
+            QVERIFY(std::abs(rank0.dgamma.data<float>()[ch] + rank1.dgamma.data<float>()[ch] - whole.dgamma.data<float>()[ch]) <=
+                    2e-5 * (1 + std::abs(whole.dgamma.data<float>()[ch])));
+            QVERIFY(std::abs(rank0.dbeta.data<float>()[ch] + rank1.dbeta.data<float>()[ch] - whole.dbeta.data<float>()[ch]) <=
+                    2e-5 * (1 + std::abs(whole.dbeta.data<float>()[ch])));
+        }
+        // A shard's own statistics are not the whole batch's: the check above could fail.
+        Side alone = side(half);
+        run(alone, 0, half, nullptr);
+        QVERIFY(!mismatch(alone.mean, values(whole.mean), 1e-4).empty());
+    }
     void reductionsIndependentOfThreadCount()
     {
 #ifndef _OPENMP
@@ -358,9 +450,9 @@ private slots:
             Tensor rm = Tensor::zeros(Shape{c}), rv = Tensor::full(Shape{c}, 1);
             if (batchNorm) {
                 b.batchNormForwardTraining(f32(x), f32(gamma), f32(beta), f32(y), f32(m), f32(s), f32(rm), f32(rv), n,
-                                           c, inner, 0.1f, 1e-5f);
+                                           c, inner, 0.1f, 1e-5f, nullptr);
                 b.batchNormBackward(f32(x), f32(gamma), f32(dy), f32(m), f32(s), f32(dx), f32(dgamma), f32(dbeta), n,
-                                    c, inner);
+                                    c, inner, nullptr);
             } else {
                 b.groupNormForward(f32(x), f32(gamma), f32(beta), f32(y), f32(m), f32(s), n, c, inner, groups, 1e-5f);
                 b.groupNormBackward(f32(x), f32(gamma), f32(dy), f32(m), f32(s), f32(dx), f32(dgamma), f32(dbeta), n,

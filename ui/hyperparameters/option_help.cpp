@@ -121,6 +121,10 @@ const Help kHelp[] = {
      QT_TRANSLATE_NOOP("OptionHelp", "Micro-batches whose gradients are summed before each optimizer step (the loss "
                        "divided by their number), so batch size x this acts as one large batch when memory is short. "
                        "Each update takes longer, and batch norm still sees the small batch.")},
+    {"training.sync_batchnorm", QT_TRANSLATE_NOOP("OptionHelp", "Synchronised batch norm"),
+     QT_TRANSLATE_NOOP("OptionHelp", "When the run trains on several processes, batch norm computes its mean and variance "
+                       "over the whole global batch instead of each process's share: the run then follows a single "
+                       "process's, at the cost of three small exchanges per batch norm layer in each step.")},
     {"training.overfit_batches", QT_TRANSLATE_NOOP("OptionHelp", "Overfit batches"),
      QT_TRANSLATE_NOOP("OptionHelp", "Sanity check: train on this many fixed batches only. A sound model and pipeline "
                        "drive the loss close to zero on them; if not, look for a bug before tuning anything. 0: off.")},

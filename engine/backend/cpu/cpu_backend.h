@@ -64,13 +64,15 @@ public:
     // cpu_norm.cpp
     void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* saveMean,
                                   float* saveInvStd, float* runningMean, float* runningVar, std::int64_t n,
-                                  std::int64_t c, std::int64_t inner, float momentum, float eps) override;
+                                  std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                  const CrossRankSum* acrossRanks) override;
     void batchNormForwardInference(const float* x, const float* gamma, const float* beta, const float* runningMean,
                                    const float* runningVar, float* y, std::int64_t n, std::int64_t c,
                                    std::int64_t inner, float eps) override;
     void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                            const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
-                           std::int64_t c, std::int64_t inner) override;
+                           std::int64_t c, std::int64_t inner,
+                           const CrossRankSum* acrossRanks) override;
     void batchNormBackwardInference(const float* x, const float* gamma, const float* dy, const float* runningMean,
                                     const float* runningVar, float* dx, float* dgamma, float* dbeta, std::int64_t n,
                                     std::int64_t c, std::int64_t inner, float eps) override;

@@ -5,6 +5,8 @@
 // thread count. Mean and variance come from one pass over x shifted by its first element:
 // in double, sum(d) and sum(d^2) of the shifted values lose nothing that matters for
 // float32 data, and the shift removes the cancellation of E[x^2] - E[x]^2 when |mean| >> std.
+// Synchronised batch norm (across ranks, cross_rank.h) takes two passes instead, the sum of x
+// and then of (x - mean)^2, since a shift taken from one rank's data would differ on another.
 //
 // A null gradient pointer (an input that takes no gradient, a frozen parameter) is skipped.
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cross_rank.h"
 #include "backend/cpu/parallel.h"
 
 namespace ts {
@@ -82,12 +85,61 @@ Moments momentsFromShifted(double shift, const Sums& s, std::int64_t count)
     return {shift + dmean, std::max(0.0, s.b / double(count) - dmean * dmean)};
 }
 
+// y = (x - mean) * invstd * gamma + beta per channel.
+void applyBatchNorm(const float* x, const float* gamma, const float* beta, const float* mean, const float* invStd,
+                    float* y, std::int64_t n, std::int64_t c, std::int64_t inner)
+{
+    forEachRow(n, c, inner, [&](std::int64_t r, std::int64_t ch) {
+        const float m = mean[ch], scale = invStd[ch] * gamma[ch], shift = beta[ch];
+        const float* xr = x + r * inner;
+        float* yr = y + r * inner;
+        for (std::int64_t i = 0; i < inner; ++i) yr[i] = (xr[i] - m) * scale + shift;
+    });
+}
+
+// The global batch's moments in two passes (a shift would differ per rank): the sum of x over
+// the ranks gives the mean, then the sum of (x - mean)^2 the variance. Count travels along.
+GlobalMoments globalMoments(const float* x, std::int64_t n, std::int64_t c, std::int64_t inner,
+                            const CrossRankSum& sum)
+{
+    const auto exchange = [&](std::vector<float>& v) { sum(v.data(), v.size()); };
+    const auto across = [&](const std::vector<Sums>& s) {
+        std::vector<double> local(s.size() + 1);
+        for (std::size_t ch = 0; ch < s.size(); ++ch) local[ch] = s[ch].a;
+        local.back() = double(n * inner);
+        return sumOverRanks(local, exchange);
+    };
+    GlobalMoments m;
+    std::vector<double> first = across(channelSums(n, c, inner, [&](std::int64_t, std::int64_t, std::int64_t i) {
+        return Sums{double(x[i]), 0};
+    }));
+    m.count = first.back();
+    first.pop_back();
+    for (double& v : first) v /= m.count;
+    m.mean = std::move(first);
+    std::vector<double> second = across(channelSums(n, c, inner, [&](std::int64_t, std::int64_t ch, std::int64_t i) {
+        const double d = double(x[i]) - m.mean[static_cast<std::size_t>(ch)];
+        return Sums{d * d, 0};
+    }));
+    second.pop_back();
+    for (double& v : second) v /= m.count;
+    m.var = std::move(second);
+    return m;
+}
+
 }  // namespace
 
 void CpuBackend::batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
                                           float* saveMean, float* saveInvStd, float* runningMean, float* runningVar,
-                                          std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps)
+                                          std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                          const CrossRankSum* acrossRanks)
 {
+    if (acrossRanks) {
+        finishBatchNormStatistics(globalMoments(x, n, c, inner, *acrossRanks), momentum, eps, saveMean, saveInvStd,
+                                  runningMean, runningVar);
+        applyBatchNorm(x, gamma, beta, saveMean, saveInvStd, y, n, c, inner);
+        return;
+    }
     const std::int64_t count = n * inner;
     const auto sums = channelSums(n, c, inner, [&](std::int64_t, std::int64_t ch, std::int64_t i) {
         const double d = double(x[i]) - double(x[ch * inner]);
@@ -103,12 +155,7 @@ void CpuBackend::batchNormForwardTraining(const float* x, const float* gamma, co
         runningMean[ch] = static_cast<float>((1.0 - momentum) * runningMean[ch] + double(momentum) * m.mean);
         runningVar[ch] = static_cast<float>((1.0 - momentum) * runningVar[ch] + double(momentum) * m.var * unbias);
     }
-    forEachRow(n, c, inner, [&](std::int64_t r, std::int64_t ch) {
-        const float mean = saveMean[ch], scale = saveInvStd[ch] * gamma[ch], shift = beta[ch];
-        const float* xr = x + r * inner;
-        float* yr = y + r * inner;
-        for (std::int64_t i = 0; i < inner; ++i) yr[i] = (xr[i] - mean) * scale + shift;
-    });
+    applyBatchNorm(x, gamma, beta, saveMean, saveInvStd, y, n, c, inner);
 }
 
 void CpuBackend::batchNormForwardInference(const float* x, const float* gamma, const float* beta,
@@ -126,10 +173,10 @@ void CpuBackend::batchNormForwardInference(const float* x, const float* gamma, c
 
 void CpuBackend::batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                                    const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
-                                   std::int64_t c, std::int64_t inner)
+                                   std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks)
 {
     // a: sum(dy), b: sum(dy * xhat) per channel.
-    const auto sums = channelSums(n, c, inner, [&](std::int64_t, std::int64_t ch, std::int64_t i) {
+    auto sums = channelSums(n, c, inner, [&](std::int64_t, std::int64_t ch, std::int64_t i) {
         const double xhat = (double(x[i]) - saveMean[ch]) * saveInvStd[ch];
         return Sums{dy[i], double(dy[i]) * xhat};
     });
@@ -137,9 +184,18 @@ void CpuBackend::batchNormBackward(const float* x, const float* gamma, const flo
         if (dgamma) dgamma[ch] += static_cast<float>(sums[static_cast<std::size_t>(ch)].b);
         if (dbeta) dbeta[ch] += static_cast<float>(sums[static_cast<std::size_t>(ch)].a);
     }
-    if (!dx) return;
+    if (!dx) return;  // the same on every rank (one graph), so no rank waits for this exchange
+    double count = double(n * inner);
+    if (acrossRanks) {  // dx needs the global batch's sums: the mean normalised over all of it
+        std::vector<double> local(2 * sums.size() + 1);
+        for (std::size_t ch = 0; ch < sums.size(); ++ch) local[2 * ch] = sums[ch].a, local[2 * ch + 1] = sums[ch].b;
+        local.back() = count;
+        const std::vector<double> global =
+            sumOverRanks(local, [&](std::vector<float>& v) { (*acrossRanks)(v.data(), v.size()); });
+        for (std::size_t ch = 0; ch < sums.size(); ++ch) sums[ch] = {global[2 * ch], global[2 * ch + 1]};
+        count = global.back();
+    }
     // dx = gamma * invstd * (dy - mean(dy) - xhat * mean(dy * xhat))
-    const double count = double(n * inner);
     forEachRow(n, c, inner, [&](std::int64_t r, std::int64_t ch) {
         const Sums& s = sums[static_cast<std::size_t>(ch)];
         const float mean = saveMean[ch], invstd = saveInvStd[ch], scale = gamma[ch] * invstd;

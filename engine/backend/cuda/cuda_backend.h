@@ -14,6 +14,8 @@
 #include <cudnn.h>
 
 #include <map>
+#include <span>
+#include <vector>
 #include <mutex>
 #include <tuple>
 
@@ -89,13 +91,15 @@ public:
     // cuda_norm.cu
     void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* saveMean,
                                   float* saveInvStd, float* runningMean, float* runningVar, std::int64_t n,
-                                  std::int64_t c, std::int64_t inner, float momentum, float eps) override;
+                                  std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                  const CrossRankSum* acrossRanks) override;
     void batchNormForwardInference(const float* x, const float* gamma, const float* beta, const float* runningMean,
                                    const float* runningVar, float* y, std::int64_t n, std::int64_t c,
                                    std::int64_t inner, float eps) override;
     void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                            const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
-                           std::int64_t c, std::int64_t inner) override;
+                           std::int64_t c, std::int64_t inner,
+                           const CrossRankSum* acrossRanks) override;
     void batchNormBackwardInference(const float* x, const float* gamma, const float* dy, const float* runningMean,
                                     const float* runningVar, float* dx, float* dgamma, float* dbeta, std::int64_t n,
                                     std::int64_t c, std::int64_t inner, float eps) override;
@@ -138,6 +142,12 @@ public:
     // Scratch owned by the backend (cuda_memory.cu): device bytes for reductions and small
     // results, and a pinned host slot the reductions return through. Grown on demand.
     void* deviceScratch(std::size_t bytes);
+    // Synchronised batch norm (cross_rank.h): the forward's two passes, and the float round trip.
+    void batchNormTrainingAcrossRanks(const float* x, const float* gamma, const float* beta, float* y,
+                                      float* saveMean, float* saveInvStd, float* runningMean, float* runningVar,
+                                      std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                      const CrossRankSum& sum);
+    std::vector<double> sumOverRanksOnDevice(std::span<const double> local, float* devicePairs, const CrossRankSum& sum);
     void* hostScratch(std::size_t bytes);
 
 private:

@@ -24,6 +24,10 @@
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cuda_reduce.cuh"
+#include "backend/cross_rank.h"
+
+#include <tuple>
+#include <vector>
 
 namespace ts {
 
@@ -123,6 +127,24 @@ __global__ void channelGradSumsKernel(const float* x, const float* dy, long long
                 sums[2 * ch + 1] = b;
             }
         }
+    }
+}
+
+// Synchronised batch norm's per-channel sums, one block per channel: sum(x) when center is null,
+// else sum((x - center)^2) (the second pass, around the global mean).
+__global__ void channelMomentKernel(const float* x, long long n, long long c, long long inner, const double* center,
+                                    double* out)
+{
+    const long long count = n * inner;
+    for (long long ch = blockIdx.x; ch < c; ch += gridDim.x) {
+        double a = 0;
+        for (long long j = threadIdx.x; j < count; j += blockDim.x) {
+            const long long o = j / inner, i = j - o * inner;
+            const double v = x[(o * c + ch) * inner + i];
+            a += center ? (v - center[ch]) * (v - center[ch]) : v;
+        }
+        a = cuda::groupReduce<kThreads>(a, SumOp{});
+        if (threadIdx.x == 0) out[ch] = a;
     }
 }
 
@@ -266,14 +288,83 @@ struct BatchNormDescriptors {
 // statistics when none are saved, and we always pass the saved ones.
 constexpr double kUnusedEps = 1e-5;
 
+// Device scratch for synchronised batch norm: per-channel doubles (sums, then the mean as the
+// second pass's center) and the hi/lo floats that cross the ranks (cross_rank.h).
+struct CrossRankScratch {
+    double* sums;
+    double* center;
+    float* pairs;
+};
+
 }  // namespace
+
+// The round trip of cross_rank.h's floats: to the device, summed over the ranks, back.
+std::vector<double> CudaBackend::sumOverRanksOnDevice(std::span<const double> local, float* devicePairs,
+                                                      const CrossRankSum& sum)
+{
+    return sumOverRanks(local, [&](std::vector<float>& v) {
+        copyFromHost(devicePairs, v.data(), v.size() * sizeof(float));  // synchronises the stream
+        sum(devicePairs, v.size());
+        copyToHost(v.data(), devicePairs, v.size() * sizeof(float));
+    });
+}
+
+void CudaBackend::batchNormTrainingAcrossRanks(const float* x, const float* gamma, const float* beta, float* y,
+                                               float* saveMean, float* saveInvStd, float* runningMean,
+                                               float* runningVar, std::int64_t n, std::int64_t c, std::int64_t inner,
+                                               float momentum, float eps, const CrossRankSum& sum)
+{
+    const std::size_t channels = static_cast<std::size_t>(c);
+    auto* base = static_cast<double*>(deviceScratch(2 * channels * sizeof(double) + (2 * channels + 2) * sizeof(float)));
+    const CrossRankScratch s{base, base + channels, reinterpret_cast<float*>(base + 2 * channels)};
+    std::vector<double> local(channels + 1);
+    // One pass of per-channel sums, added over the ranks with the count of values last.
+    const auto pass = [&](const double* center) {
+        channelMomentKernel<<<itemGrid(c), kThreads, 0, stream_>>>(x, n, c, inner, center, s.sums);
+        TS_CUDA_LAUNCHED();
+        copyToHost(local.data(), s.sums, channels * sizeof(double));
+        local.back() = double(n * inner);
+        std::vector<double> global = sumOverRanksOnDevice(local, s.pairs, sum);
+        const double count = global.back();
+        global.pop_back();
+        for (double& v : global) v /= count;
+        return std::pair{std::move(global), count};
+    };
+    GlobalMoments m;
+    std::tie(m.mean, m.count) = pass(nullptr);
+    copyFromHost(s.center, m.mean.data(), channels * sizeof(double));
+    m.var = pass(s.center).first;
+    // The few per-channel values are finished on the host, as on the CPU.
+    std::vector<float> host(4 * channels);
+    float* hostMean = host.data();
+    float* hostInvStd = hostMean + channels;
+    float* hostRunMean = hostInvStd + channels;
+    float* hostRunVar = hostRunMean + channels;
+    copyToHost(hostRunMean, runningMean, channels * sizeof(float));
+    copyToHost(hostRunVar, runningVar, channels * sizeof(float));
+    finishBatchNormStatistics(m, momentum, eps, hostMean, hostInvStd, hostRunMean, hostRunVar);
+    copyFromHost(saveMean, hostMean, channels * sizeof(float));
+    copyFromHost(saveInvStd, hostInvStd, channels * sizeof(float));
+    copyFromHost(runningMean, hostRunMean, channels * sizeof(float));
+    copyFromHost(runningVar, hostRunVar, channels * sizeof(float));
+    const std::int64_t total = n * c * inner;
+    bnApplyKernel<<<gridFor(total), kThreads, 0, stream_>>>(x, y, total, c, inner, saveMean, saveInvStd, nullptr, eps,
+                                                            gamma, beta);
+    TS_CUDA_LAUNCHED();
+}
 
 void CudaBackend::batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
                                            float* saveMean, float* saveInvStd, float* runningMean, float* runningVar,
-                                           std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps)
+                                           std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                           const CrossRankSum* acrossRanks)
 {
     makeCurrent();
     const std::int64_t total = n * c * inner;
+    if (acrossRanks) {  // every rank takes part, even one with an empty shard
+        batchNormTrainingAcrossRanks(x, gamma, beta, y, saveMean, saveInvStd, runningMean, runningVar, n, c, inner,
+                                     momentum, eps, *acrossRanks);
+        return;
+    }
     if (total <= 0) return;
     if (cudnnBatchNormFits(n, c, inner, eps)) {
         const BatchNormDescriptors d(n, c, inner);
@@ -305,12 +396,30 @@ void CudaBackend::batchNormForwardInference(const float* x, const float* gamma, 
 
 void CudaBackend::batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                                     const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
-                                    std::int64_t c, std::int64_t inner)
+                                    std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks)
 {
     makeCurrent();
     const std::int64_t total = n * c * inner;
-    if (total <= 0 || (!dx && !dgamma && !dbeta)) return;
     const Stats stats{saveMean, saveInvStd, nullptr, 0.0, 1, 0};
+    if (acrossRanks && dx) {  // dx needs the global batch's sums (cpu_norm.cpp); no dx: no exchange
+        const std::size_t channels = static_cast<std::size_t>(c);
+        auto* sums = static_cast<double*>(deviceScratch((2 * channels + 1) * sizeof(double) + (4 * channels + 2) * sizeof(float)));
+        float* pairs = reinterpret_cast<float*>(sums + 2 * channels + 1);
+        channelGradSumsKernel<<<itemGrid(c), kThreads, 0, stream_>>>(x, dy, n, c, inner, stats, dgamma, dbeta, sums);
+        TS_CUDA_LAUNCHED();
+        std::vector<double> local(2 * channels + 1);
+        copyToHost(local.data(), sums, 2 * channels * sizeof(double));
+        local.back() = double(n * inner);
+        const std::vector<double> global = sumOverRanksOnDevice(local, pairs, *acrossRanks);
+        copyFromHost(sums, global.data(), 2 * channels * sizeof(double));
+        if (total > 0) {
+            bnBackwardDxKernel<<<gridFor(total), kThreads, 0, stream_>>>(x, gamma, dy, saveMean, saveInvStd, sums, dx,
+                                                                         total, c, inner, global.back());
+            TS_CUDA_LAUNCHED();
+        }
+        return;
+    }
+    if (total <= 0 || (!dx && !dgamma && !dbeta)) return;
     if (!dx) {  // parameter gradients only: cuDNN always computes dx
         channelGradSumsKernel<<<itemGrid(c), kThreads, 0, stream_>>>(x, dy, n, c, inner, stats, dgamma, dbeta,
                                                                      nullptr);
