@@ -145,6 +145,9 @@ void RunRecorder::onEvent(const TrainEvent& event)
                     writer_.addMetric(runId_, "all_reduce_s", e.step, e.allReduceSeconds, e.wallTime);
                     writer_.addMetric(runId_, "all_reduce_wait_s", e.step, e.allReduceWaitSeconds, e.wallTime);
                 }
+                for (std::size_t r = 0; r < e.rankSamplesPerSecond.size(); ++r)
+                    writer_.addMetric(runId_, "samples_per_s/rank" + std::to_string(r), e.step,
+                                      e.rankSamplesPerSecond[r], e.wallTime);
                 for (const auto& [parameter, norm] : e.layerGradNorms)
                     writer_.addMetric(runId_, "grad_norm/" + parameter, e.step, norm, e.wallTime);
             } else if constexpr (std::is_same_v<T, StartedEvent>) {

@@ -78,7 +78,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
     bool groupBad = false;
     MessageId badDiverged = MessageId::TrainDivergedNanLoss, badSkipped = MessageId::TrainSkippedNanLoss;
     double stepWait = 0, intervalSeconds = 0;
-    std::int64_t intervalSamples = 0;
+    std::int64_t intervalSamples = 0, intervalLocalSamples = 0;  // the global batch's; this rank's shard
     auto intervalStart = std::chrono::steady_clock::now();
     Batch batch;
     for (std::int64_t b = firstBatch; nextBatch(batch, fixedIndex); ++b) {
@@ -130,6 +130,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             groupLoss += loss * static_cast<double>(batch.size);
         }
         groupSamples += batch.size;
+        intervalLocalSamples += batch.size;
         ++micro;
         if (micro < groupSize) continue;
 
@@ -212,10 +213,11 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             s.wallTime = elapsed();
             s.allReduceSeconds = allReduceSeconds_;
             s.allReduceWaitSeconds = allReduceWaitSeconds_;
+            s.rankSamplesPerSecond = rankThroughputs(intervalLocalSamples, intervalSeconds - allReduceWaitSeconds_);
             allReduceSeconds_ = allReduceWaitSeconds_ = 0;
             publish(s);
             intervalStart = now;
-            intervalSamples = 0;
+            intervalSamples = intervalLocalSamples = 0;
             stepWait = 0;
         }
         maybePublishSystem();

@@ -151,6 +151,15 @@ bool Trainer::anyRankTrue(bool local)
     return local;
 }
 
+std::vector<double> Trainer::rankThroughputs(std::int64_t localSamples, double busySeconds)
+{
+    if (comm_->size() == 1) return {};
+    std::vector<double> rates(static_cast<std::size_t>(comm_->size()), 0.0);
+    rates[static_cast<std::size_t>(comm_->rank())] = busySeconds > 0 ? double(localSamples) / busySeconds : 0.0;
+    comm_->allReduceSumHost(rates.data(), rates.size());  // each slot has one non-zero term
+    return rates;
+}
+
 void Trainer::agreeOnGroup(bool& bad, double& loss, std::int64_t& samples)
 {
     if (comm_->size() == 1) return;

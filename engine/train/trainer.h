@@ -135,6 +135,8 @@ private:
     // while one runs (bucket_reducer.h), directly otherwise.
     void collective(const std::function<void()>& fn);
     bool anyRankTrue(bool local);
+    // Every rank's samples per second of its own busy time, in rank order (empty at size one).
+    std::vector<double> rankThroughputs(std::int64_t localSamples, double busySeconds);
     void agreeOnGroup(bool& bad, double& loss, std::int64_t& samples);
     void reduceEpochSums(EpochTotals& totals);
 

@@ -50,6 +50,9 @@ struct StepEvent {
     // Distributed runs, since the previous StepEvent: seconds the gradient all-reduce took, and
     // of them the seconds the step waited for it (the rest overlapped backward).
     double allReduceSeconds = 0, allReduceWaitSeconds = 0;
+    // Distributed runs: each rank's own samples per second, in rank order, over its time less
+    // the time it waited for the others (a slow rank shows here). Empty in a single process.
+    std::vector<double> rankSamplesPerSecond;
 };
 
 struct EpochEvent {

@@ -333,6 +333,11 @@ void rankZeroAloneWritesTheStore()
         const MetricSeries loss = reader.metric(r.runId, "loss");
         TS_CHECK_EQ(loss.values.size(), 50u);
         TS_CHECK(loss.values == curves["distributed"]);  // the same bits as the run without a store
+        for (int rank = 0; rank < comm->size(); ++rank) {  // each rank's own throughput, for the charts
+            const MetricSeries rate = reader.metric(r.runId, "samples_per_s/rank" + std::to_string(rank));
+            TS_CHECK_EQ(rate.values.size(), 50u);
+            TS_CHECK(!rate.values.empty() && *std::min_element(rate.values.begin(), rate.values.end()) > 0);
+        }
         TS_CHECK_EQ(reader.checkpoints(r.runId).size(), 1u);
     }
 }
