@@ -9,7 +9,24 @@ namespace ts::ui {
 namespace {
 const QColor kTrain(31, 119, 180), kVal(255, 127, 14), kThird(44, 160, 44), kFourth(214, 39, 40);
 constexpr double kSmoothing = 0.9;  // raw points stay, drawn faint under the smoothed line
+const QString kRankThroughput = QStringLiteral("samples_per_s/rank");
 }  // namespace
+
+bool MetricCharts::isRankThroughput(const QString& metric)
+{
+    bool number = false;
+    return metric.startsWith(kRankThroughput) && (metric.mid(kRankThroughput.size()).toInt(&number), number);
+}
+
+void MetricCharts::addRankSeries(widgets::LiveChart* throughput, const QString& metric)
+{
+    if (!isRankThroughput(metric) || throughput->hasSeries(metric)) return;
+    const int rank = metric.mid(kRankThroughput.size()).toInt();
+    // Hues spread by the golden angle, so neighbouring ranks stay apart however many there are.
+    const QColor color = QColor::fromHsv((30 + rank * 137) % 360, 170, 200);
+    throughput->addSeries(metric, tr("rank %1").arg(rank), color);
+    throughput->setSmoothing(metric, kSmoothing);
+}
 
 widgets::LiveChart* MetricCharts::create(const QString& id)
 {

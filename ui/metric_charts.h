@@ -20,6 +20,10 @@ public:
     // A new chart with its series: "loss", "accuracy", "lr", "grad_norm", "throughput",
     // "data_wait", "load" or "memory". Its object name is "chart_" + id.
     static widgets::LiveChart* create(const QString& id);
+    // A distributed run's per-rank throughput ("samples_per_s/rankN", the store's names) on a
+    // "throughput" chart: the metric names, and the series for one of them. False: not one.
+    static bool isRankThroughput(const QString& metric);
+    static void addRankSeries(widgets::LiveChart* throughput, const QString& metric);
 };
 
 }  // namespace ts::ui

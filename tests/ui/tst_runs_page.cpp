@@ -350,6 +350,43 @@ private slots:
         QCOMPARE(charts->pointCount("loss"), 0);
     }
 
+    // A distributed run stores each rank's throughput: the throughput chart gains a series per
+    // rank (named "rank N"), read whole, then incrementally; another run drops them.
+    void distributedRunChartsEachRanksThroughput()
+    {
+        RunWriter writer(m_ws);
+        const qint64 id = addRun(writer, m_ws, {.name = "two ranks", .steps = 30, .epochs = 3, .finish = std::nullopt});
+        for (int step = 1; step <= 30; ++step) {
+            writer.addMetric(id, "samples_per_s", step, 2000, step * 0.01);
+            writer.addMetric(id, "samples_per_s/rank0", step, 1000 + step, step * 0.01);
+            writer.addMetric(id, "samples_per_s/rank1", step, 900 + step, step * 0.01);
+        }
+        writer.flush();
+        const qint64 single = addRun(writer, m_ws, {.name = "one process", .steps = 8, .epochs = 2});
+        OPEN_PAGE(page, 2);
+        page->selectRun(id);
+        RunCharts* charts = page->details()->charts();
+        QTRY_COMPARE(charts->pointCount("samples_per_s/rank1"), 30);
+        QCOMPARE(charts->pointCount("samples_per_s/rank0"), 30);
+        QCOMPARE(charts->pointCount("samples_per_s"), 30);
+        widgets::LiveChart* throughput = charts->chartOf("samples_per_s");
+        QVERIFY(throughput);
+        QCOMPARE(charts->chartOf("samples_per_s/rank0"), throughput);
+        QCOMPARE(throughput->seriesIds(), (QStringList{"samples_per_s", "samples_per_s/rank0", "samples_per_s/rank1"}));
+
+        writer.addMetric(id, "samples_per_s/rank0", 31, 1031, 0.31);
+        writer.addMetric(id, "samples_per_s/rank1", 31, 931, 0.31);
+        writer.flush();
+        RunReader reader(m_ws);
+        QCOMPARE(charts->update(reader, id), 2);  // only the new points
+        QCOMPARE(charts->pointCount("samples_per_s/rank1"), 31);
+
+        page->selectRun(single);
+        QTRY_COMPARE(charts->pointCount("loss"), 8);
+        QCOMPARE(charts->pointCount("samples_per_s/rank0"), -1);  // not charted any more
+        QCOMPARE(throughput->seriesIds(), QStringList{"samples_per_s"});
+    }
+
     // Resumed twice (1 -> 2 -> 3) and forked once (1 -> 4): run 3's charts continue runs 1 and
     // 2 (only their points before each continuation's first step), marked where each began,
     // and its details show the whole family as a tree.

@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+
 #include "live_chart.h"
 #include "ui/metric_charts.h"
 
@@ -24,12 +26,13 @@ widgets::ChartSamples samplesOf(const MetricSeries& read, double timeOffset)
 RunCharts::RunCharts(QWidget* parent) : ChartGrid(parent)
 {
     // The stored metrics the Train page charts live, in the same charts.
-    for (const char* id : {"loss", "accuracy", "lr", "grad_norm"}) {
+    for (const char* id : {"loss", "accuracy", "lr", "grad_norm", "throughput"}) {
         widgets::LiveChart* c = MetricCharts::create(QString::fromLatin1(id));
         addChart(QString::fromLatin1(id), c);
         for (const QString& metric : c->seriesIds()) m_series.push_back({metric, c, -1});
     }
     m_lossChart = m_series.front().chart;
+    m_throughputChart = m_series.back().chart;
     setSettingsKey(QStringLiteral("runsPage/charts"));
     connect(&m_watcher, &QFutureWatcher<ReadResult>::finished, this, &RunCharts::onReadFinished);
 }
@@ -114,9 +117,20 @@ qint64 RunCharts::update(RunReader& reader, qint64 runId)
 }
 
 // Runs on the worker (or the caller's thread for update()): the store only, no widget.
-RunCharts::ReadResult RunCharts::read(RunReader& reader, const ReadState& state, const std::atomic<bool>& cancelled)
+RunCharts::ReadResult RunCharts::read(RunReader& reader, const ReadState& given, const std::atomic<bool>& cancelled)
 {
     ReadResult out;
+    // A distributed run's per-rank throughput: series the charts do not hold yet are read
+    // whole and added (addedSeries) beside the fixed ones.
+    ReadState state = given;
+    const double rankSmoothing = state.series.empty() ? 0.0 : state.series.back().smoothing;
+    for (const std::string& name : reader.metricNames(state.runId)) {
+        const bool charted = std::any_of(state.series.begin(), state.series.end(),
+                                         [&](const SeriesState& s) { return s.metric == name; });
+        if (charted || !MetricCharts::isRankThroughput(QString::fromStdString(name))) continue;
+        state.series.push_back({name, -1, true, rankSmoothing});
+        out.addedSeries.push_back(QString::fromStdString(name));
+    }
     out.timeOffset = state.timeOffset;
     if (!state.lineageJoined) {
         if (!joinLineage(reader, state, out)) return out;  // waits for the run's first step
@@ -194,6 +208,10 @@ qint64 RunCharts::apply(ReadResult& result)
 {
     if (result.cancelled) return 0;
     qint64 appended = 0;
+    for (const QString& metric : result.addedSeries) {
+        MetricCharts::addRankSeries(m_throughputChart, metric);
+        m_series.push_back({metric, m_throughputChart, -1});
+    }
     if (result.lineageJoined) {
         m_lineageJoined = true;
         m_timeOffset = result.timeOffset;
@@ -233,6 +251,10 @@ void RunCharts::clear()
     m_loading = false;
     m_readAgain = false;
     setLoading(false);
+    // A distributed run's rank series belong to it: the next run brings its own.
+    for (const Series& s : m_series)
+        if (MetricCharts::isRankThroughput(s.metric)) m_throughputChart->removeSeries(s.metric);
+    std::erase_if(m_series, [](const Series& s) { return MetricCharts::isRankThroughput(s.metric); });
     for (Series& s : m_series) s.lastStep = -1;
     for (widgets::LiveChart* chart : charts()) chart->clear();
     m_markedCheckpoints.clear();

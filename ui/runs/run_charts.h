@@ -1,6 +1,6 @@
 // The Runs page's charts of one stored run: loss (raw per step under a smoothed line, train
-// and validation per epoch), accuracy, learning rate and gradient norm, with checkpoints
-// marked on the loss chart. A resumed or forked run's charts continue its ancestors' curves.
+// and validation per epoch), accuracy, learning rate, gradient norm and throughput (each
+// rank's too in a distributed run), with checkpoints marked on the loss chart. A resumed or forked run's charts continue its ancestors' curves.
 //
 // Reading is incremental: each series remembers the last step it holds and a read asks the
 // store only for later points (RunReader::metric's afterStep), so a run that is training
@@ -103,6 +103,7 @@ private:
         std::vector<std::optional<widgets::SeriesData>> whole;
         std::vector<qint64> lastSteps;  // per series: the run's own last step read (-1: none)
         std::vector<ts::CheckpointRecord> checkpoints;
+        QStringList addedSeries;  // rank throughputs found in the store, after the charted series
     };
     static ReadResult read(ts::RunReader& reader, const ReadState& state, const std::atomic<bool>& cancelled);
     static bool joinLineage(ts::RunReader& reader, const ReadState& state, ReadResult& out);
@@ -117,6 +118,7 @@ private:
 
     std::vector<Series> m_series;
     widgets::LiveChart* m_lossChart = nullptr;
+    widgets::LiveChart* m_throughputChart = nullptr;  // samples/s, and per rank in a distributed run
     std::set<qint64> m_markedCheckpoints;  // checkpoint ids already drawn
     qint64 m_runId = -1;
     bool m_lineageJoined = false;  // the ancestors' points are drawn (or there are none)
