@@ -14,6 +14,7 @@
 #include "scratch_home.h"
 #include "tiny_experiment.h"
 #include "io/experiment_yaml.h"
+#include "ui/train/distributed_launch.h"
 #include "ui/train/jobs_model.h"
 #include "ui/main_window.h"
 #include "ui/runs/runs_page.h"
@@ -624,6 +625,76 @@ private slots:
         QVERIFY(cli.waitForFinished(60000));
         QTRY_VERIFY_WITH_TIMEOUT(!external(), 10000);
         QCOMPARE(model.activeCount(), 0);
+    }
+
+    // Processes 2: Train starts mpirun with two CLI ranks; the run is rank 0's, recorded in the
+    // page's workspace with each rank's throughput, and the page reports how it ended.
+    void trainsOnTwoLocalProcesses()
+    {
+        if (DistributedLaunch::mpirun().isEmpty()) QSKIP("mpirun is not installed (openmpi-bin)");
+        qputenv("TRAINSTUDIO_CLI", TS_CLI_EXE);
+        TrainingSession session;
+        TrainPage page(&session);
+        page.setWorkspaceDirectory(workspace());
+        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "two_ranks", true)));
+        auto* processes = page.findChild<QSpinBox*>("processesSpin");
+        QVERIFY(processes && processes->isEnabled());
+        processes->setValue(2);
+        auto* launch = page.findChild<DistributedLaunch*>();
+        QVERIFY(launch);
+        QSignalSpy recorded(launch, &DistributedLaunch::runRecorded), ended(launch, &DistributedLaunch::ended);
+        QTest::mouseClick(button(page, "trainButton"), Qt::LeftButton);
+        QVERIFY(launch->isRunning());
+        QVERIFY(!button(page, "trainButton")->isEnabled());
+        QVERIFY(!button(page, "queueButton")->isEnabled());  // the queue is the session's, in this process
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 120000);
+        QVERIFY2(ended.at(0).at(0).toBool(), qPrintable(ended.at(0).at(2).toString()));
+        QCOMPARE(recorded.size(), 1);
+        const qint64 runId = recorded.at(0).at(0).toLongLong();
+        QVERIFY(button(page, "trainButton")->isEnabled());
+        const QString status = page.findChild<QLabel*>("statusLine")->text();
+        QVERIFY2(status.contains(QString::number(runId)) && status.contains("finished"), qPrintable(status));
+
+        ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
+        const std::optional<ts::RunInfo> run = reader.run(runId);
+        QVERIFY(run);
+        QCOMPARE(run->status, ts::RunStatus::Finished);
+        const ts::MetricSeries loss = reader.metric(runId, "loss");
+        QVERIFY(!loss.values.empty());
+        for (const char* rank : {"samples_per_s/rank0", "samples_per_s/rank1"})
+            QCOMPARE(reader.metric(runId, rank).values.size(), loss.values.size());
+        qunsetenv("TRAINSTUDIO_CLI");
+    }
+
+    // Stop on a run of two processes: both ranks stop at the same step and rank 0 saves a
+    // checkpoint, so the run can be resumed.
+    void stopsARunOnTwoProcesses()
+    {
+        if (DistributedLaunch::mpirun().isEmpty()) QSKIP("mpirun is not installed (openmpi-bin)");
+        if (!QFileInfo::exists(kFashion)) QSKIP("Fashion-MNIST is not installed");
+        qputenv("TRAINSTUDIO_CLI", TS_CLI_EXE);
+        TrainingSession session;
+        TrainPage page(&session);
+        page.setWorkspaceDirectory(workspace());
+        QVERIFY(page.openExperiment(fashionExperiment(m_dir.path(), 20)));
+        page.findChild<QSpinBox*>("processesSpin")->setValue(2);
+        auto* launch = page.findChild<DistributedLaunch*>();
+        QSignalSpy recorded(launch, &DistributedLaunch::runRecorded), ended(launch, &DistributedLaunch::ended);
+        QTest::mouseClick(button(page, "trainButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.size(), 1, 60000);
+        const qint64 runId = recorded.at(0).at(0).toLongLong();
+        ts::RunReader reader(ts::Workspace::open(workspace().toStdString()));
+        QTRY_VERIFY_WITH_TIMEOUT(reader.metric(runId, "loss").values.size() >= 20, 60000);  // it trains
+        QVERIFY(button(page, "stopButton")->isEnabled());
+        QTest::mouseClick(button(page, "stopButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 60000);
+        QVERIFY2(ended.at(0).at(0).toBool(), qPrintable(ended.at(0).at(2).toString()));
+        QCOMPARE(reader.run(runId)->status, ts::RunStatus::Stopped);
+        QVERIFY(!reader.checkpoints(runId).empty());
+        // Remembered for the next session, and put back for the cases after this one.
+        QCOMPARE(TrainPage(&session).findChild<QSpinBox*>("processesSpin")->value(), 2);
+        page.findChild<QSpinBox*>("processesSpin")->setValue(1);
+        qunsetenv("TRAINSTUDIO_CLI");
     }
 
     // Runs page > Evaluate queues an evaluate job; its metrics and predictions land in the store.

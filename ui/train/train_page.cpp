@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStyle>
 #include <QTime>
@@ -16,6 +17,7 @@
 
 #include "ui/studio_workspace.h"
 #include "diagnostic_cards.h"
+#include "distributed_launch.h"
 #include "train_charts.h"
 
 namespace ts::ui {
@@ -114,8 +116,12 @@ QString TrainPage::workspaceDirectory() const
 void TrainPage::startTraining()
 {
     const std::optional<ExperimentSpec> spec = experimentForRun();
-    if (!spec || !m_session || m_session->isActive()) return;
+    if (!spec || !m_session || m_session->isActive() || launchRunning()) return;
     rememberRecent(m_experiment->currentData().toString());  // trained: a recent experiment
+    if (m_processes->value() > 1) {
+        startDistributed(*spec);
+        return;
+    }
     resetRunView(spec->training.clipGradNorm);
     appendLog(tr("Starting %1 on %2").arg(QString::fromStdString(spec->name), m_device->currentText()));
     m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
@@ -170,6 +176,12 @@ void TrainPage::togglePause()
 
 void TrainPage::stopTraining()
 {
+    if (launchRunning()) {
+        appendLog(tr("Stopping the run on %n process(es): each finishes its step and the run saves a checkpoint.", nullptr,
+                     m_launch->processes()));
+        m_launch->stop();
+        return;
+    }
     if (m_session) m_session->stop();
 }
 
@@ -177,9 +189,10 @@ void TrainPage::updateActions()
 {
     using State = TrainingSession::State;
     const State state = m_session ? m_session->state() : State::Idle;
-    const bool active = state != State::Idle;
+    const bool launched = launchRunning();
+    const bool active = state != State::Idle || launched;
     m_trainAction->setEnabled(!active && m_spec.has_value() && m_session);
-    m_queueAction->setEnabled(m_spec.has_value() && m_session);
+    m_queueAction->setEnabled(m_spec.has_value() && m_session && !launched && m_processes->value() == 1);
     m_pauseAction->setEnabled(state == State::Starting || state == State::Running || state == State::Paused);
     m_pauseAction->setText(state == State::Paused ? tr("&Resume") : tr("&Pause"));
     m_pauseAction->setIcon(style()->standardIcon(state == State::Paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
@@ -190,6 +203,15 @@ void TrainPage::updateStatus()
 {
     using State = TrainingSession::State;
     const State state = m_session ? m_session->state() : State::Idle;
+    if (launchRunning()) {
+        const int n = m_launch->processes();
+        m_status->setText(m_launch->runId() >= 0
+                              ? tr("Run %1 is training on %2 processes: its charts are on the Runs page, its progress in Jobs.")
+                                    .arg(m_launch->runId())
+                                    .arg(n)
+                              : tr("Starting %1 processes: loading the dataset…").arg(n));
+        return;
+    }
     if (state == State::Idle) {
         m_status->setText(m_lastOutcome.isEmpty() ? tr("Ready") : m_lastOutcome);
         return;

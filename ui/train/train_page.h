@@ -23,6 +23,7 @@ class QSpinBox;
 namespace ts::ui {
 
 class DiagnosticCards;
+class DistributedLaunch;
 class TrainCharts;
 
 class TrainPage : public QWidget {
@@ -96,6 +97,11 @@ private:
     void onEpoch(const EpochSummary& epoch);
     void onLog(TrainingSession::LogLevel level, const QString& message);
     void onFinished(TrainingSession::Outcome outcome, const QString& message);
+    // train_page_launch.cpp: a run on several local processes (mpirun), followed in the store.
+    QWidget* createProcessesField();
+    void startDistributed(const ts::ExperimentSpec& spec);
+    void onLaunchEnded(bool ok, const QString& outcome, const QString& details);
+    bool launchRunning() const;
     // train_page_diagnostics.cpp: what a diagnostic card's button does.
     void onDiagnosticAction(const QString& rule, const QString& action, qint64 runId);
 
@@ -109,6 +115,8 @@ private:
     QComboBox* m_experiment = nullptr;
     QComboBox* m_device = nullptr;
     QSpinBox* m_threads = nullptr;  // training.threads; 0: automatic
+    QSpinBox* m_processes = nullptr;  // local processes (ranks); 1: this one, in the session
+    DistributedLaunch* m_launch = nullptr;
     QSpinBox* m_epochs = nullptr;
     QSpinBox* m_batchSize = nullptr;
     QDoubleSpinBox* m_lr = nullptr;

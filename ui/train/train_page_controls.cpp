@@ -125,6 +125,7 @@ QWidget* TrainPage::createControls()
     form->addRow(tr("Experiment:"), m_experiment);
     form->addRow(tr("Device:"), m_device);
     form->addRow(tr("CPU threads:"), m_threads);
+    form->addRow(tr("Processes:"), createProcessesField());
     form->addRow(tr("Epochs:"), m_epochs);
     form->addRow(tr("Batch size:"), m_batchSize);
     form->addRow(tr("Learning rate:"), m_lr);
@@ -137,7 +138,7 @@ QWidget* TrainPage::createControls()
     form->addRow(tr("Memory:"), m_memory);
     connect(m_batchSize, &QSpinBox::valueChanged, this, &TrainPage::updateMemoryEstimate);
     connect(m_optimizer, &QComboBox::currentIndexChanged, this, &TrainPage::updateMemoryEstimate);
-    m_editors = {m_experiment, m_device, m_threads, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
+    m_editors = {m_experiment, m_device, m_threads, m_processes, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
     // Every edit is remembered for the next session (train_page_settings.cpp).
     for (QSpinBox* box : {m_threads, m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::saveEdits);
     connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::saveEdits);

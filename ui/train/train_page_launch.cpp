@@ -1,0 +1,81 @@
+// The Train page's runs on several local processes: the Processes field, and a launch through
+// DistributedLaunch (mpirun + trainstudio-cli). Such a run trains outside the studio's session;
+// rank 0 records it in the same workspace, so the Jobs panel lists it as running and the Runs
+// page charts it live (each rank's throughput among them), as any process's run.
+#include <QComboBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QThread>
+
+#include "distributed_launch.h"
+#include "train_page.h"
+
+namespace ts::ui {
+
+namespace {
+const QString kProcessesKey = QStringLiteral("train/processes");
+}
+
+QWidget* TrainPage::createProcessesField()
+{
+    m_launch = new DistributedLaunch(this);
+    connect(m_launch, &DistributedLaunch::runRecorded, this, [this](qint64 runId) {
+        appendLog(tr("Run %1 is training on %2 processes.").arg(runId).arg(m_launch->processes()));
+        updateStatus();
+    });
+    connect(m_launch, &DistributedLaunch::ended, this, &TrainPage::onLaunchEnded);
+
+    m_processes = new QSpinBox;
+    m_processes->setObjectName(QStringLiteral("processesSpin"));
+    m_processes->setRange(1, std::max(2, QThread::idealThreadCount()));
+    const QString unavailable = DistributedLaunch::unavailableReason();
+    m_processes->setToolTip(
+        unavailable.isEmpty()
+            ? tr("Data-parallel training on this many processes (mpirun): each trains its share of every batch "
+                 "and the gradients are averaged, so the run follows one process's. The batch size is the global "
+                 "one and must divide by the processes; each gets an equal share of the CPU threads.")
+            : unavailable);
+    m_processes->setEnabled(unavailable.isEmpty());
+    m_processes->setValue(unavailable.isEmpty() ? QSettings().value(kProcessesKey, 1).toInt() : 1);
+    connect(m_processes, &QSpinBox::valueChanged, this, [this](int n) {
+        QSettings().setValue(kProcessesKey, n);
+        updateActions();
+    });
+    return m_processes;
+}
+
+bool TrainPage::launchRunning() const { return m_launch && m_launch->isRunning(); }
+
+void TrainPage::startDistributed(const ExperimentSpec& spec)
+{
+    const int n = m_processes->value();
+    if (spec.training.batchSize % n != 0) {
+        appendLog(tr("The batch size %1 cannot be split evenly over %2 processes: choose a multiple of %2.")
+                      .arg(spec.training.batchSize)
+                      .arg(n),
+                  true);
+        return;
+    }
+    QString error;
+    resetRunView(spec.training.clipGradNorm);
+    appendLog(tr("Starting %1 on %2 processes on %3 (mpirun)").arg(QString::fromStdString(spec.name)).arg(n).arg(m_device->currentText()));
+    if (!m_launch->start(spec, n, m_device->currentData().toString(), workspaceDirectory(), &error)) {
+        appendLog(error, true);
+        return;
+    }
+    updateActions();
+    updateStatus();
+}
+
+void TrainPage::onLaunchEnded(bool ok, const QString& outcome, const QString& details)
+{
+    const qint64 run = m_launch->runId();
+    m_lastOutcome = run >= 0 ? tr("Run %1 on %2 processes: %3").arg(run).arg(m_launch->processes()).arg(outcome)
+                             : tr("The run on %1 processes %2").arg(m_launch->processes()).arg(outcome);
+    appendLog(m_lastOutcome, !ok);
+    if (!details.isEmpty()) appendLog(details, true);
+    updateActions();
+    updateStatus();
+}
+
+}  // namespace ts::ui
