@@ -1264,6 +1264,10 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>test (no validation split)</source>
         <translation>测试（无验证集）</translation>
     </message>
+    <message>
+        <source>rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
 </context>
 <context>
     <name>ModelScene</name>
@@ -2647,6 +2651,57 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>Open this diagnostic&apos;s entry in the glossary</source>
         <translation>在术语表中打开这条诊断的词条</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::DistributedLaunch</name>
+    <message>
+        <source>Training on several processes needs Open MPI&apos;s mpirun (Debian: apt install openmpi-bin).</source>
+        <translation>多进程训练需要 Open MPI 的 mpirun（Debian：apt install openmpi-bin）。</translation>
+    </message>
+    <message>
+        <source>trainstudio-cli was not found beside the studio or on the PATH.</source>
+        <translation>在工作室程序旁边和 PATH 中都没有找到 trainstudio-cli。</translation>
+    </message>
+    <message>
+        <source>A run on several processes is already training.</source>
+        <translation>已有一个多进程运行正在训练。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1.</source>
+        <translation>无法创建 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot start mpirun: %1</source>
+        <translation>无法启动 mpirun：%1</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped (a checkpoint was saved)</source>
+        <translation>已停止（已保存检查点）</translation>
+    </message>
+    <message>
+        <source>stopped early</source>
+        <translation>已提前停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>已崩溃</translation>
+    </message>
+    <message>
+        <source>failed (exit code %1)</source>
+        <translation>失败（退出码 %1）</translation>
     </message>
 </context>
 <context>
@@ -6031,6 +6086,48 @@ Click to show them</source>
     <message>
         <source>CPU threads:</source>
         <translation>CPU 线程：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopping the run on %n process(es): each finishes its step and the run saves a checkpoint.</source>
+        <translation>
+            <numerusform>正在停止 %n 个进程上的运行：每个进程完成当前步，运行会保存一个检查点。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 is training on %2 processes: its charts are on the Runs page, its progress in Jobs.</source>
+        <translation>运行 %1 正在 %2 个进程上训练：曲线见“运行”页，进度见“任务”。</translation>
+    </message>
+    <message>
+        <source>Starting %1 processes: loading the dataset…</source>
+        <translation>正在启动 %1 个进程：加载数据集…</translation>
+    </message>
+    <message>
+        <source>Processes:</source>
+        <translation>进程数：</translation>
+    </message>
+    <message>
+        <source>Run %1 is training on %2 processes.</source>
+        <translation>运行 %1 正在 %2 个进程上训练。</translation>
+    </message>
+    <message>
+        <source>Data-parallel training on this many processes (mpirun): each trains its share of every batch and the gradients are averaged, so the run follows one process&apos;s. The batch size is the global one and must divide by the processes; each gets an equal share of the CPU threads.</source>
+        <translation>在这么多个进程上做数据并行训练（mpirun）：每个进程训练每一批中属于自己的那一份，梯度取平均，因此结果与单进程一致。批大小是全局批大小，必须能被进程数整除；每个进程分得相同数量的 CPU 线程。</translation>
+    </message>
+    <message>
+        <source>The batch size %1 cannot be split evenly over %2 processes: choose a multiple of %2.</source>
+        <translation>批大小 %1 无法平均分给 %2 个进程：请选择 %2 的倍数。</translation>
+    </message>
+    <message>
+        <source>Starting %1 on %2 processes on %3 (mpirun)</source>
+        <translation>正在 %3 上用 %2 个进程启动 %1（mpirun）</translation>
+    </message>
+    <message>
+        <source>Run %1 on %2 processes: %3</source>
+        <translation>运行 %1（%2 个进程）：%3</translation>
+    </message>
+    <message>
+        <source>The run on %1 processes %2</source>
+        <translation>%1 个进程上的运行%2</translation>
     </message>
 </context>
 <context>
