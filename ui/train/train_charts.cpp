@@ -28,7 +28,10 @@ qint64 TrainCharts::pointCount(const QString& id, const QString& series) const
 
 void TrainCharts::reset(qint64 stepsPerEpoch, double clipThreshold)
 {
-    for (widgets::LiveChart* c : charts()) c->clear();
+    for (widgets::LiveChart* c : charts()) {
+        c->clear();
+        c->setEmptyNote({});  // a note about the run before (one on several processes) goes too
+    }
     m_stepsPerEpoch = stepsPerEpoch;
     m_lastWall = 0;
     m_lastStep = 0;

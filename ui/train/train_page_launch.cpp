@@ -8,6 +8,8 @@
 #include <QThread>
 
 #include "distributed_launch.h"
+#include "live_chart.h"
+#include "train_charts.h"
 #include "train_page.h"
 
 namespace ts::ui {
@@ -58,6 +60,9 @@ void TrainPage::startDistributed(const ExperimentSpec& spec)
     }
     QString error;
     resetRunView(spec.training.clipGradNorm);
+    // The processes report to the store, not to this page's session: the Runs page draws them.
+    for (widgets::LiveChart* chart : m_charts->charts())
+        chart->setEmptyNote(tr("Training on %1 processes: the Runs page charts this run live.").arg(n));
     appendLog(tr("Starting %1 on %2 processes on %3 (mpirun)").arg(QString::fromStdString(spec.name)).arg(n).arg(m_device->currentText()));
     if (!m_launch->start(spec, n, m_device->currentData().toString(), workspaceDirectory(), &error)) {
         appendLog(error, true);
