@@ -6095,7 +6095,7 @@ Click to show them</source>
     </message>
     <message>
         <source>Run %1 is training on %2 processes: its charts are on the Runs page, its progress in Jobs.</source>
-        <translation>运行 %1 正在 %2 个进程上训练：曲线见“运行”页，进度见“任务”。</translation>
+        <translation>运行 %1 正在 %2 个进程上训练：曲线见“运行记录”页，进度见“任务”。</translation>
     </message>
     <message>
         <source>Starting %1 processes: loading the dataset…</source>
@@ -6128,6 +6128,10 @@ Click to show them</source>
     <message>
         <source>The run on %1 processes %2</source>
         <translation>%1 个进程上的运行%2</translation>
+    </message>
+    <message>
+        <source>Training on %1 processes: the Runs page charts this run live.</source>
+        <translation>正在 %1 个进程上训练：“运行记录”页实时绘制这次运行的曲线。</translation>
     </message>
 </context>
 <context>
