@@ -42,6 +42,16 @@ int envInt(const char* name)
     return (*end == '\0' && n >= 0 && n < (1L << 30)) ? int(n) : -1;
 }
 
+// The count a variable starts with: Slurm writes tasks per node as "2(x3)" (2 on each of 3 nodes).
+int envLeadingInt(const char* name)
+{
+    const char* v = std::getenv(name);
+    if (!v || !*v) return -1;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    return (end != v && (*end == '\0' || *end == '(' || *end == ',') && n >= 0 && n < (1L << 30)) ? int(n) : -1;
+}
+
 }  // namespace
 
 LaunchEnvironment launchEnvironment()
@@ -50,17 +60,24 @@ LaunchEnvironment launchEnvironment()
     auto take = [&](const char* rankVar, const char* sizeVar, const char* launcher) {
         const int r = envInt(rankVar), s = envInt(sizeVar);
         if (r < 0 || s < 1 || r >= s) return false;
-        e = LaunchEnvironment{r, s, 0, launcher};
+        e = LaunchEnvironment{r, s, 0, 1, launcher};
         return true;
     };
-    auto local = [&](const char* name) {
-        if (const int l = envInt(name); l >= 0) e.localRank = l;
+    auto local = [&](const char* rankName, const char* sizeName) {
+        if (const int l = envInt(rankName); l >= 0) e.localRank = l;
+        if (const int n = envLeadingInt(sizeName); n >= 1) e.localSize = n;
         return true;
     };
-    if (take("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "mpirun") && local("OMPI_COMM_WORLD_LOCAL_RANK")) return e;
-    if (take("PMI_RANK", "PMI_SIZE", "pmi") && local("MPI_LOCALRANKID") && local("SLURM_LOCALID")) return e;
+    if (take("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "mpirun") &&
+        local("OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"))
+        return e;
+    if (take("PMI_RANK", "PMI_SIZE", "pmi") && local("MPI_LOCALRANKID", "MPI_LOCALNRANKS") &&
+        local("SLURM_LOCALID", "SLURM_TASKS_PER_NODE"))
+        return e;
     // SLURM_STEP_ID is set in srun steps only; the batch script's shell is one process.
-    if (std::getenv("SLURM_STEP_ID") && take("SLURM_PROCID", "SLURM_NTASKS", "slurm") && local("SLURM_LOCALID")) return e;
+    if (std::getenv("SLURM_STEP_ID") && take("SLURM_PROCID", "SLURM_NTASKS", "slurm") &&
+        local("SLURM_LOCALID", "SLURM_TASKS_PER_NODE"))
+        return e;
     return e;
 }
 

@@ -62,6 +62,8 @@ public:
 struct LaunchEnvironment {
     int rank = 0, size = 1;
     int localRank = 0;     // among the ranks on this machine (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID)
+    int localSize = 1;     // ranks on this machine (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS,
+                           // SLURM_TASKS_PER_NODE's first count): they share its cores
     std::string launcher;  // "mpirun", "pmi", "slurm"; empty: a plain process
 };
 LaunchEnvironment launchEnvironment();

@@ -14,8 +14,10 @@ epoch_field() { grep '"event":"epoch"' "$1" | grep -oE "\"$2\":[^,}]*" | cut -d:
 for model in mlp cnn; do
     exp="$src/experiments/fashion_mnist_$model.yaml"
     sets=(--set dataset.path="$work/fashion" --set dataset.validation_fraction=0 --set dataset.loader.num_workers=1 --epochs 1)
-    OMP_NUM_THREADS=1 "$cli" train "$exp" "${sets[@]}" --device cpu --workspace "$work/single_$model" --json >"$work/single_$model.jsonl"
-    OMP_NUM_THREADS=2 "$cli" train "$exp" "${sets[@]}" --device cpu --workspace "$work/one_$model" --json >"$work/one_$model.jsonl"
+    # training.threads, not OMP_NUM_THREADS: the backend sets its thread count itself (automatic:
+    # every idle core; under mpirun an equal share of the cores per rank on this machine).
+    "$cli" train "$exp" "${sets[@]}" --set training.threads=1 --device cpu --workspace "$work/single_$model" --json >"$work/single_$model.jsonl"
+    "$cli" train "$exp" "${sets[@]}" --set training.threads=2 --device cpu --workspace "$work/one_$model" --json >"$work/one_$model.jsonl"
     "${mpi[@]}" "$cli" train "$exp" "${sets[@]}" --device cpu --workspace "$work/two_$model" --json >"$work/two_$model.jsonl"
     single=$(epoch_field "$work/single_$model.jsonl" seconds) one=$(epoch_field "$work/one_$model.jsonl" seconds) two=$(epoch_field "$work/two_$model.jsonl" seconds)
     reduce=$("$cli" runs export 1 --workspace "$work/two_$model" --metrics all_reduce_s | awk -F, 'NR>1 {s+=$3; n++} END {printf "%.3f %d", s, n}')
