@@ -3,7 +3,7 @@
 #   kill_resume.sh CLI TST_DIST MPIRUN WORKDIR
 # Trains the MLP on a Fashion-MNIST subset with `mpirun -np 2 trainstudio-cli train` three times:
 # uninterrupted; killed (SIGKILL to one rank, after the first checkpoint; mpirun then ends the
-# other); resumed with `train --resume 1`. The resumed run's final test metrics must equal the
+# other); resumed with `train --resume 1`; then forked with `train --fork 1`. The resumed run's final test metrics must equal the
 # uninterrupted run's, to the printed digits (the reduction order is fixed, dist/mpi_communicator.h).
 set -euo pipefail
 cli="$1" tst="$2" mpirun="$3" work="$4"
@@ -38,4 +38,13 @@ run train --resume 1 --workspace "$work/ws" --json >"$work/resumed.jsonl"
 expected=$(final "$work/ref.jsonl") got=$(final "$work/resumed.jsonl")
 echo "uninterrupted $expected; resumed $got"
 [ -n "$expected" ] && [ "$expected" = "$got" ] || { echo "FAIL: the resumed run ends elsewhere"; exit 1; }
+
+# A fork of the distributed run, distributed too: a new run from run 1's last checkpoint with a
+# changed learning rate, linked to it, trained to the end.
+run train --fork 1 --set optimizer.lr=0.0005 --workspace "$work/ws" --json >"$work/forked.jsonl"
+grep -q '"event":"done","outcome":"finished"' "$work/forked.jsonl" || { echo "FAIL: the fork did not finish"; exit 1; }
+fork=$(grep -oE '"event":"run","run_id":[0-9]+' "$work/forked.jsonl" | grep -oE '[0-9]+$')
+"$cli" runs show "$fork" --workspace "$work/ws" --json | grep -qE '"parent":\{"id":1[,}]' ||
+    { echo "FAIL: run $fork is not linked to run 1"; "$cli" runs show "$fork" --workspace "$work/ws"; exit 1; }
+echo "forked run 1 as run $fork: $(final "$work/forked.jsonl")"
 echo "PASS kill_resume"
