@@ -205,6 +205,7 @@ public:
         for (QMetaObject::Connection& c : m_connections) QObject::disconnect(c);
         m_connections.clear();
         for (widgets::LiveChart* chart : charts) {
+            if (chart->isEmpty()) continue;  // a metric the runs lack (throughput) never draws points
             m_pending.insert(chart);
             m_connections.push_back(QObject::connect(chart->plot(), &QCustomPlot::afterReplot, [this, chart] {
                 if (!chart->isEmpty()) m_pending.erase(chart);
