@@ -41,18 +41,24 @@ inline void writeFashionSubset(const std::string& dir, std::uint32_t train, std:
     copyIdxPrefix(src + "/t10k-labels-idx1-ubyte.gz", dir + "/t10k-labels-idx1-ubyte", 8, 1, test);
 }
 
-// The shipped MLP (experiments/fashion_mnist_mlp.yaml: 784-512-256-10, PyTorch init, Adam
-// 1e-3, batch 128, no batch norm, no dropout) on the subset at `dataDir`.
-inline std::string subsetMlpYaml(const std::string& dataDir, int epochs, const std::string& extraTraining = "")
+// The experiment's name and the subset at `dataDir` as its dataset, up to "model:".
+inline std::string subsetHeaderYaml(const std::string& name, const std::string& dataDir)
 {
-    return "name: dist_mlp\n"
+    return "name: " + name + "\n"
            "dataset:\n"
            "  format: idx\n"
            "  path: " + dataDir + "\n"
            "  validation_fraction: 0.0\n"
            "  normalize: {mean: [0.2860], std: [0.3530]}\n"
            "  loader: {sampler: random, num_workers: 1, prefetch: 4}\n"
-           "model:\n"
+           "model:\n";
+}
+
+// The shipped MLP (experiments/fashion_mnist_mlp.yaml: 784-512-256-10, PyTorch init, Adam
+// 1e-3, batch 128, no batch norm, no dropout) on the subset at `dataDir`.
+inline std::string subsetMlpYaml(const std::string& dataDir, int epochs, const std::string& extraTraining = "")
+{
+    return subsetHeaderYaml("dist_mlp", dataDir) +
            "  layers:\n"
            "    - Flatten\n"
            "    - Linear: {out_features: 512, init: pytorch}\n"
@@ -74,14 +80,7 @@ inline std::string subsetMlpYaml(const std::string& dataDir, int epochs, const s
 // second; no dropout, so only batch norm can make ranks differ from one process.
 inline std::string subsetCnnYaml(const std::string& dataDir, bool syncBatchNorm)
 {
-    return "name: dist_cnn\n"
-           "dataset:\n"
-           "  format: idx\n"
-           "  path: " + dataDir + "\n"
-           "  validation_fraction: 0.0\n"
-           "  normalize: {mean: [0.2860], std: [0.3530]}\n"
-           "  loader: {sampler: random, num_workers: 1, prefetch: 4}\n"
-           "model:\n"
+    return subsetHeaderYaml("dist_cnn", dataDir) +
            "  layers:\n"
            "    - Conv2d: {out_channels: 8, kernel_size: 3, padding: 1}\n"
            "    - BatchNorm2d\n"
