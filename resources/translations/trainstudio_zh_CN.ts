@@ -6094,10 +6094,6 @@ Click to show them</source>
         </translation>
     </message>
     <message>
-        <source>Run %1 is training on %2 processes: its charts are on the Runs page, its progress in Jobs.</source>
-        <translation>运行 %1 正在 %2 个进程上训练：曲线见“运行记录”页，进度见“任务”。</translation>
-    </message>
-    <message>
         <source>Starting %1 processes: loading the dataset…</source>
         <translation>正在启动 %1 个进程：加载数据集…</translation>
     </message>
@@ -6130,8 +6126,16 @@ Click to show them</source>
         <translation>%1 个进程上的运行%2</translation>
     </message>
     <message>
-        <source>Training on %1 processes: the Runs page charts this run live.</source>
-        <translation>正在 %1 个进程上训练：“运行记录”页实时绘制这次运行的曲线。</translation>
+        <source>Run %1 on %2 processes · epoch %3 · step %4 (also in Jobs and on the Runs page)</source>
+        <translation>运行 %1（%2 个进程）· 第 %3 轮 · 第 %4 步（也可在“任务”和“运行记录”页查看）</translation>
+    </message>
+    <message>
+        <source>Not sampled</source>
+        <translation>未采样</translation>
+    </message>
+    <message>
+        <source>Waiting for the first steps…</source>
+        <translation>正在等待第一批训练步…</translation>
     </message>
 </context>
 <context>

@@ -663,6 +663,10 @@ private slots:
         QVERIFY(!loss.values.empty());
         for (const char* rank : {"samples_per_s/rank0", "samples_per_s/rank1"})
             QCOMPARE(reader.metric(runId, rank).values.size(), loss.values.size());
+        // The page's own charts followed the run from the store: every step, and the epochs.
+        QCOMPARE(page.charts()->pointCount("loss", "loss"), qint64(loss.values.size()));
+        QCOMPARE(page.charts()->pointCount("throughput", "samples_per_s"), qint64(loss.values.size()));
+        QCOMPARE(page.charts()->pointCount("accuracy", "val_acc"), 3);  // training.epochs
         qunsetenv("TRAINSTUDIO_CLI");
     }
 

@@ -206,9 +206,11 @@ void TrainPage::updateStatus()
     if (launchRunning()) {
         const int n = m_launch->processes();
         m_status->setText(m_launch->runId() >= 0
-                              ? tr("Run %1 is training on %2 processes: its charts are on the Runs page, its progress in Jobs.")
+                              ? tr("Run %1 on %2 processes · epoch %3 · step %4 (also in Jobs and on the Runs page)")
                                     .arg(m_launch->runId())
                                     .arg(n)
+                                    .arg(m_epoch)
+                                    .arg(m_step)
                               : tr("Starting %1 processes: loading the dataset…").arg(n));
         return;
     }

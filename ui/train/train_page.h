@@ -7,10 +7,12 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 #include "types/experiment_spec.h"
 #include "ui/pages.h"
+#include "run_follower.h"
 #include "training_session.h"
 
 class QAction;
@@ -19,6 +21,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QPlainTextEdit;
 class QSpinBox;
+class QTimer;
 
 namespace ts::ui {
 
@@ -31,6 +34,7 @@ class TrainPage : public QWidget {
 public:
     // `session` is not owned (the main window owns it); it must outlive the page's runs.
     explicit TrainPage(TrainingSession* session, QWidget* parent = nullptr);
+    ~TrainPage() override;
 
     // Where runs are recorded; empty (the default) means studioWorkspace(), the Runs page's.
     void setWorkspaceDirectory(const QString& directory) { m_workspace = directory; }
@@ -101,6 +105,7 @@ private:
     QWidget* createProcessesField();
     void startDistributed(const ts::ExperimentSpec& spec);
     void onLaunchEnded(bool ok, const QString& outcome, const QString& details);
+    void followLaunchedRun();  // the launched run's new points, from the store
     bool launchRunning() const;
     // train_page_diagnostics.cpp: what a diagnostic card's button does.
     void onDiagnosticAction(const QString& rule, const QString& action, qint64 runId);
@@ -117,6 +122,8 @@ private:
     QSpinBox* m_threads = nullptr;  // training.threads; 0: automatic
     QSpinBox* m_processes = nullptr;  // local processes (ranks); 1: this one, in the session
     DistributedLaunch* m_launch = nullptr;
+    std::unique_ptr<RunFollower> m_follower;  // the launched run, while it trains
+    QTimer* m_followTimer = nullptr;
     QSpinBox* m_epochs = nullptr;
     QSpinBox* m_batchSize = nullptr;
     QDoubleSpinBox* m_lr = nullptr;

@@ -1,14 +1,17 @@
 // The Train page's runs on several local processes: the Processes field, and a launch through
 // DistributedLaunch (mpirun + trainstudio-cli). Such a run trains outside the studio's session;
-// rank 0 records it in the same workspace, so the Jobs panel lists it as running and the Runs
-// page charts it live (each rank's throughput among them), as any process's run.
+// rank 0 records it in the same workspace, so the Jobs panel lists it as running, the Runs page
+// charts it live (each rank's throughput among them), and this page's charts follow it from the
+// store (RunFollower, twice a second).
 #include <QComboBox>
 #include <QSettings>
 #include <QSpinBox>
 #include <QThread>
+#include <QTimer>
 
 #include "distributed_launch.h"
 #include "live_chart.h"
+#include "run_follower.h"
 #include "train_charts.h"
 #include "train_page.h"
 
@@ -23,8 +26,13 @@ QWidget* TrainPage::createProcessesField()
     m_launch = new DistributedLaunch(this);
     connect(m_launch, &DistributedLaunch::runRecorded, this, [this](qint64 runId) {
         appendLog(tr("Run %1 is training on %2 processes.").arg(runId).arg(m_launch->processes()));
+        m_follower = std::make_unique<RunFollower>(workspaceDirectory(), runId);
+        m_followTimer->start();
         updateStatus();
     });
+    m_followTimer = new QTimer(this);
+    m_followTimer->setInterval(500);
+    connect(m_followTimer, &QTimer::timeout, this, &TrainPage::followLaunchedRun);
     connect(m_launch, &DistributedLaunch::ended, this, &TrainPage::onLaunchEnded);
 
     m_processes = new QSpinBox;
@@ -46,6 +54,16 @@ QWidget* TrainPage::createProcessesField()
     return m_processes;
 }
 
+void TrainPage::followLaunchedRun()
+{
+    if (!m_follower) return;
+    const RunFollower::News news = m_follower->poll();
+    for (const EpochSummary& e : news.epochs) m_charts->addEpoch(e);
+    if (!news.steps.isEmpty()) onSteps(news.steps);
+}
+
+TrainPage::~TrainPage() = default;
+
 bool TrainPage::launchRunning() const { return m_launch && m_launch->isRunning(); }
 
 void TrainPage::startDistributed(const ExperimentSpec& spec)
@@ -61,8 +79,11 @@ void TrainPage::startDistributed(const ExperimentSpec& spec)
     QString error;
     resetRunView(spec.training.clipGradNorm);
     // The processes report to the store, not to this page's session: the Runs page draws them.
-    for (widgets::LiveChart* chart : m_charts->charts())
-        chart->setEmptyNote(tr("Training on %1 processes: the Runs page charts this run live.").arg(n));
+    // The processes' steps come from the store; their CPU and memory are not sampled here.
+    for (widgets::LiveChart* chart : m_charts->charts()) {
+        const bool system = chart->objectName() == QLatin1String("chart_load") || chart->objectName() == QLatin1String("chart_memory");
+        chart->setEmptyNote(system ? tr("Not sampled") : tr("Waiting for the first steps…"));
+    }
     appendLog(tr("Starting %1 on %2 processes on %3 (mpirun)").arg(QString::fromStdString(spec.name)).arg(n).arg(m_device->currentText()));
     if (!m_launch->start(spec, n, m_device->currentData().toString(), workspaceDirectory(), &error)) {
         appendLog(error, true);
@@ -74,6 +95,9 @@ void TrainPage::startDistributed(const ExperimentSpec& spec)
 
 void TrainPage::onLaunchEnded(bool ok, const QString& outcome, const QString& details)
 {
+    followLaunchedRun();  // the last points
+    m_followTimer->stop();
+    m_follower.reset();
     const qint64 run = m_launch->runId();
     m_lastOutcome = run >= 0 ? tr("Run %1 on %2 processes: %3").arg(run).arg(m_launch->processes()).arg(outcome)
                              : tr("The run on %1 processes %2").arg(m_launch->processes()).arg(outcome);
