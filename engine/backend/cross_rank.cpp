@@ -20,6 +20,18 @@ std::vector<double> sumOverRanks(std::span<const double> local,
     return global;
 }
 
+MeansOverRanks meanOverRanks(std::span<const double> localSums, double localCount,
+                             const std::function<void(std::vector<float>&)>& exchange)
+{
+    std::vector<double> local(localSums.begin(), localSums.end());
+    local.push_back(localCount);  // the count travels along
+    MeansOverRanks out{sumOverRanks(local, exchange), 0};
+    out.count = out.mean.back();
+    out.mean.pop_back();
+    for (double& v : out.mean) v /= out.count;
+    return out;
+}
+
 void finishBatchNormStatistics(const GlobalMoments& m, float momentum, float eps, float* saveMean, float* saveInvStd,
                                float* runningMean, float* runningVar)
 {

@@ -20,6 +20,15 @@ namespace ts {
 std::vector<double> sumOverRanks(std::span<const double> local,
                                  const std::function<void(std::vector<float>&)>& exchange);
 
+// Per-channel sums over `localCount` values on this rank, added over the ranks and divided by
+// the global count: one pass of the mean or of the variance. The count comes back too.
+struct MeansOverRanks {
+    std::vector<double> mean;
+    double count = 0;
+};
+MeansOverRanks meanOverRanks(std::span<const double> localSums, double localCount,
+                             const std::function<void(std::vector<float>&)>& exchange);
+
 // The statistics of the global batch from its per-channel sums over count values: the mean
 // (first pass, sum of x) and the biased variance (second pass, sum of (x - mean)^2).
 struct GlobalMoments {

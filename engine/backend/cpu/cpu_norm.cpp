@@ -85,6 +85,12 @@ Moments momentsFromShifted(double shift, const Sums& s, std::int64_t count)
     return {shift + dmean, std::max(0.0, s.b / double(count) - dmean * dmean)};
 }
 
+// Host buffers go through the cross-rank sum as they are.
+std::function<void(std::vector<float>&)> crossRankExchange(const CrossRankSum& sum)
+{
+    return [&sum](std::vector<float>& v) { sum(v.data(), v.size()); };
+}
+
 // y = (x - mean) * invstd * gamma + beta per channel.
 void applyBatchNorm(const float* x, const float* gamma, const float* beta, const float* mean, const float* invStd,
                     float* y, std::int64_t n, std::int64_t c, std::int64_t inner)
@@ -102,28 +108,21 @@ void applyBatchNorm(const float* x, const float* gamma, const float* beta, const
 GlobalMoments globalMoments(const float* x, std::int64_t n, std::int64_t c, std::int64_t inner,
                             const CrossRankSum& sum)
 {
-    const auto exchange = [&](std::vector<float>& v) { sum(v.data(), v.size()); };
-    const auto across = [&](const std::vector<Sums>& s) {
-        std::vector<double> local(s.size() + 1);
+    const auto meanOf = [&](const std::vector<Sums>& s) {
+        std::vector<double> local(s.size());
         for (std::size_t ch = 0; ch < s.size(); ++ch) local[ch] = s[ch].a;
-        local.back() = double(n * inner);
-        return sumOverRanks(local, exchange);
+        return meanOverRanks(local, double(n * inner), crossRankExchange(sum));
     };
     GlobalMoments m;
-    std::vector<double> first = across(channelSums(n, c, inner, [&](std::int64_t, std::int64_t, std::int64_t i) {
+    MeansOverRanks first = meanOf(channelSums(n, c, inner, [&](std::int64_t, std::int64_t, std::int64_t i) {
         return Sums{double(x[i]), 0};
     }));
-    m.count = first.back();
-    first.pop_back();
-    for (double& v : first) v /= m.count;
-    m.mean = std::move(first);
-    std::vector<double> second = across(channelSums(n, c, inner, [&](std::int64_t, std::int64_t ch, std::int64_t i) {
-        const double d = double(x[i]) - m.mean[static_cast<std::size_t>(ch)];
-        return Sums{d * d, 0};
-    }));
-    second.pop_back();
-    for (double& v : second) v /= m.count;
-    m.var = std::move(second);
+    m.mean = std::move(first.mean);
+    m.count = first.count;
+    m.var = meanOf(channelSums(n, c, inner, [&](std::int64_t, std::int64_t ch, std::int64_t i) {
+                const double d = double(x[i]) - m.mean[static_cast<std::size_t>(ch)];
+                return Sums{d * d, 0};
+            })).mean;
     return m;
 }
 
@@ -191,7 +190,7 @@ void CpuBackend::batchNormBackward(const float* x, const float* gamma, const flo
         for (std::size_t ch = 0; ch < sums.size(); ++ch) local[2 * ch] = sums[ch].a, local[2 * ch + 1] = sums[ch].b;
         local.back() = count;
         const std::vector<double> global =
-            sumOverRanks(local, [&](std::vector<float>& v) { (*acrossRanks)(v.data(), v.size()); });
+            sumOverRanks(local, crossRankExchange(*acrossRanks));
         for (std::size_t ch = 0; ch < sums.size(); ++ch) sums[ch] = {global[2 * ch], global[2 * ch + 1]};
         count = global.back();
     }

@@ -14,7 +14,6 @@
 #include <cudnn.h>
 
 #include <map>
-#include <span>
 #include <vector>
 #include <mutex>
 #include <tuple>
@@ -147,7 +146,7 @@ public:
                                       float* saveMean, float* saveInvStd, float* runningMean, float* runningVar,
                                       std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps,
                                       const CrossRankSum& sum);
-    std::vector<double> sumOverRanksOnDevice(std::span<const double> local, float* devicePairs, const CrossRankSum& sum);
+    std::function<void(std::vector<float>&)> deviceExchange(float* devicePairs, const CrossRankSum& sum);
     void* hostScratch(std::size_t bytes);
 
 private:

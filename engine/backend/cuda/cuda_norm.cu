@@ -26,7 +26,7 @@
 #include "backend/cuda/cuda_reduce.cuh"
 #include "backend/cross_rank.h"
 
-#include <tuple>
+#include <functional>
 #include <vector>
 
 namespace ts {
@@ -299,14 +299,13 @@ struct CrossRankScratch {
 }  // namespace
 
 // The round trip of cross_rank.h's floats: to the device, summed over the ranks, back.
-std::vector<double> CudaBackend::sumOverRanksOnDevice(std::span<const double> local, float* devicePairs,
-                                                      const CrossRankSum& sum)
+std::function<void(std::vector<float>&)> CudaBackend::deviceExchange(float* devicePairs, const CrossRankSum& sum)
 {
-    return sumOverRanks(local, [&](std::vector<float>& v) {
+    return [this, devicePairs, &sum](std::vector<float>& v) {
         copyFromHost(devicePairs, v.data(), v.size() * sizeof(float));  // synchronises the stream
         sum(devicePairs, v.size());
         copyToHost(v.data(), devicePairs, v.size() * sizeof(float));
-    });
+    };
 }
 
 void CudaBackend::batchNormTrainingAcrossRanks(const float* x, const float* gamma, const float* beta, float* y,
@@ -317,23 +316,20 @@ void CudaBackend::batchNormTrainingAcrossRanks(const float* x, const float* gamm
     const std::size_t channels = static_cast<std::size_t>(c);
     auto* base = static_cast<double*>(deviceScratch(2 * channels * sizeof(double) + (2 * channels + 2) * sizeof(float)));
     const CrossRankScratch s{base, base + channels, reinterpret_cast<float*>(base + 2 * channels)};
-    std::vector<double> local(channels + 1);
-    // One pass of per-channel sums, added over the ranks with the count of values last.
+    std::vector<double> local(channels);
+    // One pass of per-channel sums, averaged over the ranks' values.
     const auto pass = [&](const double* center) {
         channelMomentKernel<<<itemGrid(c), kThreads, 0, stream_>>>(x, n, c, inner, center, s.sums);
         TS_CUDA_LAUNCHED();
         copyToHost(local.data(), s.sums, channels * sizeof(double));
-        local.back() = double(n * inner);
-        std::vector<double> global = sumOverRanksOnDevice(local, s.pairs, sum);
-        const double count = global.back();
-        global.pop_back();
-        for (double& v : global) v /= count;
-        return std::pair{std::move(global), count};
+        return meanOverRanks(local, double(n * inner), deviceExchange(s.pairs, sum));
     };
     GlobalMoments m;
-    std::tie(m.mean, m.count) = pass(nullptr);
+    MeansOverRanks first = pass(nullptr);
+    m.mean = std::move(first.mean);
+    m.count = first.count;
     copyFromHost(s.center, m.mean.data(), channels * sizeof(double));
-    m.var = pass(s.center).first;
+    m.var = pass(s.center).mean;
     // The few per-channel values are finished on the host, as on the CPU.
     std::vector<float> host(4 * channels);
     float* hostMean = host.data();
@@ -410,7 +406,7 @@ void CudaBackend::batchNormBackward(const float* x, const float* gamma, const fl
         std::vector<double> local(2 * channels + 1);
         copyToHost(local.data(), sums, 2 * channels * sizeof(double));
         local.back() = double(n * inner);
-        const std::vector<double> global = sumOverRanksOnDevice(local, pairs, *acrossRanks);
+        const std::vector<double> global = sumOverRanks(local, deviceExchange(pairs, *acrossRanks));
         copyFromHost(sums, global.data(), 2 * channels * sizeof(double));
         if (total > 0) {
             bnBackwardDxKernel<<<gridFor(total), kThreads, 0, stream_>>>(x, gamma, dy, saveMean, saveInvStd, sums, dx,
