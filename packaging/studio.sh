@@ -97,8 +97,13 @@ case "$command" in
     test) setup_and_build; run_tests "$@"
           # Then the Debian package, built, installed, used and removed; TS_PACKAGE_CHECK=0 skips it.
           [ "${TS_PACKAGE_CHECK:-1}" = 0 ] || bash "$root/packaging/check-package.sh" "$build"
-          # The clang ASan + UBSan build, its engine and CLI suites and a fuzz smoke run; TS_SANITIZE=1 runs it.
-          [ "${TS_SANITIZE:-0}" = 0 ] || bash "$root/packaging/sanitize.sh" ;;
+          # Then the clang ASan + UBSan build: its short form (the readers' and kernels' suites, a
+          # fuzz smoke run) by default, TS_SANITIZE=full for every engine and CLI suite, 0 skips it.
+          case "${TS_SANITIZE:-short}" in
+              0) ;;
+              full|1) bash "$root/packaging/sanitize.sh" ;;
+              *) bash "$root/packaging/sanitize.sh" --short ;;
+          esac ;;
     build) setup_and_build ;;
     *)
         sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
