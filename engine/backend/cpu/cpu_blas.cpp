@@ -142,10 +142,7 @@ void CpuBackend::biasBackward(const float* dy, float* dbias, std::int64_t outer,
     cpu::parallelFor(channels, 1, [&](std::int64_t c0, std::int64_t c1) {
         for (std::int64_t ch = c0; ch < c1; ++ch) {
             double sum = 0;
-            for (std::int64_t o = 0; o < outer; ++o) {
-                const float* row = dy + (o * channels + ch) * inner;
-                for (std::int64_t i = 0; i < inner; ++i) sum += row[i];
-            }
+            for (std::int64_t o = 0; o < outer; ++o) sum += cpu::rowSum(dy + (o * channels + ch) * inner, inner);
             dbias[ch] += static_cast<float>(sum);
         }
     });
