@@ -38,32 +38,32 @@ void printScores(const LabelCheckRecord& check, const std::vector<LabelScore>& s
                  const std::vector<std::string>& classes, bool json)
 {
     if (json) {
-        Json json = {{"event", "label_check"},
-                     {"id", check.id},
-                     {"method", check.method},
-                     {"run_id", check.runId},
-                     {"folds", check.folds},
-                     {"epochs", check.epochs},
-                     {"samples", check.samples},
-                     {"suspects", check.suspects},
-                     {"seconds", check.seconds},
-                     {"ranking", "by self-confidence p(given), lowest first"},
-                     {"top", Json::array()}};
+        Json document = {{"event", "label_check"},
+                         {"id", check.id},
+                         {"method", check.method},
+                         {"run_id", check.runId},
+                         {"folds", check.folds},
+                         {"epochs", check.epochs},
+                         {"samples", check.samples},
+                         {"suspects", check.suspects},
+                         {"seconds", check.seconds},
+                         {"ranking", "by self-confidence p(given), lowest first"},
+                         {"top", Json::array()}};
         for (std::size_t i = 0; i < scores.size(); ++i) {
             const LabelScore& s = scores[i];
-            json["top"].push_back({{"rank", i + 1},
-                                   {"split", "train"},
-                                   {"sample", s.sample},
-                                   {"label", s.label},
-                                   {"label_name", className(classes, s.label)},
-                                   {"predicted", s.predicted},
-                                   {"predicted_name", className(classes, s.predicted)},
-                                   {"confidence", s.confidence},
-                                   {"self_confidence", s.selfConfidence},
-                                   {"margin", s.margin},
-                                   {"suspect", s.suspect}});
+            document["top"].push_back({{"rank", i + 1},
+                                       {"split", "train"},
+                                       {"sample", s.sample},
+                                       {"label", s.label},
+                                       {"label_name", className(classes, s.label)},
+                                       {"predicted", s.predicted},
+                                       {"predicted_name", className(classes, s.predicted)},
+                                       {"confidence", s.confidence},
+                                       {"self_confidence", s.selfConfidence},
+                                       {"margin", s.margin},
+                                       {"suspect", s.suspect}});
         }
-        printJson(json);
+        printJson(document);
         return;
     }
     const std::string how = check.method == "k_fold" ? std::to_string(check.folds) + "-fold, " + std::to_string(check.epochs) +
@@ -150,11 +150,11 @@ int dataMarkCommand(const std::vector<std::string>& args)
     if (o.flags.count("--list")) {
         const LabelOverlay overlay = readLabelOverlay(workspace, key);
         if (json) {
-            Json json = {{"event", "label_overlay"}, {"marks", Json::array()}};
+            Json document = {{"event", "label_overlay"}, {"marks", Json::array()}};
             for (const LabelMark& m : overlay.marks)
-                json["marks"].push_back(
+                document["marks"].push_back(
                     {{"split", m.split}, {"sample", m.sample}, {"action", labelActionName(m.action)}, {"label", m.label}});
-            printJson(json);
+            printJson(document);
         } else {
             std::printf("label overlay of %s: %zu %s\n", spec.dataset.path.c_str(), overlay.marks.size(),
                         overlay.marks.size() == 1 ? "mark" : "marks");

@@ -107,17 +107,17 @@ void printBand(const LrRangeBand& band, std::uint64_t firstSeed, bool json)
 {
     const LrSuggestions& m = band.suggestions;
     if (json) {
-        Json json = {{"event", "lr_find_seeds"},
-                     {"seeds", band.perCurve.size()},
-                     {"suggested_lr", m.suggested},
-                     {"steepest_lr", m.steepest},
-                     {"min_loss_lr", m.minimum * 10},
-                     {"valley_lr", m.valley},
-                     {"rules_spread", m.spread},
-                     {"seed_spread", band.seedSpread()},
-                     {"per_seed_suggested_lr", Json::array()}};
-        for (const LrSuggestions& curve : band.perCurve) json["per_seed_suggested_lr"].push_back(curve.suggested);
-        printJson(json);
+        Json document = {{"event", "lr_find_seeds"},
+                         {"seeds", band.perCurve.size()},
+                         {"suggested_lr", m.suggested},
+                         {"steepest_lr", m.steepest},
+                         {"min_loss_lr", m.minimum * 10},
+                         {"valley_lr", m.valley},
+                         {"rules_spread", m.spread},
+                         {"seed_spread", band.seedSpread()},
+                         {"per_seed_suggested_lr", Json::array()}};
+        for (const LrSuggestions& curve : band.perCurve) document["per_seed_suggested_lr"].push_back(curve.suggested);
+        printJson(document);
         return;
     }
     std::printf("\nover %zu seeds (mean of the smoothed losses over the %zu steps all reached):\n", band.perCurve.size(),
