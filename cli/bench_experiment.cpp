@@ -3,6 +3,7 @@
 // after each phase, to split a step into data wait, forward, backward and optimizer. The
 // throughput pass never waits inside a step: on a GPU, waiting is what costs.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "backend/backend.h"
@@ -12,6 +13,7 @@
 #include "data/dataset.h"
 #include "io/experiment_yaml.h"
 #include "format.h"
+#include "json_output.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
 #include "train/evaluation.h"
@@ -88,11 +90,21 @@ int benchExperiment(const std::string& path, const Options& o)
     auto ms = [&](double s) { return 1000.0 * s / double(steps); };
     const AllocatorStats memory = backend.allocator().stats();
     if (json) {
-        std::printf("{\"event\":\"bench\",\"experiment\":\"%s\",\"device\":\"%s\",\"batch\":%lld,\"steps\":%lld,"
-                    "\"samples_per_s\":%.1f,\"ms_per_step\":%.3f,\"data_ms\":%.3f,\"forward_ms\":%.3f,\"backward_ms\":%.3f,"
-                    "\"optimizer_ms\":%.3f,\"precision\":\"%s\",\"peak_bytes\":%zu}\n",
-                    spec.name.c_str(), backend.name().c_str(), static_cast<long long>(batch), steps, rate, ms(total),
-                    ms(wait), ms(forward), ms(backward), ms(update), mathPrecisionName(*precision), memory.peak);
+        // To 0.1 samples/s and 1 us: timing noise is larger than the digits dropped.
+        auto rounded = [](double v, double scale) { return std::round(v * scale) / scale; };
+        printJson({{"event", "bench"},
+                   {"experiment", spec.name},
+                   {"device", backend.name()},
+                   {"batch", batch},
+                   {"steps", steps},
+                   {"samples_per_s", rounded(rate, 10)},
+                   {"ms_per_step", rounded(ms(total), 1000)},
+                   {"data_ms", rounded(ms(wait), 1000)},
+                   {"forward_ms", rounded(ms(forward), 1000)},
+                   {"backward_ms", rounded(ms(backward), 1000)},
+                   {"optimizer_ms", rounded(ms(update), 1000)},
+                   {"precision", mathPrecisionName(*precision)},
+                   {"peak_bytes", memory.peak}});
         return 0;
     }
     std::printf("bench %s on %s: batch %lld, %s, %lld steps after %lld warm-up steps, %d loader workers\n\n",

@@ -1,5 +1,5 @@
 #include "console_listener.h"
-#include "format.h"
+#include "json_output.h"
 #include "tensor/format_bytes.h"
 
 #include <unistd.h>
@@ -42,7 +42,7 @@ void ConsoleListener::onEvent(const TrainEvent& event)
     else if (auto* f = std::get_if<FinishedEvent>(&event)) onFinished(*f);
     else if (auto* l = std::get_if<LogEvent>(&event)) {
         const char* level = l->level == LogEvent::Level::Error ? "error" : l->level == LogEvent::Level::Warning ? "warning" : "info";
-        if (json_) std::printf("{\"event\":\"log\",\"level\":\"%s\",\"message\":%s}\n", level, jsonString(l->message.text).c_str());
+        if (json_) printJson({{"event", "log"}, {"level", level}, {"message", l->message.text}});
         else std::fprintf(stderr, "%s%s: %s\n", terminal_ ? "\r\033[K" : "", level, l->message.text.c_str());
     }
     std::fflush(stdout);
@@ -51,19 +51,22 @@ void ConsoleListener::onEvent(const TrainEvent& event)
 void ConsoleListener::onStarted(const StartedEvent& e)
 {
     if (json_) {
-        if (e.runId >= 0)
-            std::printf("{\"event\":\"run\",\"run_id\":%lld,\"workspace\":%s}\n", static_cast<long long>(e.runId),
-                        jsonString(workspace_).c_str());
-        std::printf("{\"event\":\"started\",\"run_id\":%lld,\"device\":%s,\"epochs\":%lld,\"first_epoch\":%lld,"
-                    "\"first_step\":%lld,\"steps_per_epoch\":%lld,\"total_steps\":%lld,\"batches_per_epoch\":%lld,"
-                    "\"accumulation_steps\":%lld,\"train_samples\":%lld,\"validation_samples\":%lld,\"test_samples\":%lld,"
-                    "\"memory_bytes\":%llu,\"ranks\":%d}\n",
-                    static_cast<long long>(e.runId), jsonString(e.device).c_str(), static_cast<long long>(e.epochs),
-                    static_cast<long long>(e.firstEpoch), static_cast<long long>(e.firstStep),
-                    static_cast<long long>(e.stepsPerEpoch), static_cast<long long>(e.totalSteps),
-                    static_cast<long long>(e.batchesPerEpoch), static_cast<long long>(e.accumulationSteps),
-                    static_cast<long long>(e.trainSamples), static_cast<long long>(e.validationSamples),
-                    static_cast<long long>(e.testSamples), static_cast<unsigned long long>(e.memory.total()), e.ranks);
+        if (e.runId >= 0) printJson({{"event", "run"}, {"run_id", e.runId}, {"workspace", workspace_}});
+        printJson({{"event", "started"},
+                   {"run_id", e.runId},
+                   {"device", e.device},
+                   {"epochs", e.epochs},
+                   {"first_epoch", e.firstEpoch},
+                   {"first_step", e.firstStep},
+                   {"steps_per_epoch", e.stepsPerEpoch},
+                   {"total_steps", e.totalSteps},
+                   {"batches_per_epoch", e.batchesPerEpoch},
+                   {"accumulation_steps", e.accumulationSteps},
+                   {"train_samples", e.trainSamples},
+                   {"validation_samples", e.validationSamples},
+                   {"test_samples", e.testSamples},
+                   {"memory_bytes", e.memory.total()},
+                   {"ranks", e.ranks}});
         return;
     }
     if (e.runId >= 0) std::printf("run %lld: ", static_cast<long long>(e.runId));
@@ -98,13 +101,13 @@ void ConsoleListener::onEpoch(const EpochEvent& e)
 {
     const double rate = e.seconds > 0 ? double(progress_.plan().trainSamples) / e.seconds : 0;
     if (json_) {
-        const auto eta = progress_.etaSeconds();
-        std::printf("{\"event\":\"epoch\",\"epoch\":%lld,\"step\":%lld,\"eta_s\":%s", static_cast<long long>(e.epoch),
-                    static_cast<long long>(e.step), eta ? jsonNumber(*eta).c_str() : "null");
-        for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), jsonNumber(v).c_str());
-        std::printf(",\"samples_per_s\":%s,\"seconds\":%s,\"paused_s\":%s,\"data_wait_fraction\":%s}\n",
-                    jsonNumber(rate).c_str(), jsonNumber(e.seconds).c_str(), jsonNumber(e.pausedSeconds).c_str(),
-                    jsonNumber(e.dataWaitFraction).c_str());
+        Json json = {{"event", "epoch"}, {"epoch", e.epoch}, {"step", e.step}, {"eta_s", orNull(progress_.etaSeconds())}};
+        for (const auto& [k, v] : e.metrics) json[k] = v;  // non-finite: null
+        json["samples_per_s"] = rate;
+        json["seconds"] = e.seconds;
+        json["paused_s"] = e.pausedSeconds;
+        json["data_wait_fraction"] = e.dataWaitFraction;
+        printJson(json);
         return;
     }
     // The held-out split evaluated each epoch: validation, or the test split without one.
@@ -121,10 +124,10 @@ void ConsoleListener::onFinished(const FinishedEvent& e)
     static const char* names[] = {"finished", "stopped", "early_stopped", "failed"};
     const char* outcome = names[static_cast<int>(e.outcome)];
     if (json_) {
-        std::printf("{\"event\":\"done\",\"outcome\":\"%s\"", outcome);
-        for (const auto& [k, v] : e.metrics) std::printf(",%s:%s", jsonString(k).c_str(), jsonNumber(v).c_str());
-        if (!e.message.text.empty()) std::printf(",\"message\":%s", jsonString(e.message.text).c_str());
-        std::printf("}\n");
+        Json json = {{"event", "done"}, {"outcome", outcome}};
+        for (const auto& [k, v] : e.metrics) json[k] = v;  // non-finite: null
+        if (!e.message.text.empty()) json["message"] = e.message.text;
+        printJson(json);
         return;
     }
     if (terminal_) std::printf("\r\033[K");

@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "format.h"
+#include "json_output.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/dataset_catalog.h"
@@ -69,63 +70,59 @@ std::string findingLine(const HealthFinding& f)
     }
 }
 
-std::string jsonFinding(const HealthFinding& f)
+Json findingJson(const HealthFinding& f)
 {
-    std::string s = "{\"kind\":" + jsonString(findingKindName(f.kind)) + ",\"split\":" + jsonString(f.split) +
-                    ",\"sample\":" + std::to_string(f.sample);
-    if (isPairKind(f.kind))
-        s += ",\"other_split\":" + jsonString(f.otherSplit) + ",\"other_sample\":" + std::to_string(f.otherSample);
-    s += ",\"value\":" + jsonNumber(f.value);
-    if (!f.cause.empty()) s += ",\"cause\":" + jsonString(f.cause);
-    if (!f.column.empty()) s += ",\"column\":" + jsonString(f.column);
-    if (!f.file.empty()) s += ",\"file\":" + jsonString(f.file) + ",\"position\":" + std::to_string(f.position);
-    return s + ",\"detail\":" + jsonString(f.detail) + "}";
-}
-
-std::string jsonList(const std::vector<double>& v)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i) s += ',';
-        s += jsonNumber(v[i]);
+    Json json = {{"kind", findingKindName(f.kind)}, {"split", f.split}, {"sample", f.sample}};
+    if (isPairKind(f.kind)) {
+        json["other_split"] = f.otherSplit;
+        json["other_sample"] = f.otherSample;
     }
-    return s + "]";
+    json["value"] = f.value;
+    if (!f.cause.empty()) json["cause"] = f.cause;
+    if (!f.column.empty()) json["column"] = f.column;
+    if (!f.file.empty()) {
+        json["file"] = f.file;
+        json["position"] = f.position;
+    }
+    json["detail"] = f.detail;
+    return json;
 }
 
-void printJson(const DatasetRecord& dataset, const StoredCheck& check, bool reused,
+Json checkJson(const DatasetRecord& dataset, const StoredCheck& check, bool reused,
                const std::vector<std::vector<HealthFinding>>& shown)
 {
     const HealthReport& r = check.report;
-    std::printf("{\"check_id\":%lld,\"dataset\":%s,\"key\":%s,\"location\":%s,\"reused\":%s,\"seconds\":%s,"
-                "\"perceptual_hash\":%s,\"near_threshold\":%d,\"near_thumbnail_difference\":%s,\"findings_capped\":%s",
-                (long long)check.id, jsonString(dataset.description).c_str(), jsonString(dataset.key).c_str(),
-                jsonString(dataset.location).c_str(), reused ? "true" : "false", jsonNumber(r.seconds).c_str(),
-                jsonString(r.perceptualHash).c_str(), r.nearThreshold, jsonNumber(r.nearThumbnailDifference).c_str(),
-                r.findingsCapped ? "true" : "false");
-    if (!r.openError.empty()) std::printf(",\"open_error\":%s", jsonString(r.openError).c_str());
-    std::printf(",\"classes\":[");
-    for (std::size_t i = 0; i < r.classNames.size(); ++i) std::printf("%s%s", i ? "," : "", jsonString(r.classNames[i]).c_str());
-    std::printf("],\"splits\":[");
-    for (std::size_t i = 0; i < r.splits.size(); ++i) {
-        const SplitHealth& s = r.splits[i];
-        std::vector<double> counts(s.classCounts.begin(), s.classCounts.end());
-        std::printf("%s{\"split\":%s,\"samples\":%lld,\"class_counts\":%s,\"imbalance_ratio\":%s,\"suggested_class_weights\":%s}",
-                    i ? "," : "", jsonString(s.split).c_str(), (long long)s.samples, jsonList(counts).c_str(),
-                    std::isinf(s.imbalanceRatio) ? "\"inf\"" : jsonNumber(s.imbalanceRatio).c_str(),
-                    jsonList(s.suggestedClassWeights).c_str());
-    }
-    std::printf("],\"counts\":[");
-    for (std::size_t i = 0; i < r.counts.size(); ++i) {
-        const HealthCount& c = r.counts[i];
-        std::printf("%s{\"kind\":%s,\"split\":%s,\"other_split\":%s,\"cause\":%s,\"count\":%lld,\"samples\":%lld}", i ? "," : "",
-                    jsonString(findingKindName(c.kind)).c_str(), jsonString(c.split).c_str(), jsonString(c.otherSplit).c_str(),
-                    jsonString(c.cause).c_str(), (long long)c.count, (long long)c.samples);
-    }
-    std::printf("],\"findings\":[");
-    bool first = true;
+    Json json = {{"check_id", check.id},
+                 {"dataset", dataset.description},
+                 {"key", dataset.key},
+                 {"location", dataset.location},
+                 {"reused", reused},
+                 {"seconds", r.seconds},
+                 {"perceptual_hash", r.perceptualHash},
+                 {"near_threshold", r.nearThreshold},
+                 {"near_thumbnail_difference", r.nearThumbnailDifference},
+                 {"findings_capped", r.findingsCapped}};
+    if (!r.openError.empty()) json["open_error"] = r.openError;
+    json["classes"] = r.classNames;
+    json["splits"] = Json::array();
+    for (const SplitHealth& s : r.splits)
+        json["splits"].push_back({{"split", s.split},
+                                  {"samples", s.samples},
+                                  {"class_counts", s.classCounts},
+                                  {"imbalance_ratio", std::isinf(s.imbalanceRatio) ? Json("inf") : Json(s.imbalanceRatio)},
+                                  {"suggested_class_weights", s.suggestedClassWeights}});
+    json["counts"] = Json::array();
+    for (const HealthCount& c : r.counts)
+        json["counts"].push_back({{"kind", findingKindName(c.kind)},
+                                  {"split", c.split},
+                                  {"other_split", c.otherSplit},
+                                  {"cause", c.cause},
+                                  {"count", c.count},
+                                  {"samples", c.samples}});
+    json["findings"] = Json::array();
     for (const auto& kind : shown)
-        for (const HealthFinding& f : kind) std::printf("%s%s", first ? "" : ",", jsonFinding(f).c_str()), first = false;
-    std::printf("]}\n");
+        for (const HealthFinding& f : kind) json["findings"].push_back(findingJson(f));
+    return json;
 }
 
 void printHuman(const DatasetRecord& dataset, const StoredCheck& check, bool reused,
@@ -213,7 +210,7 @@ int dataCheckCommand(const std::vector<std::string>& args)
     for (int k = 0; k < kFindingKinds; ++k)
         shown.push_back(catalog.findings(check->id, static_cast<FindingKind>(k), show));
     const bool reused = result.finished.metrics.count("reused") && result.finished.metrics.at("reused") > 0;
-    if (json) printJson(dataset.value_or(DatasetRecord{}), *check, reused, shown);
+    if (json) printJson(checkJson(dataset.value_or(DatasetRecord{}), *check, reused, shown));
     else printHuman(dataset.value_or(DatasetRecord{}), *check, reused, shown);
     return 0;
 }

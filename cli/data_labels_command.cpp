@@ -9,6 +9,7 @@
 #include "console_listener.h"
 #include "data/dataset.h"
 #include "format.h"
+#include "json_output.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/label_overlay.h"
@@ -37,23 +38,32 @@ void printScores(const LabelCheckRecord& check, const std::vector<LabelScore>& s
                  const std::vector<std::string>& classes, bool json)
 {
     if (json) {
-        std::printf("{\"event\":\"label_check\",\"id\":%lld,\"method\":%s,\"run_id\":%lld,\"folds\":%lld,\"epochs\":%lld,"
-                    "\"samples\":%lld,\"suspects\":%lld,\"seconds\":%s,\"ranking\":\"by self-confidence p(given), "
-                    "lowest first\",\"top\":[",
-                    (long long)check.id, jsonString(check.method).c_str(), (long long)check.runId, (long long)check.folds,
-                    (long long)check.epochs, (long long)check.samples, (long long)check.suspects,
-                    jsonNumber(check.seconds).c_str());
+        Json document = {{"event", "label_check"},
+                         {"id", check.id},
+                         {"method", check.method},
+                         {"run_id", check.runId},
+                         {"folds", check.folds},
+                         {"epochs", check.epochs},
+                         {"samples", check.samples},
+                         {"suspects", check.suspects},
+                         {"seconds", check.seconds},
+                         {"ranking", "by self-confidence p(given), lowest first"},
+                         {"top", Json::array()}};
         for (std::size_t i = 0; i < scores.size(); ++i) {
             const LabelScore& s = scores[i];
-            std::printf("%s{\"rank\":%zu,\"split\":\"train\",\"sample\":%lld,\"label\":%lld,\"label_name\":%s,"
-                        "\"predicted\":%lld,\"predicted_name\":%s,\"confidence\":%s,\"self_confidence\":%s,\"margin\":%s,"
-                        "\"suspect\":%s}",
-                        i ? "," : "", i + 1, (long long)s.sample, (long long)s.label,
-                        jsonString(className(classes, s.label)).c_str(), (long long)s.predicted,
-                        jsonString(className(classes, s.predicted)).c_str(), jsonNumber(s.confidence).c_str(),
-                        jsonNumber(s.selfConfidence).c_str(), jsonNumber(s.margin).c_str(), s.suspect ? "true" : "false");
+            document["top"].push_back({{"rank", i + 1},
+                                       {"split", "train"},
+                                       {"sample", s.sample},
+                                       {"label", s.label},
+                                       {"label_name", className(classes, s.label)},
+                                       {"predicted", s.predicted},
+                                       {"predicted_name", className(classes, s.predicted)},
+                                       {"confidence", s.confidence},
+                                       {"self_confidence", s.selfConfidence},
+                                       {"margin", s.margin},
+                                       {"suspect", s.suspect}});
         }
-        std::printf("]}\n");
+        printJson(document);
         return;
     }
     const std::string how = check.method == "k_fold" ? std::to_string(check.folds) + "-fold, " + std::to_string(check.epochs) +
@@ -140,13 +150,11 @@ int dataMarkCommand(const std::vector<std::string>& args)
     if (o.flags.count("--list")) {
         const LabelOverlay overlay = readLabelOverlay(workspace, key);
         if (json) {
-            std::printf("{\"event\":\"label_overlay\",\"marks\":[");
-            for (std::size_t i = 0; i < overlay.marks.size(); ++i) {
-                const LabelMark& m = overlay.marks[i];
-                std::printf("%s{\"split\":%s,\"sample\":%lld,\"action\":\"%s\",\"label\":%lld}", i ? "," : "",
-                            jsonString(m.split).c_str(), (long long)m.sample, labelActionName(m.action), (long long)m.label);
-            }
-            std::printf("]}\n");
+            Json document = {{"event", "label_overlay"}, {"marks", Json::array()}};
+            for (const LabelMark& m : overlay.marks)
+                document["marks"].push_back(
+                    {{"split", m.split}, {"sample", m.sample}, {"action", labelActionName(m.action)}, {"label", m.label}});
+            printJson(document);
         } else {
             std::printf("label overlay of %s: %zu %s\n", spec.dataset.path.c_str(), overlay.marks.size(),
                         overlay.marks.size() == 1 ? "mark" : "marks");

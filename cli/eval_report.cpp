@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "format.h"
+#include "json_output.h"
 #include "runs_output.h"
 
 namespace ts::cli {
@@ -24,23 +25,21 @@ std::string temperatureSource(const EvaluationRecord& record)
     return "fitted on the val split (" + count + ")";
 }
 
-void writeCalibration(JsonWriter& json, const Calibration& c)
+Json calibrationJson(const Calibration& c)
 {
-    json.beginObject().field("ece", c.ece).field("nll", c.nll).field("brier", c.brier).key("bins").beginArray();
+    Json json = {{"ece", jsonValue(c.ece)}, {"nll", jsonValue(c.nll)}, {"brier", jsonValue(c.brier)}, {"bins", Json::array()}};
     for (const ReliabilityBin& b : c.bins)
-        json.beginObject()
-            .field("lower", b.lower)
-            .field("upper", b.upper)
-            .field("count", b.count)
-            .field("accuracy", b.accuracy)
-            .field("confidence", b.confidence)
-            .endObject();
-    json.endArray().endObject();
+        json["bins"].push_back({{"lower", jsonValue(b.lower)},
+                                {"upper", jsonValue(b.upper)},
+                                {"count", b.count},
+                                {"accuracy", jsonValue(b.accuracy)},
+                                {"confidence", jsonValue(b.confidence)}});
+    return json;
 }
 
-void writeAverage(JsonWriter& json, const char* name, const AveragedScores& s)
+Json averageJson(const AveragedScores& s)
 {
-    json.key(name).beginObject().field("precision", s.precision).field("recall", s.recall).field("f1", s.f1).endObject();
+    return {{"precision", jsonValue(s.precision)}, {"recall", jsonValue(s.recall)}, {"f1", jsonValue(s.f1)}};
 }
 
 std::string fixed(double v, int digits = 4)
@@ -115,50 +114,40 @@ void printEvaluationReport(const EvaluationRecord& record, const EvaluationRepor
 void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationReport& report)
 {
     const ClassificationReport& c = report.classification;
-    JsonWriter json;
-    json.beginObject().field("event", "report").field("evaluation_id", record.id).field("run_id", record.runId);
-    json.field("epoch", record.epoch).field("split", record.split).field("samples", c.samples).field("classes", c.classes);
-    json.key("per_class").beginArray();
+    Json json = {{"event", "report"},
+                 {"evaluation_id", record.id},
+                 {"run_id", record.runId},
+                 {"epoch", record.epoch},
+                 {"split", record.split},
+                 {"samples", c.samples},
+                 {"classes", c.classes},
+                 {"per_class", Json::array()}};
     for (std::size_t k = 0; k < c.perClass.size(); ++k) {
         const ClassScores& s = c.perClass[k];
-        json.beginObject()
-            .field("class", std::int64_t(k))
-            .field("precision", s.precision)
-            .field("recall", s.recall)
-            .field("f1", s.f1)
-            .field("support", s.support)
-            .field("roc_auc", c.roc[k].auc)
-            .field("average_precision", c.precisionRecall[k].averagePrecision)
-            .endObject();
+        json["per_class"].push_back({{"class", k},
+                                     {"precision", jsonValue(s.precision)},
+                                     {"recall", jsonValue(s.recall)},
+                                     {"f1", jsonValue(s.f1)},
+                                     {"support", s.support},
+                                     {"roc_auc", jsonValue(c.roc[k].auc)},
+                                     {"average_precision", jsonValue(c.precisionRecall[k].averagePrecision)}});
     }
-    json.endArray();
-    writeAverage(json, "macro", c.macro);
-    writeAverage(json, "micro", c.micro);
-    writeAverage(json, "weighted", c.weighted);
-    json.field("macro_roc_auc", c.macroRocAuc);
-    json.key("top_k").beginArray();
-    for (const TopKAccuracy& t : c.topK) json.beginObject().field("k", t.k).field("accuracy", t.accuracy).endObject();
-    json.endArray();
-    json.key("confusion").beginArray();
-    for (const auto& row : c.confusion) {
-        json.beginArray();
-        for (std::int64_t v : row) json.value(v);
-        json.endArray();
-    }
-    json.endArray();
-    json.key("calibration");
-    writeCalibration(json, report.calibration);
-    json.key("calibrated");
-    if (report.temperature) writeCalibration(json, report.calibrated);
-    else json.null();
-    json.key("temperature");
-    if (report.temperature) json.value(*report.temperature);
-    else json.null();
+    json["macro"] = averageJson(c.macro);
+    json["micro"] = averageJson(c.micro);
+    json["weighted"] = averageJson(c.weighted);
+    json["macro_roc_auc"] = jsonValue(c.macroRocAuc);
+    json["top_k"] = Json::array();
+    for (const TopKAccuracy& t : c.topK) json["top_k"].push_back({{"k", t.k}, {"accuracy", jsonValue(t.accuracy)}});
+    json["confusion"] = c.confusion;
+    json["calibration"] = calibrationJson(report.calibration);
+    json["calibrated"] = report.temperature ? calibrationJson(report.calibrated) : Json(nullptr);
+    json["temperature"] = report.temperature ? jsonValue(*report.temperature) : Json(nullptr);
     const auto onValidation = record.metrics.find(kTemperatureOnValidationMetric);
-    if (onValidation != record.metrics.end())
-        json.field("temperature_fitted_on", onValidation->second != 0 ? "val" : "train_holdout_10pct")
-            .field("temperature_fit_samples", std::int64_t(record.metrics.at(kTemperatureSamplesMetric)));
-    json.endObject().print();
+    if (onValidation != record.metrics.end()) {
+        json["temperature_fitted_on"] = onValidation->second != 0 ? "val" : "train_holdout_10pct";
+        json["temperature_fit_samples"] = std::int64_t(record.metrics.at(kTemperatureSamplesMetric));
+    }
+    printJson(json);
 }
 
 void writePredictionsCsv(const std::string& path, const std::vector<Prediction>& predictions, std::int64_t classes)

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "format.h"
+#include "json_output.h"
 #include "jobs/onnx_export_run.h"
 
 namespace ts::cli {
@@ -59,11 +60,14 @@ int exportCommand(const std::vector<std::string>& args)
     request.quantizeInt8 = quantize == "int8";
     const RunExportResult r = exportRunOnnx(request);
     if (o.flags.count("--json")) {
-        std::printf("{\"event\":\"exported\",\"path\":%s,\"bytes\":%lld,\"checkpoint\":%s,\"epoch\":%lld,"
-                    "\"nodes\":%d,\"quantized_weights\":%d,\"temperature\":%s}\n",
-                    jsonString(r.onnx.path).c_str(), static_cast<long long>(r.onnx.bytes),
-                    jsonString(r.checkpointPath).c_str(), static_cast<long long>(r.epoch), r.onnx.nodes,
-                    r.onnx.quantizedWeights, r.temperature ? jsonNumber(*r.temperature).c_str() : "null");
+        printJson({{"event", "exported"},
+                   {"path", r.onnx.path},
+                   {"bytes", r.onnx.bytes},
+                   {"checkpoint", r.checkpointPath},
+                   {"epoch", r.epoch},
+                   {"nodes", r.onnx.nodes},
+                   {"quantized_weights", r.onnx.quantizedWeights},
+                   {"temperature", orNull(r.temperature)}});
         return 0;
     }
     for (const Message& note : r.notes) std::printf("note: %s\n", note.text.c_str());

@@ -28,31 +28,6 @@ inline std::string formatCount(std::int64_t n)
     return (n < 0 ? "-" : "") + out;
 }
 
-// JSON numbers: NaN and infinities are not JSON, so they become null.
-inline std::string jsonNumber(double v)
-{
-    if (!std::isfinite(v)) return "null";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
-
-inline std::string jsonString(const std::string& s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\', out += c;
-        else if (c == '\n') out += "\\n";
-        else if (c == '\t') out += "\\t";
-        else if (static_cast<unsigned char>(c) < 0x20) {  // other control characters, kept exactly
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-            out += buf;
-        } else out += c;
-    }
-    return out + "\"";
-}
-
 // "--name VALUE" options (repeatable), "--flag" switches and positional arguments.
 struct Options {
     std::map<std::string, std::vector<std::string>> values;

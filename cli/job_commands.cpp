@@ -9,6 +9,7 @@
 #include "console_listener.h"
 #include "eval_report.h"
 #include "format.h"
+#include "json_output.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/run_reader.h"
@@ -106,14 +107,17 @@ void printBand(const LrRangeBand& band, std::uint64_t firstSeed, bool json)
 {
     const LrSuggestions& m = band.suggestions;
     if (json) {
-        std::printf("{\"event\":\"lr_find_seeds\",\"seeds\":%zu,\"suggested_lr\":%s,\"steepest_lr\":%s,\"min_loss_lr\":%s,"
-                    "\"valley_lr\":%s,\"rules_spread\":%s,\"seed_spread\":%s,\"per_seed_suggested_lr\":[",
-                    band.perCurve.size(), jsonNumber(m.suggested).c_str(), jsonNumber(m.steepest).c_str(),
-                    jsonNumber(m.minimum * 10).c_str(), jsonNumber(m.valley).c_str(), jsonNumber(m.spread).c_str(),
-                    jsonNumber(band.seedSpread()).c_str());
-        for (std::size_t i = 0; i < band.perCurve.size(); ++i)
-            std::printf("%s%s", i ? "," : "", jsonNumber(band.perCurve[i].suggested).c_str());
-        std::printf("]}\n");
+        Json document = {{"event", "lr_find_seeds"},
+                         {"seeds", band.perCurve.size()},
+                         {"suggested_lr", m.suggested},
+                         {"steepest_lr", m.steepest},
+                         {"min_loss_lr", m.minimum * 10},
+                         {"valley_lr", m.valley},
+                         {"rules_spread", m.spread},
+                         {"seed_spread", band.seedSpread()},
+                         {"per_seed_suggested_lr", Json::array()}};
+        for (const LrSuggestions& curve : band.perCurve) document["per_seed_suggested_lr"].push_back(curve.suggested);
+        printJson(document);
         return;
     }
     std::printf("\nover %zu seeds (mean of the smoothed losses over the %zu steps all reached):\n", band.perCurve.size(),

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "format.h"
 #include "jobs/predictor.h"
+#include "json_output.h"
 #include "runs_output.h"
 
 namespace ts::cli {
@@ -18,16 +19,15 @@ namespace {
 // "shoe.png [0]", "t10k-images-idx3-ubyte [17]": the file and the sample's index in it.
 std::string sourceText(const InputSource& s) { return s.file + " [" + std::to_string(s.index) + "]"; }
 
-void printJson(const std::vector<SamplePrediction>& predictions)
+void printPredictionsJson(const std::vector<SamplePrediction>& predictions)
 {
     for (const SamplePrediction& p : predictions) {
-        JsonWriter json;
-        json.beginObject().field("source", p.source.file).field("index", p.source.index);
-        if (!p.source.label.empty()) json.field("label", p.source.label);
-        json.key("top_k").beginArray();
+        Json json = {{"source", p.source.file}, {"index", p.source.index}};
+        if (!p.source.label.empty()) json["label"] = p.source.label;
+        json["top_k"] = Json::array();
         for (const ClassScore& c : p.top)
-            json.beginObject().field("class", c.index).field("name", c.name).field("probability", c.probability).endObject();
-        json.endArray().endObject().print();
+            json["top_k"].push_back({{"class", c.index}, {"name", c.name}, {"probability", jsonValue(c.probability)}});
+        printJson(json);
     }
 }
 
@@ -89,7 +89,7 @@ int predictCommand(const std::vector<std::string>& args)
     const std::vector<std::string> inputs(o.positional.begin() + 1, o.positional.end());
     const std::vector<SamplePrediction> predictions = predictor.predict(inputs, k);
     for (const Message& note : predictor.notes()) std::fprintf(stderr, "note: %s\n", note.text.c_str());
-    if (json) printJson(predictions);
+    if (json) printPredictionsJson(predictions);
     else printTable(predictor, predictions, k);
     return 0;
 }

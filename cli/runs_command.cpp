@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "commands.h"
+#include "json_output.h"
 #include "runs_common.h"
 #include "runs_output.h"
 
@@ -96,40 +97,31 @@ int runsList(const std::vector<std::string>& args)
     if (status) std::erase_if(runs, [&](const RunListing& r) { return r.run.status != *status; });
 
     if (o.flags.count("--json")) {
-        JsonWriter json;
-        json.beginArray();
+        Json json = Json::array();
         for (const auto& [run, summaries] : runs) {
-            json.beginObject()
-                .field("id", run.id)
-                .field("name", run.name)
-                .field("experiment", run.experimentName)
-                .field("status", runStatusName(run.status))
-                .field("start_time", run.startTime)
-                .field("started", isoLocalTime(run.startTime))
-                .field("end_time", run.endTime)
-                .field("duration_s", runDuration(run))
-                .field("active_s", activeSeconds(run, summaries))
-                .field("device", run.device);
-            json.key("tags").beginArray();
-            for (const auto& t : run.tags) json.value(t);
-            json.endArray().key("best_validation");
-            if (const MetricSummary* best = bestValidation(summaries))
-                json.beginObject().field("metric", best->name).field("value", best->best).field("step", best->bestStep).endObject();
-            else
-                json.null();
-            json.key("result");  // the headline: best validation, else the final test metric
+            Json best = nullptr, result = nullptr;  // result: the headline, best validation, else the final test metric
+            if (const MetricSummary* b = bestValidation(summaries))
+                best = {{"metric", b->name}, {"value", jsonValue(b->best)}, {"step", b->bestStep}};
             if (const HeadlineResult r = headlineResult(summaries); r.summary)
-                json.beginObject()
-                    .field("metric", r.summary->name)
-                    .field("value", r.value)
-                    .field("step", r.step)
-                    .field("kind", r.finalTest ? "final" : "best")
-                    .endObject();
-            else
-                json.null();
-            json.endObject();
+                result = {{"metric", r.summary->name},
+                          {"value", jsonValue(r.value)},
+                          {"step", r.step},
+                          {"kind", r.finalTest ? "final" : "best"}};
+            json.push_back({{"id", run.id},
+                            {"name", run.name},
+                            {"experiment", run.experimentName},
+                            {"status", runStatusName(run.status)},
+                            {"start_time", jsonValue(run.startTime)},
+                            {"started", isoLocalTime(run.startTime)},
+                            {"end_time", jsonValue(run.endTime)},
+                            {"duration_s", jsonValue(runDuration(run))},
+                            {"active_s", jsonValue(activeSeconds(run, summaries))},
+                            {"device", run.device},
+                            {"tags", run.tags},
+                            {"best_validation", best},
+                            {"result", result}});
         }
-        json.endArray().print();
+        printJson(json);
         return 0;
     }
     if (runs.empty()) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "format.h"
+#include "json_output.h"
 #include "graph/cost_model.h"
 #include "graph/graph.h"
 #include "io/experiment_yaml.h"
@@ -84,35 +85,31 @@ std::set<std::string> metricNames(const std::vector<ComparedRun>& runs)
     return names;
 }
 
-void printJson(const std::vector<ComparedRun>& runs, const std::vector<ParameterRow>& differing, std::size_t identical)
+Json comparisonJson(const std::vector<ComparedRun>& runs, const std::vector<ParameterRow>& differing, std::size_t identical)
 {
-    JsonWriter json;
-    json.beginObject().key("runs").beginArray();
+    Json json = {{"runs", Json::array()},
+                 {"parameters", {{"identical", identical}, {"differing", Json::array()}}},
+                 {"metrics", Json::array()}};
     for (const auto& r : runs)
-        json.beginObject().field("id", r.run.id).field("name", r.run.name).field("status", runStatusName(r.run.status)).endObject();
-    json.endArray().key("parameters").beginObject().field("identical", identical).key("differing").beginArray();
+        json["runs"].push_back({{"id", r.run.id}, {"name", r.run.name}, {"status", runStatusName(r.run.status)}});
     for (const auto& [key, values] : differing) {
-        json.beginObject().field("key", key).key("values").beginArray();
-        for (const auto& v : values) v ? json.value(*v) : json.null();
-        json.endArray().endObject();
+        Json row = {{"key", key}, {"values", Json::array()}};
+        for (const auto& v : values) row["values"].push_back(orNull(v));
+        json["parameters"]["differing"].push_back(row);
     }
-    json.endArray().endObject().key("metrics").beginArray();
     for (const auto& name : metricNames(runs)) {
-        json.beginObject().field("name", name).key("runs").beginArray();
+        Json metric = {{"name", name}, {"runs", Json::array()}};
         for (const auto& r : runs) {
-            if (const MetricSummary* s = findSummary(r.summaries, name))
-                json.beginObject()
-                    .field("last", s->last)
-                    .field("last_step", s->lastStep)
-                    .field("best", s->best)
-                    .field("best_step", s->bestStep)
-                    .endObject();
-            else
-                json.null();
+            const MetricSummary* s = findSummary(r.summaries, name);
+            metric["runs"].push_back(s ? Json{{"last", jsonValue(s->last)},
+                                              {"last_step", s->lastStep},
+                                              {"best", jsonValue(s->best)},
+                                              {"best_step", s->bestStep}}
+                                       : Json(nullptr));
         }
-        json.endArray().endObject();
+        json["metrics"].push_back(metric);
     }
-    json.endArray().endObject().print();
+    return json;
 }
 
 void printText(const std::vector<ComparedRun>& runs, const std::vector<ParameterRow>& differing, std::size_t identical)
@@ -215,7 +212,7 @@ int runsCompare(const std::vector<std::string>& args)
     }
     std::size_t identical = 0;
     const auto differing = differingParameters(runs, identical);
-    if (o.flags.count("--json")) printJson(runs, differing, identical);
+    if (o.flags.count("--json")) printJson(comparisonJson(runs, differing, identical));
     else printText(runs, differing, identical);
     return 0;
 }

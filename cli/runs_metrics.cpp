@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "runs_common.h"
+#include "json_output.h"
 #include "runs_output.h"
 
 namespace ts::cli {
@@ -55,11 +56,10 @@ void printNames(RunReader& reader, std::int64_t runId, bool json)
     std::vector<MetricSummary> summaries = reader.summaries(runId);
     std::sort(summaries.begin(), summaries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     if (json) {
-        JsonWriter w;
-        w.beginObject().field("run", runId).key("metrics").beginArray();
+        Json document = {{"run", runId}, {"metrics", Json::array()}};
         for (const auto& s : summaries)
-            w.beginObject().field("name", s.name).field("count", s.count).field("last_step", s.lastStep).endObject();
-        w.endArray().endObject().print();
+            document["metrics"].push_back({{"name", s.name}, {"count", s.count}, {"last_step", s.lastStep}});
+        printJson(document);
         return;
     }
     if (summaries.empty()) {
@@ -87,19 +87,16 @@ int runsMetrics(const std::vector<std::string>& args)
         return 0;
     }
     const std::vector<std::string> names = chosenMetrics(*reader, id, asked);
-    JsonWriter w;
-    w.beginObject().field("run", id).key("metrics").beginArray();
+    Json document = {{"run", id}, {"metrics", Json::array()}};
     for (std::size_t n = 0; n < names.size(); ++n) {
         const MetricSeries series = reader->metric(id, names[n]);
         if (json) {
             // Columns, not one object per point: a million points stay a few MB.
-            w.beginObject().field("name", series.name).key("steps").beginArray();
-            for (auto s : series.steps) w.value(s);
-            w.endArray().key("values").beginArray();
-            for (double v : series.values) w.value(v);
-            w.endArray().key("wall_times").beginArray();
-            for (double t : series.wallTimes) w.value(t);
-            w.endArray().endObject();
+            Json values = Json::array(), wallTimes = Json::array();
+            for (double v : series.values) values.push_back(jsonValue(v));
+            for (double t : series.wallTimes) wallTimes.push_back(jsonValue(t));
+            document["metrics"].push_back(
+                {{"name", series.name}, {"steps", series.steps}, {"values", values}, {"wall_times", wallTimes}});
             continue;
         }
         std::printf("%s%s (%zu points)\n", n ? "\n" : "", names[n].c_str(), series.steps.size());
@@ -108,7 +105,7 @@ int runsMetrics(const std::vector<std::string>& args)
             table.add({std::to_string(series.steps[i]), displayNumber(series.values[i]), formatDuration(series.wallTimes[i])});
         if (!table.empty()) table.print(stdout, 2);
     }
-    if (json) w.endArray().endObject().print();
+    if (json) printJson(document);
     return 0;
 }
 

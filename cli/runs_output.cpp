@@ -5,8 +5,6 @@
 #include <cmath>
 #include <ctime>
 
-#include "format.h"
-
 namespace ts::cli {
 
 namespace {
@@ -63,73 +61,6 @@ std::string formatDuration(double seconds)
     }
     return buf;
 }
-
-// ---- JsonWriter
-
-void JsonWriter::separate()
-{
-    if (afterKey_) {
-        afterKey_ = false;
-        return;
-    }
-    if (!hasItems_.empty()) {
-        if (hasItems_.back()) out_ += ',';
-        hasItems_.back() = true;
-    }
-}
-
-JsonWriter& JsonWriter::open(char bracket)
-{
-    separate();
-    out_ += bracket;
-    hasItems_.push_back(false);
-    return *this;
-}
-
-JsonWriter& JsonWriter::close(char bracket)
-{
-    hasItems_.pop_back();
-    out_ += bracket;
-    return *this;
-}
-
-JsonWriter& JsonWriter::raw(std::string_view token)
-{
-    separate();
-    out_ += token;
-    return *this;
-}
-
-JsonWriter& JsonWriter::key(std::string_view name)
-{
-    value(name);
-    out_ += ':';
-    afterKey_ = true;
-    return *this;
-}
-
-JsonWriter& JsonWriter::value(std::string_view text)
-{
-    separate();
-    out_ += jsonString(std::string(text));  // format.h: the CLI's one escaper
-    return *this;
-}
-
-JsonWriter& JsonWriter::value(double number)
-{
-    if (!std::isfinite(number)) return value(nonFiniteWord(number));
-    return raw(exactNumber(number));
-}
-
-JsonWriter& JsonWriter::value(bool flag) { return raw(flag ? "true" : "false"); }
-
-void JsonWriter::print() const
-{
-    std::fwrite(out_.data(), 1, out_.size(), stdout);
-    std::fputc('\n', stdout);
-}
-
-// ---- Table
 
 Table::Table(std::vector<std::string> headers, std::string align) : headers_(std::move(headers)), align_(std::move(align)) {}
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "json_output.h"
 #include "runs_common.h"
 #include "runs_output.h"
 #include "store/resume_source.h"
@@ -45,71 +46,66 @@ bool checkpointExists(const Workspace& workspace, const CheckpointRecord& c)
     return std::filesystem::exists(absoluteCheckpointPath(workspace, c.path), ec);
 }
 
-void printJson(const ShownRun& s, const Workspace& workspace)
+Json shownRunJson(const ShownRun& s, const Workspace& workspace)
 {
     const RunInfo& run = s.run;
-    JsonWriter json;
-    json.beginObject()
-        .field("id", run.id)
-        .field("name", run.name)
-        .field("experiment_id", run.experimentId)
-        .field("experiment", run.experimentName)
-        .field("status", runStatusName(run.status))
-        .field("message", run.message.text)
-        .field("start_time", run.startTime)
-        .field("started", isoLocalTime(run.startTime))
-        .field("end_time", run.endTime)
-        .field("ended", isoLocalTime(run.endTime))
-        .field("duration_s", runDuration(run))
-        .field("active_s", activeSeconds(run, s.summaries))
-        .field("paused_s", pausedSeconds(s.summaries))
-        .field("heartbeat", run.heartbeat)
-        .field("host", run.host)
-        .field("device", run.device)
-        .field("seed", run.seed);
-    json.key("parent");
-    if (run.parentRunId) json.beginObject().field("id", *run.parentRunId).field("relation", run.parentRelation).endObject();
-    else json.null();
-    json.field("notes", run.notes).key("tags").beginArray();
-    for (const auto& t : run.tags) json.value(t);
-    json.endArray().field("checkpoints_dir", workspace.runCheckpointsPath(run.id));
-
-    json.key("metrics").beginArray();
+    Json json = {{"id", run.id},
+                 {"name", run.name},
+                 {"experiment_id", run.experimentId},
+                 {"experiment", run.experimentName},
+                 {"status", runStatusName(run.status)},
+                 {"message", run.message.text},
+                 {"start_time", jsonValue(run.startTime)},
+                 {"started", isoLocalTime(run.startTime)},
+                 {"end_time", jsonValue(run.endTime)},
+                 {"ended", isoLocalTime(run.endTime)},
+                 {"duration_s", jsonValue(runDuration(run))},
+                 {"active_s", jsonValue(activeSeconds(run, s.summaries))},
+                 {"paused_s", jsonValue(pausedSeconds(s.summaries))},
+                 {"heartbeat", jsonValue(run.heartbeat)},
+                 {"host", run.host},
+                 {"device", run.device},
+                 {"seed", run.seed},
+                 {"parent", nullptr},
+                 {"notes", run.notes},
+                 {"tags", run.tags},
+                 {"checkpoints_dir", workspace.runCheckpointsPath(run.id)},
+                 {"metrics", Json::array()},
+                 {"checkpoints", Json::array()},
+                 {"log_lines", s.logCount},
+                 {"logs", Json::array()},
+                 {"parameters", Json::object()},
+                 {"experiment_yaml", run.experimentYaml}};
+    if (run.parentRunId) json["parent"] = {{"id", *run.parentRunId}, {"relation", run.parentRelation}};
     for (const auto& m : s.summaries) {
-        json.beginObject()
-            .field("name", m.name)
-            .field("count", m.count)
-            .field("last", m.last)
-            .field("last_step", m.lastStep)
-            .field("min", m.min)
-            .field("max", m.max);
-        if (metricGoal(m.name) == MetricGoal::None) json.key("best").null().key("best_step").null();  // lr, grad_norm
-        else json.field("best", m.best).field("best_step", m.bestStep);
-        json.endObject();
+        const bool hasBest = metricGoal(m.name) != MetricGoal::None;  // lr, grad_norm have none
+        json["metrics"].push_back({{"name", m.name},
+                                   {"count", m.count},
+                                   {"last", jsonValue(m.last)},
+                                   {"last_step", m.lastStep},
+                                   {"min", jsonValue(m.min)},
+                                   {"max", jsonValue(m.max)},
+                                   {"best", hasBest ? jsonValue(m.best) : Json(nullptr)},
+                                   {"best_step", hasBest ? Json(m.bestStep) : Json(nullptr)}});
     }
-    json.endArray().key("checkpoints").beginArray();
     for (const auto& c : s.checkpoints)
-        json.beginObject()
-            .field("id", c.id)
-            .field("path", c.path)
-            .field("absolute_path", absoluteCheckpointPath(workspace, c.path))
-            .field("exists", checkpointExists(workspace, c))
-            .field("state_path", c.statePath)
-            .field("epoch", c.epoch)
-            .field("step", c.step)
-            .field("metric", c.metricName)
-            .field("metric_value", c.metricValue)
-            .field("best", c.best)
-            .field("size_bytes", c.sizeBytes)
-            .field("sha256", c.sha256)
-            .field("created", c.createdTime)
-            .endObject();
-    json.endArray().field("log_lines", s.logCount).key("logs").beginArray();
+        json["checkpoints"].push_back({{"id", c.id},
+                                       {"path", c.path},
+                                       {"absolute_path", absoluteCheckpointPath(workspace, c.path)},
+                                       {"exists", checkpointExists(workspace, c)},
+                                       {"state_path", c.statePath},
+                                       {"epoch", c.epoch},
+                                       {"step", c.step},
+                                       {"metric", c.metricName},
+                                       {"metric_value", jsonValue(c.metricValue)},
+                                       {"best", c.best},
+                                       {"size_bytes", c.sizeBytes},
+                                       {"sha256", c.sha256},
+                                       {"created", jsonValue(c.createdTime)}});
     for (const auto& l : s.logs)
-        json.beginObject().field("time", l.time).field("level", l.level).field("message", l.message.text).endObject();
-    json.endArray().key("parameters").beginObject();
-    for (const auto& [k, v] : s.parameters) json.field(k, v);
-    json.endObject().field("experiment_yaml", run.experimentYaml).endObject().print();
+        json["logs"].push_back({{"time", jsonValue(l.time)}, {"level", l.level}, {"message", l.message.text}});
+    for (const auto& [k, v] : s.parameters) json["parameters"][k] = v;
+    return json;
 }
 
 void printText(const ShownRun& s, const Workspace& workspace)
@@ -184,7 +180,7 @@ int runsShow(const std::vector<std::string>& args)
     if (s.logs.size() > logLines) s.logs.erase(s.logs.begin(), s.logs.end() - static_cast<std::ptrdiff_t>(logLines));
     s.parameters = reader->parameters(id);
 
-    if (o.flags.count("--json")) printJson(s, workspace);
+    if (o.flags.count("--json")) printJson(shownRunJson(s, workspace));
     else printText(s, workspace);
     return 0;
 }

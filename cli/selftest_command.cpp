@@ -14,6 +14,7 @@
 #include "backend/selftest.h"
 #include "commands.h"
 #include "format.h"
+#include "json_output.h"
 #include "selftest_training.h"
 
 namespace ts::cli {
@@ -89,24 +90,30 @@ void printTable(const SelftestReport& r, MathPrecision p)
     std::printf("%s: %d passed, %d failed\n", mathPrecisionName(p), r.passed(), r.failed());
 }
 
-void printJson(const SelftestReport& r, MathPrecision p)
+void printCasesJson(const SelftestReport& r, MathPrecision p)
 {
     for (const auto& c : r.cases)
-        std::printf("{\"event\":\"case\",\"primitive\":%s,\"shape\":%s,\"precision\":\"%s\",\"error\":%s,"
-                    "\"tolerance\":%s,\"passed\":%s,\"detail\":%s}\n",
-                    jsonString(c.primitive).c_str(), jsonString(c.shape).c_str(), mathPrecisionName(p),
-                    (std::isinf(c.error) ? std::string("\"inf\"") : jsonNumber(c.error)).c_str(), jsonNumber(c.tolerance).c_str(),
-                    c.passed ? "true" : "false", jsonString(c.detail).c_str());
+        printJson({{"event", "case"},
+                   {"primitive", c.primitive},
+                   {"shape", c.shape},
+                   {"precision", mathPrecisionName(p)},
+                   {"error", std::isinf(c.error) ? Json("inf") : Json(c.error)},  // a mismatch with no relative size
+                   {"tolerance", c.tolerance},
+                   {"passed", c.passed},
+                   {"detail", c.detail}});
 }
 
 void printTraining(const TrainingComparison& t, bool json)
 {
     if (json) {
-        std::printf("{\"event\":\"training\",\"experiment\":%s,\"steps\":%zu,\"early_rel_diff\":%s,\"max_rel_diff\":%s,"
-                    "\"final_rel_diff\":%s,\"passed\":%s,\"detail\":%s}\n",
-                    jsonString(t.experiment).c_str(), t.reference.size(), jsonNumber(t.earlyDifference).c_str(),
-                    jsonNumber(t.maxDifference).c_str(), jsonNumber(t.finalDifference).c_str(), t.passed ? "true" : "false",
-                    jsonString(t.detail).c_str());
+        printJson({{"event", "training"},
+                   {"experiment", t.experiment},
+                   {"steps", t.reference.size()},
+                   {"early_rel_diff", t.earlyDifference},
+                   {"max_rel_diff", t.maxDifference},
+                   {"final_rel_diff", t.finalDifference},
+                   {"passed", t.passed},
+                   {"detail", t.detail}});
         return;
     }
     std::printf("training %-18s first %d steps %9.3g (< %g)  final %9.3g (< %g)  max %9.3g  %s\n    %s\n",
@@ -141,7 +148,7 @@ int selftestCommand(const std::vector<std::string>& args)
         const CudaRuntimeInfo cuda = queryCuda();
         if (cuda.devices.empty()) {
             const std::string line = "selftest: " + cuda.reason + "; nothing to check";
-            if (json) std::printf("{\"event\":\"selftest\",\"skipped\":true,\"reason\":%s}\n", jsonString(cuda.reason).c_str());
+            if (json) printJson({{"event", "selftest"}, {"skipped", true}, {"reason", cuda.reason}});
             std::fprintf(stderr, "%s\n", line.c_str());
             return kNothingToCheck;
         }
@@ -164,7 +171,7 @@ int selftestCommand(const std::vector<std::string>& args)
         options.seed = seed;
         options.precision = p;
         const SelftestReport report = compareBackends(*candidate, reference, options);
-        json ? printJson(report, p) : printTable(report, p);
+        json ? printCasesJson(report, p) : printTable(report, p);
         std::fflush(stdout);
         passed += report.passed();
         failed += report.failed();
@@ -183,8 +190,7 @@ int selftestCommand(const std::vector<std::string>& args)
         candidate->setMathPrecision(before);
     }
     if (json)
-        std::printf("{\"event\":\"selftest\",\"device\":%s,\"passed\":%d,\"failed\":%d}\n", jsonString(what).c_str(), passed,
-                    failed);
+        printJson({{"event", "selftest"}, {"device", what}, {"passed", passed}, {"failed", failed}});
     else
         std::printf("\nselftest %s: %d passed, %d failed\n", failed ? "FAILED" : "passed", passed, failed);
     return failed ? 1 : 0;

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "console_listener.h"
 #include "format.h"
+#include "json_output.h"
 #include "io/experiment_yaml.h"
 #include "jobs/sweep_runner.h"
 #include "runs_output.h"
@@ -69,8 +70,12 @@ public:
     void onSweepEvent(const SweepEvent& e) override
     {
         if (json_) {
-            std::printf("{\"event\":\"sweep\",\"kind\":\"%s\",\"trial\":%d,\"rung\":%d,\"id\":%s,\"message\":%s}\n",
-                        kindName(e.kind), e.trial, e.rung, jsonString(e.message.id).c_str(), jsonString(e.message.text).c_str());
+            printJson({{"event", "sweep"},
+                       {"kind", kindName(e.kind)},
+                       {"trial", e.trial},
+                       {"rung", e.rung},
+                       {"id", e.message.id},
+                       {"message", e.message.text}});
         } else {
             const bool problem = e.kind == SweepEvent::Kind::Failed ||
                                  (e.kind == SweepEvent::Kind::Finished && e.message.id != "sweep.finished");
@@ -91,7 +96,7 @@ private:
 std::string metricOr(const std::map<std::string, double>& m, const std::string& key)
 {
     const auto it = m.find(key);
-    return it == m.end() ? "-" : jsonNumber(it->second);
+    return it == m.end() ? "-" : displayNumber(it->second);
 }
 
 void printSummary(const SweepResult& r, const std::string& metric)
@@ -103,7 +108,7 @@ void printSummary(const SweepResult& r, const std::string& metric)
     for (const SweepTrialResult& t : r.trials) {
         const std::string mark = t.trial.number == r.best ? " *" : "";
         table.add({std::to_string(t.trial.number) + mark, sweepTrialStateName(t.state), std::to_string(t.epochs),
-                   t.metric ? jsonNumber(*t.metric) : "-", metricOr(t.lastMetrics, "test_acc"),
+                   t.metric ? displayNumber(*t.metric) : "-", metricOr(t.lastMetrics, "test_acc"),
                    t.runs.empty() ? "-" : std::to_string(t.runs.back()), t.trial.text()});
     }
     table.print();
@@ -115,32 +120,31 @@ void printSummary(const SweepResult& r, const std::string& metric)
 void printSummaryJson(const SweepResult& r)
 {
     static const char* outcomes[] = {"finished", "stopped", "early_stopped", "failed"};
-    std::printf("{\"event\":\"sweep_summary\",\"sweep\":%s,\"outcome\":\"%s\",\"message\":%s,\"seconds\":%s,\"best\":%d,"
-                "\"training_jobs\":%lld,\"rungs\":[",
-                jsonString(r.id).c_str(), outcomes[static_cast<int>(r.outcome)], jsonString(r.message.text).c_str(),
-                jsonNumber(r.seconds).c_str(), r.best, static_cast<long long>(r.trainingJobs));
-    for (std::size_t i = 0; i < r.rungs.size(); ++i) std::printf("%s%lld", i ? "," : "", static_cast<long long>(r.rungs[i]));
-    std::printf("],\"trials\":[");
-    for (std::size_t i = 0; i < r.trials.size(); ++i) {
-        const SweepTrialResult& t = r.trials[i];
-        std::printf("%s{\"trial\":%d,\"state\":\"%s\",\"epochs\":%lld,\"metric\":%s,\"planned_bytes\":%zu,\"values\":{",
-                    i ? "," : "", t.trial.number, sweepTrialStateName(t.state), static_cast<long long>(t.epochs),
-                    t.metric ? jsonNumber(*t.metric).c_str() : "null", t.plannedBytes);
-        for (std::size_t v = 0; v < t.trial.values.size(); ++v)
-            std::printf("%s%s:%s", v ? "," : "", jsonString(t.trial.values[v].first).c_str(),
-                        jsonString(t.trial.values[v].second).c_str());
-        std::printf("},\"runs\":[");
-        for (std::size_t k = 0; k < t.runs.size(); ++k) std::printf("%s%lld", k ? "," : "", static_cast<long long>(t.runs[k]));
-        std::printf("],\"metrics\":{");
-        bool first = true;
+    Json json = {{"event", "sweep_summary"},
+                 {"sweep", r.id},
+                 {"outcome", outcomes[static_cast<int>(r.outcome)]},
+                 {"message", r.message.text},
+                 {"seconds", r.seconds},
+                 {"best", r.best},
+                 {"training_jobs", r.trainingJobs},
+                 {"rungs", r.rungs},
+                 {"trials", Json::array()}};
+    for (const SweepTrialResult& t : r.trials) {
+        Json trial = {{"trial", t.trial.number},
+                      {"state", sweepTrialStateName(t.state)},
+                      {"epochs", t.epochs},
+                      {"metric", orNull(t.metric)},
+                      {"planned_bytes", t.plannedBytes},
+                      {"values", Json::object()},
+                      {"runs", t.runs},
+                      {"metrics", Json::object()}};
+        for (const auto& [key, value] : t.trial.values) trial["values"][key] = value;
         for (const auto& [name, value] : t.lastMetrics)
-            if (name.starts_with("test_") || name.starts_with("val_") || name.starts_with("train_"))
-                std::printf("%s%s:%s", first ? "" : ",", jsonString(name).c_str(), jsonNumber(value).c_str()), first = false;
-        std::printf("}");
-        if (!t.reason.text.empty()) std::printf(",\"reason\":%s", jsonString(t.reason.text).c_str());
-        std::printf("}");
+            if (name.starts_with("test_") || name.starts_with("val_") || name.starts_with("train_")) trial["metrics"][name] = value;
+        if (!t.reason.text.empty()) trial["reason"] = t.reason.text;
+        json["trials"].push_back(trial);
     }
-    std::printf("]}\n");
+    printJson(json);
 }
 
 }  // namespace

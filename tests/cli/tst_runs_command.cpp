@@ -247,6 +247,44 @@ private slots:
         QVERIFY2(unknown.err.contains("val_acc"), qPrintable(unknown.err));  // says what exists
     }
 
+    // Text goes through JSON unchanged (a quote, a backslash, a control character, non-ASCII);
+    // bytes that are not UTF-8 become U+FFFD instead of failing the command; a NaN metric is "nan".
+    void textAndNonFiniteSurviveJson()
+    {
+        const QString ws = dir_.filePath("odd_text");
+        const std::string odd = "say \"hi\" \\ back\x02 gr\xC3\xB6\xC3\x9F" "e \xE5\xAD\xA6";  // ... größe 学
+        {
+            const Workspace workspace = Workspace::open(ws.toStdString());
+            RunWriter writer(workspace);
+            NewRun r;
+            r.experimentName = "odd";
+            r.name = odd;
+            r.parameters = {{"note", odd}};
+            r.tags = {odd};
+            const std::int64_t id = writer.createRun(r);
+            writer.addMetric(id, "val_loss", 1, 0.5, 1.0);
+            writer.addMetric(id, "val_loss", 2, NAN, 2.0);
+            writer.setNotes(id, "bad \xFF byte");
+            writer.finishRun(id, RunStatus::Finished, {"done"});
+            writer.flush();
+        }
+        const QString expected = QString::fromUtf8(odd.c_str());
+        const Result shown = cli({"runs", "show", "1", "--json", "--workspace", ws});
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY2(shown.out.contains("\\u0002") && shown.out.contains(QString::fromUtf8("gr\xC3\xB6\xC3\x9F" "e")), qPrintable(shown.out));
+        const QJsonObject run = parsed(shown).object();
+        QCOMPARE(run["name"].toString(), expected);
+        QCOMPARE(run["tags"].toArray().first().toString(), expected);
+        QCOMPARE(run["parameters"].toObject()["note"].toString(), expected);
+        QCOMPARE(run["notes"].toString(), QString::fromUtf8("bad \xEF\xBF\xBD byte"));
+        QCOMPARE(metricOf(run["metrics"].toArray(), "val_loss")["last"].toString(), QString("nan"));
+        const QJsonArray listed = parsed(cli({"runs", "list", "--json", "--workspace", ws})).array();
+        QCOMPARE(listed.size(), 1);
+        QCOMPARE(listed[0].toObject()["name"].toString(), expected);
+        const Result points = cli({"runs", "metrics", "1", "val_loss", "--json", "--workspace", ws});
+        QCOMPARE(parsed(points).object()["metrics"].toArray()[0].toObject()["values"].toArray(), (QJsonArray{0.5, "nan"}));
+    }
+
     void exportCsv()
     {
         const Result r = cli(at({"export", "1"}));
