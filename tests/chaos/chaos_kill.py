@@ -124,7 +124,10 @@ def main():
         if os.path.exists(db):
             code, out, err = run_cli(a.cli, ["runs", "list", "--workspace", ws, "--json"], env)
             before = {r["id"] for r in json.loads(out)} if code == 0 else set()
-        delay = rng.uniform(0.05, a.max_delay)
+        # Until a checkpoint is stored the window widens (up to 4x): on a loaded machine the
+        # first epoch can outlast --max-delay, and the kills after a checkpoint are the point.
+        window = a.max_delay if resume_from is not None else min(a.max_delay * 1.5 ** (kill - 1), a.max_delay * 4)
+        delay = rng.uniform(0.05, window)
         p = subprocess.Popen([a.cli] + args + ["--workspace", ws, "--json"], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         time.sleep(delay)
