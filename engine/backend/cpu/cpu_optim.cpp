@@ -29,6 +29,31 @@ void CpuBackend::sgdUpdate(float* param, const float* grad, float* momentumBuf, 
     });
 }
 
+namespace {
+
+// Adam's constants for one step, by value: a lambda capturing them by reference reads them
+// through pointers that every float store might change, so GCC reloads them per element and
+// vectorises nothing; with plain values and restrict pointers the loop runs 4 lanes wide.
+struct AdamStep {
+    float decay, l2, b1, c1, b2, c2, stepSize, invBc2Sqrt, eps;
+};
+
+void adamRange(float* __restrict param, const float* __restrict grad, float* __restrict m, float* __restrict v,
+               std::int64_t n, const AdamStep s)
+{
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float p = param[i] * s.decay;
+        const float g = grad[i] + s.l2 * p;
+        const float mi = s.b1 * m[i] + s.c1 * g;
+        const float vi = s.b2 * v[i] + s.c2 * g * g;
+        m[i] = mi;
+        v[i] = vi;
+        param[i] = p - s.stepSize * mi / (std::sqrt(vi) * s.invBc2Sqrt + s.eps);
+    }
+}
+
+}  // namespace
+
 void CpuBackend::adamUpdate(float* param, const float* grad, float* m, float* v, std::int64_t n, double lr,
                             double beta1, double beta2, double eps, double weightDecay, bool decoupled,
                             std::int64_t step)
@@ -37,47 +62,61 @@ void CpuBackend::adamUpdate(float* param, const float* grad, float* m, float* v,
     // into a divisor of sqrt(v), so the loop is a short chain of f32 multiply-adds.
     const double bc1 = 1.0 - std::pow(beta1, double(step));
     const double bc2 = 1.0 - std::pow(beta2, double(step));
-    const float stepSize = static_cast<float>(lr / bc1);
-    const float invBc2Sqrt = static_cast<float>(1.0 / std::sqrt(bc2));
-    const float b1 = static_cast<float>(beta1), b2 = static_cast<float>(beta2);
-    const float c1 = static_cast<float>(1.0 - beta1), c2 = static_cast<float>(1.0 - beta2);
-    const float epsF = static_cast<float>(eps);
-    const float decay = static_cast<float>(decoupled ? 1.0 - lr * weightDecay : 1.0);
-    const float l2 = static_cast<float>(decoupled ? 0.0 : weightDecay);
+    AdamStep s;
+    s.stepSize = static_cast<float>(lr / bc1);
+    s.invBc2Sqrt = static_cast<float>(1.0 / std::sqrt(bc2));
+    s.b1 = static_cast<float>(beta1);
+    s.b2 = static_cast<float>(beta2);
+    s.c1 = static_cast<float>(1.0 - beta1);
+    s.c2 = static_cast<float>(1.0 - beta2);
+    s.eps = static_cast<float>(eps);
+    s.decay = static_cast<float>(decoupled ? 1.0 - lr * weightDecay : 1.0);
+    s.l2 = static_cast<float>(decoupled ? 0.0 : weightDecay);
     cpu::parallelFor(n, kGrain, [&](std::int64_t i0, std::int64_t i1) {
-        for (std::int64_t i = i0; i < i1; ++i) {
-            const float p = param[i] * decay;
-            const float g = grad[i] + l2 * p;
-            const float mi = b1 * m[i] + c1 * g;
-            const float vi = b2 * v[i] + c2 * g * g;
-            m[i] = mi;
-            v[i] = vi;
-            param[i] = p - stepSize * mi / (std::sqrt(vi) * invBc2Sqrt + epsF);
-        }
+        adamRange(param + i0, grad + i0, m + i0, v + i0, i1 - i0, s);
     });
 }
+
+namespace {
+
+struct RmspropStep {  // by value, as AdamStep
+    float a, c, eps, wd, mu, step;
+};
+
+void rmspropRange(float* __restrict param, const float* __restrict grad, float* __restrict squareAvg,
+                  float* __restrict momentumBuf, std::int64_t n, const RmspropStep s)
+{
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float g = grad[i] + s.wd * param[i];
+        const float sa = s.a * squareAvg[i] + s.c * g * g;
+        squareAvg[i] = sa;
+        const float d = g / (std::sqrt(sa) + s.eps);
+        if (momentumBuf) {
+            const float buf = s.mu * momentumBuf[i] + d;
+            momentumBuf[i] = buf;
+            param[i] -= s.step * buf;
+        } else {
+            param[i] -= s.step * d;
+        }
+    }
+}
+
+}  // namespace
 
 void CpuBackend::rmspropUpdate(float* param, const float* grad, float* squareAvg, float* momentumBuf,
                                std::int64_t n, double lr, double alpha, double eps, double weightDecay,
                                double momentum)
 {
-    const bool useMomentum = momentum > 0.0;
-    const float a = static_cast<float>(alpha), c = static_cast<float>(1.0 - alpha), epsF = static_cast<float>(eps);
-    const float wd = static_cast<float>(weightDecay), mu = static_cast<float>(momentum), step = static_cast<float>(lr);
+    RmspropStep s;
+    s.a = static_cast<float>(alpha);
+    s.c = static_cast<float>(1.0 - alpha);
+    s.eps = static_cast<float>(eps);
+    s.wd = static_cast<float>(weightDecay);
+    s.mu = static_cast<float>(momentum);
+    s.step = static_cast<float>(lr);
+    float* const buf = momentum > 0.0 ? momentumBuf : nullptr;
     cpu::parallelFor(n, kGrain, [&](std::int64_t i0, std::int64_t i1) {
-        for (std::int64_t i = i0; i < i1; ++i) {
-            const float g = grad[i] + wd * param[i];
-            const float sa = a * squareAvg[i] + c * g * g;
-            squareAvg[i] = sa;
-            const float d = g / (std::sqrt(sa) + epsF);
-            if (useMomentum) {
-                const float buf = mu * momentumBuf[i] + d;
-                momentumBuf[i] = buf;
-                param[i] -= step * buf;
-            } else {
-                param[i] -= step * d;
-            }
-        }
+        rmspropRange(param + i0, grad + i0, squareAvg + i0, buf ? buf + i0 : nullptr, i1 - i0, s);
     });
 }
 
