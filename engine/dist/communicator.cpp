@@ -32,24 +32,16 @@ SingleCommunicator& SingleCommunicator::instance()
 
 namespace {
 
-// An environment variable as a non-negative integer; -1 when unset or not a number.
-int envInt(const char* name)
+// An environment variable as a non-negative integer; -1 when unset or not a number. A `count`
+// may be followed by more: Slurm writes tasks per node as "2(x3)" (2 on each of 3 nodes).
+int envInt(const char* name, bool count = false)
 {
     const char* v = std::getenv(name);
     if (!v || !*v) return -1;
     char* end = nullptr;
     const long n = std::strtol(v, &end, 10);
-    return (*end == '\0' && n >= 0 && n < (1L << 30)) ? int(n) : -1;
-}
-
-// The count a variable starts with: Slurm writes tasks per node as "2(x3)" (2 on each of 3 nodes).
-int envLeadingInt(const char* name)
-{
-    const char* v = std::getenv(name);
-    if (!v || !*v) return -1;
-    char* end = nullptr;
-    const long n = std::strtol(v, &end, 10);
-    return (end != v && (*end == '\0' || *end == '(' || *end == ',') && n >= 0 && n < (1L << 30)) ? int(n) : -1;
+    const bool whole = *end == '\0' || (count && end != v && (*end == '(' || *end == ','));
+    return (whole && n >= 0 && n < (1L << 30)) ? int(n) : -1;
 }
 
 }  // namespace
@@ -65,7 +57,7 @@ LaunchEnvironment launchEnvironment()
     };
     auto local = [&](const char* rankName, const char* sizeName) {
         if (const int l = envInt(rankName); l >= 0) e.localRank = l;
-        if (const int n = envLeadingInt(sizeName); n >= 1) e.localSize = n;
+        if (const int n = envInt(sizeName, /*count=*/true); n >= 1) e.localSize = n;
         return true;
     };
     if (take("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "mpirun") &&

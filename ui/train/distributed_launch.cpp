@@ -60,6 +60,8 @@ QString DistributedLaunch::unavailableReason()
 QStringList DistributedLaunch::arguments(const QString& experimentFile, int processes, int threadsPerProcess,
                                          const QString& device, const QString& workspaceDir)
 {
+    // The trainer gives each rank its share of our own thread pool by itself; OMP_NUM_THREADS
+    // also caps the libraries that size their pools from it (OpenMP, OpenBLAS) in every rank.
     QStringList args{QStringLiteral("-np"), QString::number(processes), QStringLiteral("--oversubscribe"),
                      QStringLiteral("--bind-to"), QStringLiteral("none"), QStringLiteral("-x"),
                      QStringLiteral("OMP_NUM_THREADS=%1").arg(threadsPerProcess)};
