@@ -1,5 +1,6 @@
-// Reading and writing safetensors files: the header JSON, validation, checksums and the
-// atomic write (temporary file, fsync, rename, fsync of the directory).
+// Reading and writing safetensors files: the header JSON (nlohmann::ordered_json, which keeps
+// the keys in file order), validation, checksums and the atomic write (temporary file, fsync,
+// rename, fsync of the directory).
 #include "io/safetensors.h"
 
 #include <algorithm>
@@ -16,17 +17,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/safetensors_json.h"
+#include <nlohmann/json.hpp>
+
 #include "io/sha256.h"
 
 namespace ts {
 
 namespace {
 
+using Json = nlohmann::ordered_json;
+
 constexpr const char* kDataHashKey = "ts_data_sha256";
 constexpr const char* kHeaderHashKey = "ts_header_sha256";
 // The Python library refuses headers over 100 MB; so do we, before allocating one.
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
+// Deep enough for any header (three levels); shallow enough that garbage such as "[[[[..."
+// is refused before it becomes millions of nested values.
+constexpr std::size_t kMaxDepth = 32;
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw CheckpointError(path + ": " + what); }
 
@@ -54,6 +61,33 @@ const char* stName(DType t)
     case DType::U8: return "U8";
     }
     return "?";
+}
+
+// What a JSON value was, for error messages.
+const char* describe(Json::value_t type)
+{
+    switch (type) {
+    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+    case Json::value_t::number_float: return "a number";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::array: return "a list";
+    case Json::value_t::object: return "an object";
+    default: return "null";
+    }
+}
+
+// JSON text must be UTF-8. nlohmann's serializer checks it strictly (no overlong forms,
+// surrogates or code points above U+10FFFF), so its verdict is the writer's.
+bool validUtf8(const std::string& s)
+{
+    try {
+        (void)Json(s).dump();
+        return true;
+    } catch (const Json::type_error&) {
+        return false;
+    }
 }
 
 std::optional<DType> stDType(const std::string& name)
@@ -140,11 +174,11 @@ void checkForWriting(const std::string& path, const NamedTensors& tensors, const
         if (!t.defined()) fail(path, "tensor '" + name + "' has no data");
         if (t.device().kind != DeviceKind::CPU) fail(path, "tensor '" + name + "' is not in host memory");
         if (name == "__metadata__") fail(path, "'__metadata__' cannot name a tensor");
-        if (!stjson::validUtf8(name)) fail(path, "tensor name '" + name + "' is not valid UTF-8");
+        if (!validUtf8(name)) fail(path, "tensor name '" + name + "' is not valid UTF-8");
         if (!names.insert(name).second) fail(path, "two tensors are named '" + name + "'");
     }
     for (const auto& [key, value] : metadata)
-        if (!stjson::validUtf8(key) || !stjson::validUtf8(value)) fail(path, "metadata '" + key + "' is not valid UTF-8");
+        if (!validUtf8(key) || !validUtf8(value)) fail(path, "metadata '" + key + "' is not valid UTF-8");
 }
 
 // ---- reading --------------------------------------------------------------------------
@@ -156,74 +190,144 @@ struct Entry {
     std::uint64_t begin = 0, end = 0;
 };
 
-// Validates the parsed header; every message says where in the file the problem is.
+// A first pass over the header text, before nlohmann builds its values: it refuses what
+// nlohmann's parser would let through, a key twice in one object (the last would win
+// silently) and nesting deeper than kMaxDepth. nlohmann hands it a syntax error's last token
+// apart from the message, so the message can leave out the file's bytes (they may not be UTF-8).
+class StrictJson : public nlohmann::json_sax<Json> {
+public:
+    std::string error;        // what is wrong, once parsing stopped
+    bool syntax = false;      // a syntax error, at byte errorAt of the header
+    std::size_t errorAt = 0;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return open(true); }
+    bool start_array(std::size_t) override { return open(false); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+
+    bool key(string_t& k) override
+    {
+        Level& level = levels_.back();
+        if (!level.keys.insert(k).second) return refuse("duplicate key \"" + k + "\"" + (level.name.empty() ? "" : " in " + level.name));
+        level.lastKey = k;
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string& lastToken, const Json::exception& e) override
+    {
+        // "[json.exception.parse_error.101] parse error at line 1, column 7: syntax error while
+        // parsing object - invalid literal; last read: '1#'; expected '}'": the part after the
+        // first ": ", without the last read token. position counts the offending byte from 1.
+        std::string what = e.what();
+        what.erase(0, what.find(": ") + 2);
+        const std::string read = "; last read: '" + lastToken + "'";
+        if (const std::size_t at = what.find(read); at != std::string::npos) what.erase(at, read.size());
+        syntax = true;
+        errorAt = position > 0 ? position - 1 : 0;
+        return refuse(what);
+    }
+
+private:
+    struct Level {
+        bool object;
+        std::set<std::string> keys;
+        std::string lastKey;
+        std::string name;  // for messages: "\"w\"" inside the tensor w's object, "" at the top
+    };
+
+    bool open(bool object)
+    {
+        if (levels_.size() >= kMaxDepth) return refuse("nested too deeply");
+        std::string name;
+        if (!levels_.empty()) name = levels_.back().object ? "\"" + levels_.back().lastKey + "\"" : levels_.back().name;
+        levels_.push_back(Level{object, {}, {}, std::move(name)});
+        return true;
+    }
+    bool close()
+    {
+        levels_.pop_back();
+        return true;
+    }
+    bool refuse(std::string what)
+    {
+        error = std::move(what);
+        return false;
+    }
+
+    std::vector<Level> levels_;
+};
+
+// Validates the parsed header; every message names the tensor or metadata key and the field.
 class HeaderReader {
 public:
-    HeaderReader(const std::string& path, std::size_t headerAt) : path_(path), at_(headerAt) {}
+    explicit HeaderReader(const std::string& path) : path_(path) {}
 
-    [[noreturn]] void failAt(const stjson::Value& v, const std::string& what) const
+    [[noreturn]] void failHeader(const std::string& what) const { fail(path_, "header: " + what); }
+
+    std::uint64_t wholeNumber(const Json& v, const std::string& what) const
     {
-        fail(path_, "header: " + what + " at byte " + std::to_string(at_ + v.begin));
+        // nlohmann reads plain digits as unsigned, a leading '-' as signed (-0 too), and a
+        // fraction, an exponent or more digits than 64 bits hold as a double.
+        if (v.is_number_unsigned()) {
+            const auto n = v.get<std::uint64_t>();
+            if (n > std::uint64_t(INT64_MAX)) failHeader(what + ": " + v.dump() + " is too large");
+            return n;
+        }
+        if (v.is_number_float() && v.get<double>() >= 0x1p63) failHeader(what + ": " + v.dump() + " is too large");
+        const bool minusZero = v.type() == Json::value_t::number_integer && v.get<std::int64_t>() == 0;  // dumps as "0"
+        const std::string got = minusZero ? "-0" : v.is_number() ? v.dump() : describe(v.type());
+        failHeader(what + ": expected a whole number >= 0, got " + got);
     }
 
-    std::uint64_t wholeNumber(const stjson::Value& v, const std::string& what) const
+    const Json& field(const Json& obj, const std::string& key, Json::value_t kind, const std::string& owner) const
     {
-        const bool digitsOnly = v.kind == stjson::Value::Kind::Number && !v.text.empty() &&
-                                std::all_of(v.text.begin(), v.text.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!digitsOnly) failAt(v, what + ": expected a whole number >= 0, got " + (v.kind == stjson::Value::Kind::Number ? v.text : stjson::describe(v.kind)));
-        std::uint64_t n = 0;
-        for (char c : v.text)
-            if (__builtin_mul_overflow(n, 10u, &n) || __builtin_add_overflow(n, std::uint64_t(c - '0'), &n) || n > INT64_MAX)
-                failAt(v, what + ": " + v.text + " is too large");
-        return n;
+        const auto it = obj.find(key);
+        if (it == obj.end()) failHeader(owner + ": no \"" + key + "\"");
+        if (it->type() != kind) failHeader(owner + ": " + key + ": expected " + describe(kind) + ", got " + describe(it->type()));
+        return *it;
     }
 
-    const stjson::Value& field(const stjson::Value& obj, const std::string& key, stjson::Value::Kind kind,
-                               const std::string& owner) const
-    {
-        for (const auto& [k, v] : obj.fields)
-            if (k == key) {
-                if (v.kind != kind) failAt(v, owner + ": " + key + ": expected " + stjson::describe(kind) + ", got " + stjson::describe(v.kind));
-                return v;
-            }
-        failAt(obj, owner + ": no \"" + key + "\"");
-    }
-
-    Entry tensor(const std::string& name, const stjson::Value& v) const
+    Entry tensor(const std::string& name, const Json& v) const
     {
         const std::string owner = "tensor '" + name + "'";
-        if (v.kind != stjson::Value::Kind::Object) failAt(v, owner + ": expected an object, got " + stjson::describe(v.kind));
+        if (!v.is_object()) failHeader(owner + ": expected an object, got " + describe(v.type()));
         Entry e;
         e.name = name;
-        const stjson::Value& dt = field(v, "dtype", stjson::Value::Kind::String, owner);
-        const std::optional<DType> dtype = stDType(dt.text);
-        if (!dtype) failAt(dt, owner + ": dtype '" + dt.text + "' is not supported (TrainStudio reads F32, F16, BF16, I32, I64, U8)");
+        const auto& dt = field(v, "dtype", Json::value_t::string, owner).get_ref<const std::string&>();
+        const std::optional<DType> dtype = stDType(dt);
+        if (!dtype) failHeader(owner + ": dtype '" + dt + "' is not supported (TrainStudio reads F32, F16, BF16, I32, I64, U8)");
         e.dtype = *dtype;
-        for (const stjson::Value& d : field(v, "shape", stjson::Value::Kind::Array, owner).items)
+        for (const Json& d : field(v, "shape", Json::value_t::array, owner))
             e.dims.push_back(static_cast<std::int64_t>(wholeNumber(d, owner + ": shape")));
-        const stjson::Value& off = field(v, "data_offsets", stjson::Value::Kind::Array, owner);
-        if (off.items.size() != 2) failAt(off, owner + ": data_offsets must be [begin, end]");
-        e.begin = wholeNumber(off.items[0], owner + ": data_offsets");
-        e.end = wholeNumber(off.items[1], owner + ": data_offsets");
-        if (e.end < e.begin) failAt(off, owner + ": data_offsets " + offsets(e) + " end before they begin");
+        const Json& off = field(v, "data_offsets", Json::value_t::array, owner);
+        if (off.size() != 2) failHeader(owner + ": data_offsets must be [begin, end]");
+        e.begin = wholeNumber(off[0], owner + ": data_offsets");
+        e.end = wholeNumber(off[1], owner + ": data_offsets");
+        if (e.end < e.begin) failHeader(owner + ": data_offsets " + offsets(e) + " end before they begin");
         // The byte count the shape needs, refusing overflow rather than wrapping to a match.
         std::uint64_t need = dtypeSize(e.dtype);
         for (std::int64_t d : e.dims)
-            if (__builtin_mul_overflow(need, std::uint64_t(d), &need)) failAt(v, owner + ": shape " + shapeText(e.dims) + " is too large");
+            if (__builtin_mul_overflow(need, std::uint64_t(d), &need)) failHeader(owner + ": shape " + shapeText(e.dims) + " is too large");
         if (need != e.end - e.begin)
-            failAt(off, owner + ": " + stName(e.dtype) + " " + shapeText(e.dims) + " is " + grouped(need) + " bytes, its data_offsets " +
-                            offsets(e) + " hold " + grouped(e.end - e.begin));
+            failHeader(owner + ": " + stName(e.dtype) + " " + shapeText(e.dims) + " is " + grouped(need) + " bytes, its data_offsets " +
+                       offsets(e) + " hold " + grouped(e.end - e.begin));
         return e;
     }
 
-    std::map<std::string, std::string> metadata(const stjson::Value& v) const
+    std::map<std::string, std::string> metadata(const Json& v) const
     {
-        if (v.kind != stjson::Value::Kind::Object) failAt(v, std::string("__metadata__: expected an object, got ") + stjson::describe(v.kind));
+        if (!v.is_object()) failHeader(std::string("__metadata__: expected an object, got ") + describe(v.type()));
         std::map<std::string, std::string> out;
-        for (const auto& [k, value] : v.fields) {
-            if (value.kind != stjson::Value::Kind::String)
-                failAt(value, "__metadata__: '" + k + "': expected a string, got " + stjson::describe(value.kind));
-            out[k] = value.text;
+        for (const auto& [k, value] : v.items()) {
+            if (!value.is_string()) failHeader("__metadata__: '" + k + "': expected a string, got " + describe(value.type()));
+            out[k] = value.get<std::string>();
         }
         return out;
     }
@@ -239,17 +343,26 @@ public:
 
 private:
     const std::string& path_;
-    std::size_t at_;
 };
 
-// ts_header_sha256: the hash of the header bytes with its own value replaced by zeros.
-void checkHeaderHash(const std::string& path, std::string header, const stjson::Value& value)
+// ts_header_sha256: the hash of the header's bytes with its own value written as 64 '0's. The
+// bytes are those in the file, not nlohmann's rewriting of them, so the check does not depend
+// on how a writer escaped strings (the hand-written one before nlohmann wrote \b and \f as
+// \u0008 and \u000c) or on a later nlohmann's output. The writer puts the key in exactly this
+// form, once; a match before it would need a metadata key ending in "ts_header_sha256 whose
+// value is the hash of the very header that holds it.
+void checkHeaderHash(const std::string& path, std::string header, const Json& value)
 {
-    const bool wellFormed = value.end - value.begin == 66 && value.text.size() == 64 &&
-                            std::all_of(value.text.begin(), value.text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    const std::string* hex = value.get_ptr<const std::string*>();
+    const bool wellFormed = hex && hex->size() == 64 &&
+                            std::all_of(hex->begin(), hex->end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
     if (!wellFormed) fail(path, std::string("header checksum mismatch: ") + kHeaderHashKey + " is not a SHA-256");
-    header.replace(value.begin + 1, 64, 64, '0');
-    if (sha256Hex(header.data(), header.size()) != value.text)
+    const std::string written = std::string("\"") + kHeaderHashKey + "\":\"";
+    const std::size_t at = header.find(written + *hex + '"');
+    if (at == std::string::npos)
+        fail(path, std::string("header checksum mismatch (") + kHeaderHashKey + "): it is not written as TrainStudio writes it");
+    header.replace(at + written.size(), 64, 64, '0');
+    if (sha256Hex(header.data(), header.size()) != *hex)
         fail(path, std::string("header checksum mismatch (") + kHeaderHashKey + "): the header was changed or damaged");
 }
 
@@ -265,32 +378,25 @@ std::size_t writeSafetensors(const std::string& path, const NamedTensors& tensor
     std::map<std::string, std::string> meta = metadata;
     meta[kDataHashKey] = data.finishHex();
     meta[kHeaderHashKey] = std::string(64, '0');  // a placeholder: the hash covers the header itself
-    std::string header = "{\"__metadata__\":{";
-    std::size_t hashAt = 0;
-    for (const auto& [key, value] : meta) {
-        if (header.back() != '{') header += ',';
-        header += stjson::quote(key) + ':';
-        if (key == kHeaderHashKey) hashAt = header.size() + 1;
-        header += stjson::quote(value);
-    }
-    header += '}';
+    // __metadata__ first, its keys sorted (std::map), then the tensors in the order given.
+    Json json = Json::object();
+    json["__metadata__"] = meta;
     std::uint64_t offset = 0;
     for (const auto& [name, t] : tensors) {
-        header += ',';
-        header += stjson::quote(name);
-        header += ":{\"dtype\":\"";
-        header += stName(t.dtype());
-        header += "\",\"shape\":[";
-        for (int d = 0; d < t.shape().rank(); ++d) header.append(d ? "," : "").append(std::to_string(t.shape()[d]));
-        header.append("],\"data_offsets\":[").append(std::to_string(offset)).append(",");
-        header.append(std::to_string(offset + t.bytes())).append("]}");
+        Json shape = Json::array();
+        for (int d = 0; d < t.shape().rank(); ++d) shape.push_back(t.shape()[d]);
+        json[name] = {{"dtype", stName(t.dtype())}, {"shape", std::move(shape)}, {"data_offsets", {offset, offset + t.bytes()}}};
         offset += t.bytes();
     }
-    header += '}';
-    // Spaces up to a multiple of 8, so the data section starts aligned (as the format asks).
-    header.append((8 - header.size() % 8) % 8, ' ');
-    const std::string headerHash = sha256Hex(header.data(), header.size());
-    header.replace(hashAt, 64, headerHash);
+    // Compact JSON and spaces up to a multiple of 8, so the data section starts aligned (as the
+    // format asks). The real hash has as many digits as the placeholder: the text keeps its length.
+    const auto text = [&json] {
+        std::string s = json.dump();
+        return s.append((8 - s.size() % 8) % 8, ' ');
+    };
+    std::string header = text();
+    json["__metadata__"][kHeaderHashKey] = sha256Hex(header.data(), header.size());
+    header = text();
 
     unsigned char length[8];
     for (int i = 0; i < 8; ++i) length[i] = static_cast<unsigned char>(std::uint64_t(header.size()) >> (8 * i));
@@ -332,25 +438,27 @@ SafetensorsFile readSafetensors(const std::string& path, std::string* fileSha256
     std::string header(headerBytes, '\0');
     readExact(header.data(), header.size());
 
-    stjson::Value root;
-    try {
-        root = stjson::parse(header);
-    } catch (const stjson::SyntaxError& e) {
-        fail(path, std::string("header: ") + e.what() + " at byte " + std::to_string(8 + e.offset()));
-    }
-    const HeaderReader h(path, 8);
-    if (root.kind != stjson::Value::Kind::Object) h.failAt(root, std::string("expected an object, got ") + stjson::describe(root.kind));
+    // nlohmann's lexer takes a zero byte for the end of the text (as in a C string) and would
+    // ignore what follows; JSON allows none anywhere (in a string it must be escaped).
+    if (const std::size_t zero = header.find('\0'); zero != std::string::npos)
+        fail(path, "header: a zero byte, which JSON does not allow, at byte " + std::to_string(8 + zero));
+    StrictJson strict;
+    if (!Json::sax_parse(header, &strict))
+        fail(path, "header: " + strict.error + (strict.syntax ? " at byte " + std::to_string(8 + strict.errorAt) : std::string()));
+    const Json root = Json::parse(header);  // cannot fail now: the same parser accepted the same text
+    const HeaderReader h(path);
+    if (!root.is_object()) h.failHeader(std::string("expected an object, got ") + describe(root.type()));
 
     SafetensorsFile out;
     std::vector<Entry> entries;
-    for (const auto& [key, v] : root.fields) {
+    for (const auto& [key, v] : root.items()) {
         if (key != "__metadata__") {
             entries.push_back(h.tensor(key, v));
             continue;
         }
         out.metadata = h.metadata(v);
-        for (const auto& [k, value] : v.fields)  // before anything else: it explains a damaged header best
-            if (k == kHeaderHashKey) checkHeaderHash(path, header, value);
+        if (const auto hash = v.find(kHeaderHashKey); hash != v.end())  // now: it explains a damaged header best
+            checkHeaderHash(path, header, *hash);
     }
 
     // Layout: the tensors tile the data section exactly, with no gap, overlap or tail.

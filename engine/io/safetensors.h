@@ -22,9 +22,10 @@ using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
 
 // A damaged, unreadable or unwritable checkpoint file. The message names the file and
 // what failed: "…/epoch_003.safetensors: truncated: 1,204 bytes, the header says 2,048"
-// (size), "…: checksum mismatch in the tensor data" (checksum), "…: header: expected ',' or
-// '}' at byte 57" (header; bytes count from the start of the file), "…: cannot write: No
-// space left on device" (disk).
+// (size), "…: checksum mismatch in the tensor data" (checksum), "…: header: syntax error while
+// parsing object - invalid literal; expected '}' at byte 57" (JSON syntax; bytes count from the
+// start of the file), "…: header: tensor 'w': shape: expected a list, got a string" (content),
+// "…: cannot write: No space left on device" (disk).
 class CheckpointError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

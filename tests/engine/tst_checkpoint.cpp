@@ -157,7 +157,7 @@ private slots:
                            {"bf16", randomTensor(Shape{2, 1, 3}, DType::BF16, rng)}, {"i32", randomTensor(Shape{4}, DType::I32, rng)},
                            {"i64", randomTensor(Shape{}, DType::I64, rng)},           {"u8", randomTensor(Shape{9}, DType::U8, rng)},
                            {"empty", Tensor::empty(Shape{0, 4}, DType::F32)},          {"名前 \"quoted\"", randomTensor(Shape{1}, DType::U8, rng)}};
-        const std::map<std::string, std::string> meta = {{"plain", "value"}, {"tricky", "a \"quote\", a \\ and\nnew line\t\x01 中文"}, {"empty", ""}};
+        const std::map<std::string, std::string> meta = {{"plain", "value"}, {"tricky", "a \"quote\", a \\ and\nnew line\t\x01\b\f\x7f 中文"}, {"empty", ""}};
         std::string writtenHash, readHash;
         const std::size_t bytes = writeSafetensors(path, in, meta, &writtenHash);
         QCOMPARE(bytes, std::size_t(std::filesystem::file_size(path)));
@@ -239,6 +239,41 @@ private slots:
         QCOMPARE(f.metadata.at("who"), std::string("caf\xc3\xa9 / \xf0\x9f\x98\x80"));
     }
 
+    void oldEscapesStillVerify()
+    {
+        // The hand-written writer before nlohmann escaped \b and \f as \u0008 and \u000c;
+        // nlohmann writes \b and \f. Files of either kind verify: the header hash covers the
+        // bytes as they are in the file. The old bytes are spelled out as in byteExactFile (the
+        // hashes from Python's hashlib and a replica of the old writer).
+        const std::string header =
+            "{\"__metadata__\":{\"note\":\"bell\\u0008 feed\\u000c ctl\\u0001 \\\"q\\\" \xc3\xa9\","  // no raw string: moc misreads \" in one
+            R"("ts_data_sha256":"48943f7a0ea247f8e3c9386d0c5822fe181d323a9289980426638cc4e72a43e1",)"
+            R"("ts_header_sha256":"107d0aaa3a4f94b845b12652066b1f989d82f127887203b707b0a9f9471326d9"},)"
+            R"("w\u0008\u000c":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})"
+            " ";  // one space: 304 bytes
+        QCOMPARE(header.size(), std::size_t(304));
+        const std::string data("\x00\x00\x80\x3f\x00\x00\x20\xc0", 8);  // 1.0f, -2.5f
+        QTemporaryDir dir;
+        const std::string oldPath = dir.filePath("old.safetensors").toStdString();
+        writeAll(oldPath, std::string("\x30\x01\0\0\0\0\0\0", 8) + header + data);
+        const std::string note = "bell\b feed\f ctl\x01 \"q\" \xc3\xa9", name = "w\b\f";
+        const SafetensorsFile old = readSafetensors(oldPath);
+        QCOMPARE(old.metadata.at("note"), note);
+        QCOMPARE(old.tensors.at(0).first, name);
+        QCOMPARE(old.tensors.at(0).second.data<float>()[1], -2.5f);
+
+        const std::string newPath = dir.filePath("new.safetensors").toStdString();
+        writeSafetensors(newPath, old.tensors, {{"note", note}});
+        const std::string written = readAll(newPath);
+        QVERIFY2(contains(written, "{\"__metadata__\":{\"note\":\"bell\\b feed\\f ctl\\u0001 \\\"q\\\" "), written.c_str());
+        QCOMPARE(readSafetensors(newPath).metadata.at("note"), note);
+
+        std::string damaged = readAll(oldPath);  // the hash was checked, not skipped
+        damaged[damaged.find("bell")] ^= 0x01;
+        writeAll(oldPath, damaged);
+        QVERIFY(contains(errorOf([&] { readSafetensors(oldPath); }), oldPath + ": header checksum mismatch"));
+    }
+
     void damagedFilesAreRefused()
     {
         QTemporaryDir dir;
@@ -270,7 +305,7 @@ private slots:
         const std::size_t comma = good.find("},\"a\"");  // garbage in place of a comma
         bad[comma + 1] = '#';
         e = refuse(bad);
-        QVERIFY2(contains(e, "header: expected ',' or '}' at byte " + std::to_string(comma + 1)), e.c_str());
+        QVERIFY2(contains(e, "header: syntax error while parsing object - invalid literal; expected '}' at byte " + std::to_string(comma + 1)), e.c_str());
         bad = good;
         bad[8] = '[';
         QVERIFY(contains(refuse(bad), "header: "));
@@ -310,12 +345,29 @@ private slots:
         expect(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[8,4]}})", 8, "end before they begin");
         expect(R"({"a":{"dtype":"F32","shape":[1]}})", 4, "tensor 'a': no \"data_offsets\"");
         expect(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}})", 4, "is too large");
-        expect(R"({"__metadata__":{"n":1}})", 0, "'n': expected a string, got a number at byte 29");
-        expect(R"({"a":1,"a":2})", 0, "duplicate key \"a\" at byte 15");
-        expect("{\"a\":\"x", 0, "unterminated string");
-        expect("{\"a\":\"\xff\"}", 0, "invalid UTF-8");
+        expect(R"({"a":{"dtype":"F32","shape":[99999999999999999999],"data_offsets":[0,4]}})", 4, "tensor 'a': shape: 1e+20 is too large");
+        expect(R"({"a":{"dtype":"F32","shape":[1e0],"data_offsets":[0,4]}})", 4, "shape: expected a whole number >= 0, got 1.0");
+        expect(R"({"a":{"dtype":"F32","shape":[-0],"data_offsets":[0,4]}})", 4, "shape: expected a whole number >= 0, got -0");
+        expect(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,"4"]}})", 4, "data_offsets: expected a whole number >= 0, got a string");
+        expect(R"({"a":{"dtype":"F32","shape":{},"data_offsets":[0,4]}})", 4, "tensor 'a': shape: expected a list, got an object");
+        expect(R"({"a":[]})", 0, "tensor 'a': expected an object, got a list");
+        expect(R"([])", 0, "header: expected an object, got a list");
+        expect(R"({"__metadata__":{"n":1}})", 0, "header: __metadata__: 'n': expected a string, got a number");
+        expect(R"({"a":1,"a":2})", 0, "header: duplicate key \"a\"");
+        expect(R"({"a":{"dtype":"F32","shape":[1],"dtype":"F32","data_offsets":[0,4]}})", 4, "header: duplicate key \"dtype\" in \"a\"");
+        expect(R"({"__metadata__":{"k":"1","k":"2"}})", 0, "header: duplicate key \"k\" in \"__metadata__\"");
+        expect(R"({"a":{"x":[{"k":1,"k":2}]}})", 0, "header: duplicate key \"k\" in \"x\"");
+        expect("{\"a\":\"x", 0, "invalid string: missing closing quote at byte ");
+        expect("{\"a\":1#}", 0, "syntax error while parsing object - invalid literal; expected '}' at byte 14");  // from the file's start
         expect(std::string(200, '[') + std::string(200, ']'), 0, "nested too deeply");
-        expect("{}  x", 0, "unexpected text after the end");
+        expect("{}  x", 0, "expected end of input at byte 12");
+        expect(std::string("{}  \0 x", 7), 0, "a zero byte, which JSON does not allow, at byte 12");
+        expect(std::string("{\"a\":\"\0\"}", 9), 0, "a zero byte, which JSON does not allow, at byte 14");
+        expect("\n", 0, "unexpected end of input; expected '[', '{', or a literal at byte ");
+        // Invalid UTF-8 is refused, and the message leaves the file's bytes out: it stays UTF-8.
+        const std::string e = refuse("{\"a\":\"\xff\"}", 0);
+        QVERIFY2(contains(e, "header: syntax error while parsing value - invalid string: ill-formed UTF-8 byte at byte 14"), e.c_str());
+        QVERIFY2(e.find('\xff') == std::string::npos, e.c_str());
     }
 
     void everyBitFlipIsRefused()
