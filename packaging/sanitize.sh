@@ -6,7 +6,7 @@
 #
 #   bash packaging/sanitize.sh [--short] [seconds per fuzz target, default 15; 3 with --short]
 #
-# --short, CI's form (about 8 minutes of its 30): the engine, the fuzz targets and only the
+# --short, CI's form (about 6 minutes of its 30): the engine, the fuzz targets and only the
 # suites of the readers of outside bytes and of the CPU kernels (TS_SANITIZE_SHORT_SUITES);
 # the fuzz targets run briefly over their seeds, which hold every earlier finding's input.
 #
@@ -28,10 +28,11 @@ start=$SECONDS
 command -v clang++-16 >/dev/null || die "clang++-16 not found (apt-get install clang-16 libclang-rt-16-dev libomp-16-dev)"
 if [ ! -f "$build/build.ninja" ]; then
     say "configuring $build (clang-16, ASan + UBSan, fuzz targets)"
-    # -O1: the sanitizers' usual level (readable reports, tests not much slower than -O2 here);
+    # -O0: clang builds about twice as fast as at -O1, the sanitizers' usual level, and the suites
+    # run only a little slower (short form: build 289 s against 439 s, suites 30 s against 20 s);
     # line tables only: enough for the reports' stack traces at a fraction of -g's build time.
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 \
-        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only" \
         -DTS_FUZZ=ON -DTS_WITH_CUDA=OFF >/dev/null
 fi
 if [ $short = 1 ]; then
