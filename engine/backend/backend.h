@@ -3,7 +3,9 @@
 // row-major; pointers point into the backend's own memory (host for CPU, device for CUDA).
 //
 // Gradient contract: every *Backward primitive ACCUMULATES (+=) into the gradients it
-// produces. The executor zeroes gradient buffers once; ops never need to. A gradient
+// produces. The executor zeroes gradient buffers once; ops never need to. The exception is
+// the input gradient of the primitives that take a GradWrite: with Overwrite they write it
+// (=) instead, for the first writer of a buffer the executor left unzeroed. A gradient
 // pointer may be null where no gradient is wanted (a graph input, a frozen parameter):
 // the primitive then skips that output.
 #pragma once
@@ -22,6 +24,9 @@ namespace ts {
 
 enum class Activation : std::uint8_t { ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh };
 enum class PoolKind : std::uint8_t { Max, Avg };
+// How a backward primitive writes its input gradient dx: dx += ... or dx = ... (its buffer's
+// first writer, which saves zeroing it and reading the zeros back: 64 MB a step in the CNN).
+enum class GradWrite : std::uint8_t { Accumulate, Overwrite };
 // The precision matrix products (GEMM, convolution) compute in; accumulation is always f32
 // and every tensor stays f32 (master weights, activations, gradients). F32 is exact IEEE;
 // TF32 keeps 10 mantissa bits, BF16 7 and F16 10 with a 5-bit exponent (values beyond
@@ -112,9 +117,10 @@ public:
     // ---- elementwise ---------------------------------------------------------------------
     // alpha is LeakyReLU's negative slope; unused otherwise. GELU is the exact erf form.
     virtual void activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n) = 0;
-    // dx += dy * f'(x); y = f(x) is passed so sigmoid/tanh need not recompute.
+    // dx += dy * f'(x) (= with Overwrite); y = f(x) is passed so sigmoid/tanh need not recompute.
     virtual void activationBackward(Activation act, float alpha, const float* x, const float* y,
-                                    const float* dy, float* dx, std::int64_t n) = 0;
+                                    const float* dy, float* dx, std::int64_t n,
+                                    GradWrite write = GradWrite::Accumulate) = 0;
     // Inverted dropout: mask[i] = keep ? 1 : 0 with keep drawn from a counter-based hash of
     // (seed, i), so every backend draws the same mask; y = x * mask / (1 - p).
     virtual void dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,
@@ -129,14 +135,14 @@ public:
     virtual void conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y,
                                void* workspace) = 0;
     virtual void conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
-                                    void* workspace) = 0;
+                                    void* workspace, GradWrite write = GradWrite::Accumulate) = 0;
     virtual void conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
                                       void* workspace) = 0;
     // argmax (max pooling only) records the flat h*w index of each window's maximum.
     virtual void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y,
                                std::int32_t* argmax) = 0;
     virtual void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy,
-                                const std::int32_t* argmax, float* dx) = 0;
+                                const std::int32_t* argmax, float* dx, GradWrite write = GradWrite::Accumulate) = 0;
 
     // ---- normalisation ---------------------------------------------------------------------
     // Batch norm over x viewed as [n, c, inner]: statistics per channel over n and inner.
@@ -151,13 +157,13 @@ public:
     virtual void batchNormForwardInference(const float* x, const float* gamma, const float* beta,
                                            const float* runningMean, const float* runningVar, float* y,
                                            std::int64_t n, std::int64_t c, std::int64_t inner, float eps) = 0;
-    // Backward of the training-mode forward: dx, dgamma, dbeta all accumulate. With
+    // Backward of the training-mode forward: dx (unless Overwrite), dgamma, dbeta accumulate. With
     // acrossRanks (as in the forward), dx is the global batch's; dgamma and dbeta stay this
     // rank's share (the gradient all-reduce adds the shares).
     virtual void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                                    const float* saveInvStd, float* dx, float* dgamma, float* dbeta,
                                    std::int64_t n, std::int64_t c, std::int64_t inner,
-                                   const CrossRankSum* acrossRanks) = 0;
+                                   const CrossRankSum* acrossRanks, GradWrite write = GradWrite::Accumulate) = 0;
     // Backward of the inference-mode forward (running statistics are constants here).
     virtual void batchNormBackwardInference(const float* x, const float* gamma, const float* dy,
                                             const float* runningMean, const float* runningVar, float* dx,

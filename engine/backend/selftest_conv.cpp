@@ -33,9 +33,13 @@ void convCase(Harness& h, const ConvGeometry& g)
     auto x = h.uniform(xN), w = h.uniform(wN), y = h.uniform(yN);  // y's old values must be overwritten
     h.check("conv2dForward", shape, h.matmulTolerance(),
             [&](Backend& be, int s) { be.conv2dForward(g, x[s], w[s], y[s], wsOf(s)); }, {h.out("y", y)});
-    auto dy = h.uniform(yN), dx = h.uniform(xN), dw = h.uniform(wN);
-    h.check("conv2dBackwardData", shape, h.matmulTolerance(),
-            [&](Backend& be, int s) { be.conv2dBackwardData(g, w[s], dy[s], dx[s], wsOf(s)); }, {h.out("dx", dx)});
+    auto dy = h.uniform(yN), dw = h.uniform(wN);
+    for (GradWrite write : kGradWrites) {
+        auto dx = h.uniform(xN);  // old values: added to, or overwritten
+        h.check("conv2dBackwardData", shape + gradWriteText(write), h.matmulTolerance(),
+                [&](Backend& be, int s) { be.conv2dBackwardData(g, w[s], dy[s], dx[s], wsOf(s), write); },
+                {h.out("dx", dx)});
+    }
     h.check("conv2dBackwardFilter", shape, h.matmulTolerance(),
             [&](Backend& be, int s) { be.conv2dBackwardFilter(g, x[s], dy[s], dw[s], wsOf(s)); }, {h.out("dw", dw)});
 }
@@ -66,10 +70,13 @@ void poolCase(Harness& h, PoolKind kind, const PoolGeometry& g)
             [&](Backend& be, int s) { be.pool2dForward(kind, g, x[s], y[s], isMax ? argmax[s] : nullptr); }, outputs);
 
     h.mirrorReference(argmax);  // the backward is checked on the reference's argmax
-    auto dy = h.uniform(yN), dx = h.uniform(xN);
-    h.check("pool2dBackward", (isMax ? "max " : "avg ") + shape, h.elementwiseTolerance(),
-            [&](Backend& be, int s) { be.pool2dBackward(kind, g, dy[s], isMax ? argmax[s] : nullptr, dx[s]); },
-            {h.out("dx", dx)});
+    auto dy = h.uniform(yN);
+    for (GradWrite write : kGradWrites) {
+        auto dx = h.uniform(xN);  // old values: added to, or overwritten (inputs no window reads too)
+        h.check("pool2dBackward", (isMax ? "max " : "avg ") + shape + gradWriteText(write), h.elementwiseTolerance(),
+                [&](Backend& be, int s) { be.pool2dBackward(kind, g, dy[s], isMax ? argmax[s] : nullptr, dx[s], write); },
+                {h.out("dx", dx)});
+    }
 }
 
 }  // namespace

@@ -25,10 +25,12 @@ void activationCases(Harness& h, i64 n)
         h.check("activationForward", shape, h.elementwiseTolerance(),
                 [&](Backend& be, int s) { be.activationForward(a.act, a.alpha, x[s], y[s], n); }, {h.out("y", y)});
         h.mirrorReference(y);
-        auto dy = h.uniform(n), dx = h.uniform(n);
-        h.check("activationBackward", shape, h.elementwiseTolerance(),
-                [&](Backend& be, int s) { be.activationBackward(a.act, a.alpha, x[s], y[s], dy[s], dx[s], n); },
-                {h.out("dx", dx)});
+        for (GradWrite write : kGradWrites) {
+            auto dy = h.uniform(n), dx = h.uniform(n);  // dx's old values: added to, or overwritten
+            h.check("activationBackward", shape + gradWriteText(write), h.elementwiseTolerance(),
+                    [&](Backend& be, int s) { be.activationBackward(a.act, a.alpha, x[s], y[s], dy[s], dx[s], n, write); },
+                    {h.out("dx", dx)});
+        }
     }
 }
 

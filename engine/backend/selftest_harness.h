@@ -110,6 +110,11 @@ private:
 // printf into a std::string (shape texts).
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
+// The backward primitives that take a GradWrite are checked both ways; dx starts random,
+// so a candidate that adds where it should overwrite (or the reverse) differs.
+constexpr GradWrite kGradWrites[] = {GradWrite::Accumulate, GradWrite::Overwrite};
+inline const char* gradWriteText(GradWrite w) { return w == GradWrite::Overwrite ? " overwrite" : ""; }
+
 // The case families, one file each.
 void memoryCases(Harness& h);       // selftest_memory.cpp: memory, axpy/add/bias/sumSquares, scale, clamp
 void gemmCases(Harness& h);         // selftest_memory.cpp

@@ -32,17 +32,19 @@ void batchNormCases(Harness& h, const BnShape& b)
     h.mirrorReference(mean);  // the backward gets identical saved statistics
     h.mirrorReference(invStd);
 
-    for (int nulls = 0; nulls < 4; ++nulls) {  // 0: every gradient; 1: no dgamma/dbeta (frozen); 2: no dx (an input); 3: across one rank
+    // 0: every gradient; 1: no dgamma/dbeta (frozen); 2: no dx (an input); 3: across one rank; 4: dx overwritten
+    for (int nulls = 0; nulls < 5; ++nulls) {
         auto dy = h.uniform(total), dx = h.uniform(total), dgamma = h.uniform(c), dbeta = h.uniform(c);
         std::vector<Harness::Output> outs;
         if (nulls != 2) outs.push_back(h.out("dx", dx));
         if (nulls != 1) outs.insert(outs.end(), {h.out("dgamma", dgamma), h.out("dbeta", dbeta)});
-        const char* which[] = {"", " dgamma=dbeta=null", " dx=null", " across one rank"};
+        const char* which[] = {"", " dgamma=dbeta=null", " dx=null", " across one rank", " overwrite"};
+        const GradWrite write = nulls == 4 ? GradWrite::Overwrite : GradWrite::Accumulate;
         h.check("batchNormBackward", shape + which[nulls], tol,
                 [&](Backend& be, int s) {
                     be.batchNormBackward(x[s], gamma[s], dy[s], mean[s], invStd[s], nulls == 2 ? nullptr : dx[s],
                                          nulls == 1 ? nullptr : dgamma[s], nulls == 1 ? nullptr : dbeta[s], n, c, inner,
-                                         nulls == 3 ? &oneRank : nullptr);
+                                         nulls == 3 ? &oneRank : nullptr, write);
                 },
                 outs);
     }

@@ -1,5 +1,6 @@
 #include "exec/executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -64,11 +65,22 @@ Executor::Executor(CheckedGraph graph, Backend& backend, bool training)
     std::vector<int> nodeAtSlot(static_cast<std::size_t>(std::max(plan_.slotCount, 1)), -1);
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (plan_.backwardSlot[i] < plan_.slotCount) nodeAtSlot[static_cast<std::size_t>(plan_.backwardSlot[i])] = static_cast<int>(i);
-    gradsBornAt_.resize(graph_.nodes.size());
+    // It is zeroed then, unless that node's op overwrites it (its only use as an input there).
+    gradsZeroedAt_.resize(graph_.nodes.size());
+    gradInputWrite_.resize(graph_.nodes.size());
     for (std::size_t v = 0; v < graph_.values.size(); ++v)
         if (plan_.grads[v].bytes) {
-            const int node = nodeAtSlot[static_cast<std::size_t>(plan_.grads[v].start)];
-            gradsBornAt_[static_cast<std::size_t>(node)].push_back(static_cast<int>(v));
+            const auto node = static_cast<std::size_t>(nodeAtSlot[static_cast<std::size_t>(plan_.grads[v].start)]);
+            const CheckedNode& writer = graph_.nodes[node];
+            const auto uses = std::count(writer.inputs.begin(), writer.inputs.end(), static_cast<int>(v));
+            const auto k = static_cast<std::size_t>(std::find(writer.inputs.begin(), writer.inputs.end(), static_cast<int>(v)) -
+                                                    writer.inputs.begin());
+            if (uses == 1 && writer.op->overwritesFreshGradients() && writer.op->inputDifferentiable(static_cast<int>(k))) {
+                gradInputWrite_[node].resize(writer.inputs.size(), GradWrite::Accumulate);
+                gradInputWrite_[node][k] = GradWrite::Overwrite;
+            } else {
+                gradsZeroedAt_[node].push_back(static_cast<int>(v));
+            }
         }
     saved_.resize(graph_.nodes.size());
     backSaved_.resize(graph_.nodes.size());
@@ -185,14 +197,15 @@ void Executor::backward()
         if (segmentEndingAt_[i] >= 0) recompute(plan_.segments[static_cast<std::size_t>(segmentEndingAt_[i])]);
         if (!plan_.runsBackward[i]) continue;
         const CheckedNode& node = graph_.nodes[i];
-        // Each gradient buffer is zeroed when it comes alive, just before the first backward
-        // that writes it; backward primitives then accumulate.
-        for (int v : gradsBornAt_[i]) backend_.zeroBytes(grads_[v].raw(), grads_[v].bytes());
+        // A gradient buffer comes alive just before the first backward that writes it: zeroed for
+        // the primitives that accumulate, or handed over to be overwritten.
+        for (int v : gradsZeroedAt_[i]) backend_.zeroBytes(grads_[v].raw(), grads_[v].bytes());
         if (node.output == graph_.lossValue) backend_.copyBytes(grads_[node.output].raw(), lossSeed_.raw(), sizeof(float));
         OpContext ctx = context(static_cast<std::size_t>(i), backValues_, backSaved_[i]);
         for (int v : node.inputs) ctx.gradInputs.push_back(grads_[v]);
         ctx.gradOutput = grads_[node.output];
         for (int p : nodeParams_[i]) ctx.gradParams.push_back(params_[p].grad);
+        ctx.gradInputWrite = gradInputWrite_[static_cast<std::size_t>(i)];
         timed(static_cast<std::size_t>(i), &NodeTiming::backwardSeconds, [&] { node.op->backward(ctx); });
         if (backwardHook_) backwardHook_(i);
     }

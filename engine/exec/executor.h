@@ -114,7 +114,8 @@ private:
     std::vector<std::vector<Tensor>> backSaved_;
     std::vector<int> segmentEndingAt_;  // per node: index into plan_.segments, or -1
     std::vector<std::pair<void*, void*>> segmentState_;  // per segment: its state (bytes 0: none) and backup
-    std::vector<std::vector<int>> gradsBornAt_;  // per node: gradient buffers its backward starts
+    std::vector<std::vector<int>> gradsZeroedAt_;  // per node: gradient buffers zeroed before its backward
+    std::vector<std::vector<GradWrite>> gradInputWrite_;  // per node: OpContext::gradInputWrite
     std::function<void(int)> backwardHook_;
     CrossRankSum crossRankSum_;
     bool profiling_ = false;

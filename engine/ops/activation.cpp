@@ -44,8 +44,9 @@ public:
     {
         if (!c.gradInputs[0].defined()) return;
         c.backend.activationBackward(act_, slope(c), f32(c.inputs[0]), f32(c.output), f32(c.gradOutput),
-                                     f32(c.gradInputs[0]), c.output.numel());
+                                     f32(c.gradInputs[0]), c.output.numel(), c.gradWrite(0));
     }
+    bool overwritesFreshGradients() const override { return true; }
 
 private:
     float slope(const OpContext& c) const

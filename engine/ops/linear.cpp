@@ -49,15 +49,16 @@ public:
     void backward(OpContext& c) const override
     {
         const auto [rows, inF, outF] = dims(c);
-        if (c.gradInputs[0].defined())
-            c.backend.gemm(false, false, rows, inF, outF, 1.0f, f32(c.gradOutput), outF, f32(c.params[0]), inF, 1.0f,
-                           f32(c.gradInputs[0]), inF);
+        if (c.gradInputs[0].defined())  // beta 0 overwrites
+            c.backend.gemm(false, false, rows, inF, outF, 1.0f, f32(c.gradOutput), outF, f32(c.params[0]), inF,
+                           c.gradWrite(0) == GradWrite::Overwrite ? 0.0f : 1.0f, f32(c.gradInputs[0]), inF);
         if (c.gradParams[0].defined())
             c.backend.gemm(true, false, outF, inF, rows, 1.0f, f32(c.gradOutput), outF, f32(c.inputs[0]), inF, 1.0f,
                            f32(c.gradParams[0]), inF);
         if (c.gradParams.size() > 1 && c.gradParams[1].defined())
             c.backend.biasBackward(f32(c.gradOutput), f32(c.gradParams[1]), rows, outF, 1);
     }
+    bool overwritesFreshGradients() const override { return true; }
 
 private:
     static std::tuple<std::int64_t, std::int64_t, std::int64_t> dims(const OpContext& c)

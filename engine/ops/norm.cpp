@@ -130,15 +130,18 @@ public:
         const Affine af = affineOf(c, d.affine, d.c);
         float* dx = gradInput(c);
         if (!dx && !af.dgamma && !af.dbeta) return;
-        if (c.training)
+        if (c.training) {
             c.backend.batchNormBackward(f32(c.inputs[0]), af.gamma, f32(c.gradOutput), f32(c.saved[0]), f32(c.saved[1]),
-                                        dx, af.dgamma, af.dbeta, d.n, d.c, d.inner, c.acrossRanks);
-        else
-            c.backend.batchNormBackwardInference(f32(c.inputs[0]), af.gamma, f32(c.gradOutput),
-                                                 f32(c.params[d.running]), f32(c.params[d.running + 1]), dx, af.dgamma,
-                                                 af.dbeta, d.n, d.c, d.inner,
-                                                 static_cast<float>(c.attrs.getFloat("eps")));
+                                        dx, af.dgamma, af.dbeta, d.n, d.c, d.inner, c.acrossRanks, c.gradWrite(0));
+            return;
+        }
+        // Backward in inference mode (frozen statistics) is rare: its dx is zeroed, then accumulated.
+        if (dx && c.gradWrite(0) == GradWrite::Overwrite) c.backend.zeroBytes(dx, c.gradInputs[0].bytes());
+        c.backend.batchNormBackwardInference(f32(c.inputs[0]), af.gamma, f32(c.gradOutput), f32(c.params[d.running]),
+                                             f32(c.params[d.running + 1]), dx, af.dgamma, af.dbeta, d.n, d.c, d.inner,
+                                             static_cast<float>(c.attrs.getFloat("eps")));
     }
+    bool overwritesFreshGradients() const override { return true; }
 
 private:
     struct Dims {

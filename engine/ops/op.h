@@ -54,7 +54,8 @@ private:
 
 // Everything one call of forward or backward sees. Tensors are views into the backend's
 // memory. In backward, gradInputs[i] / gradParams[i] are undefined where no gradient is
-// wanted (an integer input, a frozen parameter), and otherwise must be ACCUMULATED into.
+// wanted (an integer input, a frozen parameter), and otherwise must be ACCUMULATED into,
+// except an input gradient whose gradWrite(i) says Overwrite (Op::overwritesFreshGradients).
 struct OpContext {
     Backend& backend;
     const Attrs& attrs;
@@ -72,6 +73,13 @@ struct OpContext {
     Tensor gradOutput;
     std::vector<Tensor> gradInputs;
     std::vector<Tensor> gradParams;
+    // Per gradInputs[i]; empty: all Accumulate. Overwrite: the buffer is unzeroed and this
+    // backward is its first writer, so it must write every element (=), not add.
+    std::vector<GradWrite> gradInputWrite;
+    GradWrite gradWrite(std::size_t i) const
+    {
+        return i < gradInputWrite.size() ? gradInputWrite[i] : GradWrite::Accumulate;
+    }
 };
 
 // The family an op belongs to: the model builder's palette groups ops by it, so a newly
@@ -125,6 +133,9 @@ public:
 
     virtual void forward(OpContext& ctx) const = 0;
     virtual void backward(OpContext& ctx) const = 0;
+    // True: backward honours ctx.gradWrite(i), so the executor may hand it an input gradient
+    // buffer it has not zeroed. Worth it for the ops whose input gradient is a whole activation.
+    virtual bool overwritesFreshGradients() const { return false; }
 };
 
 // Shape-rule helpers shared by ops.

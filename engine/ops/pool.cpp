@@ -65,8 +65,9 @@ public:
         if (!c.gradInputs[0].defined()) return;
         const PoolGeometry g = geometry(c.attrs, c.inputs[0].shape());
         const std::int32_t* argmax = kind_ == PoolKind::Max ? c.saved[0].data<std::int32_t>() : nullptr;
-        c.backend.pool2dBackward(kind_, g, f32(c.gradOutput), argmax, f32(c.gradInputs[0]));
+        c.backend.pool2dBackward(kind_, g, f32(c.gradOutput), argmax, f32(c.gradInputs[0]), c.gradWrite(0));
     }
+    bool overwritesFreshGradients() const override { return true; }
 
 private:
     PoolGeometry geometry(const Attrs& a, const Shape& x) const
@@ -111,8 +112,9 @@ public:
     {
         if (!c.gradInputs[0].defined()) return;
         c.backend.pool2dBackward(PoolKind::Avg, geometry(c.inputs[0].shape()), f32(c.gradOutput), nullptr,
-                                 f32(c.gradInputs[0]));
+                                 f32(c.gradInputs[0]), c.gradWrite(0));
     }
+    bool overwritesFreshGradients() const override { return true; }
 
 private:
     static PoolGeometry geometry(const Shape& x)

@@ -14,11 +14,13 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 std::string listString(const std::vector<std::int64_t>& v) { return Shape(v).str(); }
 
 // Flatten and Reshape keep the element order, so forward is a byte copy and backward adds
-// the output gradient into the input gradient unchanged.
+// the output gradient into the input gradient unchanged (copies it, as its first writer).
 void copyForward(OpContext& c) { c.backend.copyBytes(c.output.raw(), c.inputs[0].raw(), c.output.bytes()); }
 void copyBackward(OpContext& c)
 {
-    if (c.gradInputs[0].defined()) c.backend.axpy(c.output.numel(), 1.0f, f32(c.gradOutput), f32(c.gradInputs[0]));
+    if (!c.gradInputs[0].defined()) return;
+    if (c.gradWrite(0) == GradWrite::Overwrite) c.backend.copyBytes(c.gradInputs[0].raw(), c.gradOutput.raw(), c.output.bytes());
+    else c.backend.axpy(c.output.numel(), 1.0f, f32(c.gradOutput), f32(c.gradInputs[0]));
 }
 
 class Flatten final : public Op {
@@ -43,6 +45,7 @@ public:
     double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec&) const override { return 0; }
     void forward(OpContext& c) const override { copyForward(c); }
     void backward(OpContext& c) const override { copyBackward(c); }
+    bool overwritesFreshGradients() const override { return true; }
 };
 
 class Reshape final : public Op {
@@ -84,6 +87,7 @@ public:
     double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec&) const override { return 0; }
     void forward(OpContext& c) const override { copyForward(c); }
     void backward(OpContext& c) const override { copyBackward(c); }
+    bool overwritesFreshGradients() const override { return true; }
 };
 
 // y = sum of the inputs (residual connections).

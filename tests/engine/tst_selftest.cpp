@@ -32,14 +32,13 @@ const std::set<std::string> kPrimitives = {
     "sgdUpdate", "adamUpdate", "rmspropUpdate", "scale", "clampValues",
 };
 
-// Overwrites dx instead of accumulating into it.
-class OverwritingActivation : public CpuBackend {
+// Writes dx one way whatever it is asked: always overwrites, or always accumulates.
+template <GradWrite Always> class IgnoringGradWrite : public CpuBackend {
 public:
     void activationBackward(Activation act, float alpha, const float* x, const float* y, const float* dy, float* dx,
-                            std::int64_t n) override
+                            std::int64_t n, GradWrite) override
     {
-        std::fill_n(dx, n, 0.0f);
-        CpuBackend::activationBackward(act, alpha, x, y, dy, dx, n);
+        CpuBackend::activationBackward(act, alpha, x, y, dy, dx, n, Always);
     }
 };
 
@@ -174,17 +173,27 @@ private slots:
         QCOMPARE(selftestMatmulTolerance(MathPrecision::F16), 5e-3);
     }
 
-    void overwritingBackwardIsCaught()
+    void ignoredGradWriteIsCaught()
     {
-        OverwritingActivation broken;
-        const SelftestReport r = compareBackends(broken, cpuBackend(), quick());
-        QCOMPARE(failingPrimitives(r), std::set<std::string>{"activationBackward"});
-        for (const auto& c : r.cases)
-            if (c.primitive == "activationBackward") {
-                QVERIFY2(!c.passed, c.shape.c_str());  // every activation, every size
+        // Always overwriting fails the accumulate cases, always accumulating the overwrite ones.
+        IgnoringGradWrite<GradWrite::Overwrite> overwriting;
+        IgnoringGradWrite<GradWrite::Accumulate> accumulating;
+        for (Backend* broken : std::initializer_list<Backend*>{&overwriting, &accumulating}) {
+            const bool overwrites = broken == &overwriting;
+            const SelftestReport r = compareBackends(*broken, cpuBackend(), quick());
+            QCOMPARE(failingPrimitives(r), std::set<std::string>{"activationBackward"});
+            int failed = 0;
+            for (const auto& c : r.cases) {
+                if (c.primitive != "activationBackward") continue;
+                const bool overwriteCase = c.shape.find(" overwrite") != std::string::npos;
+                QVERIFY2(c.passed == (overwriteCase == overwrites), c.shape.c_str());  // every activation, every size
+                if (c.passed) continue;
+                ++failed;
                 QVERIFY(c.error > 1e-2);
                 QVERIFY2(c.detail.rfind("dx[", 0) == 0, c.detail.c_str());
             }
+            QVERIFY(failed >= 6);
+        }
     }
 
     void gemmIgnoringBetaIsCaught()

@@ -237,7 +237,7 @@ void CpuBackend::conv2dForward(const ConvGeometry& g, const float* x, const floa
 }
 
 void CpuBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
-                                    void* workspace)
+                                    void* workspace, GradWrite write)
 {
     if (!dx) return;  // no gradient wanted
     const ConvPlan p = makePlan(g);
@@ -246,13 +246,17 @@ void CpuBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, const
         const i64 ld = nb * p.pixels;
         const float* grad = gradOf(g, p, dy + b0 * ySample, nb, ws.stage);
         // Pointwise single sample: dx is itself the column matrix, so the GEMM accumulates into it.
-        const bool direct = p.pointwise && nb == 1;
+        const bool direct = p.pointwise && nb == 1, overwrite = write == GradWrite::Overwrite;
         float* dcol = direct ? dx + b0 * xSample : ws.col;
         for (i64 grp = 0; grp < g.groups; ++grp)
             gemmProduct(p.lanes == 1, true, false, p.groupRows, ld, p.kg, 1.0f, w + grp * p.kg * p.groupRows,
-                        p.groupRows, grad + grp * p.kg * ld, ld, direct ? 1.0f : 0.0f, dcol + grp * p.groupRows * ld,
-                        ld);
-        if (!direct) col2imAccumulate(g, p, ws.col, nb, dx + b0 * xSample);
+                        p.groupRows, grad + grp * p.kg * ld, ld, direct && !overwrite ? 1.0f : 0.0f,
+                        dcol + grp * p.groupRows * ld, ld);
+        if (direct) return;
+        // Taps overlap and padding skips inputs: the chunk's dx to overwrite is zeroed first, while
+        // it is about to be in cache anyway.
+        if (overwrite) std::fill_n(dx + b0 * xSample, nb * xSample, 0.0f);
+        col2imAccumulate(g, p, ws.col, nb, dx + b0 * xSample);
     });
 }
 

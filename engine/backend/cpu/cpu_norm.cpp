@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/grad_write.h"
 #include "backend/cross_rank.h"
 #include "backend/cpu/parallel.h"
 
@@ -172,7 +173,8 @@ void CpuBackend::batchNormForwardInference(const float* x, const float* gamma, c
 
 void CpuBackend::batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                                    const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
-                                   std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks)
+                                   std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks,
+                                   GradWrite write)
 {
     // a: sum(dy), b: sum(dy * xhat) per channel.
     auto sums = channelSums(n, c, inner, [&](std::int64_t, std::int64_t ch, std::int64_t i) {
@@ -195,17 +197,19 @@ void CpuBackend::batchNormBackward(const float* x, const float* gamma, const flo
         count = global.back();
     }
     // dx = gamma * invstd * (dy - mean(dy) - xhat * mean(dy * xhat))
-    forEachRow(n, c, inner, [&](std::int64_t r, std::int64_t ch) {
-        const Sums& s = sums[static_cast<std::size_t>(ch)];
-        const float mean = saveMean[ch], invstd = saveInvStd[ch], scale = gamma[ch] * invstd;
-        const float meanDy = static_cast<float>(s.a / count), meanDyXhat = static_cast<float>(s.b / count);
-        const float* xr = x + r * inner;
-        const float* dyr = dy + r * inner;
-        float* dxr = dx + r * inner;
-        for (std::int64_t i = 0; i < inner; ++i) {
-            const float xhat = (xr[i] - mean) * invstd;
-            dxr[i] += scale * (dyr[i] - meanDy - xhat * meanDyXhat);
-        }
+    cpu::withGradWrite(write, [&](auto mode) {
+        forEachRow(n, c, inner, [&](std::int64_t r, std::int64_t ch) {
+            const Sums& s = sums[static_cast<std::size_t>(ch)];
+            const float mean = saveMean[ch], invstd = saveInvStd[ch], scale = gamma[ch] * invstd;
+            const float meanDy = static_cast<float>(s.a / count), meanDyXhat = static_cast<float>(s.b / count);
+            const float* xr = x + r * inner;
+            const float* dyr = dy + r * inner;
+            float* dxr = dx + r * inner;
+            for (std::int64_t i = 0; i < inner; ++i) {
+                const float xhat = (xr[i] - mean) * invstd;
+                cpu::putGrad(mode, dxr[i], scale * (dyr[i] - meanDy - xhat * meanDyXhat));
+            }
+        });
     });
 }
 

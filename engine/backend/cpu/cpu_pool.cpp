@@ -147,11 +147,13 @@ void CpuBackend::pool2dForward(PoolKind kind, const PoolGeometry& g, const float
 }
 
 void CpuBackend::pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax,
-                                float* dx)
+                                float* dx, GradWrite write)
 {
     if (!dx) return;  // no gradient wanted
     const i64 outPlane = g.outH() * g.outW();
     forEachPlane(g, [&](i64 in, i64 out) {
+        // Windows may overlap or miss inputs: a plane to overwrite is zeroed, while in cache.
+        if (write == GradWrite::Overwrite) std::fill_n(dx + in, g.h * g.w, 0.0f);
         if (kind == PoolKind::Avg) {
             avgPlaneBackward(g, dy + out, dx + in);
             return;

@@ -67,7 +67,7 @@ public:
     // cuda_elementwise.cu
     void activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n) override;
     void activationBackward(Activation act, float alpha, const float* x, const float* y, const float* dy, float* dx,
-                            std::int64_t n) override;
+                            std::int64_t n, GradWrite write = GradWrite::Accumulate) override;
     void dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,
                         std::uint64_t seed) override;
     void dropoutBackward(const float* dy, const std::uint8_t* mask, float* dx, std::int64_t n, float p) override;
@@ -78,14 +78,14 @@ public:
     std::size_t conv2dWorkspaceBytes(const ConvGeometry& g) override;
     void conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace) override;
     void conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
-                            void* workspace) override;
+                            void* workspace, GradWrite write = GradWrite::Accumulate) override;
     void conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
                               void* workspace) override;
     // cuda_pool.cu (own kernels: they record the argmax the CPU backend records, so the op's
     // saved buffers are the same on both backends)
     void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax) override;
     void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax,
-                        float* dx) override;
+                        float* dx, GradWrite write = GradWrite::Accumulate) override;
 
     // cuda_norm.cu
     void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* saveMean,
@@ -98,7 +98,7 @@ public:
     void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                            const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
                            std::int64_t c, std::int64_t inner,
-                           const CrossRankSum* acrossRanks) override;
+                           const CrossRankSum* acrossRanks, GradWrite write = GradWrite::Accumulate) override;
     void batchNormBackwardInference(const float* x, const float* gamma, const float* dy, const float* runningMean,
                                     const float* runningVar, float* dx, float* dgamma, float* dbeta, std::int64_t n,
                                     std::int64_t c, std::int64_t inner, float eps) override;

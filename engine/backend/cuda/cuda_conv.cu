@@ -268,16 +268,20 @@ void CudaBackend::conv2dForward(const ConvGeometry& g, const float* x, const flo
 }
 
 void CudaBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
-                                     void* workspace)
+                                     void* workspace, GradWrite write)
 {
     makeCurrent();
-    if (!dx || g.n <= 0 || g.outH() <= 0 || g.outW() <= 0) return;
+    if (!dx || g.n <= 0) return;
+    if (g.outH() <= 0 || g.outW() <= 0) {  // no output: the gradient is zero
+        if (write == GradWrite::Overwrite) zeroBytes(dx, static_cast<std::size_t>(g.n * g.c * g.h * g.w) * sizeof(float));
+        return;
+    }
     const ConvAlgos& algos = convAlgos(g);
     const ConvDescriptors d(g, mathPrecision_);
     const RunWorkspace ws(allocator_, workspace, promisedBytes(index_, g), algos.workspaceBytes);
-    const float one = 1.0f;  // beta 1: dx += conv^T(dy)
+    const float one = 1.0f, zero = 0.0f;  // beta 1: dx += conv^T(dy); beta 0: dx = conv^T(dy)
     TS_CUDNN(cudnnConvolutionBackwardData(cudnn_, &one, d.w, w, d.y, dy, d.conv, algos.backwardData, ws.get(),
-                                          algos.workspaceBytes, &one, d.x, dx));
+                                          algos.workspaceBytes, write == GradWrite::Overwrite ? &zero : &one, d.x, dx));
 }
 
 void CudaBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,

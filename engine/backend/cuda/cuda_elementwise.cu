@@ -177,10 +177,12 @@ void CudaBackend::activationForward(Activation act, float alpha, const float* x,
 }
 
 void CudaBackend::activationBackward(Activation act, float alpha, const float* x, const float* y, const float* dy,
-                                     float* dx, std::int64_t n)
+                                     float* dx, std::int64_t n, GradWrite write)
 {
     makeCurrent();
     if (n <= 0 || !dx) return;
+    // Overwrite as zero + accumulate: a memset is cheap here, and the kernels stay one form.
+    if (write == GradWrite::Overwrite) zeroBytes(dx, static_cast<std::size_t>(n) * sizeof(float));
     switch (act) {
     case Activation::ReLU: return launchBackward<Activation::ReLU>(stream_, x, y, dy, dx, n, alpha);
     case Activation::LeakyReLU: return launchBackward<Activation::LeakyReLU>(stream_, x, y, dy, dx, n, alpha);

@@ -392,10 +392,13 @@ void CudaBackend::batchNormForwardInference(const float* x, const float* gamma, 
 
 void CudaBackend::batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
                                     const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
-                                    std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks)
+                                    std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks,
+                                    GradWrite write)
 {
     makeCurrent();
     const std::int64_t total = n * c * inner;
+    // Overwrite as zero + accumulate: a memset is cheap here, and cuDNN's and our kernels stay one form.
+    if (write == GradWrite::Overwrite && dx && total > 0) zeroBytes(dx, static_cast<std::size_t>(total) * sizeof(float));
     const Stats stats{saveMean, saveInvStd, nullptr, 0.0, 1, 0};
     if (acrossRanks && dx) {  // dx needs the global batch's sums (cpu_norm.cpp); no dx: no exchange
         const std::size_t channels = static_cast<std::size_t>(c);

@@ -132,12 +132,13 @@ void CudaBackend::pool2dForward(PoolKind kind, const PoolGeometry& g, const floa
 }
 
 void CudaBackend::pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax,
-                                 float* dx)
+                                 float* dx, GradWrite write)
 {
     makeCurrent();
     if (!dx) return;  // no gradient wanted
     const Pool p = toPool(g);
     const long long total = p.planes * p.h * p.w;
+    if (write == GradWrite::Overwrite && total > 0) zeroBytes(dx, static_cast<std::size_t>(total) * sizeof(float));
     if (total <= 0 || p.outH <= 0 || p.outW <= 0) return;
     if (kind == PoolKind::Max)
         poolBackwardKernel<PoolKind::Max><<<gridFor(total), kThreads, 0, stream_>>>(p, dy, argmax, dx);
