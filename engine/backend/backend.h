@@ -138,6 +138,14 @@ public:
                                     void* workspace, GradWrite write = GradWrite::Accumulate) = 0;
     virtual void conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
                                       void* workspace) = 0;
+    // Both: dx as `write` says and dw += (either may be null). The two primitives above unless a
+    // backend shares work between them.
+    virtual void conv2dBackward(const ConvGeometry& g, const float* x, const float* w, const float* dy, float* dx,
+                                float* dw, void* workspace, GradWrite write)
+    {
+        if (dx) conv2dBackwardData(g, w, dy, dx, workspace, write);
+        if (dw) conv2dBackwardFilter(g, x, dy, dw, workspace);
+    }
     // argmax (max pooling only) records the flat h*w index of each window's maximum.
     virtual void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y,
                                std::int32_t* argmax) = 0;

@@ -76,11 +76,9 @@ public:
     void backward(OpContext& c) const override
     {
         const ConvGeometry g = geometry(c.attrs, c.inputs[0].shape());
-        if (c.gradInputs[0].defined())
-            c.backend.conv2dBackwardData(g, f32(c.params[0]), f32(c.gradOutput), f32(c.gradInputs[0]), c.workspace,
-                                         c.gradWrite(0));
-        if (c.gradParams[0].defined())
-            c.backend.conv2dBackwardFilter(g, f32(c.inputs[0]), f32(c.gradOutput), f32(c.gradParams[0]), c.workspace);
+        c.backend.conv2dBackward(g, f32(c.inputs[0]), f32(c.params[0]), f32(c.gradOutput), f32(c.gradInputs[0]),
+                                 f32(c.gradParams[0]), c.workspace,
+                                 c.gradInputs[0].defined() ? c.gradWrite(0) : GradWrite::Accumulate);
         if (c.gradParams.size() > 1 && c.gradParams[1].defined())
             c.backend.biasBackward(f32(c.gradOutput), f32(c.gradParams[1]), g.n, g.k, g.outH() * g.outW());
     }

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "backend/backend.h"
+#include "backend/cpu/cpu_backend.h"
 #include "gradcheck.h"
 #include "ops/registry.h"
 
@@ -161,9 +162,17 @@ std::vector<ConvCase> crossCheckCases()
         cases.push_back({.n = 7, .c = 2, .h = size, .w = size, .k = 3, .padH = 1, .padW = 1});
         cases.push_back({.n = 7, .c = 4, .h = size, .w = size + 1, .k = 2, .kh = 1, .kw = 1, .groups = 2});
     }
+    // Winograd's 3x3 stride-1 path (cpu_winograd.cpp): even and odd output sizes, padding 0-2,
+    // one lane and several (32x32 outputs: a sample per chunk, 9 samples over 8 lanes, so some
+    // chunks are empty). The last case takes im2col with the same chunking.
+    cases.push_back({.n = 5, .c = 8, .h = 14, .w = 14, .k = 16, .padH = 1, .padW = 1});
+    cases.push_back({.n = 3, .c = 9, .h = 7, .w = 9, .k = 8, .padH = 1, .padW = 1});
+    cases.push_back({.n = 2, .c = 8, .h = 6, .w = 5, .k = 10, .padH = 2, .padW = 0});
+    cases.push_back({.n = 9, .c = 8, .h = 32, .w = 32, .k = 8, .padH = 1, .padW = 1, .bias = false});
+    cases.push_back({.n = 9, .c = 2, .h = 32, .w = 32, .k = 3, .padH = 1, .padW = 1});
     std::mt19937_64 rng(2024);
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-    while (cases.size() < 31) {
+    while (cases.size() < 36) {
         ConvCase cc;
         cc.groups = pick(1, 3);
         cc.n = pick(1, 4), cc.c = cc.groups * pick(1, 3), cc.k = cc.groups * pick(1, 3);
@@ -473,6 +482,23 @@ private slots:
             }
             QVERIFY2(bad.isEmpty(), qPrintable(describe(cc) + ": " + bad));
         }
+    }
+
+    void winogradTakesThreeByThreeStrideOneInF32()
+    {
+        // The cross-checks above test Winograd's path only if these shapes take it.
+        auto& cpu = dynamic_cast<CpuBackend&>(cpuBackend());
+        const ConvGeometry cnnConv2{.n = 128, .c = 32, .h = 14, .w = 14, .k = 64, .r = 3, .s = 3, .padH = 1, .padW = 1};
+        QVERIFY(cpu.useWinograd(cnnConv2));
+        ConvGeometry g = cnnConv2;
+        g.strideH = 2;
+        QVERIFY(!cpu.useWinograd(g));
+        g = cnnConv2;
+        g.c = 1;  // the CNN's first layer: too few channels for the small GEMMs
+        QVERIFY(!cpu.useWinograd(g));
+        cpu.setMathPrecision(MathPrecision::BF16);  // operands rounded as tensor cores round them
+        QVERIFY(!cpu.useWinograd(cnnConv2));
+        cpu.setMathPrecision(MathPrecision::F32);
     }
 
     void backendSkipsNullGradients()

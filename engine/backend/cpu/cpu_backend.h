@@ -49,13 +49,16 @@ public:
     void softmaxForward(const float* x, float* y, std::int64_t rows, std::int64_t cols) override;
     void softmaxBackward(const float* y, const float* dy, float* dx, std::int64_t rows, std::int64_t cols) override;
 
-    // cpu_conv.cpp
+    // cpu_conv.cpp (cpu_winograd.cpp for 3x3 stride-1 layers)
+    bool useWinograd(const ConvGeometry& g) const;
     std::size_t conv2dWorkspaceBytes(const ConvGeometry& g) override;
     void conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace) override;
     void conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx,
                             void* workspace, GradWrite write = GradWrite::Accumulate) override;
     void conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
                               void* workspace) override;
+    void conv2dBackward(const ConvGeometry& g, const float* x, const float* w, const float* dy, float* dx, float* dw,
+                        void* workspace, GradWrite write) override;
     // cpu_pool.cpp
     void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax) override;
     void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax,

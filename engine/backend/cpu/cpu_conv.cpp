@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_winograd.h"
 #include "backend/cpu/parallel.h"
 
 namespace ts {
@@ -205,24 +206,29 @@ Workspace laneWorkspace(const ConvPlan& p, void* workspace, i64 lane)
 // lanes run on the threads, each lane's chunks in order.
 template <class Fn> void forEachChunk(const ConvGeometry& g, const ConvPlan& p, void* workspace, Fn&& fn)
 {
-    cpu::parallelFor(p.lanes, 1, [&](i64 l0, i64 l1) {
-        for (i64 lane = l0; lane < l1; ++lane) {
-            const Workspace ws = laneWorkspace(p, workspace, lane);
-            const i64 c0 = p.chunks * lane / p.lanes, c1 = p.chunks * (lane + 1) / p.lanes;
-            for (i64 c = c0; c < c1; ++c) {
-                const i64 b0 = g.n * c / p.chunks, b1 = g.n * (c + 1) / p.chunks;
-                if (b1 > b0) fn(ws, b0, b1 - b0, c == c0);
-            }
-        }
+    cpu::forEachLaneChunk(g.n, p.chunks, p.lanes, [&](i64 lane, i64 b0, i64 nb, bool first) {
+        fn(laneWorkspace(p, workspace, lane), b0, nb, first);
     });
 }
 
 }  // namespace
 
-std::size_t CpuBackend::conv2dWorkspaceBytes(const ConvGeometry& g) { return makePlan(g).bytes(); }
+// 3x3 stride-1 layers take Winograd's algorithm (cpu_winograd.h) in f32. Reduced precisions
+// keep im2col + GEMM: their operands must be rounded as tensor cores round the untransformed
+// ones. The workspace fits either, since the precision may change after it is planned.
+bool CpuBackend::useWinograd(const ConvGeometry& g) const
+{
+    return mathPrecision() == MathPrecision::F32 && winograd::applies(g);
+}
+
+std::size_t CpuBackend::conv2dWorkspaceBytes(const ConvGeometry& g)
+{
+    return std::max(makePlan(g).bytes(), winograd::applies(g) ? winograd::workspaceBytes(g) : 0);
+}
 
 void CpuBackend::conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace)
 {
+    if (useWinograd(g)) return winograd::forward(*this, g, x, w, y, workspace);
     const ConvPlan p = makePlan(g);
     const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
     forEachChunk(g, p, workspace, [&](const Workspace& ws, i64 b0, i64 nb, bool) {
@@ -240,6 +246,7 @@ void CpuBackend::conv2dBackwardData(const ConvGeometry& g, const float* w, const
                                     void* workspace, GradWrite write)
 {
     if (!dx) return;  // no gradient wanted
+    if (useWinograd(g)) return winograd::backward(*this, g, nullptr, w, dy, dx, nullptr, workspace, write);
     const ConvPlan p = makePlan(g);
     const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
     forEachChunk(g, p, workspace, [&](const Workspace& ws, i64 b0, i64 nb, bool) {
@@ -264,6 +271,7 @@ void CpuBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, con
                                       void* workspace)
 {
     if (!dw) return;  // no gradient wanted
+    if (useWinograd(g)) return winograd::backward(*this, g, x, nullptr, dy, nullptr, dw, workspace, GradWrite::Accumulate);
     const ConvPlan p = makePlan(g);
     const i64 xSample = g.c * g.h * g.w, ySample = g.k * p.pixels;
     const bool partials = p.lanes > 1;
@@ -286,6 +294,13 @@ void CpuBackend::conv2dBackwardFilter(const ConvGeometry& g, const float* x, con
             for (i64 i = i0; i < i1; ++i) dw[i] += part[i];
         }
     });
+}
+
+void CpuBackend::conv2dBackward(const ConvGeometry& g, const float* x, const float* w, const float* dy, float* dx,
+                                float* dw, void* workspace, GradWrite write)
+{
+    if (useWinograd(g)) return winograd::backward(*this, g, x, w, dy, dx, dw, workspace, write);
+    Backend::conv2dBackward(g, x, w, dy, dx, dw, workspace, write);
 }
 
 }  // namespace ts

@@ -35,6 +35,25 @@ template <class Fn> void parallelFor(std::int64_t n, std::int64_t grain, Fn&& fn
     for (std::int64_t c = 0; c < chunks; ++c) fn(n * c / chunks, n * (c + 1) / chunks);
 }
 
+// Lanes: [0, n) is cut into `chunks` contiguous chunks (chunk c: [n*c/chunks, n*(c+1)/chunks)),
+// dealt in order to `lanes` lanes that run on the threads; all fixed by the caller's shape,
+// never by the thread count. fn(lane, begin, count, first) for every non-empty chunk, a lane's
+// in order; `first` marks the lane's first one (where a lane's partial sum starts).
+template <class Fn> void forEachLaneChunk(std::int64_t n, std::int64_t chunks, std::int64_t lanes, Fn&& fn)
+{
+    parallelFor(lanes, 1, [&](std::int64_t l0, std::int64_t l1) {
+        for (std::int64_t lane = l0; lane < l1; ++lane) {
+            bool first = true;
+            for (std::int64_t c = chunks * lane / lanes; c < chunks * (lane + 1) / lanes; ++c) {
+                const std::int64_t b0 = n * c / chunks, b1 = n * (c + 1) / chunks;
+                if (b1 == b0) continue;  // more chunks than items: some are empty
+                fn(lane, b0, b1 - b0, first);
+                first = false;
+            }
+        }
+    });
+}
+
 // The sum of row[0, n) in double, in an order fixed by n: four running sums, since a single
 // chain of double adds waits on each add's latency (it was most of a bias gradient's time).
 inline double rowSum(const float* row, std::int64_t n)
