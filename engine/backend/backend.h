@@ -172,6 +172,29 @@ public:
                                    const float* saveInvStd, float* dx, float* dgamma, float* dbeta,
                                    std::int64_t n, std::int64_t c, std::int64_t inner,
                                    const CrossRankSum* acrossRanks, GradWrite write = GradWrite::Accumulate) = 0;
+    // Batch norm in training and the ReLU of its output as one, for the executor's fusion
+    // (Executor::setFusion): y = BN(x), r = max(y, 0). By default the two primitives in turn; a
+    // backend that does both in one pass over memory overrides both functions.
+    virtual void batchNormReluForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
+                                              float* r, float* saveMean, float* saveInvStd, float* runningMean,
+                                              float* runningVar, std::int64_t n, std::int64_t c, std::int64_t inner,
+                                              float momentum, float eps, const CrossRankSum* acrossRanks)
+    {
+        batchNormForwardTraining(x, gamma, beta, y, saveMean, saveInvStd, runningMean, runningVar, n, c, inner,
+                                 momentum, eps, acrossRanks);
+        activationForward(Activation::ReLU, 0.0f, y, r, n * c * inner);
+    }
+    // Its backward from dr, the gradient of r. dy, the gradient of y, is scratch: the default
+    // writes the ReLU's backward there.
+    virtual void batchNormReluBackward(const float* x, const float* gamma, const float* /*beta*/, const float* y,
+                                       const float* r, const float* dr, float* dy, const float* saveMean,
+                                       const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
+                                       std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks,
+                                       GradWrite write)
+    {
+        activationBackward(Activation::ReLU, 0.0f, y, r, dr, dy, n * c * inner, GradWrite::Overwrite);
+        batchNormBackward(x, gamma, dy, saveMean, saveInvStd, dx, dgamma, dbeta, n, c, inner, acrossRanks, write);
+    }
     // Backward of the inference-mode forward (running statistics are constants here).
     virtual void batchNormBackwardInference(const float* x, const float* gamma, const float* dy,
                                             const float* runningMean, const float* runningVar, float* dx,

@@ -107,6 +107,7 @@ Executor::Executor(CheckedGraph graph, Backend& backend, bool training)
         segmentState_.emplace_back(state, seg.stateBackup.bytes ? static_cast<char*>(arena_->data()) + seg.stateBackup.offset : nullptr);
     }
 
+    planFusion();
     lossSeed_ = Tensor::empty(Shape{1}, DType::F32, alloc);
     const float one = 1.0f;
     backend_.copyFromHost(lossSeed_.raw(), &one, sizeof one);
@@ -169,7 +170,9 @@ OpContext Executor::context(std::size_t i, const std::vector<Tensor>& values, co
 void Executor::forward()
 {
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+        if (fusing() && fusedWith(i) >= 0) continue;  // node i - 1 ran it
         OpContext ctx = context(i, values_, saved_[i]);
+        if (fusing() && fusedRelu_[i] >= 0) ctx.reluOutput = values_[graph_.nodes[std::size_t(fusedRelu_[i])].output];
         timed(i, &NodeTiming::forwardSeconds, [&] { graph_.nodes[i].op->forward(ctx); });
     }
 }
@@ -201,9 +204,19 @@ void Executor::backward()
         // the primitives that accumulate, or handed over to be overwritten.
         for (int v : gradsZeroedAt_[i]) backend_.zeroBytes(grads_[v].raw(), grads_[v].bytes());
         if (node.output == graph_.lossValue) backend_.copyBytes(grads_[node.output].raw(), lossSeed_.raw(), sizeof(float));
+        if (fusing() && fusedWith(static_cast<std::size_t>(i)) >= 0) {  // node i - 1 runs its backward
+            if (backwardHook_) backwardHook_(i);
+            continue;
+        }
         OpContext ctx = context(static_cast<std::size_t>(i), backValues_, backSaved_[i]);
         for (int v : node.inputs) ctx.gradInputs.push_back(grads_[v]);
         ctx.gradOutput = grads_[node.output];
+        if (fusing() && fusedRelu_[static_cast<std::size_t>(i)] >= 0) {
+            const int relu = graph_.nodes[static_cast<std::size_t>(fusedRelu_[static_cast<std::size_t>(i)])].output;
+            ctx.reluOutput = backValues_[relu];
+            ctx.outputGradScratch = ctx.gradOutput;
+            ctx.gradOutput = grads_[relu];
+        }
         for (int p : nodeParams_[i]) ctx.gradParams.push_back(params_[p].grad);
         ctx.gradInputWrite = gradInputWrite_[static_cast<std::size_t>(i)];
         timed(static_cast<std::size_t>(i), &NodeTiming::backwardSeconds, [&] { node.op->backward(ctx); });

@@ -79,6 +79,13 @@ public:
     void setLossScale(float scale);
     void zeroGrad();
 
+    // Fusion: in training, a batch norm runs the ReLU right after it in its own passes over
+    // memory (Op::runsFollowingRelu) where the memory plan allows it (fusedWith). Same results,
+    // bit for bit; on by default, off to compare.
+    void setFusion(bool on) { fusion_ = on; }
+    // The node whose forward and backward run node i's in training (-1: none).
+    int fusedWith(std::size_t i) const { return i > 0 && fusedRelu_[i - 1] == int(i) ? int(i) - 1 : -1; }
+
     void setProfiling(bool on);
     const std::vector<NodeTiming>& timings() const { return timings_; }  // per node, in plan order
 
@@ -93,6 +100,8 @@ private:
     // Node i's context on the given views of values and saved buffers (forward or backward).
     OpContext context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved) const;
     void recompute(const CheckpointSegment& segment);
+    void planFusion();  // executor_fusion.cpp
+    bool fusing() const { return fusion_ && training_; }
     template <class Fn> void timed(std::size_t node, double NodeTiming::*field, Fn&& fn);
 
     CheckedGraph graph_;
@@ -120,6 +129,8 @@ private:
     CrossRankSum crossRankSum_;
     bool profiling_ = false;
     std::vector<NodeTiming> timings_;
+    bool fusion_ = true;
+    std::vector<int> fusedRelu_;  // per node: the ReLU node it runs too, or -1
 };
 
 }  // namespace ts

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <random>
 
 #include "backend/backend.h"
 #include "exec/executor.h"
+#include "graph/templates.h"
 #include "ops/init.h"
 
 using namespace ts;
@@ -267,6 +269,54 @@ private slots:
         QTest::addColumn<bool>("smooth");
         QTest::newRow("relu, max pooling") << false;
         QTest::newRow("silu, average pooling") << true;
+    }
+
+    void fusedBatchNormReluMatchesUnfusedBitForBit()
+    {
+        // The CNN template's batch norms run their ReLUs in training (Executor::setFusion): the
+        // same loss, ReLU outputs, running statistics and gradients as running them apart, to the
+        // bit, over three steps (the second and later on buffers holding the last step's values).
+        const Graph cnn = templateGraph("cnn", TemplateInput{{2, 12, 12}, 10});
+        Executor fused(checkGraph(cnn, 6), cpuBackend()), apart(checkGraph(cnn, 6), cpuBackend());
+        apart.setFusion(false);
+        const CheckedGraph& g = fused.graph();
+        int pairs = 0;
+        for (std::size_t i = 0; i < g.nodes.size(); ++i)
+            if (fused.fusedWith(i) >= 0) {
+                QCOMPARE(g.nodes[i].op->type(), std::string("ReLU"));
+                QCOMPARE(g.nodes[std::size_t(fused.fusedWith(i))].op->type(), std::string("BatchNorm2d"));
+                ++pairs;
+            }
+        QCOMPARE(pairs, 2);
+        const auto same = [](const Tensor& a, const Tensor& b) {
+            return a.numel() == b.numel() && std::memcmp(a.raw(), b.raw(), std::size_t(a.bytes())) == 0;
+        };
+        for (std::uint64_t step = 0; step < 3; ++step) {
+            Tensor x, y;
+            blobs(6, 2 * 12 * 12, 40 + step, x, y);
+            x = x.reshaped(Shape{6, 2, 12, 12});
+            for (Executor* ex : {&fused, &apart}) {
+                if (step == 0) ex->initParameters(7);
+                ex->zeroGrad();
+                ex->setInput("image", x);
+                ex->setInput("label", y);
+                ex->forward();
+                ex->backward();
+            }
+            QCOMPARE(fused.loss(), apart.loss());
+            for (const char* relu : {"relu1", "relu2"}) QVERIFY2(same(fused.value(relu), apart.value(relu)), relu);
+            QVERIFY(same(fused.flatGradients(), apart.flatGradients()));
+            QVERIFY(same(fused.flatParameters(), apart.flatParameters()));
+            for (std::size_t p = 0; p < fused.parameters().size(); ++p)  // running statistics too
+                QVERIFY2(same(fused.parameters()[p].value, apart.parameters()[p].value),
+                         fused.parameters()[p].name.c_str());
+        }
+        // In evaluation the executor runs them apart (batch norm then uses running statistics).
+        fused.setTraining(false);
+        apart.setTraining(false);
+        fused.forward();
+        apart.forward();
+        QCOMPARE(fused.loss(), apart.loss());
     }
 
     void backwardAccumulatesUntilZeroGrad()

@@ -76,6 +76,14 @@ public:
                            const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
                            std::int64_t c, std::int64_t inner,
                            const CrossRankSum* acrossRanks, GradWrite write = GradWrite::Accumulate) override;
+    void batchNormReluForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* r,
+                                      float* saveMean, float* saveInvStd, float* runningMean, float* runningVar,
+                                      std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                      const CrossRankSum* acrossRanks) override;
+    void batchNormReluBackward(const float* x, const float* gamma, const float* beta, const float* y, const float* r,
+                               const float* dr, float* dy, const float* saveMean, const float* saveInvStd, float* dx,
+                               float* dgamma, float* dbeta, std::int64_t n, std::int64_t c, std::int64_t inner,
+                               const CrossRankSum* acrossRanks, GradWrite write) override;
     void batchNormBackwardInference(const float* x, const float* gamma, const float* dy, const float* runningMean,
                                     const float* runningVar, float* dx, float* dgamma, float* dbeta, std::int64_t n,
                                     std::int64_t c, std::int64_t inner, float eps) override;

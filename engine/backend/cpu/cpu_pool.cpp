@@ -71,22 +71,31 @@ void maxPlane2x2(const PoolGeometry& g, const float* x, float* y, std::int32_t* 
     for (i64 oy = 0; oy < g.outH(); ++oy) {
         const float* top = x + 2 * oy * w;
         const float* bottom = top + w;
+        float* __restrict out = y + oy * outW;
+        std::int32_t* __restrict at = argmax ? argmax + oy * outW : nullptr;
+        // The whole row without a branch (it vectorises), then the rare row with a NaN window again.
+        bool nan = false;
         for (i64 ox = 0; ox < outW; ++ox) {
-            const float v[4] = {top[2 * ox], top[2 * ox + 1], bottom[2 * ox], bottom[2 * ox + 1]};
-            const float ab = v[0] > v[1] ? v[0] : v[1], cd = v[2] > v[3] ? v[2] : v[3];
-            float m = ab > cd ? ab : cd;
-            int at = 0;
-            const float sum = v[0] + v[1] + v[2] + v[3];
-            if (sum != sum) {  // rare: the general rule
-                m = v[0];
-                for (int i = 1; i < 4; ++i)
-                    if (beats(v[i], m)) m = v[i], at = i;
-            } else {
-                const int notA = v[0] != m, notB = notA & (v[1] != m), notC = notB & (v[2] != m);
-                at = notA + notB + notC;
+            const float a = top[2 * ox], b = top[2 * ox + 1], c = bottom[2 * ox], d = bottom[2 * ox + 1];
+            const float ab = a > b ? a : b, cd = c > d ? c : d, m = ab > cd ? ab : cd;
+            const float sum = a + b + c + d;
+            nan |= sum != sum;
+            out[ox] = m;
+            if (at) {
+                const int notA = a != m, notB = notA & (b != m), notC = notB & (c != m);
+                const int where = notA + notB + notC;  // first maximum in row-major order
+                at[ox] = static_cast<std::int32_t>((2 * oy + (where >> 1)) * w + 2 * ox + (where & 1));
             }
-            y[oy * outW + ox] = m;
-            if (argmax) argmax[oy * outW + ox] = static_cast<std::int32_t>((2 * oy + (at >> 1)) * w + 2 * ox + (at & 1));
+        }
+        if (!nan) continue;
+        for (i64 ox = 0; ox < outW; ++ox) {  // the general rule: the first NaN wins
+            const float v[4] = {top[2 * ox], top[2 * ox + 1], bottom[2 * ox], bottom[2 * ox + 1]};
+            float m = v[0];
+            int where = 0;
+            for (int i = 1; i < 4; ++i)
+                if (beats(v[i], m)) m = v[i], where = i;
+            out[ox] = m;
+            if (at) at[ox] = static_cast<std::int32_t>((2 * oy + (where >> 1)) * w + 2 * ox + (where & 1));
         }
     }
 }
