@@ -108,6 +108,11 @@ int benchCommand(const std::vector<std::string>& args)
     };
     for (std::size_t i = 0; i < ex.timings().size(); ++i) {
         const NodeTiming& t = ex.timings()[i];
+        if (const int with = ex.fusedWith(i); with >= 0) {  // its time is in that node's
+            table.add({ex.graph().nodes[i].name, ex.graph().nodes[i].op->type(),
+                       "in " + ex.graph().nodes[std::size_t(with)].name, "", ""});
+            continue;
+        }
         table.add({ex.graph().nodes[i].name, ex.graph().nodes[i].op->type(), number("%.3f", 1000 * t.forwardSeconds / steps),
                    number("%.3f", 1000 * t.backwardSeconds / steps),
                    number("%.1f%%", 100 * (t.forwardSeconds + t.backwardSeconds) / total)});

@@ -66,7 +66,9 @@ ConvPlan makePlan(const ConvGeometry& g)
     const i64 colRows = g.c * g.r * g.s, n = std::max<i64>(g.n, 1);
     const std::size_t perSample = static_cast<std::size_t>((colRows + g.k) * p.pixels) * sizeof(float);
     const std::size_t weightBytes = static_cast<std::size_t>(g.k * p.groupRows) * sizeof(float);
-    const i64 wanted = std::min(n, (kTargetColumns + p.pixels - 1) / std::max<i64>(p.pixels, 1));
+    // A feature map of half the target width or more is one sample per chunk: then y and dy are
+    // the GEMMs' own operands, with no staging copy of the layer's whole output each way.
+    const i64 wanted = 2 * p.pixels >= kTargetColumns ? 1 : std::min(n, (kTargetColumns + p.pixels - 1) / std::max<i64>(p.pixels, 1));
     i64 chunk = std::max<i64>(1, wanted);
     p.chunks = (n + chunk - 1) / chunk;
     p.lanes = std::min(p.chunks, kMaxLanes);

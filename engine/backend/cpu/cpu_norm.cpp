@@ -41,16 +41,6 @@ struct FloatSums {
     float a = 0, b = 0;
 };
 
-// The running sums of a row added pairwise in double, in a fixed order.
-template <class Acc, int N> double pairwiseSum(const Acc (&v)[N])
-{
-    double level[N];
-    for (int k = 0; k < N; ++k) level[k] = double(v[k]);
-    for (int width = N; width > 1; width /= 2)
-        for (int k = 0; k < width / 2; ++k) level[k] = level[2 * k] + level[2 * k + 1];
-    return level[0];
-}
-
 // Per-channel sums of term(sample, ch, index) -> Sums or FloatSums over x viewed as [n, c, inner].
 // Threads take blocks of channels; inside a block samples run outermost so memory is read in
 // order, and every channel still sums over (sample, inner) in the same order however it is split.
@@ -80,8 +70,8 @@ std::vector<Sums> channelSums(std::int64_t n, std::int64_t c, std::int64_t inner
                     b[0] += t.b;
                 }
                 Sums& s = out[static_cast<std::size_t>(ch)];
-                s.a += pairwiseSum(a);
-                s.b += pairwiseSum(b);
+                s.a += cpu::pairwiseSum(a);
+                s.b += cpu::pairwiseSum(b);
             }
     });
     return out;
