@@ -42,6 +42,10 @@ void convCase(Harness& h, const ConvGeometry& g)
     }
     h.check("conv2dBackwardFilter", shape, h.matmulTolerance(),
             [&](Backend& be, int s) { be.conv2dBackwardFilter(g, x[s], dy[s], dw[s], wsOf(s)); }, {h.out("dw", dw)});
+    auto dx = h.uniform(xN), dw2 = h.uniform(wN);  // both at once (a backend may share work between them)
+    h.check("conv2dBackward", shape + " overwrite", h.matmulTolerance(),
+            [&](Backend& be, int s) { be.conv2dBackward(g, x[s], w[s], dy[s], dx[s], dw2[s], wsOf(s), GradWrite::Overwrite); },
+            {h.out("dx", dx), h.out("dw", dw2)});
 }
 
 PoolGeometry pool(std::initializer_list<i64> x, i64 kernel, i64 stride, i64 pad, bool countIncludePad = true)
@@ -89,6 +93,7 @@ void convPoolCases(Harness& h)
         conv(3, 7, 5, 6, 1, 1, 0),             // pointwise (the CPU's no-im2col path)
         conv(2, 4, 7, 5, 1, 2, 0),             // 1x1 with stride
         conv(5, 3, 33, 17, 5, 1, 2),           // no multiple of any tile size
+        conv(3, 8, 9, 10, 3, 1, 1),            // 3x3 stride 1, odd size (the CPU's Winograd path)
     };
     ConvGeometry mixed = conv(2, 6, 11, 4, 3, 1, 2, 2, 2);  // dilation, groups, unequal stride/pad/kernel
     mixed.w = 10, mixed.s = 2, mixed.strideW = 2, mixed.padW = 1, mixed.dilW = 1;

@@ -49,6 +49,28 @@ void batchNormCases(Harness& h, const BnShape& b)
                 outs);
     }
 
+    // With the ReLU after it (the executor's fusion): both outputs, then the backward from the
+    // ReLU's output gradient (dyScratch: the gradient of y, which a backend may use as scratch).
+    auto yf = h.uniform(total), rf = h.uniform(total);
+    h.check("batchNormReluForwardTraining", shape, tol,
+            [&](Backend& be, int s) {
+                be.batchNormReluForwardTraining(x[s], gamma[s], beta[s], yf[s], rf[s], mean[s], invStd[s], runMean[s],
+                                                runVar[s], n, c, inner, momentum, eps, nullptr);
+            },
+            {h.out("y", yf), h.out("r", rf), h.out("saveMean", mean), h.out("saveInvStd", invStd)});
+    for (auto* t : {&mean, &invStd, &yf, &rf}) h.mirrorReference(*t);
+    {
+        auto dr = h.uniform(total), scratch = h.uniform(total), dx = h.uniform(total), dgamma = h.uniform(c),
+             dbeta = h.uniform(c);
+        h.check("batchNormReluBackward", shape + " overwrite", tol,
+                [&](Backend& be, int s) {
+                    be.batchNormReluBackward(x[s], gamma[s], beta[s], yf[s], rf[s], dr[s], scratch[s], mean[s],
+                                             invStd[s], dx[s], dgamma[s], dbeta[s], n, c, inner, nullptr,
+                                             GradWrite::Overwrite);
+                },
+                {h.out("dx", dx), h.out("dgamma", dgamma), h.out("dbeta", dbeta)});
+    }
+
     auto rm = h.uniform(c), rv = h.uniform(c, 0.5f, 1.5f), yi = h.uniform(total);
     h.check("batchNormForwardInference", shape, tol,
             [&](Backend& be, int s) {
