@@ -139,6 +139,17 @@ void CpuBackend::biasBackward(const float* dy, float* dbias, std::int64_t outer,
                               std::int64_t inner)
 {
     // Per channel, summed in double in a fixed order: deterministic whatever the thread count.
+    if (inner == 1) {  // [outer, channels] (Linear): rows read in order, one running sum per channel
+        cpu::parallelFor(channels, 64, [&](std::int64_t c0, std::int64_t c1) {
+            std::vector<double> sum(static_cast<std::size_t>(c1 - c0), 0.0);
+            for (std::int64_t o = 0; o < outer; ++o) {
+                const float* row = dy + o * channels + c0;
+                for (std::int64_t ch = 0; ch < c1 - c0; ++ch) sum[static_cast<std::size_t>(ch)] += row[ch];
+            }
+            for (std::int64_t ch = c0; ch < c1; ++ch) dbias[ch] += static_cast<float>(sum[static_cast<std::size_t>(ch - c0)]);
+        });
+        return;
+    }
     cpu::parallelFor(channels, 1, [&](std::int64_t c0, std::int64_t c1) {
         for (std::int64_t ch = c0; ch < c1; ++ch) {
             double sum = 0;
