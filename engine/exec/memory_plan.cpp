@@ -127,16 +127,27 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
     plan.recomputedSaved.resize(g.nodes.size());
     plan.runsBackward.assign(g.nodes.size(), false);
 
-    // Which values need a gradient: those on a path to the loss through differentiable inputs.
+    // Which values need a gradient: those on a path to the loss through differentiable inputs
+    // that depend on a trainable parameter. What comes before every parameter (a Flatten of the
+    // image before the MLP's first Linear) needs none, so that Linear skips its input gradient,
+    // a whole GEMM, as PyTorch skips what does not require grad.
+    std::vector<bool> trainableUpstream(g.values.size(), false);
+    for (int i = 0; i < n; ++i) {
+        const CheckedNode& node = g.nodes[i];
+        bool upstream = std::any_of(node.params.begin(), node.params.end(), [](const ParamSpec& p) { return p.trainable; });
+        for (std::size_t k = 0; k < node.inputs.size(); ++k)
+            upstream = upstream || (node.op->inputDifferentiable(static_cast<int>(k)) && trainableUpstream[node.inputs[k]]);
+        trainableUpstream[node.output] = upstream;
+    }
     std::vector<bool> needsGrad(g.values.size(), false);
-    if (training && g.lossValue >= 0) {
+    if (training && g.lossValue >= 0 && trainableUpstream[g.lossValue]) {
         needsGrad[g.lossValue] = true;
         for (int i = n - 1; i >= 0; --i) {
             const CheckedNode& node = g.nodes[i];
             if (!needsGrad[node.output]) continue;
             plan.runsBackward[i] = true;
             for (std::size_t k = 0; k < node.inputs.size(); ++k)
-                if (node.op->inputDifferentiable(static_cast<int>(k)) && g.values[node.inputs[k]].producer >= 0)
+                if (node.op->inputDifferentiable(static_cast<int>(k)) && trainableUpstream[node.inputs[k]])
                     needsGrad[node.inputs[k]] = true;
         }
     }
