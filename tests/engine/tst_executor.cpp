@@ -174,6 +174,34 @@ private slots:
         QVERIFY(!train.runsBackward.empty() && train.runsBackward.front());
     }
 
+    void valuesBeforeEveryParameterTakeNoGradient()
+    {
+        // The MLP template: Flatten of the image, then Linear. Nothing upstream of the flattened
+        // image is trainable, so it gets no gradient buffer, Flatten no backward, and the first
+        // Linear no input gradient; every later value and node keeps theirs.
+        const CheckedGraph cg = checkGraph(templateGraph("mlp"), 4);
+        const MemoryPlan plan = planMemory(cg, cpuBackend(), true);
+        const int flat = cg.findValue("flatten1"), fc1 = cg.findValue("linear1");
+        QVERIFY(flat >= 0 && fc1 >= 0);
+        QCOMPARE(plan.grads[std::size_t(flat)].bytes, std::size_t(0));
+        QVERIFY(plan.grads[std::size_t(fc1)].bytes > 0);
+        QVERIFY(!plan.runsBackward[std::size_t(cg.values[std::size_t(flat)].producer)]);
+        QVERIFY(plan.runsBackward[std::size_t(cg.values[std::size_t(fc1)].producer)]);
+        Executor ex(cg, cpuBackend());  // and it trains: the first layer's weights get gradients
+        Tensor x, y;
+        blobs(4, 784, 3, x, y);
+        ex.setInput("image", x.reshaped(Shape{4, 1, 28, 28}));
+        ex.setInput("label", y);
+        ex.forward();
+        ex.backward();
+        const Parameter* w = ex.findParameter("linear1.weight");
+        QVERIFY(w);
+        const Tensor g = w->grad;
+        double norm = 0;
+        for (std::int64_t i = 0; i < g.numel(); ++i) norm += double(g.data<float>()[i]) * g.data<float>()[i];
+        QVERIFY(norm > 0);
+    }
+
     void runningStatisticsHaveNoGradients()
     {
         Graph g;
