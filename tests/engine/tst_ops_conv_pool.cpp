@@ -369,11 +369,14 @@ private slots:
         // The 2x2 stride-2 fast path against the rule written out here: the first maximum in
         // row-major order, the first NaN over anything. Values from a small set, so windows
         // tie often, hold NaNs, and +inf beside -inf (whose sum is NaN).
-        const float pool[] = {0, 1, 1, 2, -1, NAN, INFINITY, -INFINITY};
+        // Then finite values only, with ties, on rows of 5 windows: the four-window
+        // vector path (which rows holding a NaN leave) and the scalar one after it.
+        const std::vector<float> withNaN = {0, 1, 1, 2, -1, NAN, INFINITY, -INFINITY}, finite = {0, 1, 1, 2, -1, -0.0f, 0.5f};
+        for (const auto& [pool, w] : {std::pair{withNaN, i64(8)}, std::pair{finite, i64(10)}}) {
         std::mt19937_64 rng(7);
-        const i64 n = 2, c = 3, h = 6, w = 8;
+        const i64 n = 2, c = 3, h = 6;
         std::vector<float> values(static_cast<std::size_t>(n * c * h * w));
-        for (float& v : values) v = pool[rng() % 8];
+        for (float& v : values) v = pool[rng() % pool.size()];
         std::vector<Tensor> saved;
         const Tensor y = runForward("MaxPool2d", {{"kernel_size", i64(2)}}, {floats({n, c, h, w}, values)}, {}, true, &saved);
         const float* got = y.data<float>();
@@ -393,6 +396,7 @@ private slots:
                     if (std::isnan(x[best])) QVERIFY(std::isnan(got[o]));
                     else QCOMPARE(got[o], x[best]);
                 }
+        }
     }
     void avgPoolKnownValues()
     {

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/parallel.h"
 
@@ -65,30 +69,65 @@ bool isMax2x2(const PoolGeometry& g)
     return g.kh == 2 && g.kw == 2 && g.strideH == 2 && g.strideW == 2 && g.padH == 0 && g.padW == 0;
 }
 
+// One window of the row: its maximum and flat position; true when its sum is NaN.
+inline bool maxWindow2x2(const float* top, const float* bottom, i64 oy, i64 ox, i64 w, float* out, std::int32_t* at)
+{
+    const float a = top[2 * ox], b = top[2 * ox + 1], c = bottom[2 * ox], d = bottom[2 * ox + 1];
+    const float ab = a > b ? a : b, cd = c > d ? c : d, m = ab > cd ? ab : cd;
+    const float sum = a + b + c + d;
+    out[ox] = m;
+    if (at) {
+        const int notA = a != m, notB = notA & (b != m), notC = notB & (c != m);
+        const int where = notA + notB + notC;  // first maximum in row-major order
+        at[ox] = static_cast<std::int32_t>((2 * oy + (where >> 1)) * w + 2 * ox + (where & 1));
+    }
+    return sum != sum;
+}
+
+#ifdef __SSE2__
+// Four windows of the row at once, the same choices as maxWindow2x2 (MAXPS(x, y) is x > y ? x : y,
+// NaN included); true when a sum is NaN.
+inline bool maxWindows2x2(const float* top, const float* bottom, i64 oy, i64 ox, i64 w, float* out, std::int32_t* at)
+{
+    const __m128 t0 = _mm_loadu_ps(top + 2 * ox), t1 = _mm_loadu_ps(top + 2 * ox + 4);
+    const __m128 b0 = _mm_loadu_ps(bottom + 2 * ox), b1 = _mm_loadu_ps(bottom + 2 * ox + 4);
+    const __m128 a = _mm_shuffle_ps(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)), b = _mm_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1));
+    const __m128 c = _mm_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)), d = _mm_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1));
+    const __m128 m = _mm_max_ps(_mm_max_ps(a, b), _mm_max_ps(c, d));
+    const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(a, b), c), d);
+    _mm_storeu_ps(out + ox, m);
+    if (at) {
+        const __m128i notA = _mm_castps_si128(_mm_cmpneq_ps(a, m));  // -1 where true
+        const __m128i notB = _mm_and_si128(notA, _mm_castps_si128(_mm_cmpneq_ps(b, m)));
+        const __m128i notC = _mm_and_si128(notB, _mm_castps_si128(_mm_cmpneq_ps(c, m)));
+        const __m128i where = _mm_sub_epi32(_mm_setzero_si128(), _mm_add_epi32(_mm_add_epi32(notA, notB), notC));
+        const auto o = static_cast<std::int32_t>(2 * ox), row = static_cast<std::int32_t>(2 * oy * w);
+        const __m128i lower = _mm_and_si128(_mm_cmpgt_epi32(where, _mm_set1_epi32(1)), _mm_set1_epi32(std::int32_t(w)));
+        const __m128i column = _mm_add_epi32(_mm_setr_epi32(o, o + 2, o + 4, o + 6), _mm_and_si128(where, _mm_set1_epi32(1)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(at + ox),
+                         _mm_add_epi32(_mm_set1_epi32(row), _mm_add_epi32(lower, column)));
+    }
+    return _mm_movemask_ps(_mm_cmpunord_ps(sum, sum)) != 0;
+}
+#endif
+
 void maxPlane2x2(const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax)
 {
     const i64 outW = g.outW(), w = g.w;
     for (i64 oy = 0; oy < g.outH(); ++oy) {
         const float* top = x + 2 * oy * w;
         const float* bottom = top + w;
-        float* __restrict out = y + oy * outW;
-        std::int32_t* __restrict at = argmax ? argmax + oy * outW : nullptr;
-        // The whole row without a branch (it vectorises), then the rare row with a NaN window again.
+        float* out = y + oy * outW;
+        std::int32_t* at = argmax ? argmax + oy * outW : nullptr;
+        // The whole row without a branch on the data, then the rare row with a NaN window again.
         bool nan = false;
-        for (i64 ox = 0; ox < outW; ++ox) {
-            const float a = top[2 * ox], b = top[2 * ox + 1], c = bottom[2 * ox], d = bottom[2 * ox + 1];
-            const float ab = a > b ? a : b, cd = c > d ? c : d, m = ab > cd ? ab : cd;
-            const float sum = a + b + c + d;
-            nan |= sum != sum;
-            out[ox] = m;
-            if (at) {
-                const int notA = a != m, notB = notA & (b != m), notC = notB & (c != m);
-                const int where = notA + notB + notC;  // first maximum in row-major order
-                at[ox] = static_cast<std::int32_t>((2 * oy + (where >> 1)) * w + 2 * ox + (where & 1));
-            }
-        }
+        i64 ox = 0;
+#ifdef __SSE2__
+        for (; ox + 4 <= outW; ox += 4) nan |= maxWindows2x2(top, bottom, oy, ox, w, out, at);
+#endif
+        for (; ox < outW; ++ox) nan |= maxWindow2x2(top, bottom, oy, ox, w, out, at);
         if (!nan) continue;
-        for (i64 ox = 0; ox < outW; ++ox) {  // the general rule: the first NaN wins
+        for (ox = 0; ox < outW; ++ox) {  // the general rule: the first NaN wins
             const float v[4] = {top[2 * ox], top[2 * ox + 1], bottom[2 * ox], bottom[2 * ox + 1]};
             float m = v[0];
             int where = 0;
