@@ -194,52 +194,56 @@ void transformGradient(const Plan& p, const float* dy, Scatter e)
         }
 }
 
-// Y = A^T M A for every tile into an output plane [outH, outW] (a tile's part past the edge dropped).
-void transformOutput(const Plan& p, Scatter m, float* y)
+// fn(ty, tx, v) for every tile, v its 16 transformed values gathered from `from`.
+template <class Fn> void forEachGatheredTile(const Plan& p, Scatter from, Fn&& fn)
 {
     for (i64 ty = 0; ty < p.tilesH; ++ty)
         for (i64 tx = 0; tx < p.tilesW; ++tx) {
-            const float* at = m.base + ty * p.tilesW + tx;
+            const float* at = from.base + ty * p.tilesW + tx;
             float v[16];
-            for (int xi = 0; xi < 16; ++xi) v[xi] = at[xi * m.stride];
-            float s[2][4];  // A^T M
-            for (int j = 0; j < 4; ++j) {
-                s[0][j] = v[j] + v[4 + j] + v[8 + j];
-                s[1][j] = v[4 + j] - v[8 + j] - v[12 + j];
-            }
-            const i64 oy = 2 * ty, ox = 2 * tx;
-            for (int i = 0; i < 2 && oy + i < p.outH; ++i) {
-                float* out = y + (oy + i) * p.outW + ox;
-                out[0] = s[i][0] + s[i][1] + s[i][2];
-                if (ox + 1 < p.outW) out[1] = s[i][1] - s[i][2] - s[i][3];
-            }
+            for (int xi = 0; xi < 16; ++xi) v[xi] = at[xi * from.stride];
+            fn(ty, tx, v);
         }
+}
+
+// Y = A^T M A for every tile into an output plane [outH, outW] (a tile's part past the edge dropped).
+void transformOutput(const Plan& p, Scatter m, float* y)
+{
+    forEachGatheredTile(p, m, [&](i64 ty, i64 tx, const float* v) {
+        float s[2][4];  // A^T M
+        for (int j = 0; j < 4; ++j) {
+            s[0][j] = v[j] + v[4 + j] + v[8 + j];
+            s[1][j] = v[4 + j] - v[8 + j] - v[12 + j];
+        }
+        const i64 oy = 2 * ty, ox = 2 * tx;
+        for (int i = 0; i < 2 && oy + i < p.outH; ++i) {
+            float* out = y + (oy + i) * p.outW + ox;
+            out[0] = s[i][0] + s[i][1] + s[i][2];
+            if (ox + 1 < p.outW) out[1] = s[i][1] - s[i][2] - s[i][3];
+        }
+    });
 }
 
 // plane += B D B^T for every tile, at its window (windows overlap by two rows and columns).
 void addInputGradient(const Plan& p, Scatter dd, float* plane)
 {
-    for (i64 ty = 0; ty < p.tilesH; ++ty)
-        for (i64 tx = 0; tx < p.tilesW; ++tx) {
-            const float* at = dd.base + ty * p.tilesW + tx;
-            float v[16];
-            for (int xi = 0; xi < 16; ++xi) v[xi] = at[xi * dd.stride];
-            float r[4][4];  // B D
-            for (int j = 0; j < 4; ++j) {
-                r[0][j] = v[j];
-                r[1][j] = v[4 + j] - v[8 + j] + v[12 + j];
-                r[2][j] = v[4 + j] + v[8 + j] - v[j];
-                r[3][j] = -v[12 + j];
-            }
-            float* d = plane + 2 * ty * p.planeW + 2 * tx;
-            for (int i = 0; i < 4; ++i) {
-                float* row = d + i * p.planeW;
-                row[0] += r[i][0];
-                row[1] += r[i][1] - r[i][2] + r[i][3];
-                row[2] += r[i][1] + r[i][2] - r[i][0];
-                row[3] -= r[i][3];
-            }
+    forEachGatheredTile(p, dd, [&](i64 ty, i64 tx, const float* v) {
+        float r[4][4];  // B D
+        for (int j = 0; j < 4; ++j) {
+            r[0][j] = v[j];
+            r[1][j] = v[4 + j] - v[8 + j] + v[12 + j];
+            r[2][j] = v[4 + j] + v[8 + j] - v[j];
+            r[3][j] = -v[12 + j];
         }
+        float* d = plane + 2 * ty * p.planeW + 2 * tx;
+        for (int i = 0; i < 4; ++i) {
+            float* row = d + i * p.planeW;
+            row[0] += r[i][0];
+            row[1] += r[i][1] - r[i][2] + r[i][3];
+            row[2] += r[i][1] + r[i][2] - r[i][0];
+            row[3] -= r[i][3];
+        }
+    });
 }
 
 // The chunk's input [nb samples] transformed into lane.in: V[xi][c][t].
