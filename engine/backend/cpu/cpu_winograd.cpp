@@ -30,7 +30,7 @@ using i64 = std::int64_t;
 
 constexpr i64 kPositions = 16;     // a transformed tile is 4x4
 constexpr i64 kMinChannels = 8;    // below this the GEMMs' inner dimension starves OpenBLAS
-constexpr i64 kTargetTiles = 256;  // tiles per chunk: wide enough GEMMs, a chunk's data about L2-sized
+constexpr i64 kTargetTiles = 32;   // tiles per chunk, at least: small chunks keep a lane's data in L2 (measured best)
 constexpr i64 kMaxLanes = 8;
 constexpr std::size_t kWorkspaceBudget = 64u << 20;  // bytes; a layer that needs more takes im2col
 
