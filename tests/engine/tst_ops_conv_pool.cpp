@@ -449,7 +449,8 @@ private slots:
             QVERIFY(normaliseAttrs(op->attrSpecs(), cc.attrs(), attrs).empty());
             const std::vector<TensorSpec> in{{cc.input()}};
             const TensorSpec out = op->inferOutput(attrs, in);
-            std::vector<char> workspace(std::max<std::size_t>(1, op->workspaceBytes(cpuBackend(), attrs, in, out)));
+            // Scratch holds garbage (0x7f bytes: floats near 3.4e38), as a reused arena does.
+            std::vector<char> workspace(std::max<std::size_t>(1, op->workspaceBytes(cpuBackend(), attrs, in, out)), 0x7f);
 
             OpContext ctx{cpuBackend(), attrs};
             ctx.inputs = {randomTensor(cc.input(), rng)};
