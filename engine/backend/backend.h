@@ -173,8 +173,9 @@ public:
                                    std::int64_t n, std::int64_t c, std::int64_t inner,
                                    const CrossRankSum* acrossRanks, GradWrite write = GradWrite::Accumulate) = 0;
     // Batch norm in training and the ReLU of its output as one, for the executor's fusion
-    // (Executor::setFusion): y = BN(x), r = max(y, 0). By default the two primitives in turn; a
-    // backend that does both in one pass over memory overrides both functions.
+    // (Executor::setFusion): y = BN(x), r = max(y, 0), or batch norm alone where r is null.
+    // By default the two primitives in turn; a backend that does both in one pass over memory
+    // overrides both functions.
     virtual void batchNormReluForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
                                               float* r, float* saveMean, float* saveInvStd, float* runningMean,
                                               float* runningVar, std::int64_t n, std::int64_t c, std::int64_t inner,
@@ -182,7 +183,7 @@ public:
     {
         batchNormForwardTraining(x, gamma, beta, y, saveMean, saveInvStd, runningMean, runningVar, n, c, inner,
                                  momentum, eps, acrossRanks);
-        activationForward(Activation::ReLU, 0.0f, y, r, n * c * inner);
+        if (r) activationForward(Activation::ReLU, 0.0f, y, r, n * c * inner);
     }
     // Its backward from dr, the gradient of r. dy, the gradient of y, is scratch: the default
     // writes the ReLU's backward there.

@@ -229,8 +229,8 @@ void CpuBackend::batchNormForwardTraining(const float* x, const float* gamma, co
                                           std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps,
                                           const CrossRankSum* acrossRanks)
 {
-    batchNormReluForwardTraining(x, gamma, beta, y, nullptr, saveMean, saveInvStd, runningMean, runningVar, n, c,
-                                 inner, momentum, eps, acrossRanks);
+    trainingStatistics(x, saveMean, saveInvStd, runningMean, runningVar, n, c, inner, momentum, eps, acrossRanks);
+    applyBatchNorm(x, gamma, beta, saveMean, saveInvStd, y, nullptr, n, c, inner);
 }
 
 // One pass writes both outputs (the ReLU's would otherwise read y back).
