@@ -125,6 +125,14 @@ void CpuBackend::add(std::int64_t n, const float* a, const float* b, float* y)
 
 void CpuBackend::addBias(const float* bias, float* y, std::int64_t outer, std::int64_t channels, std::int64_t inner)
 {
+    if (inner == 1) {  // [outer, channels] (Linear): each row plus the bias vector
+        cpu::parallelFor(outer, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(channels, 1)),
+                         [&](std::int64_t r0, std::int64_t r1) {
+                             for (std::int64_t r = r0; r < r1; ++r)
+                                 for (std::int64_t ch = 0; ch < channels; ++ch) y[r * channels + ch] += bias[ch];
+                         });
+        return;
+    }
     cpu::parallelFor(outer * channels, std::max<std::int64_t>(1, kGrain / std::max<std::int64_t>(inner, 1)),
                      [&](std::int64_t r0, std::int64_t r1) {
                          for (std::int64_t r = r0; r < r1; ++r) {
