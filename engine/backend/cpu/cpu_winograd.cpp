@@ -16,7 +16,6 @@
 #include "backend/cpu/cpu_winograd.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/grad_write.h"
