@@ -9,6 +9,12 @@ namespace ts {
 // Threads for the OpenMP loops and the GEMM tiles (n <= 0: all hardware threads).
 void setCpuThreads(int n);
 
+namespace cpu {
+// ReLU's value (NaN gives 0): the activation primitive and batch norm's fused ReLU share it, so
+// the fusion gives the same bits.
+inline float relu(float v) { return v > 0.0f ? v : 0.0f; }
+}  // namespace cpu
+
 class CpuBackend : public Backend {
 public:
     std::string name() const override { return "cpu"; }

@@ -73,7 +73,7 @@ void CpuBackend::activationForward(Activation act, float alpha, const float* x, 
 {
     switch (act) {
     case Activation::ReLU:
-        return mapUnary(n, kCheapGrain, x, y, [](float v) { return v > 0.0f ? v : 0.0f; });
+        return mapUnary(n, kCheapGrain, x, y, [](float v) { return cpu::relu(v); });
     case Activation::LeakyReLU:
         return mapUnary(n, kCheapGrain, x, y, [alpha](float v) { return v > 0.0f ? v : alpha * v; });
     case Activation::GELU:

@@ -125,7 +125,7 @@ void applyBatchNorm(const float* x, const float* gamma, const float* beta, const
         for (std::int64_t i = 0; i < inner; ++i) {
             const float v = normalised(xr[i], m, s, g, b);
             yr[i] = v;
-            rr[i] = v > 0.0f ? v : 0.0f;  // the ReLU primitive's rule
+            rr[i] = cpu::relu(v);
         }
     });
 }
