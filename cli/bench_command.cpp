@@ -73,7 +73,7 @@ int benchCommand(const std::vector<std::string>& args)
     const std::string model = o.get("--model", "mlp");
     const auto batch = o.integer("--batch", 128, 1);
     const auto steps = o.integer("--steps", 20, 1);
-    const auto gemm = o.integer("--gemm", 1024, 0);
+    const auto gemm = o.integer("--gemm", 1024, 0, 16384);  // three N x N float matrices: 3 GiB at most
     const int all = std::max(1u, std::thread::hardware_concurrency());
 
     Executor ex(checkGraph(templateGraph(model), batch), cpuBackend());

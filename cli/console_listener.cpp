@@ -1,5 +1,6 @@
 #include "console_listener.h"
 #include "json_output.h"
+#include "terminal_text.h"
 #include "tensor/format_bytes.h"
 
 #include <unistd.h>
@@ -43,7 +44,7 @@ void ConsoleListener::onEvent(const TrainEvent& event)
     else if (auto* l = std::get_if<LogEvent>(&event)) {
         const char* level = l->level == LogEvent::Level::Error ? "error" : l->level == LogEvent::Level::Warning ? "warning" : "info";
         if (json_) printJson({{"event", "log"}, {"level", level}, {"message", l->message.text}});
-        else std::fprintf(stderr, "%s%s: %s\n", terminal_ ? "\r\033[K" : "", level, l->message.text.c_str());
+        else std::fprintf(stderr, "%s%s: %s\n", terminal_ ? "\r\033[K" : "", level, terminalMessage(l->message.text).c_str());
     }
     std::fflush(stdout);
 }
@@ -70,7 +71,8 @@ void ConsoleListener::onStarted(const StartedEvent& e)
         return;
     }
     if (e.runId >= 0) std::printf("run %lld: ", static_cast<long long>(e.runId));
-    std::printf("training %s on %s: %s, %s, batch %lld", e.experiment.c_str(), e.device.c_str(), e.dataset.c_str(),
+    std::printf("training %s on %s: %s, %s, batch %lld", terminalCell(e.experiment, 200).c_str(),
+                terminalCell(e.device, 200).c_str(), terminalCell(e.dataset, 200).c_str(),
                 countText(e.epochs, "epoch").c_str(),
                 static_cast<long long>(e.batchSize));
     if (e.accumulationSteps > 1)
@@ -132,14 +134,14 @@ void ConsoleListener::onFinished(const FinishedEvent& e)
     }
     if (terminal_) std::printf("\r\033[K");
     if (e.outcome == FinishedEvent::Outcome::Failed) {
-        std::fprintf(stderr, "failed: %s\n", e.message.text.c_str());
+        std::fprintf(stderr, "failed: %s\n", terminalMessage(e.message.text).c_str());
         return;
     }
     std::printf("%s after %s", outcome, clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()).c_str());
     if (e.metrics.count("test_acc"))
         std::printf(": test_loss %.4f  test_acc %.4f", metric(e.metrics, "test_loss"), metric(e.metrics, "test_acc"));
     std::printf("\n");
-    if (!e.message.text.empty()) std::printf("%s\n", e.message.text.c_str());
+    if (!e.message.text.empty()) std::printf("%s\n", terminalMessage(e.message.text).c_str());
 }
 
 }  // namespace ts::cli

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "format.h"
 #include "json_output.h"
+#include "terminal_text.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/dataset_catalog.h"
@@ -29,14 +30,14 @@ public:
     {
         if (const auto* p = std::get_if<ProgressEvent>(&event)) {
             if (!terminal_ || p->total <= 0) return;
-            std::fprintf(stderr, "\r\033[K%s %3d%% (%s of %s)", p->what.text.c_str(), int(100 * p->done / p->total),
+            std::fprintf(stderr, "\r\033[K%s %3d%% (%s of %s)", terminalCell(p->what.text, 200).c_str(), int(100 * p->done / p->total),
                          formatCount(p->done).c_str(), formatCount(p->total).c_str());
             drawn_ = true;
         } else if (const auto* l = std::get_if<LogEvent>(&event)) {
             clear();
             std::fprintf(stderr, "%s: %s\n", l->level == LogEvent::Level::Error ? "error"
                                              : l->level == LogEvent::Level::Warning ? "warning" : "info",
-                         l->message.text.c_str());
+                         terminalMessage(l->message.text).c_str());
         } else if (std::holds_alternative<FinishedEvent>(event)) {
             clear();
         }
@@ -129,9 +130,9 @@ void printHuman(const DatasetRecord& dataset, const StoredCheck& check, bool reu
                 const std::vector<std::vector<HealthFinding>>& shown)
 {
     const HealthReport& r = check.report;
-    std::printf("%s\n  %s check %lld, %.2f s%s\n", dataset.description.c_str(), reused ? "stored" : "new", (long long)check.id,
+    std::printf("%s\n  %s check %lld, %.2f s%s\n", terminalCell(dataset.description, 1000).c_str(), reused ? "stored" : "new", (long long)check.id,
                 r.seconds, reused ? " (the files are unchanged; --force checks again)" : "");
-    if (!r.openError.empty()) std::printf("  the reader refuses the data: %s\n", r.openError.c_str());
+    if (!r.openError.empty()) std::printf("  the reader refuses the data: %s\n", terminalMessage(r.openError).c_str());
     if (r.images)
         std::printf("  near duplicates: 64-bit DCT perceptual hashes within %d bits, 16 x 16 thumbnails within %.1f of 255;\n"
                     "  exact copies are not counted again\n",
@@ -161,7 +162,9 @@ void printHuman(const DatasetRecord& dataset, const StoredCheck& check, bool reu
              return all;
          }()) {
         const auto s = std::find_if(r.splits.begin(), r.splits.end(), [&](const SplitHealth& x) { return x.split == f.split; });
-        std::printf("  fix for %s: dataset.sampler: class_balanced, or class weights in the loss", f.split.c_str());
+        // The experiment file's own keys (tst_data_command applies them with --set).
+        std::printf("  fix for %s: dataset.loader.sampler: class_balanced, or class_weights on the CrossEntropy loss",
+                    f.split.c_str());
         if (s != r.splits.end()) {
             std::printf(" [");
             for (std::size_t i = 0; i < s->suggestedClassWeights.size(); ++i)
@@ -176,7 +179,7 @@ void printHuman(const DatasetRecord& dataset, const StoredCheck& check, bool reu
         for (const HealthFinding& f : kind) {
             if (f.kind == FindingKind::ClassImbalance) continue;
             if (!header) std::printf("\n  first findings:\n"), header = true;
-            std::printf("  %-22s %s\n", findingKindName(f.kind), findingLine(f).c_str());
+            std::printf("  %-22s %s\n", findingKindName(f.kind), terminalCell(findingLine(f), 1000).c_str());
         }
     if (r.findingsCapped) std::printf("\n  (the store keeps the first 20,000 findings of a kind; the counts are exact)\n");
 }
@@ -188,8 +191,7 @@ int dataCheckCommand(const std::vector<std::string>& args)
     DataCheckJob job;
     job.experiment = withAbsolutePaths(loadExperimentWithOverrides(o.positional[0], o.all("--set")));
     job.force = o.flags.count("--force") != 0;
-    job.nearThreshold = int(o.integer("--threshold", job.nearThreshold, 0));
-    if (job.nearThreshold > 31) throw std::invalid_argument("--threshold expects 0..31 bits");
+    job.nearThreshold = int(o.integer("--threshold", job.nearThreshold, 0, 31));  // findNearPairs' limit (of 64 bits)
     const std::int64_t show = o.integer("--show", 5, 0);
     const bool json = o.flags.count("--json") != 0;
     JobEnvironment env;
@@ -198,7 +200,7 @@ int dataCheckCommand(const std::vector<std::string>& args)
     RunControl control;
     const JobResult result = runJob(job, env, control, listener);
     if (result.finished.outcome != FinishedEvent::Outcome::Finished || result.dataCheckId < 0) {
-        std::fprintf(stderr, "trainstudio-cli data check: %s\n", result.finished.message.text.c_str());
+        std::fprintf(stderr, "trainstudio-cli data check: %s\n", terminalMessage(result.finished.message.text).c_str());
         return 1;
     }
     // Read back from the store, as the studio reads it.

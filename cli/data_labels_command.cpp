@@ -102,7 +102,7 @@ int dataLabelsCommand(const std::vector<std::string>& args)
         throw std::invalid_argument("data labels needs exactly one of --run ID (in-sample, under the run's checkpoint), "
                                     "--folds K (out-of-sample, K-fold training) or --check ID (a stored check)");
     const ExperimentSpec spec = withAbsolutePaths(loadExperiment(o.positional[0]));
-    const std::int64_t top = o.integer("--top", 20, 0);
+    const std::int64_t top = o.integer("--top", 20, 0);  // 0: all
     const bool json = o.flags.count("--json") != 0;
     JobEnvironment env;
     env.workspaceDir = o.workspace();

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "format.h"
+#include "output_file.h"
 #include "json_output.h"
 #include "runs_output.h"
 
@@ -152,19 +153,16 @@ void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationR
 
 void writePredictionsCsv(const std::string& path, const std::vector<Prediction>& predictions, std::int64_t classes)
 {
-    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "w"), &std::fclose);
-    if (!file) throw std::runtime_error("cannot write the predictions to '" + path + "': " + std::strerror(errno));
-    std::string line = "index,label,predicted,confidence";
-    for (std::int64_t k = 0; k < classes; ++k) line += ",p_" + std::to_string(k);
-    std::fprintf(file.get(), "%s\n", line.c_str());
+    std::string text = "index,label,predicted,confidence";
+    for (std::int64_t k = 0; k < classes; ++k) text += ",p_" + std::to_string(k);
+    text += '\n';
     for (const Prediction& p : predictions) {
-        line = std::to_string(p.sample) + ',' + std::to_string(p.label) + ',' + std::to_string(p.predicted) + ',' +
-               exactNumber(double(p.confidence));
-        for (float q : p.probabilities) line += ',' + exactNumber(double(q));
-        std::fprintf(file.get(), "%s\n", line.c_str());
+        text += std::to_string(p.sample) + ',' + std::to_string(p.label) + ',' + std::to_string(p.predicted) + ',' +
+                exactNumber(double(p.confidence));
+        for (float q : p.probabilities) text += ',' + exactNumber(double(q));
+        text += '\n';
     }
-    if (std::fflush(file.get()) != 0 || std::ferror(file.get()))
-        throw std::runtime_error("writing the predictions to '" + path + "' failed: " + std::strerror(errno));
+    writeUserFile(path, text);
 }
 
 }  // namespace ts::cli

@@ -1,13 +1,18 @@
 // Small text formatting shared by the CLI's commands.
 #pragma once
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "store/workspace.h"
@@ -51,38 +56,89 @@ struct Options {
         if (path.size() > 1 && path.back() == '/') path.pop_back();
         return path;
     }
-    // The option as a finite number ("3e-4" too); throws std::invalid_argument with a clear message.
-    double number(const std::string& name, double fallback) const
+    // The option as a finite number ("3e-4" too) in [minimum, maximum]; throws
+    // std::invalid_argument naming the range when it is not.
+    double number(const std::string& name, double fallback, double minimum = -std::numeric_limits<double>::max(),
+                  double maximum = std::numeric_limits<double>::max()) const
     {
         if (!has(name)) return fallback;
         const std::string text = get(name, "");
-        std::size_t used = 0;
-        double v = 0;
-        try {
-            v = std::stod(text, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != text.size() || !std::isfinite(v))
-            throw std::invalid_argument(name + " expects a number, got '" + text + "'");
+        char* end = nullptr;
+        errno = 0;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || std::isnan(v))
+            throw std::invalid_argument(name + " expects a number, got '" + quoted(text) + "'");
+        // Beyond a double is out of range; below its smallest step (1e-400) it reads as 0 or
+        // nearly, which the bounds then judge.
+        const bool huge = errno == ERANGE && std::isinf(v);
+        if (huge || v < minimum || v > maximum)
+            throw std::invalid_argument(name + ": " + quoted(text) + " is out of range: " +
+                                        (v < minimum ? "at least " + shortNumber(minimum) : "at most " + shortNumber(maximum)));
         return v;
     }
-    // The option as an integer >= minimum; throws std::invalid_argument with a clear message.
-    long long integer(const std::string& name, long long fallback, long long minimum) const
+    // number() that must be more than 0 (a learning rate).
+    double positiveNumber(const std::string& name, double fallback) const
     {
-        const std::string text = get(name, std::to_string(fallback));
-        std::size_t used = 0;
-        long long v = 0;
-        try {
-            v = std::stoll(text, &used);
-        } catch (...) {
-            used = 0;
-        }
-        if (used != text.size() || v < minimum)
-            throw std::invalid_argument(name + " expects an integer >= " + std::to_string(minimum) + ", got '" + text + "'");
+        const double v = number(name, fallback);
+        if (!(v > 0)) throw std::invalid_argument(name + ": " + quoted(get(name, "")) + " is out of range: more than 0");
         return v;
+    }
+    // The option as an integer in [minimum, maximum]; throws std::invalid_argument that says
+    // "expects an integer" for text that is none, else the bound it breaks (also for digits
+    // beyond 64 bits, which are out of range, not malformed).
+    long long integer(const std::string& name, long long fallback, long long minimum,
+                      long long maximum = std::numeric_limits<long long>::max()) const
+    {
+        if (!has(name)) return fallback;
+        const std::string text = get(name, "");
+        const char* begin = text.data() + (text.starts_with('+') && text.size() > 1 && text[1] != '-');
+        long long v = 0;
+        const auto [end, error] = std::from_chars(begin, text.data() + text.size(), v);
+        if (error == std::errc::result_out_of_range)
+            throw std::invalid_argument(name + ": " + quoted(text) + " is out of range: " +
+                                        (text.starts_with('-') ? "at least " + std::to_string(minimum)
+                                                               : "at most " + std::to_string(maximum)));
+        if (error != std::errc{} || end != text.data() + text.size())
+            throw std::invalid_argument(name + " expects an integer, got '" + quoted(text) + "'");
+        if (v < minimum || v > maximum)
+            throw std::invalid_argument(name + ": " + quoted(text) + " is out of range: " +
+                                        (v < minimum ? "at least " + std::to_string(minimum) : "at most " + std::to_string(maximum)));
+        return v;
+    }
+
+private:
+    // Quoted values are cut: an argument can be megabytes long.
+    static std::string quoted(const std::string& text)
+    {
+        std::size_t cut = 40;
+        if (text.size() <= cut) return text;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+        return text.substr(0, cut) + "…";
+    }
+    static std::string shortNumber(double v)
+    {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%g", v);
+        return buffer;
     }
 };
+
+// The most CPU threads an option accepts: far above any machine, low enough that a typo is
+// refused rather than started as millions of threads.
+inline constexpr long long kMaxThreads = 4096;
+
+// Warns on stderr when `name`'s `threads` is more than this machine's hardware threads: not
+// refused (the job may run elsewhere, the count may be deliberate), but threads beyond the
+// cores take turns on them, which usually makes every step slower.
+inline void warnAboveHardwareThreads(const std::string& name, long long threads)
+{
+    const unsigned hardware = std::thread::hardware_concurrency();  // 0: unknown
+    if (hardware == 0 || threads <= static_cast<long long>(hardware)) return;
+    std::fprintf(stderr,
+                 "warning: %s %lld is more than the %u CPU threads this machine has: the threads will take turns, "
+                 "which usually makes each step slower (0: automatic, the cores other programs leave idle)\n",
+                 name.c_str(), threads, hardware);
+}
 
 // Parses args against the known option names; throws std::invalid_argument on anything else.
 inline Options parseOptions(const std::vector<std::string>& args, const std::set<std::string>& valueNames,

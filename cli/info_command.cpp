@@ -8,14 +8,16 @@
 #include "backend/devices.h"
 #include "backend/nvml.h"
 #include "commands.h"
+#include "format.h"
 #include "dist/communicator.h"
 #include "ops/registry.h"
 #include "version.h"
 
 namespace ts::cli {
 
-int infoCommand(const std::vector<std::string>&)
+int infoCommand(const std::vector<std::string>& args)
 {
+    parseOptions(args, {}, {});  // takes nothing: refuses what it would ignore
     std::printf("TrainStudio %s\n", engineVersion().c_str());
     std::printf("backends compiled in: %s\n", compiledBackends().c_str());
     std::printf("CPU threads: %d (hardware: %u)\n", cpu::threadCount(), std::thread::hardware_concurrency());

@@ -11,6 +11,7 @@
 #include "format.h"
 #include "json_output.h"
 #include "io/experiment_yaml.h"
+#include "io/output_file.h"
 #include "jobs/job.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
@@ -68,12 +69,7 @@ int evalCommand(const std::vector<std::string>& args)
     job.split = o.get("--split", "");  // test, or val without a test split
     job.device = o.get("--device", "");
     const std::string csvPath = o.get("--output", "");
-    if (!csvPath.empty()) {  // before the evaluation runs, not after
-        const std::filesystem::path folder = std::filesystem::absolute(csvPath).parent_path();
-        if (!std::filesystem::is_directory(folder))
-            throw std::invalid_argument("--output " + csvPath + ": the folder " + folder.string() +
-                                        " does not exist; create it or write the predictions elsewhere");
-    }
+    if (!csvPath.empty()) checkOutputPath(csvPath);  // before the evaluation runs, not after
     JobEnvironment env;
     env.workspaceDir = o.workspace();
     env.systemSampleSeconds = 0;
@@ -141,8 +137,8 @@ int lrFindCommand(const std::vector<std::string>& args)
     LrFindJob job;
     job.experiment = withAbsolutePaths(loadExperimentWithOverrides(o.positional[0], o.all("--set")));
     job.steps = o.integer("--steps", job.steps, 10);
-    job.minLr = o.number("--min-lr", job.minLr);
-    job.maxLr = o.number("--max-lr", job.maxLr);
+    job.minLr = o.positiveNumber("--min-lr", job.minLr);
+    job.maxLr = o.positiveNumber("--max-lr", job.maxLr);
     job.device = o.get("--device", "");
     const std::int64_t seeds = o.integer("--seeds", 1, 1);
     const bool json = o.flags.count("--json") != 0;

@@ -1,89 +1,68 @@
 // trainstudio-cli: dispatches to one sub-command.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "command_help.h"
 #include "commands.h"
+#include "terminal_text.h"
 #include "dist/communicator.h"
 #include "version.h"
 
 namespace {
 
-void printHelp()
+// The command's own function; nullopt for an unknown command.
+std::optional<int> dispatch(const std::string& command, const std::vector<std::string>& args)
 {
-    std::printf(
-        "Usage: trainstudio-cli [--help] [--version] <command> [options]\n"
-        "\n"
-        "Design, train and compare neural networks from the command line.\n"
-        "\n"
-        "Commands:\n"
-        "  train       train an experiment: train EXPERIMENT.yaml [--device auto|cpu|cuda]\n"
-        "              [--epochs N] [--threads N] [--set key=value ...] [--json] [--workspace DIR]\n"
-        "              [--name NAME] [--tag TAG ...]; the run lands in the workspace\n"
-        "              (default ~/.local/share/trainstudio/workspace) with its checkpoints;\n"
-        "              train --resume RUN_OR_CHECKPOINT continues a stopped or crashed run;\n"
-        "              train --fork RUN_OR_CHECKPOINT [EXPERIMENT.yaml] --set k=v starts a new\n"
-        "              run from a checkpoint with changed settings\n"
-        "  eval        evaluate a run's checkpoint over a split, store every prediction and\n"
-        "              print the report (per-class precision/recall/F1, ROC-AUC, calibration\n"
-        "              before and after temperature scaling):\n"
-        "              eval RUN [--checkpoint best|last|EPOCH|FILE] [--split test|val|train]\n"
-        "              (default: test, or val when the data has no test split)\n"
-        "              [--output predictions.csv] [--device ..] [--workspace DIR] [--json]\n"
-        "  predict     a run's top-k classes for images (PNG/JPEG), folders of them, IDX files\n"
-        "              or CSV rows, preprocessed as its evaluation: predict RUN INPUT...\n"
-        "              [--checkpoint best|last|EPOCH|FILE] [--top K] [--json] [--workspace DIR]\n"
-        "  export      a run's checkpoint as ONNX: export RUN --format onnx [--checkpoint ..] (export --help)\n"
-        "  lr-find     the learning-rate range test: lr-find EXPERIMENT.yaml [--steps N] [--seeds N]\n"
-        "              [--min-lr X] [--max-lr Y] [--set k=v] [--device ..] [--workspace DIR] [--json]\n"
-        "              (the workspace's label marks apply, as in training)\n"
-        "  sweep       run the experiment's sweep: section (grid or random search, successive\n"
-        "              halving, memory check first): sweep EXPERIMENT.yaml [--workspace DIR]\n"
-        "              [--device ..] [--set k=v] [--json]; every trial is a run tagged sweep:<id>;\n"
-        "              Ctrl+C stops it (exit 130), the same command again continues it\n"
-        "  slurm       an sbatch script that trains on N nodes x G GPUs, one srun task per GPU\n"
-        "              (data parallel; global batch = training.batch_size): slurm EXPERIMENT.yaml\n"
-        "              --nodes N --gpus-per-node G [--output FILE] [--time T] [--partition P]\n"
-        "              [--cpus-per-task C] [--set k=v] [--workspace DIR]; mpirun -np N\n"
-        "              trainstudio-cli train ... trains on N local processes the same way\n"
-        "  data check  the dataset's health: unreadable samples (file and byte offset), exact and\n"
-        "              near duplicates within and across splits (leakage), class imbalance with\n"
-        "              the fix, table checks: data check EXPERIMENT.yaml [--json] [--force]\n"
-        "              [--threshold BITS (default 4)] [--show N] [--workspace DIR]; the report\n"
-        "              stays in the workspace until the files change (--force checks again)\n"
-        "  data labels  suspect labels, ranked: data labels EXPERIMENT.yaml (--run ID | --folds K\n"
-        "               [--epochs N] | --check ID) [--top N] [--json] [--workspace DIR]\n"
-        "  data mark   relabel or exclude a sample without touching the files: data mark\n"
-        "              EXPERIMENT.yaml --split train|test --sample I (--relabel CLASS | --exclude\n"
-        "              | --clear), or --list\n"
-        "  validate    check an experiment and show its model and planned memory:\n"
-        "              validate EXPERIMENT.yaml [--set key=value ...] [--no-data]\n"
-        "  info        the backends compiled in, CPU threads, CUDA devices, ops\n"
-        "  plan        a model's shapes, cost per node and planned memory\n"
-        "              [--model mlp|cnn|resnet|lenet5] [--batch N] [--inference]\n"
-        "  bench       bench EXPERIMENT.yaml [--device ..] [--steps N] [--set k=v] [--json]:\n"
-        "              samples/s and ms per step split into data wait, forward, backward,\n"
-        "              optimizer; or, without a file, a built-in model at 1 and all CPU\n"
-        "              threads with the time of every layer:\n"
-        "              bench [--model mlp|cnn|resnet|lenet5] [--batch N] [--steps N] [--gemm N (0: skip)]\n"
-        "  bench-store  the run store: points/s written, ms to read a metric and to list runs,\n"
-        "               step slowdown while logging: [--points N] [--runs N] [--workspace DIR]\n"
-        "  runs        list, show, compare, metrics, export or delete stored runs (runs --help)\n"
-        "  selftest    check the CUDA backend against the CPU, primitive by primitive, then with\n"
-        "              a short training run: selftest [--device cuda|cuda:N|cpu]\n"
-        "              [--precision f32|tf32|bf16|f16|all] [--json] [--no-training] [--seed N];\n"
-        "              exit 77 when there is no CUDA device (selftest --help)\n"
-        "\n"
-        "Options:\n"
-        "  -h, --help     show this help\n"
-        "  -V, --version  show the version\n"
-        "\n"
-        "Workspace (studio.db and checkpoints/): --workspace DIR, else $TRAINSTUDIO_WORKSPACE,\n"
-        "else $XDG_DATA_HOME/trainstudio/workspace or ~/.local/share/trainstudio/workspace;\n"
-        "the studio uses the same rule.\n");
+    using namespace ts::cli;
+    if (command == "train") return trainCommand(args);
+    if (command == "eval") return evalCommand(args);
+    if (command == "lr-find") return lrFindCommand(args);
+    if (command == "export") return exportCommand(args);
+    if (command == "predict") return predictCommand(args);
+    if (command == "validate") return validateCommand(args);
+    if (command == "info") return infoCommand(args);
+    if (command == "plan") return planCommand(args);
+    if (command == "bench") return benchCommand(args);
+    if (command == "bench-store") return benchStoreCommand(args);
+    if (command == "runs") return runsCommand(args);
+    if (command == "selftest") return selftestCommand(args);
+    if (command == "sweep") return sweepCommand(args);
+    if (command == "slurm") return slurmCommand(args);
+    if (command == "data" && !args.empty() && (args[0] == "labels" || args[0] == "mark")) {
+        const std::vector<std::string> rest(args.begin() + 1, args.end());
+        return args[0] == "labels" ? dataLabelsCommand(rest) : dataMarkCommand(rest);
+    }
+    if (command == "data") return dataCommand(args);  // data_command.cpp: check
+    return std::nullopt;
+}
+
+// --help or -h anywhere after a known command (`train x.yaml --help`) prints its help from
+// the one table (command_help.h) and exits 0, before the command parses anything, so that no
+// command can refuse it; nullopt when not asked, or for an unknown command.
+std::optional<int> answerHelp(const std::string& command, const std::vector<std::string>& args)
+{
+    if (std::find_if(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) == args.end())
+        return std::nullopt;
+    std::vector<std::string> words{command};
+    words.insert(words.end(), args.begin(), args.end());
+    if (const ts::cli::CommandHelp* c = ts::cli::findCommand(words)) {
+        if (c->ownHelp) return dispatch(command, {"--help"});
+        ts::cli::printCommandHelp(*c);
+        return 0;
+    }
+    const std::string group = command + " ";  // `data --help`: its sub-commands
+    for (const ts::cli::CommandHelp& c : ts::cli::kCommands)
+        if (c.name.starts_with(group)) {
+            ts::cli::printGroupHelp(command);
+            return 0;
+        }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -91,9 +70,13 @@ void printHelp()
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        printHelp();
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || (args[0] == "help" && args.size() == 1)) {
+        ts::cli::printOverallHelp();
         return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "help") {  // `help data mark` is `data mark --help`
+        args.erase(args.begin());
+        args.push_back("--help");
     }
     if (args[0] == "--version" || args[0] == "-V") {
         std::printf("trainstudio-cli %s\n", ts::engineVersion().c_str());
@@ -102,6 +85,7 @@ int main(int argc, char** argv)
     const std::string command = args[0];
     args.erase(args.begin());
     try {
+        if (const auto code = answerHelp(command, args)) return *code;
         // Under mpirun or srun only training is data parallel; anything else would run once per
         // rank (two evaluations stored, two sweeps racing on one workspace).
         if (const ts::LaunchEnvironment launch = ts::launchEnvironment();
@@ -110,27 +94,14 @@ int main(int argc, char** argv)
                                         std::to_string(launch.size) + " (" + launch.launcher +
                                         "), but only `train` runs on several processes: run `" + command +
                                         "` as one process (without mpirun or srun)");
-        if (command == "train") return ts::cli::trainCommand(args);
-        if (command == "eval") return ts::cli::evalCommand(args);
-        if (command == "lr-find") return ts::cli::lrFindCommand(args);
-        if (command == "export") return ts::cli::exportCommand(args);
-        if (command == "predict") return ts::cli::predictCommand(args);
-        if (command == "validate") return ts::cli::validateCommand(args);
-        if (command == "info") return ts::cli::infoCommand(args);
-        if (command == "plan") return ts::cli::planCommand(args);
-        if (command == "bench") return ts::cli::benchCommand(args);
-        if (command == "bench-store") return ts::cli::benchStoreCommand(args);
-        if (command == "runs") return ts::cli::runsCommand(args);
-        if (command == "selftest") return ts::cli::selftestCommand(args);
-        if (command == "sweep") return ts::cli::sweepCommand(args);
-        if (command == "slurm") return ts::cli::slurmCommand(args);
-        if (command == "data" && !args.empty() && (args[0] == "labels" || args[0] == "mark")) {
-            const std::vector<std::string> rest(args.begin() + 1, args.end());
-            return args[0] == "labels" ? ts::cli::dataLabelsCommand(rest) : ts::cli::dataMarkCommand(rest);
-        }
-        if (command == "data") return ts::cli::dataCommand(args);  // data_command.cpp: check
+        if (const auto code = dispatch(command, args)) return *code;
+    } catch (const std::bad_alloc&) {  // "std::bad_alloc" would tell a user nothing
+        std::fprintf(stderr, "trainstudio-cli %s: out of memory: the system refused an allocation; close other programs, "
+                             "or use a smaller model, batch or dataset\n", ts::cli::terminalText(command).c_str());
+        return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "trainstudio-cli %s: %s\n", command.c_str(), e.what());
+        // The message keeps its lines; control characters in it are escaped and each line is bounded.
+        std::fprintf(stderr, "trainstudio-cli %s: %s\n", ts::cli::terminalCell(command, 80).c_str(), ts::cli::terminalMessage(e.what()).c_str());
         return 1;
     }
     std::fprintf(stderr, "trainstudio-cli: unknown command '%s' (see trainstudio-cli --help)\n", command.c_str());

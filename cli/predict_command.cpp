@@ -82,7 +82,7 @@ int predictCommand(const std::vector<std::string>& args)
     options.workspaceDir = o.workspace();
     options.checkpoint = o.get("--checkpoint", "best");
     options.device = o.get("--device", "");
-    const int k = int(o.integer("--top", 5, 1));
+    const int k = int(o.integer("--top", 5, 1, 1000));
     const bool json = o.flags.count("--json") != 0;
 
     Predictor predictor(options);

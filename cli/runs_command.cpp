@@ -9,6 +9,7 @@
 #include "json_output.h"
 #include "runs_common.h"
 #include "runs_output.h"
+#include "tensor/quote_text.h"
 
 namespace ts::cli {
 
@@ -88,8 +89,8 @@ int runsList(const std::vector<std::string>& args)
     if (o.has("--status")) {
         status = parseRunStatus(o.get("--status", ""));
         if (!status)
-            throw std::invalid_argument("unknown status '" + o.get("--status", "") +
-                                        "' (queued, running, finished, failed, stopped or crashed)");
+            throw std::invalid_argument("unknown status " + quoteText(o.get("--status", "")) +
+                                        " (queued, running, finished, failed, stopped or crashed)");
     }
     const Workspace workspace = runsWorkspace(o);
     std::vector<RunListing> runs = openRunReader(workspace)->listRuns();

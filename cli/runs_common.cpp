@@ -1,4 +1,5 @@
 #include "runs_common.h"
+#include "tensor/quote_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -55,7 +56,7 @@ std::int64_t resolveRun(RunReader& reader, const Workspace& workspace, const std
     std::int64_t id = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
     if (ec != std::errc() || end != text.data() + text.size() || id < 1)
-        throw std::invalid_argument("'" + text + "' is not a run id (runs are numbered 1, 2, ...; see `trainstudio-cli runs list`)");
+        throw std::invalid_argument(quoteText(text) + " is not a run id (runs are numbered 1, 2, ...; see `trainstudio-cli runs list`)");
     if (reader.run(id)) return id;
     std::vector<std::int64_t> ids;
     for (const auto& listing : reader.listRuns()) ids.push_back(listing.run.id);

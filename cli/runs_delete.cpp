@@ -5,6 +5,7 @@
 
 #include "runs_common.h"
 #include "runs_output.h"
+#include "terminal_text.h"
 #include "store/run_writer.h"
 
 namespace fs = std::filesystem;
@@ -29,7 +30,7 @@ std::string counted(std::size_t n, const std::string& noun) { return formatCount
 
 std::string describe(const RunInfo& run)
 {
-    return "run " + std::to_string(run.id) + " (" + run.name + ", " + runStatusName(run.status) + ")";
+    return "run " + std::to_string(run.id) + " (" + terminalCell(run.name, Table::kMaxCellChars) + ", " + runStatusName(run.status) + ")";
 }
 
 }  // namespace

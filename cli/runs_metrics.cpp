@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
+#include "output_file.h"
 #include "runs_common.h"
 #include "json_output.h"
 #include "runs_output.h"
@@ -118,25 +120,36 @@ int runsExport(const std::vector<std::string>& args)
     const std::int64_t id = resolveRun(*reader, workspace, o.positional[0]);
     const std::vector<std::string> names = chosenMetrics(*reader, id, splitCommas(o.all("--metrics")));
 
+    // A named file is checked before anything is read, and replaced only once complete.
     const std::string path = o.get("--output", "");
-    std::FILE* out = path.empty() ? stdout : std::fopen(path.c_str(), "w");
-    if (!out) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    std::optional<OutputPlan> plan;
+    std::optional<AtomicFile> file;
+    if (!path.empty()) file.emplace((plan = checkOutputPath(path))->target);
     std::size_t rows = 0;
     std::string text = "step,metric,value,wall_time\n";
+    const auto flush = [&] {
+        if (file) file->write(text);
+        else if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
+            throw std::runtime_error(std::string("stdout: write failed: ") + std::strerror(errno));
+        text.clear();
+    };
     for (const auto& name : names) {
         const MetricSeries series = reader->metric(id, name);
         const std::string field = csvField(name);
         for (std::size_t i = 0; i < series.steps.size(); ++i, ++rows) {
             text += std::to_string(series.steps[i]) + ',' + field + ',' + exactNumber(series.values[i]) + ',' +
                     exactNumber(series.wallTimes[i]) + '\n';
-            if (text.size() > (1 << 20)) std::fwrite(text.data(), 1, text.size(), out), text.clear();
+            if (text.size() > (1 << 20)) flush();
         }
     }
-    std::fwrite(text.data(), 1, text.size(), out);
-    const bool failed = path.empty() ? std::fflush(out) != 0 : (std::ferror(out) != 0) | (std::fclose(out) != 0);
-    if (failed) throw std::runtime_error((path.empty() ? std::string("stdout") : path) + ": write failed: " + std::strerror(errno));
-    if (!path.empty())
-        std::printf("wrote %zu points of %zu metrics of run %lld to %s\n", rows, names.size(), static_cast<long long>(id), path.c_str());
+    flush();
+    if (!file) {
+        if (std::fflush(stdout) != 0) throw std::runtime_error(std::string("stdout: write failed: ") + std::strerror(errno));
+        return 0;
+    }
+    file->commit();
+    sayOutputNote(*plan);
+    std::printf("wrote %zu points of %zu metrics of run %lld to %s\n", rows, names.size(), static_cast<long long>(id), path.c_str());
     return 0;
 }
 

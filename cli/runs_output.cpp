@@ -1,4 +1,5 @@
 #include "runs_output.h"
+#include "terminal_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -62,11 +63,15 @@ std::string formatDuration(double seconds)
     return buf;
 }
 
-Table::Table(std::vector<std::string> headers, std::string align) : headers_(std::move(headers)), align_(std::move(align)) {}
+Table::Table(std::vector<std::string> headers, std::string align) : headers_(std::move(headers)), align_(std::move(align))
+{
+    for (auto& h : headers_) h = terminalCell(h, maxChars_);
+}
 
 void Table::add(std::vector<std::string> row)
 {
     row.resize(headers_.size());
+    for (auto& cell : row) cell = terminalCell(cell, maxChars_);
     rows_.push_back(std::move(row));
 }
 

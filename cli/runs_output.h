@@ -22,11 +22,16 @@ std::string isoLocalTime(double unixSeconds);
 std::string formatDuration(double seconds);
 
 // Columns padded to their widest cell (counted in UTF-8 characters); columns whose letter in
-// `align` is 'r' are right-aligned (numbers), others left-aligned.
+// `align` is 'r' are right-aligned (numbers), others left-aligned. Every cell is made safe for
+// the terminal and cut to maxChars() with "…" (terminal_text.h): a run name holding a newline
+// or an escape sequence, or ten thousand characters long, stays one cell of one row.
 class Table {
 public:
+    static constexpr std::size_t kMaxCellChars = 80;
     Table(std::vector<std::string> headers, std::string align);
     void add(std::vector<std::string> row);
+    // Cells added from now on are cut to this many characters (default kMaxCellChars).
+    void setMaxChars(std::size_t chars) { maxChars_ = chars; }
     bool empty() const { return rows_.empty(); }
     void print(std::FILE* out = stdout, int indent = 0) const;
 
@@ -34,6 +39,7 @@ private:
     std::vector<std::string> headers_;
     std::string align_;
     std::vector<std::vector<std::string>> rows_;
+    std::size_t maxChars_ = kMaxCellChars;
 };
 
 }  // namespace ts::cli

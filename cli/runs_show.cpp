@@ -7,6 +7,7 @@
 #include "json_output.h"
 #include "runs_common.h"
 #include "runs_output.h"
+#include "terminal_text.h"
 #include "store/resume_source.h"
 
 namespace ts::cli {
@@ -22,11 +23,13 @@ struct ShownRun {
     std::vector<std::pair<std::string, std::string>> parameters;
 };
 
-// Multi-line text (notes, messages) indented under its label.
-std::string indented(const std::string& text, int indent)
+// Multi-line text (notes, messages) indented under its label; its other control characters
+// escaped and its length bounded (terminal_text.h), so no line of it can pass for a line of
+// this report. --json has the text whole.
+std::string indented(const std::string& text, int indent, std::size_t maxChars = 4000)
 {
     std::string out;
-    for (char c : text) {
+    for (char c : terminalBlock(text, maxChars)) {
         out += c;
         if (c == '\n') out.append(static_cast<std::size_t>(indent), ' ');
     }
@@ -111,13 +114,14 @@ Json shownRunJson(const ShownRun& s, const Workspace& workspace)
 void printText(const ShownRun& s, const Workspace& workspace)
 {
     const RunInfo& run = s.run;
-    std::printf("run %lld: %s\n", static_cast<long long>(run.id), run.name.c_str());
-    auto row = [](const char* label, const std::string& value) {
-        if (!value.empty()) std::printf("  %-12s %s\n", label, indented(value, 15).c_str());
+    std::printf("run %lld: %s\n", static_cast<long long>(run.id), clipText(run.name, 200).c_str());
+    // Names, tags and paths stay on their row; a message and notes may span lines.
+    auto row = [](const char* label, const std::string& value, bool lines = false) {
+        if (!value.empty()) std::printf("  %-12s %s\n", label, (lines ? indented(value, 15) : terminalCell(value, 200)).c_str());
     };
     row("experiment", run.experimentName);
     row("status", runStatusName(run.status));
-    row("message", run.message.text);
+    row("message", run.message.text, true);
     row("started", localTime(run.startTime));
     if (run.endTime > 0) row("ended", localTime(run.endTime));
     const double paused = pausedSeconds(s.summaries);
@@ -129,7 +133,7 @@ void printText(const ShownRun& s, const Workspace& workspace)
     if (run.parentRunId)
         row("parent", "run " + std::to_string(*run.parentRunId) + (run.parentRelation.empty() ? "" : " (" + run.parentRelation + ")"));
     row("tags", joined(run.tags));
-    row("notes", run.notes);
+    row("notes", run.notes, true);
     row("parameters", std::to_string(s.parameters.size()) + " (runs compare RUN RUN shows those that differ; --json lists all)");
     row("checkpoints", workspace.runCheckpointsPath(run.id));
 
@@ -154,8 +158,8 @@ void printText(const ShownRun& s, const Workspace& workspace)
                 s.logCount, s.logCount == 1 ? "" : "s");
     for (const auto& l : s.logs) {
         const std::string time = localTime(l.time);
-        std::printf("  %s  %-7s  %s\n", time.size() > 11 ? time.substr(11).c_str() : time.c_str(), l.level.c_str(),
-                    indented(l.message.text, 21).c_str());
+        std::printf("  %s  %-7s  %s\n", time.size() > 11 ? time.substr(11).c_str() : time.c_str(), terminalText(l.level).c_str(),
+                    indented(l.message.text, 21, 1000).c_str());
     }
 }
 

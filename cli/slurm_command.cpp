@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "format.h"
+#include "output_file.h"
 #include "io/experiment_yaml.h"
 
 namespace ts::cli {
@@ -44,7 +45,8 @@ int slurmCommand(const std::vector<std::string>& args)
                                     "[--output FILE] [--time HH:MM:SS] [--partition NAME] [--cpus-per-task C]");
     const std::string experiment = std::filesystem::absolute(o.positional[0]).lexically_normal().string();
     const ExperimentSpec spec = loadExperimentWithOverrides(experiment, o.all("--set"));  // refuses a broken file now, not in the queue
-    const long long nodes = o.integer("--nodes", 1, 1), gpus = o.integer("--gpus-per-node", 1, 1);
+    // Bounds far above any cluster keep nodes x GPUs from overflowing.
+    const long long nodes = o.integer("--nodes", 1, 1, 1'000'000), gpus = o.integer("--gpus-per-node", 1, 1, 1024);
     const long long ranks = nodes * gpus;
     if (spec.training.batchSize % ranks != 0)
         throw std::invalid_argument(experiment + ": training.batch_size " + std::to_string(spec.training.batchSize) +
@@ -53,7 +55,7 @@ int slurmCommand(const std::vector<std::string>& args)
                                     std::to_string(ranks) + " (--set training.batch_size=" +
                                     std::to_string((spec.training.batchSize / ranks + 1) * ranks) + ")");
     // Loader workers plus the trainer's own thread, per task, unless told.
-    const long long cpus = o.integer("--cpus-per-task", spec.dataset.numWorkers + 2, 1);
+    const long long cpus = o.integer("--cpus-per-task", spec.dataset.numWorkers + 2, 1, kMaxThreads);
     const std::string cli = o.get("--cli", std::filesystem::read_symlink("/proc/self/exe").string());
     const std::string name = jobName(spec.name);
 
@@ -86,11 +88,9 @@ int slurmCommand(const std::vector<std::string>& args)
         return 0;
     }
     const std::string path = o.get("--output", "");
-    std::ofstream out(path);
-    out << s;
-    out.close();
-    if (!out) throw std::runtime_error("cannot write " + path + ": choose another --output");
-    std::filesystem::permissions(path, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
+    const OutputPlan plan = writeOutputFile(path, s);
+    sayOutputNote(plan);
+    std::filesystem::permissions(plan.target, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
                                  std::filesystem::perm_options::add);
     std::fprintf(stderr, "wrote %s (%lld ranks); submit it with: sbatch %s\n", path.c_str(), ranks, path.c_str());
     return 0;

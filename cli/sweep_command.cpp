@@ -11,6 +11,7 @@
 #include "console_listener.h"
 #include "format.h"
 #include "json_output.h"
+#include "terminal_text.h"
 #include "io/experiment_yaml.h"
 #include "jobs/sweep_runner.h"
 #include "runs_output.h"
@@ -80,7 +81,7 @@ public:
             const bool problem = e.kind == SweepEvent::Kind::Failed ||
                                  (e.kind == SweepEvent::Kind::Finished && e.message.id != "sweep.finished");
             std::fprintf(problem ? stderr : stdout, "%s%s\n", e.trial > 0 && e.kind == SweepEvent::Kind::Planned ? "  " : "",
-                         e.message.text.c_str());
+                         terminalMessage(e.message.text).c_str());
         }
         std::fflush(stdout);
         checkInterrupt(control_);
@@ -105,6 +106,7 @@ void printSummary(const SweepResult& r, const std::string& metric)
     for (std::int64_t e : r.rungs) std::printf(" %lld", static_cast<long long>(e));
     std::printf("\n");
     Table table({"trial", "state", "epochs", metric, "test_acc", "run", "values"}, "rlrrrrl");
+    table.setMaxChars(240);  // a trial's values (every swept key=value) are the row's point
     for (const SweepTrialResult& t : r.trials) {
         const std::string mark = t.trial.number == r.best ? " *" : "";
         table.add({std::to_string(t.trial.number) + mark, sweepTrialStateName(t.state), std::to_string(t.epochs),
@@ -114,7 +116,7 @@ void printSummary(const SweepResult& r, const std::string& metric)
     table.print();
     for (const SweepTrialResult& t : r.trials)
         if (t.state == SweepTrialResult::State::Skipped || t.state == SweepTrialResult::State::Failed)
-            std::printf("  %s\n", t.reason.text.c_str());
+            std::printf("  %s\n", terminalMessage(t.reason.text).c_str());
 }
 
 void printSummaryJson(const SweepResult& r)

@@ -12,6 +12,7 @@
 #include "console_listener.h"
 #include "dist/communicator.h"
 #include "format.h"
+#include "terminal_text.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/workspace.h"
@@ -67,9 +68,9 @@ public:
     void onEvent(const TrainEvent& event) override
     {
         if (const auto* log = std::get_if<LogEvent>(&event); log && log->level == LogEvent::Level::Error)
-            std::fprintf(stderr, "rank %d: %s\n", rank_, log->message.text.c_str());
+            std::fprintf(stderr, "rank %d: %s\n", rank_, terminalMessage(log->message.text).c_str());
         if (const auto* f = std::get_if<FinishedEvent>(&event); f && f->outcome == FinishedEvent::Outcome::Failed)
-            std::fprintf(stderr, "rank %d: failed: %s\n", rank_, f->message.text.c_str());
+            std::fprintf(stderr, "rank %d: failed: %s\n", rank_, terminalMessage(f->message.text).c_str());
     }
 
 private:
@@ -81,7 +82,7 @@ private:
 int trainCommand(const std::vector<std::string>& args)
 {
     const Options o = parseOptions(args, {"--device", "--epochs", "--threads", "--set", "--workspace", "--resume", "--fork", "--name", "--tag"},
-                                   {"--json"});
+                                   {"--json", "--allow-changed-data"});
     const bool resume = o.has("--resume"), fork = o.has("--fork");
     if (resume && fork) throw std::invalid_argument("use --resume or --fork, not both");
     if (resume && (!o.positional.empty() || o.has("--set")))
@@ -98,9 +99,13 @@ int trainCommand(const std::vector<std::string>& args)
     else job.overrides = o.all("--set");  // a fork of the checkpoint's own experiment
     if (o.has("--epochs")) job.epochs = o.integer("--epochs", 1, 1);
     job.device = o.get("--device", "");
-    if (o.has("--threads")) job.threads = o.integer("--threads", 0, 0);  // 0: automatic
+    if (o.has("--threads")) {
+        job.threads = o.integer("--threads", 0, 0, kMaxThreads);  // 0: automatic
+        warnAboveHardwareThreads("--threads", *job.threads);
+    }
     job.name = o.get("--name", "");
     job.tags = o.all("--tag");
+    job.allowChangedData = o.flags.count("--allow-changed-data") != 0;
     const bool json = o.flags.count("--json") != 0;
 
     JobEnvironment env;

@@ -7,8 +7,10 @@
 #include "io/experiment_yaml.h"
 #include "format.h"
 #include "graph/cost_model.h"
+#include "memory_fit.h"
 #include "model_summary.h"
 #include "optim/optimizer.h"
+#include "train/data_fit.h"
 
 namespace ts::cli {
 
@@ -23,14 +25,10 @@ int validateCommand(const std::vector<std::string>& args)
         std::printf("dataset: %s; validation %lld, test %lld samples\n", splits.train->description().c_str(),
                     static_cast<long long>(splits.validation ? splits.validation->size() : 0),
                     static_cast<long long>(splits.test ? splits.test->size() : 0));
+        checkDataFitsModel(splits, spec.model);  // as train does before its first step
     }
-    // Optimizer state: one copy of the trainable parameters per buffer the optimizer keeps.
-    const CheckedGraph graph = checkGraph(spec.model, spec.training.batchSize);
-    const std::size_t stateBytes = optimizerStateNames(spec.optimizer).size() *
-                                   static_cast<std::size_t>(estimateCost(graph).parameters) * sizeof(float);
-    std::printf("model (%s, batch %lld):\n\n", spec.optimizer.type.c_str(), static_cast<long long>(spec.training.batchSize));
-    printModelSummary(graph, true, stateBytes);
-    return 0;
+    // The model's sizes, its summary, and its plan against the memory it would train in.
+    return printModelAndMemoryFit(spec);
 }
 
 }  // namespace ts::cli

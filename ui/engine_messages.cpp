@@ -166,6 +166,19 @@ const Template kTemplates[] = {
     {"lesson.onnx.not_exported", QT_TRANSLATE_N_NOOP("EngineMessage", "None of your %n finished run(s) has been exported yet: select one on the Runs page and choose Export as ONNX (or trainstudio-cli export RUN)."), 1},
     {"lesson.onnx.file_gone", QT_TRANSLATE_NOOP("EngineMessage", "Run %1 was exported to %2, but the file is no longer there: export it again.")},
     {"lesson.onnx.passed", QT_TRANSLATE_NOOP("EngineMessage", "Run %1 (epoch %2) is exported as ONNX to %3 (%4), with a dynamic batch dimension.")},
+    {"output.no_name", QT_TRANSLATE_NOOP("EngineMessage", "no output file was named: name one (--output FILE)")},
+    {"output.workspace_database", QT_TRANSLATE_NOOP("EngineMessage", "%1 is the run store of the workspace %2: writing there would destroy every run; choose another output file")},
+    {"output.workspace_checkpoints", QT_TRANSLATE_NOOP("EngineMessage", "%1 is inside the checkpoints folder of the workspace %2, which holds the runs' weights: choose an output file outside it")},
+    {"output.is_folder", QT_TRANSLATE_NOOP("EngineMessage", "%1 is a folder: name a file inside it (for example %2)")},
+    {"output.is_device", QT_TRANSLATE_NOOP("EngineMessage", "%1 is a device, not a regular file: nothing was written; name a regular file")},
+    {"output.is_fifo", QT_TRANSLATE_NOOP("EngineMessage", "%1 is a named pipe (FIFO), not a regular file: nothing was written; name a regular file")},
+    {"output.is_socket", QT_TRANSLATE_NOOP("EngineMessage", "%1 is a socket, not a regular file: nothing was written; name a regular file")},
+    {"output.no_folder", QT_TRANSLATE_NOOP("EngineMessage", "cannot write %1: the folder %2 does not exist; create it first or choose another folder")},
+    {"output.write_failed", QT_TRANSLATE_NOOP("EngineMessage", "cannot write %1: %2; nothing was changed: choose another output file")},
+    {"output.disk_full", QT_TRANSLATE_NOOP("EngineMessage", "cannot write %1: the disk is full (%2 to write, %3 free there); nothing was changed: free some space or choose another folder")},
+    {"output.followed_link", QT_TRANSLATE_NOOP("EngineMessage", "%1 is a symbolic link: wrote its target %2 and kept the link")},
+    {"run.stale_files_removed", QT_TRANSLATE_N_NOOP("EngineMessage", "removed %n incomplete checkpoint file(s) that a save interrupted by the run's end left behind: %2"), 1},
+    {"train.data_changed", QT_TRANSLATE_NOOP("EngineMessage", "the dataset changed since the checkpoint (%1): training continues on the data as it is now, from the start of the next epoch")},
 };
 
 const char* const kLevels[][2] = {

@@ -34,6 +34,7 @@
 #include "ui/train/train_page.h"
 #include "ui/train/training_session.h"
 #include "translations.h"
+#include "user_files.h"
 
 namespace ts::ui {
 
@@ -47,6 +48,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("TrainStudio"));
+    installUserFileWriter();  // chart and canvas exports through the engine's checks
 
     m_sidebar = new QListWidget;
     m_sidebar->setObjectName(QStringLiteral("sidebar"));

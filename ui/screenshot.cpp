@@ -1,5 +1,7 @@
 #include "screenshot.h"
+#include "user_files.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -57,11 +59,14 @@ QString Screenshot::save(QWidget* window, const QString& path, int timeoutMs)
     if (!painted) return tr("The window did not paint within %1 seconds.").arg(timeoutMs / 1000);
 
     const QPixmap pixmap = window->grab();
-    const QFileInfo info(path);
-    const char* format = info.suffix().isEmpty() ? "PNG" : nullptr;
-    if (pixmap.isNull() || !pixmap.save(path, format))
-        return tr("Could not write the screenshot to %1.").arg(QDir::toNativeSeparators(info.absoluteFilePath()));
-    return {};
+    const QString suffix = QFileInfo(path).suffix().toUpper();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (pixmap.isNull() || !buffer.open(QIODevice::WriteOnly) ||
+        !pixmap.save(&buffer, suffix.isEmpty() ? "PNG" : suffix.toLatin1().constData()))
+        return tr("Could not draw the screenshot as %1.").arg(suffix.isEmpty() ? QStringLiteral("PNG") : suffix);
+    const widgets::WriteResult written = writeUserFile(path, bytes);
+    return written ? QString() : written.message;
 }
 
 }  // namespace ts::ui

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "chart_series.h"
+#include "file_writer.h"
 
 #include <QColor>
 #include <QString>
@@ -102,9 +103,10 @@ public:
     // Exports (the context menu calls these after a file dialog; tests call them directly).
     // Width/height 0 mean the plot's current size. A PNG is `width` x `height` pixels and lays
     // its text out for `dpi` (96: as on screen; 192: text twice as large), stored in the file.
-    bool exportPng(const QString& path, int width = 0, int height = 0, int dpi = 96);
-    bool exportSvg(const QString& path, int width = 0, int height = 0);
-    bool exportCsv(const QString& path) const;  // every series' raw points, long format
+    // Written through writeFile (file_writer.h); the result says why when one fails.
+    WriteResult exportPng(const QString& path, int width = 0, int height = 0, int dpi = 96);
+    WriteResult exportSvg(const QString& path, int width = 0, int height = 0);
+    WriteResult exportCsv(const QString& path) const;  // every series' raw points, long format
     static bool svgAvailable();
 
     // The context menu, built on demand (public so tests can inspect and trigger it).

@@ -14,7 +14,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
+#include <QBuffer>
 
 #include <qcustomplot.h>
 #ifdef TS_WIDGETS_HAVE_SVG
@@ -118,10 +118,10 @@ void LiveChart::refreshForExport(int width) {
 
 // The plot is laid out at the logical size width x height x 96/dpi and drawn scaled to fill
 // exactly width x height pixels, so a higher DPI means larger text in the same image.
-bool LiveChart::exportPng(const QString& path, int width, int height, int dpi) {
+WriteResult LiveChart::exportPng(const QString& path, int width, int height, int dpi) {
     const int w = width > 0 ? width : m_plot->width();
     const int h = height > 0 ? height : m_plot->height();
-    if (w <= 0 || h <= 0 || dpi <= 0) return false;
+    if (w <= 0 || h <= 0 || dpi <= 0) return {false, tr("The image size %1 x %2 at %3 dpi is not valid.").arg(w).arg(h).arg(dpi)};
     const double scale = dpi / 96.0;
     const int logicalW = std::max(1, int(std::lround(w / scale))), logicalH = std::max(1, int(std::lround(h / scale)));
     QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
@@ -136,37 +136,39 @@ bool LiveChart::exportPng(const QString& path, int width, int height, int dpi) {
     const int dotsPerMeter = int(std::lround(dpi / 0.0254));
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
-    QSaveFile file(path);
-    return file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") && file.commit();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG")) return {false, tr("Could not encode the image.")};
+    return writeFile(path, bytes);
 }
 
-bool LiveChart::exportSvg(const QString& path, int width, int height) {
+WriteResult LiveChart::exportSvg(const QString& path, int width, int height) {
 #ifdef TS_WIDGETS_HAVE_SVG
     const int w = width > 0 ? width : m_plot->width();
     const int h = height > 0 ? height : m_plot->height();
     const XLabelForExport label(*this);
     refreshForExport(w);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setSize(QSize(w, h));
     svg.setViewBox(QRect(0, 0, w, h));
     svg.setTitle(m_title ? m_title->text() : tr("Chart"));
     QCPPainter painter;
-    if (!painter.begin(&svg)) return false;
+    if (!painter.begin(&svg)) return {false, tr("Could not draw the chart as SVG.")};
     m_plot->toPainter(&painter, w, h);
     painter.end();
-    return QFileInfo(path).size() > 0;
+    return writeFile(path, bytes);
 #else
     Q_UNUSED(path);
     Q_UNUSED(width);
     Q_UNUSED(height);
-    return false;
+    return {false, tr("This build has no SVG support (qt6-svg).")};
 #endif
 }
 
-bool LiveChart::exportCsv(const QString& path) const {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return false;
+WriteResult LiveChart::exportCsv(const QString& path) const {
     QByteArray out = "series,label,step,epoch,wall_time_s,value\n";
     for (const auto& s : m_series) {
         const SeriesData& d = s->data;
@@ -187,13 +189,8 @@ bool LiveChart::exportCsv(const QString& path) const {
             else appendNumber(out, value[i]);
             out.append('\n');
         }
-        if (out.size() > (1 << 20)) {  // stream a million points instead of holding them twice
-            if (file.write(out) != out.size()) return false;
-            out.clear();
-        }
     }
-    if (file.write(out) != out.size()) return false;
-    return file.commit();
+    return writeFile(path, out);
 }
 
 void LiveChart::exportWithDialog(int kind) {
@@ -209,19 +206,17 @@ void LiveChart::exportWithDialog(int kind) {
                                                 QDir::home().filePath(base + '.' + suffixes[kind]), filter);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += '.' + QLatin1String(suffixes[kind]);
-    bool ok = false;
+    WriteResult result;
     if (kind == Png) {
         QSize size;
         int dpi = 0;
         if (!askPngSize(this, size, dpi)) return;
-        ok = exportPng(path, size.width(), size.height(), dpi);
+        result = exportPng(path, size.width(), size.height(), dpi);
     } else {
-        ok = kind == Svg ? exportSvg(path) : exportCsv(path);
+        result = kind == Svg ? exportSvg(path) : exportCsv(path);
     }
-    if (!ok)
-        QMessageBox::warning(this, tr("Export failed"),
-                             tr("Could not write %1. Check that the folder exists and is writable.")
-                                 .arg(QDir::toNativeSeparators(path)));
+    if (!result) QMessageBox::warning(this, tr("Export failed"), result.message);
+    else if (!result.message.isEmpty()) QMessageBox::information(this, tr("Exported"), result.message);
 }
 
 QMenu* LiveChart::createContextMenu(QWidget* parent) {

@@ -4,6 +4,7 @@
 
 #include "canvas_minimap.h"
 
+#include <QBuffer>
 #include <QEvent>
 #include <QFileInfo>
 #include <QGraphicsScene>
@@ -457,13 +458,20 @@ QImage NodeCanvas::renderImage(double scale) const {
     return image;
 }
 
-bool NodeCanvas::exportPng(const QString& path) const { return renderImage(2.0).save(path, "PNG"); }
+WriteResult NodeCanvas::exportPng(const QString& path) const {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    if (!buffer.open(QIODevice::WriteOnly) || !renderImage(2.0).save(&buffer, "PNG")) return {false, tr("Could not encode the image.")};
+    return writeFile(path, bytes);
+}
 
-bool NodeCanvas::exportSvg(const QString& path, const QString& title) const {
+WriteResult NodeCanvas::exportSvg(const QString& path, const QString& title) const {
 #ifdef TS_WIDGETS_HAVE_SVG
     const QRectF source = exportRect(m_nodes, m_frames, m_wires);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setTitle(title);
     svg.setDescription(tr("Model graph exported from TrainStudio"));
     svg.setSize(source.size().toSize());
@@ -471,16 +479,16 @@ bool NodeCanvas::exportSvg(const QString& path, const QString& title) const {
     {
         ExportLook look(m_scene);
         QPainter painter;
-        if (!painter.begin(&svg)) return false;
+        if (!painter.begin(&svg)) return {false, tr("Could not draw the model as SVG.")};
         painter.fillRect(QRectF(QPointF(0, 0), source.size()), Qt::white);
         m_scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
-        if (!painter.end()) return false;
+        if (!painter.end()) return {false, tr("Could not draw the model as SVG.")};
     }
-    return QFileInfo(path).size() > 0;
+    return writeFile(path, bytes);
 #else
     Q_UNUSED(path);
     Q_UNUSED(title);
-    return false;
+    return {false, tr("This build has no SVG support (qt6-svg).")};
 #endif
 }
 

@@ -16,6 +16,7 @@
 // bench_node_canvas and bench_model_page measure it.
 #pragma once
 
+#include "file_writer.h"
 #include "node_item.h"
 #include "wire_item.h"
 
@@ -82,8 +83,9 @@ public:
     // refused drop emits nothing but the hint.
     void setConnectionCheck(std::function<QString(const CanvasWire&)> check);
     QImage renderImage(double scale = 2.0) const;  // every node and wire on white, unselected
-    bool exportPng(const QString& path) const;
-    bool exportSvg(const QString& path, const QString& title) const;
+    // Written through writeFile (file_writer.h); the result says why when one fails.
+    WriteResult exportPng(const QString& path) const;
+    WriteResult exportSvg(const QString& path, const QString& title) const;
     CanvasMinimap* minimap() const { return m_minimap; }
 
 signals:

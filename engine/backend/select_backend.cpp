@@ -5,6 +5,7 @@
 
 #include "backend/backend.h"
 #include "backend/devices.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -18,7 +19,7 @@ int cudaIndex(const std::string& device)
     if (digits.empty() || digits.size() > 4 || !std::all_of(digits.begin(), digits.end(), [](char ch) {
             return ch >= '0' && ch <= '9';
         }))
-        throw std::invalid_argument("unknown device '" + device + "' (expected auto, cpu, cuda or cuda:N)");
+        throw std::invalid_argument("unknown device " + quoteText(device) + " (expected auto, cpu, cuda or cuda:N)");
     return std::stoi(digits);
 }
 
@@ -29,7 +30,7 @@ Backend& selectBackend(const std::string& device, Message* notice)
     if (device == "cpu") return cpuBackend();
     const bool wantsCuda = device == "cuda" || device.rfind("cuda:", 0) == 0;
     if (device != "auto" && !wantsCuda)
-        throw std::invalid_argument("unknown device '" + device + "' (expected auto, cpu, cuda or cuda:N)");
+        throw std::invalid_argument("unknown device " + quoteText(device) + " (expected auto, cpu, cuda or cuda:N)");
     const int index = wantsCuda ? cudaIndex(device) : 0;
 
     const CudaRuntimeInfo cuda = queryCuda();

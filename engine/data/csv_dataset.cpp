@@ -7,6 +7,7 @@
 #include <map>
 
 #include "data/data_files.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 namespace {
@@ -155,10 +156,13 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
         const auto it = std::find(header.begin(), header.end(), name);
         if (it != header.end())
             return static_cast<std::size_t>(it - header.begin());
+        // Each name quoted (bounded), and the first 20 of a wide header only.
         std::string list;
-        for (const auto& h : header)
-            list += (list.empty() ? "'" : ", '") + h + "'";
-        throw lineError(path, 1, std::string("no ") + role + " column '" + name + "'; the columns are " + list);
+        for (std::size_t i = 0; i < header.size() && i < 20; ++i)
+            list += (i ? ", " : "") + quoteText(header[i]);
+        if (header.size() > 20)
+            list += " and " + std::to_string(header.size() - 20) + " more";
+        throw lineError(path, 1, std::string("no ") + role + " column " + quoteText(name) + "; the columns are " + list);
     };
     if (labelColumn.empty())
         throw lineError(path, 1, "no label column given (dataset.label_column)");
@@ -182,7 +186,7 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
             if (c != labelIndex && c != groupIndex && parseNumber(records[1].fields[c], value))
                 featureIndex.push_back(c);
         if (featureIndex.empty())
-            throw lineError(path, 2, "no numeric feature columns besides the label '" + labelColumn + "'");
+            throw lineError(path, 2, "no numeric feature columns besides the label " + quoteText(labelColumn));
     }
     for (std::size_t c : featureIndex)
         featureNames_.push_back(header[c]);
@@ -194,10 +198,11 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
         const CsvRecord& rec = records[r];
         for (std::size_t c : featureIndex) {
             if (!parseNumber(rec.fields[c], value))
-                throw lineError(path, rec.line, "column '" + header[c] + "' is '" + rec.fields[c] + "', not a (finite) number");
+                throw lineError(path, rec.line, "column " + quoteText(header[c]) + " is " + quoteText(rec.fields[c]) + ", not a (finite) number");
             features_.push_back(static_cast<float>(value));
         }
         labelValues.push_back(rec.fields[labelIndex]);
+        lines_.push_back(rec.line);
         if (groupIndex < header.size())
             groupValues.push_back(rec.fields[groupIndex]);
     }

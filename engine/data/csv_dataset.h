@@ -27,6 +27,8 @@ public:
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override;
 
+    std::string sampleSource(std::int64_t index) const override { return path_ + ":" + std::to_string(lines_[std::size_t(index)]); }
+
     const std::vector<std::string>& featureNames() const { return featureNames_; }
     // Group id per row (index into the sorted distinct group values); empty without a group column.
     const std::vector<std::int64_t>& groups() const { return groups_; }
@@ -34,7 +36,7 @@ public:
 private:
     std::string path_;
     std::vector<float> features_;  // rows x features, row-major
-    std::vector<std::int64_t> labels_, groups_;
+    std::vector<std::int64_t> labels_, groups_, lines_;  // lines_: each row's line in the file
     std::vector<std::string> classNames_, featureNames_;
 };
 

@@ -43,6 +43,9 @@ public:
     // All labels, in index order (samplers and statistics use them without decoding).
     virtual const std::vector<std::int64_t>& labels() const = 0;
     virtual std::string description() const = 0;  // "Fashion-MNIST train (60000 x [1, 28, 28])"
+    // Where sample `index` comes from, for messages: "data.csv:10", ".../cat/001.png",
+    // ".../train-labels-idx1-ubyte, item 5"; empty when the reader cannot say.
+    virtual std::string sampleSource(std::int64_t /*index*/) const { return {}; }
 };
 
 // Per-channel statistics and class counts, computed once and cached (see DatasetSplits).
@@ -60,7 +63,15 @@ struct DatasetSplits {
     // training file split, test the test file split): evaluations and suspect-label lists
     // address samples in a split, the label overlay and the Datasets page in the files.
     std::vector<std::int64_t> trainFileIndex, validationFileIndex, testFileIndex;
+    // What the data was, kept with checkpoints so a resume can tell a changed dataset: one line
+    // per file read ("name bytes"), per split ("samples training N") and the training split's
+    // class counts ("classes training 60/58/62"). See dataChange.
+    std::string fingerprint;
 };
+
+// What differs between two fingerprints, for a message ("train-labels-idx1-ubyte: 60,008 ->
+// 1,024 bytes; training samples 48,000 -> 819"); empty when they agree.
+std::string dataChange(const std::string& before, const std::string& now);
 
 // A dataset's file splits as its reader produced them, before validation is carved out of the
 // training data: what the health checks and the label overlay work on.

@@ -18,6 +18,7 @@
 #include "data/dataset_health_parts.h"
 #include "data/dataset_statistics.h"
 #include "data/perceptual_hash.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 namespace fs = std::filesystem;
@@ -64,6 +65,7 @@ std::uint64_t valueHash(const float* values, std::size_t count)
 std::string causeOf(const std::string& message)
 {
     if (message.find("PNG nor a JPEG") != std::string::npos) return "not_an_image";
+    if (message.find("CMYK") != std::string::npos) return "unsupported_image";
     if (message.find("PNG") != std::string::npos) return "damaged_png";
     if (message.find("JPEG") != std::string::npos) return "damaged_jpeg";
     if (message.find("gzip") != std::string::npos) return "damaged_gzip";
@@ -386,9 +388,11 @@ HealthReport checkDatasetHealth(const DatasetFiles& files, const HealthOptions& 
                     const std::size_t c = std::size_t(it - h.classCounts.begin());
                     return c < report.classNames.size() ? report.classNames[c] : std::to_string(c);
                 };
-                f.detail = h.split + ": the largest class ('" + name(hi) + "', " + std::to_string(*hi) +
-                           ") over the smallest ('" + name(lo) + "', " + std::to_string(*lo) +
-                           "); use class weights n / (k * count) in the loss, or dataset.sampler: class_balanced";
+                // The keys named are the experiment file's own (io/experiment_options.cpp; a test
+                // applies them with --set).
+                f.detail = h.split + ": the largest class (" + quoteText(name(hi)) + ", " + std::to_string(*hi) +
+                           ") over the smallest (" + quoteText(name(lo)) + ", " + std::to_string(*lo) +
+                           "); use class_weights n / (k * count) on the CrossEntropy loss, or dataset.loader.sampler: class_balanced";
                 findings.push_back(std::move(f));
             }
     }

@@ -68,7 +68,7 @@ struct HealthFinding {
     // near: the Hamming distance; imbalance: the ratio; near-constant: the top value's share;
     // missing: the count of missing cells; ragged: the row's field count; unreadable: -1.
     double value = 0;
-    std::string cause;    // unreadable: damaged_png | damaged_jpeg | damaged_gzip | image_too_large | not_an_image | non_finite | unreadable (ui words each)
+    std::string cause;    // unreadable: damaged_png | damaged_jpeg | unsupported_image | damaged_gzip | image_too_large | not_an_image | non_finite | unreadable (ui words each)
     std::string column;   // tables: the column's name
     std::string file;     // unreadable: the file (DataError::file()); tables: the CSV
     std::int64_t position = -1;  // byte offset or line (DataError::position()); -1: none

@@ -10,6 +10,7 @@
 #include "data/csv_dataset.h"
 #include "data/data_files.h"
 #include "data/dataset_health_parts.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 namespace {
@@ -115,14 +116,14 @@ void checkTable(const TableSource& table, const HealthOptions& options, std::vec
         }
         if (missing > 0)
             finding(FindingKind::MissingValues, -1, firstLine, header[c], double(missing),
-                    "column '" + header[c] + "' has " + std::to_string(missing) + " missing " +
+                    "column " + quoteText(header[c]) + " has " + std::to_string(missing) + " missing " +
                         (missing == 1 ? "value" : "values") + " (first here); fill them or drop the rows");
         const std::int64_t present = std::int64_t(cells[c].size()) - missing;
         if (header[c] == table.labelColumn) {
             const std::int64_t classes = std::int64_t(values.size());
             if (classes > options.maxClasses || (present >= 20 && classes * 2 > present))
                 finding(FindingKind::TooManyClasses, -1, 1, header[c], double(classes),
-                        "the label column '" + header[c] + "' has " + std::to_string(classes) + " distinct values in " +
+                        "the label column " + quoteText(header[c]) + " has " + std::to_string(classes) + " distinct values in " +
                             std::to_string(present) + " rows: is it a regression target or an id? Choose another label column");
             continue;
         }
@@ -132,12 +133,12 @@ void checkTable(const TableSource& table, const HealthOptions& options, std::vec
         const double share = double(top) / double(present);
         if (values.size() == 1)
             finding(FindingKind::ConstantFeature, -1, 1, header[c], 1.0,
-                    "feature '" + header[c] + "' has one value in every row: it carries no information; drop it");
+                    "feature " + quoteText(header[c]) + " has one value in every row: it carries no information; drop it");
         else if (share >= options.nearConstantShare) {
             char percent[32];
             std::snprintf(percent, sizeof percent, "%.1f%%", std::floor(share * 1000) / 10);
             finding(FindingKind::NearConstantFeature, -1, 1, header[c], share,
-                    "feature '" + header[c] + "' has one value in " + percent + " of the rows; consider dropping it");
+                    "feature " + quoteText(header[c]) + " has one value in " + percent + " of the rows; consider dropping it");
         }
     }
 }

@@ -42,7 +42,7 @@ std::uint32_t readHeader(const std::vector<std::uint8_t>& data, const std::strin
 
 IdxDataset::IdxDataset(const std::string& imagesPath, const std::string& labelsPath,
                        std::vector<std::string> classNames, std::string name)
-    : classNames_(std::move(classNames)), name_(std::move(name))
+    : imagesPath_(imagesPath), classNames_(std::move(classNames)), name_(std::move(name))
 {
     // The header first, then no more than it announces: behind a small header a gzip stream
     // may inflate to gigabytes (trailing bytes past the last image were always ignored).

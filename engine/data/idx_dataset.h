@@ -23,8 +23,13 @@ public:
     std::int64_t get(std::int64_t index, float* out) const override;
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override;
+    std::string sampleSource(std::int64_t index) const override
+    {
+        return imagesPath_ + ", image " + std::to_string(index);
+    }
 
 private:
+    std::string imagesPath_;
     std::vector<std::uint8_t> images_;  // the whole (decompressed) file, header included
     std::vector<std::int64_t> labels_;
     std::vector<std::string> classNames_;

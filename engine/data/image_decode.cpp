@@ -104,6 +104,17 @@ void jpegWarning(j_common_ptr cinfo, int level)
     }
 }
 
+// libjpeg cannot convert CMYK (or YCCK, Adobe's print JPEGs) to RGB or grey: said as such, not
+// as damage (dataset_health.cpp's causeOf reads "CMYK").
+constexpr const char* kCmykMessage =
+    "a CMYK JPEG image (print colours), which TrainStudio does not decode: it reads greyscale and RGB JPEGs; save it as RGB";
+
+DataError jpegError(const std::string& path, const char* message)
+{
+    if (std::strcmp(message, kCmykMessage) == 0) return DataError(path, -1, path + ": " + message);
+    return DataError(path, -1, path + ": damaged JPEG image (" + message + ")");
+}
+
 // No C++ objects with destructors live between setjmp and a longjmp here.
 // False with `message` set when the file is damaged; false with an empty message and out's size
 // set when the image is too large to decode. headerOnly: out's size from the header, no pixels.
@@ -132,6 +143,11 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
         message[0] = 0;
         return headerOnly;
     }
+    if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK) {
+        jpeg_destroy_decompress(&cinfo);
+        std::strncpy(message, kCmykMessage, JMSG_LENGTH_MAX - 1);
+        return false;
+    }
     cinfo.out_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_start_decompress(&cinfo);
     out.width = static_cast<int>(cinfo.output_width);
@@ -155,6 +171,8 @@ bool decodeJpegRaw(const std::vector<std::uint8_t>& bytes, int channels, Decoded
 // The first `limit` bytes of a file (all of it when shorter); DataError when it cannot be read.
 std::vector<std::uint8_t> fileHead(const std::string& path, std::size_t limit)
 {
+    // A folder or a FIFO is named as such (and a FIFO never blocks the open).
+    if (const std::string why = whyNotAFile(path); !why.empty()) throw DataError(path, -1, path + ": " + why);
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw DataError(path, -1, path + ": cannot open the file: " + std::strerror(errno));
     std::vector<std::uint8_t> bytes(limit);
@@ -205,7 +223,7 @@ DecodedImage decodeImageFile(const std::string& path, int channels)
         char message[JMSG_LENGTH_MAX] = {};
         if (!decodeJpegRaw(bytes, channels, out, message)) {
             if (!message[0]) throw tooLargeError(path, out.width, out.height);
-            throw DataError(path, -1, path + ": damaged JPEG image (" + message + ")");
+            throw jpegError(path, message);
         }
         return out;
     }

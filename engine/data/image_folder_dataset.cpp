@@ -4,6 +4,9 @@
 #include <cctype>
 #include <filesystem>
 
+#include "data/data_files.h"
+#include "tensor/quote_text.h"
+
 namespace fs = std::filesystem;
 
 namespace ts {
@@ -40,16 +43,15 @@ ImageFolderDataset::ImageFolderDataset(const std::string& root, std::vector<std:
 {
     if (shape_.size() != 3 || (shape_[0] != 1 && shape_[0] != 3) || shape_[1] <= 0 || shape_[2] <= 0)
         throw DataError(root, -1, root + ": image folders need dataset.image_shape [C, H, W] with C 1 or 3");
-    std::error_code ec;
-    if (!fs::is_directory(root, ec))
-        throw DataError(root, -1, root + ": no such directory");
+    if (const std::string why = whyNotAFolder(root); !why.empty())
+        throw DataError(root, -1, root + ": " + why);
     const bool fixedClasses = !classNames_.empty();
     for (const fs::path& dir : sortedEntries(root, true)) {
         const std::string cls = dir.filename().string();
         auto it = std::find(classNames_.begin(), classNames_.end(), cls);
         if (it == classNames_.end()) {
             if (fixedClasses)
-                throw DataError(dir.string(), -1, dir.string() + ": class '" + cls + "' is not one of the training classes");
+                throw DataError(dir.string(), -1, dir.string() + ": class " + quoteText(cls) + " is not one of the training classes");
             classNames_.push_back(cls);
             it = classNames_.end() - 1;
         }

@@ -29,6 +29,7 @@ public:
     std::string description() const override;
 
     const std::vector<std::string>& files() const { return files_; }
+    std::string sampleSource(std::int64_t index) const override { return files_[std::size_t(index)]; }
 
 private:
     std::vector<std::int64_t> shape_;

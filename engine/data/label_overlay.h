@@ -24,6 +24,7 @@ public:
     std::int64_t get(std::int64_t index, float* out) const override;
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override { return parent_->description() + " (relabelled)"; }
+    std::string sampleSource(std::int64_t index) const override { return parent_->sampleSource(index); }
 
 private:
     std::shared_ptr<const Dataset> parent_;

@@ -9,6 +9,7 @@
 #include "data/cifar_dataset.h"
 #include "data/csv_dataset.h"
 #include "data/data_files.h"
+#include "tensor/quote_text.h"
 #include "data/dataset_statistics.h"
 #include "data/idx_dataset.h"
 #include "data/image_folder_dataset.h"
@@ -168,8 +169,17 @@ DatasetFiles openDatasetFiles(const DatasetSpec& spec, const std::string& baseDi
     else if (spec.format == "image_folder")
         o = openImageFolder(path, spec);
     else
-        throw DataError(path, -1, "unknown dataset format '" + spec.format + "' (expected idx, cifar10, csv or image_folder)");
+        throw DataError(path, -1, "unknown dataset format " + quoteText(spec.format) + " (expected idx, cifar10, csv or image_folder)");
     o.path = path;
+    // Splits of one dataset hold samples of one shape: a test file whose header says 14 x 56
+    // has the pixel count of 28 x 28 and would be read as 28 x 28 without a word.
+    if (o.test && o.test->sampleShape() != o.train->sampleShape()) {
+        const std::string where = o.test->size() > 0 && !o.test->sampleSource(0).empty() ? o.test->sampleSource(0) : path;
+        o.testError = DataError(where, -1, where + ": the test split's samples are " + o.test->sampleShape().str() +
+                                               ", the training split's " + o.train->sampleShape().str() +
+                                               ": both splits must hold samples of one shape; check the test files");
+        o.test = nullptr;
+    }
     return o;
 }
 
@@ -227,6 +237,21 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
                                               " is marked but " + path + " has no test split; clear the mark");
     }
 
+    for (const std::string& f : o.sources) {
+        std::error_code ec;
+        splits.fingerprint += fs::path(f).filename().string() + " " + std::to_string(fs::file_size(f, ec)) + "\n";
+    }
+    splits.fingerprint += "samples training " + std::to_string(splits.train->size()) + "\nsamples validation " +
+                          std::to_string(splits.validation ? splits.validation->size() : 0) + "\nsamples test " +
+                          std::to_string(splits.test ? splits.test->size() : 0) + "\n";
+    // Relabelled rows leave sizes and counts as they were: the training split's class counts tell.
+    std::vector<std::int64_t> perClass(std::size_t(std::max<std::int64_t>(splits.train->numClasses(), 0)));
+    for (std::int64_t label : splits.train->labels())
+        if (label >= 0 && label < std::int64_t(perClass.size())) ++perClass[std::size_t(label)];
+    std::string counts;
+    for (std::int64_t n : perClass) counts += (counts.empty() ? "" : "/") + std::to_string(n);
+    splits.fingerprint += "classes training " + (counts.empty() ? std::string("none") : counts) + "\n";
+
     // The overlay changes the samples and labels: its own statistics and decoded caches.
     const std::string settings = settingsText(spec, path) + labelOverlayText(overlay);
     std::string key = settings;
@@ -256,6 +281,37 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
             splits.test = cachedDataset(splits.test, cacheFile("test"));
     }
     return splits;
+}
+
+std::string dataChange(const std::string& before, const std::string& now)
+{
+    // name -> value for each line ("name value"), compared by name in the order first seen.
+    const auto entries = [](const std::string& text) {
+        std::vector<std::pair<std::string, std::string>> out;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) {
+            const std::size_t space = line.rfind(' ');
+            if (space != std::string::npos) out.emplace_back(line.substr(0, space), line.substr(space + 1));
+        }
+        return out;
+    };
+    const auto old = entries(before), current = entries(now);
+    const auto find = [](const auto& list, const std::string& name) -> const std::string* {
+        for (const auto& [n, v] : list)
+            if (n == name) return &v;
+        return nullptr;
+    };
+    std::string out;
+    const auto add = [&](const std::string& what) { out += (out.empty() ? "" : "; ") + what; };
+    for (const auto& [name, value] : old) {
+        const std::string* now = find(current, name);
+        const bool file = name.rfind("samples ", 0) != 0 && name.rfind("classes ", 0) != 0;
+        if (!now) add(name + ": no longer read");
+        else if (*now != value) add(file ? name + ": " + value + " -> " + *now + " bytes" : name + " " + value + " -> " + *now);
+    }
+    for (const auto& [name, value] : current)
+        if (!find(old, name)) add(name + ": new");
+    return out;
 }
 
 std::string defaultCacheDirectory()

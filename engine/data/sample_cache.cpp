@@ -248,6 +248,7 @@ public:
     }
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override { return source_->description(); }
+    std::string sampleSource(std::int64_t index) const override { return source_->sampleSource(index); }
 
 private:
     std::shared_ptr<Dataset> source_;  // names and classes; never decoded again

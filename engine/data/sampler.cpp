@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "data/rng.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -152,8 +153,7 @@ std::unique_ptr<Sampler> makeSampler(const std::string& kind, const std::vector<
         return std::make_unique<WeightedSampler>(labels, classWeights, replacement, seed);
     }
     if (kind == "class_balanced") return std::make_unique<ClassBalancedSampler>(labels, numClasses, seed);
-    throw std::invalid_argument("unknown sampler '" + kind +
-                                "' (sequential, random, weighted or class_balanced)");
+    throw std::invalid_argument("unknown sampler " + quoteText(kind) + " (sequential, random, weighted or class_balanced)");
 }
 
 }  // namespace ts

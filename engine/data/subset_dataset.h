@@ -21,6 +21,7 @@ public:
     std::int64_t get(std::int64_t index, float* out) const override;
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override;
+    std::string sampleSource(std::int64_t index) const override { return parent_->sampleSource(indices_[std::size_t(index)]); }
 
     const std::vector<std::int64_t>& indices() const { return indices_; }
     const Dataset& parent() const { return *parent_; }

@@ -43,6 +43,7 @@ double BucketReducer::finish()
     launched_ = buckets_.size();
     work_.notify_all();
     finished_.wait(lock, [&] { return done_ == buckets_.size(); });
+    if (failed_) std::rethrow_exception(failed_);  // a timed-out all-reduce: the run fails on the trainer's thread
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -88,9 +89,20 @@ void BucketReducer::loop()
         float* data = gradients_ + b.offset;
         lock.unlock();
         const auto t0 = std::chrono::steady_clock::now();
-        comm_.allReduceMean(data, b.count);
+        std::exception_ptr error;
+        try {
+            comm_.allReduceMean(data, b.count);
+        } catch (...) {  // an exception leaving this thread would terminate the process
+            error = std::current_exception();
+        }
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         lock.lock();
+        if (error) {  // the step's other buckets are not reduced: finish() rethrows
+            failed_ = error;
+            done_ = launched_ = buckets_.size();
+            finished_.notify_all();
+            continue;
+        }
         busySeconds_ += s;
         ++done_;
         if (done_ == buckets_.size()) finished_.notify_all();

@@ -34,7 +34,7 @@ public:
     void ready(std::size_t frontier);
     // Launches what is left (all of it when backward was skipped: a non-finite loss must not
     // leave the other ranks waiting) and waits. Returns the seconds spent waiting here, i.e. the
-    // communication backward did not hide.
+    // communication backward did not hide. Rethrows what an all-reduce threw (CommunicatorTimeout).
     double finish();
     // Seconds the comm thread spent in all-reduces since the last call.
     double takeBusySeconds();
@@ -56,6 +56,7 @@ private:
         std::exception_ptr error;  // rethrown on the trainer's thread
     };
     std::deque<Job*> jobs_;
+    std::exception_ptr failed_;  // an all-reduce threw (a timeout): finish() rethrows it
     double busySeconds_ = 0;
     bool stopping_ = false;
     std::mutex mutex_;

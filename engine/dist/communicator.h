@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "tensor/dtype.h"
@@ -37,6 +38,21 @@ public:
 
     // True on every rank when `local` is true on any (a stop request, a non-finite loss).
     bool anyTrue(bool local);
+
+    // How long one collective may wait for the other ranks (training.dist_timeout_s): past it
+    // the collective throws CommunicatorTimeout naming the ranks that did not answer, so a
+    // stopped or hung rank fails the run instead of leaving the others waiting forever. It
+    // must exceed the longest time one rank works alone (rank 0 evaluates and writes
+    // checkpoints while the others wait). <= 0: wait forever. No effect on a single process.
+    virtual void setTimeout(double seconds) { (void)seconds; }
+};
+
+// A collective that did not complete within the communicator's timeout. The communicator is
+// unusable afterwards: every later collective throws at once, and the process ends with
+// MPI_Abort instead of MPI_Finalize (which would wait for the missing rank).
+class CommunicatorTimeout : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
 };
 
 // The single-process run: every collective is the identity.

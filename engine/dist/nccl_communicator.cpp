@@ -70,4 +70,6 @@ void NcclCommunicator::allReduceSumHost(double* data, std::size_t count) { host_
 void NcclCommunicator::broadcastHost(void* data, std::size_t bytes, int root) { host_.broadcastHost(data, bytes, root); }
 void NcclCommunicator::barrier() { host_.barrier(); }
 
+void NcclCommunicator::setTimeout(double seconds) { host_.setTimeout(seconds); }
+
 }  // namespace ts

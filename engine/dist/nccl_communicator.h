@@ -33,6 +33,8 @@ public:
     void allReduceSumHost(double* data, std::size_t count) override;
     void broadcastHost(void* data, std::size_t bytes, int root) override;
     void barrier() override;
+    // The host collectives' (MPI's) deadline; the device all-reduces wait on NCCL itself.
+    void setTimeout(double seconds) override;
 
     struct State;
 

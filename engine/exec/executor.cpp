@@ -10,8 +10,12 @@
 namespace ts {
 
 Executor::Executor(CheckedGraph graph, Backend& backend, bool training)
-    : graph_(std::move(graph)), backend_(backend), plan_(planMemory(graph_, backend, training)),
-      trainingPlan_(training), training_(training)
+    : Executor(graph, planMemory(graph, backend, training), backend, training)
+{
+}
+
+Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool training)
+    : graph_(std::move(graph)), backend_(backend), plan_(std::move(plan)), trainingPlan_(training), training_(training)
 {
     Allocator& alloc = backend_.allocator();
     arena_ = std::make_shared<Storage>(alloc, std::max<std::size_t>(plan_.activationBytes, 1));

@@ -37,6 +37,9 @@ class Executor {
 public:
     // training: plan for forward + backward; otherwise forward only, with more buffer reuse.
     Executor(CheckedGraph graph, Backend& backend, bool training = true);
+    // With the plan already made (planMemory of this graph, backend and mode): the trainer
+    // compares it with the free memory before anything is allocated.
+    Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool training);
     ~Executor();
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;

@@ -7,13 +7,20 @@
 #include <utility>
 
 #include "backend/backend.h"
+#include "tensor/checked_size.h"
 
 namespace ts {
 
 namespace {
 
-std::size_t aligned(std::size_t bytes) { return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment; }
+// Every buffer's bytes fit an int64 (checkGraph refuses larger); what adds them up is checked,
+// and placement offsets stay below the checked sum of all buffers (unsharedBytes).
+std::size_t aligned(std::size_t bytes)
+{
+    return checkedAdd(bytes, kBufferAlignment - 1, "a buffer of the plan") / kBufferAlignment * kBufferAlignment;
+}
 std::size_t specBytes(const TensorSpec& s) { return static_cast<std::size_t>(s.shape.numel()) * dtypeSize(s.dtype); }
+constexpr const char* kPlanned = "the planned memory";
 
 // Greedy placement, largest first: each buffer takes the lowest offset that does not
 // collide with an already placed buffer alive at the same time. Returns the arena size.
@@ -227,13 +234,18 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
         }
         std::vector<TensorSpec> inputs;
         for (int v : g.nodes[i].inputs) inputs.push_back(g.values[v].spec);
-        plan.workspaceBytes = std::max(plan.workspaceBytes,
-                                       g.nodes[i].op->workspaceBytes(backend, g.nodes[i].attrs, inputs, g.values[g.nodes[i].output].spec));
+        try {
+            plan.workspaceBytes = std::max(plan.workspaceBytes, g.nodes[i].op->workspaceBytes(backend, g.nodes[i].attrs, inputs,
+                                                                                              g.values[g.nodes[i].output].spec));
+        } catch (const SizeOverflow& e) {  // the node the user has to change
+            throw SizeOverflow("node '" + g.nodes[i].name + "' (" + g.nodes[i].op->type() + "): " + e.what());
+        }
         for (const ParamSpec& p : g.nodes[i].params) {
             const std::size_t bytes = aligned(static_cast<std::size_t>(p.shape.numel()) * sizeof(float));
-            plan.parameterBytes += bytes;
-            if (training && p.trainable) plan.gradientBytes += bytes;
-            if (!p.trainable && segmentOf[i] >= 0) plan.segments[segmentOf[i]].stateBackup.bytes += bytes;
+            plan.parameterBytes = checkedAdd(plan.parameterBytes, bytes, kPlanned);
+            if (training && p.trainable) plan.gradientBytes = checkedAdd(plan.gradientBytes, bytes, kPlanned);
+            if (!p.trainable && segmentOf[i] >= 0)
+                plan.segments[segmentOf[i]].stateBackup.bytes = checkedAdd(plan.segments[segmentOf[i]].stateBackup.bytes, bytes, kPlanned);
         }
     }
     for (CheckpointSegment& s : plan.segments) s.stateBackup.start = rec[s.first], s.stateBackup.end = rec[s.last];
@@ -249,8 +261,11 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
             for (auto& b : list) all.push_back(&b);
     for (auto& s : plan.segments)
         if (s.stateBackup.bytes) all.push_back(&s.stateBackup);
-    for (const BufferPlan* b : all) plan.unsharedBytes += b->bytes;
+    for (const BufferPlan* b : all) plan.unsharedBytes = checkedAdd(plan.unsharedBytes, b->bytes, kPlanned);
     plan.activationBytes = place(all);
+    // Once here, total() cannot wrap.
+    checkedAdd(checkedAdd(plan.parameterBytes, plan.gradientBytes, kPlanned), checkedAdd(plan.activationBytes, plan.workspaceBytes, kPlanned),
+               kPlanned);
     return plan;
 }
 

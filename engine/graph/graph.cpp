@@ -7,6 +7,7 @@
 
 #include "graph/suggest.h"
 #include "ops/registry.h"
+#include "tensor/checked_size.h"
 
 namespace ts {
 
@@ -30,6 +31,21 @@ std::string nodeLabel(const Node& n, const Attrs& attrs, const std::vector<std::
     for (const auto& a : shown)
         if (attrs.has(a)) s += ", " + a + "=" + attrValueString(attrs.get(a));
     return s + ")";
+}
+
+// Why a tensor of `spec` cannot be counted in bytes by 64-bit arithmetic; empty when it can.
+// Every size the cost model and the memory plan add up passes here first, so their sums are
+// the only arithmetic left to check.
+std::string sizeProblem(const TensorSpec& spec)
+{
+    std::int64_t n = 1, bytes = 0;
+    for (std::int64_t d : spec.shape.dims()) {
+        if (d < 0) return "has a negative dimension";
+        if (!mulFits(n, d, n)) return "has more elements than 64-bit arithmetic counts (9.2e18)";
+    }
+    if (!mulFits(n, static_cast<std::int64_t>(dtypeSize(spec.dtype)), bytes))
+        return "needs more bytes than 64-bit arithmetic counts (8 EiB)";
+    return {};
 }
 
 }  // namespace
@@ -112,6 +128,18 @@ std::optional<GraphError> checkNodeAlone(const Node& node, const std::map<std::s
     }
     std::string err = normaliseAttrs(op->attrSpecs(), node.attrs, attrs);
     if (!err.empty()) return GraphError(Kind::BadAttribute, node.name, nodeLabel(node) + ": " + err);
+    // Integer attributes are sizes, counts and axes: past kMaxDimension none is meaningful, and
+    // below it the ops' geometry (padding + dilation x kernel) cannot overflow.
+    for (const auto& [name, value] : attrs.values()) {
+        std::vector<std::int64_t> ints;
+        if (const auto* i = std::get_if<std::int64_t>(&value)) ints.push_back(*i);
+        if (const auto* list = std::get_if<std::vector<std::int64_t>>(&value)) ints = *list;
+        for (std::int64_t v : ints)
+            if (v > kMaxDimension || v < -kMaxDimension)
+                return GraphError(Kind::TooLarge, node.name,
+                                  nodeLabel(node) + ": " + name + " = " + std::to_string(v) +
+                                      " is beyond any size a layer takes (at most " + std::to_string(kMaxDimension) + ")");
+    }
     return std::nullopt;
 }
 
@@ -126,6 +154,14 @@ CheckedNode inferNode(const Node& node, const Op* op, const Attrs& attrs, const 
     cn.inputs = inputs;
     std::vector<TensorSpec> inSpecs;
     for (int v : inputs) inSpecs.push_back(values[v].spec);
+    auto tooLarge = [&](const std::string& what, const TensorSpec& spec, const std::string& problem) {
+        return GraphError(Kind::TooLarge, node.name,
+                          nodeLabel(node) + ": " + what + " " + spec.shape.str() + " " + problem +
+                              ": lower training.batch_size or the layer sizes");
+    };
+    for (std::size_t k = 0; k < inputs.size(); ++k)  // a graph input at a huge batch: its first consumer says so
+        if (const std::string p = sizeProblem(inSpecs[k]); !p.empty())
+            throw tooLarge("its input '" + values[inputs[k]].name + "'", inSpecs[k], p);
     try {
         out = op->inferOutput(cn.attrs, inSpecs);
         for (auto p : op->params(cn.attrs, inSpecs)) {
@@ -136,8 +172,27 @@ CheckedNode inferNode(const Node& node, const Op* op, const Attrs& attrs, const 
         cn.flops = op->flops(cn.attrs, inSpecs, out);
     } catch (const OpError& e) {
         throw GraphError(Kind::ShapeMismatch, node.name, nodeLabel(node, cn.attrs, e.attrs()) + ": " + e.what());
+    } catch (const SizeOverflow& e) {  // a product inside the op's rules (Flatten's, a weight's numel)
+        throw GraphError(Kind::TooLarge, node.name, nodeLabel(node) + ": " + e.what() + ": lower training.batch_size or the layer sizes");
     }
+    if (const std::string p = sizeProblem(out); !p.empty()) throw tooLarge("its output", out, p);
+    for (const ParamSpec& p : cn.params)
+        if (const std::string why = sizeProblem(TensorSpec{p.shape, DType::F32}); !why.empty())
+            throw tooLarge("its parameter '" + p.name + "'", TensorSpec{p.shape, DType::F32}, why);
+    for (const TensorSpec& saved : cn.saved)
+        if (const std::string why = sizeProblem(saved); !why.empty()) throw tooLarge("a buffer it keeps for backward", saved, why);
     return cn;
+}
+
+bool onlyTheBatchTooLarge(const GraphError& e, const Graph& g)
+{
+    if (e.kind() != Kind::TooLarge) return false;
+    try {
+        checkGraph(g, 1);
+        return true;
+    } catch (const GraphError&) {
+        return false;
+    }
 }
 
 CheckedGraph checkGraph(const Graph& g, std::int64_t batch)
@@ -173,6 +228,11 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
     CheckedGraph cg;
     cg.batch = batch;
     for (const auto& in : g.inputs) {
+        for (std::int64_t d : in.shape.dims())
+            if (d > kMaxDimension)
+                throw GraphError(Kind::TooLarge, in.name,
+                                 "graph input '" + in.name + "': dimension " + std::to_string(d) + " of " + in.shape.str() +
+                                     " is beyond any size a layer takes (at most " + std::to_string(kMaxDimension) + ")");
         std::vector<std::int64_t> dims{batch};
         dims.insert(dims.end(), in.shape.dims().begin(), in.shape.dims().end());
         cg.values.push_back(ValueInfo{in.name, TensorSpec{Shape(dims), in.dtype}, -1, {}});

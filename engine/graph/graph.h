@@ -16,7 +16,9 @@ class OpRegistry;
 
 class GraphError : public std::runtime_error {
 public:
-    enum class Kind { Empty, DuplicateName, UnknownOp, MissingInput, InputCount, BadAttribute, Cycle, ShapeMismatch };
+    // TooLarge: a size beyond 64-bit arithmetic (a batch of 2^63-1) or a size attribute
+    // beyond kMaxDimension (tensor/checked_size.h).
+    enum class Kind { Empty, DuplicateName, UnknownOp, MissingInput, InputCount, BadAttribute, Cycle, ShapeMismatch, TooLarge };
     GraphError(Kind kind, std::string node, const std::string& message)
         : std::runtime_error(message), kind_(kind), node_(std::move(node))
     {
@@ -61,5 +63,10 @@ struct CheckedGraph {
 
 CheckedGraph checkGraph(const Graph& graph, std::int64_t batch, const OpRegistry& registry);
 CheckedGraph checkGraph(const Graph& graph, std::int64_t batch = 1);
+
+// Whether `e` (from checkGraph at some batch) is a size overflow that batch 1 does not have:
+// then the batch, not the model, is too large, which is the machine's question rather than
+// the file's (validate and train compare it with the memory and name the batch that fits).
+bool onlyTheBatchTooLarge(const GraphError& e, const Graph& graph);
 
 }  // namespace ts

@@ -1,6 +1,7 @@
 #include "graph/graph_diagnosis.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -17,6 +18,12 @@ const NodeDiagnosis* GraphDiagnosis::find(const std::string& node) const
 
 namespace {
 
+// The builder shows a sum past int64 as the largest count rather than a wrapped negative one.
+void addSaturating(std::int64_t& sum, std::int64_t n)
+{
+    if (__builtin_add_overflow(sum, n, &sum)) sum = INT64_MAX;
+}
+
 void fillFromChecked(GraphDiagnosis& d, const Graph& g, CheckedGraph cg)
 {
     std::map<std::string, const CheckedNode*> byName;
@@ -28,7 +35,7 @@ void fillFromChecked(GraphDiagnosis& d, const Graph& g, CheckedGraph cg)
         nd.known = true;
         nd.output = cg.values[cn.output].spec;
         nd.cost = nodeCost(cn, nd.output);
-        d.parameters += nd.cost.parameters;
+        addSaturating(d.parameters, nd.cost.parameters);
         d.flops += nd.cost.flops;
         d.nodes.push_back(std::move(nd));
     }
@@ -127,7 +134,7 @@ GraphDiagnosis diagnoseGraph(const Graph& g, std::int64_t batch, const OpRegistr
             nd.known = true;
             nd.output = out;
             nd.cost = nodeCost(cn, out);
-            d.parameters += nd.cost.parameters;
+            addSaturating(d.parameters, nd.cost.parameters);
             d.flops += nd.cost.flops;
             valueIndex[nd.name] = static_cast<int>(values.size());
             values.push_back(ValueInfo{nd.name, out, i, {}});

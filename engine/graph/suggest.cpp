@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "tensor/quote_text.h"
+
 namespace ts {
 
 std::size_t editDistance(const std::string& a, const std::string& b)
@@ -27,9 +29,12 @@ std::string didYouMean(const std::string& given, const std::vector<std::string>&
 {
     std::size_t best = std::max<std::size_t>(2, given.size() / 3) + 1;
     std::string closest;
-    for (const auto& c : candidates)
+    for (const auto& c : candidates) {
+        // The distance is at least the difference in length: a 10 MB value costs nothing here.
+        if ((given.size() > c.size() ? given.size() - c.size() : c.size() - given.size()) >= best) continue;
         if (const std::size_t d = editDistance(given, c); d < best) best = d, closest = c;
-    return closest.empty() ? "" : " (did you mean '" + closest + "'?)";
+    }
+    return closest.empty() ? "" : " (did you mean " + quoteText(closest) + "?)";
 }
 
 }  // namespace ts

@@ -11,6 +11,7 @@
 
 #include "backend/backend.h"
 #include "exec/executor.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -53,7 +54,7 @@ public:
         T value{};
         const auto r = std::from_chars(s.data(), s.data() + s.size(), value);
         if (r.ec != std::errc() || r.ptr != s.data() + s.size() || s.empty())
-            fail(path_, "metadata '" + key + "': expected " + (std::is_floating_point_v<T> ? "a number" : "a whole number") + ", got '" + s + "'");
+            fail(path_, "metadata '" + key + "': expected " + (std::is_floating_point_v<T> ? "a number" : "a whole number") + ", got " + quoteText(s));
         return value;
     }
     // A comma-separated list ("" is an empty one); a bad item names the key and its position.
@@ -76,7 +77,7 @@ public:
     bool boolean(const std::string& key) const
     {
         const std::string& s = text(key);
-        if (s != "true" && s != "false") fail(path_, "metadata '" + key + "': expected true or false, got '" + s + "'");
+        if (s != "true" && s != "false") fail(path_, "metadata '" + key + "': expected true or false, got " + quoteText(s));
         return s == "true";
     }
 
@@ -135,6 +136,7 @@ std::map<std::string, std::string> stateMetadata(const TrainingState& s)
     for (const auto& [name, value] : s.lastEpochMetrics) m[kMetricPrefix + name] = toText(value);
     if (s.epochSums) writeSums(m, *s.epochSums);
     m["ts_experiment_yaml"] = s.experimentYaml;
+    if (!s.dataFingerprint.empty()) m["ts_data_fingerprint"] = s.dataFingerprint;
     return m;
 }
 
@@ -182,6 +184,7 @@ TrainingState parseState(const std::string& path, SafetensorsFile file)
         s.epochSums = std::move(e);
     }
     s.experimentYaml = r.text("ts_experiment_yaml");
+    if (r.has("ts_data_fingerprint")) s.dataFingerprint = r.text("ts_data_fingerprint");
     return s;
 }
 
@@ -197,7 +200,7 @@ void requireFormat(const std::string& path, const SafetensorsFile& f, const char
     const auto it = f.metadata.find("ts_format");
     if (it == f.metadata.end()) fail(path, std::string("not a TrainStudio checkpoint file (no ts_format; expected ") + expected + ")");
     if (it->second != expected)
-        fail(path, "unknown format '" + it->second + "' (this version of TrainStudio reads " + expected + ")");
+        fail(path, "unknown format " + quoteText(it->second) + " (this version of TrainStudio reads " + expected + ")");
 }
 
 bool sameDouble(double a, double b)
@@ -254,7 +257,8 @@ bool TrainingState::operator==(const TrainingState& o) const
            sameDouble(earlyBest, o.earlyBest) && earlyBestEpoch == o.earlyBestEpoch && earlyBad == o.earlyBad &&
            earlyUpdates == o.earlyUpdates && sameDouble(lossScale, o.lossScale) && scalerGoodSteps == o.scalerGoodSteps &&
            bestMetricName == o.bestMetricName && sameBest && bestEpoch == o.bestEpoch && sameMetrics(lastEpochMetrics, o.lastEpochMetrics) &&
-           sameSums(epochSums, o.epochSums) && experimentYaml == o.experimentYaml;
+           sameSums(epochSums, o.epochSums) && experimentYaml == o.experimentYaml &&
+           dataFingerprint == o.dataFingerprint;
 }
 
 std::string checkpointStatePath(const std::string& weightsPath)
@@ -334,8 +338,8 @@ void restoreWeights(Executor& executor, const NamedTensors& weights, const std::
     // Everything is checked before anything is copied: a mismatch leaves the model as it was.
     std::map<std::string, const Tensor*> byName;
     for (const auto& [name, t] : weights) {
-        if (!byName.emplace(name, &t).second) fail(fileForErrors, "tensor '" + name + "' appears twice");
-        if (!t.defined() || t.device().kind != DeviceKind::CPU) fail(fileForErrors, "tensor '" + name + "' is not in host memory");
+        if (!byName.emplace(name, &t).second) fail(fileForErrors, "tensor " + quoteText(name) + " appears twice");
+        if (!t.defined() || t.device().kind != DeviceKind::CPU) fail(fileForErrors, "tensor " + quoteText(name) + " is not in host memory");
     }
     std::vector<std::pair<Parameter*, const Tensor*>> plan;
     for (Parameter& p : executor.parameters()) {
@@ -349,7 +353,7 @@ void restoreWeights(Executor& executor, const NamedTensors& weights, const std::
         plan.emplace_back(&p, &t);
     }
     for (const auto& [name, t] : weights)
-        if (!executor.findParameter(name)) fail(fileForErrors, "'" + name + "' in the file is not a parameter of the model");
+        if (!executor.findParameter(name)) fail(fileForErrors, quoteText(name) + " in the file is not a parameter of the model");
 
     Backend& backend = executor.backend();
     backend.synchronize();  // nothing may still be reading the old values

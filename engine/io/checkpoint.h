@@ -50,6 +50,7 @@ struct TrainingState {
     // Written mid-epoch (batchInEpoch > 0): the epoch's running metric sums and time so far.
     std::optional<MetricSums> epochSums;
     std::string experimentYaml;  // experimentToYaml of the spec being trained
+    std::string dataFingerprint; // DatasetSplits::fingerprint of the data trained on; empty: older checkpoint
     // Exact equality, as a save and load must give: doubles bit for bit except that any NaN
     // equals any NaN; optimizer tensors by name, dtype, shape and bytes (host tensors).
     bool operator==(const TrainingState&) const;

@@ -96,11 +96,13 @@ ExperimentDraft parseExperimentDraft(const std::string& yamlText, const std::str
         try {
             checkGraph(d.spec.model, d.spec.training.batchSize);
         } catch (const GraphError& e) {
-            const Pos at = graphErrorPos(e, d.spec.model, marks);
-            d.issues.push_back(ExperimentIssue{at.line, at.column, e.what()});
-            const auto& nodes = d.spec.model.nodes;
-            if (std::any_of(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == e.node(); }))
-                d.nodeIssues.emplace(e.node(), d.issues.back());
+            if (!onlyTheBatchTooLarge(e, d.spec.model)) {  // as loadExperiment: that one is the memory's question
+                const Pos at = graphErrorPos(e, d.spec.model, marks);
+                d.issues.push_back(ExperimentIssue{at.line, at.column, e.what()});
+                const auto& nodes = d.spec.model.nodes;
+                if (std::any_of(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == e.node(); }))
+                    d.nodeIssues.emplace(e.node(), d.issues.back());
+            }
         }
     }
     if (d.usable) pinToNodes(d, yamlText, list, marks);

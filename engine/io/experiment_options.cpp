@@ -13,6 +13,7 @@
 #include "io/experiment_yaml.h"
 #include "io/yaml_read.h"
 #include "io/yaml_write.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -133,6 +134,7 @@ std::vector<ExperimentOption> makeTable()
         {.key = "training.accumulation_steps", .group = G::Batch, .kind = K::Integer, .range = atLeast(1),
          .value = OPTION_VALUE(s.training.accumulationSteps)},
         {.key = "training.sync_batchnorm", .group = G::Batch, .kind = K::Boolean, .value = OPTION_VALUE(s.training.syncBatchNorm)},
+        {.key = "training.dist_timeout_s", .group = G::Batch, .range = finite(atLeast(0)), .value = OPTION_VALUE(s.training.distTimeoutSeconds)},
         {.key = "training.overfit_batches", .group = G::Batch, .kind = K::Integer, .range = atLeast(0),
          .value = OPTION_VALUE(s.training.overfitBatches)},
 
@@ -255,7 +257,7 @@ std::string optionProblem(const ExperimentOption& o, const std::string& value)
 {
     if (o.kind == OptionKind::Choice && std::find(o.choices.begin(), o.choices.end(), value) == o.choices.end())
         return o.noun.empty() ? "expected " + joinedChoices(o.choices)
-                              : "unknown " + o.noun + " '" + value + "'" + yamlio::didYouMean(value, o.choices) +
+                              : "unknown " + o.noun + " " + quoteText(value) + yamlio::didYouMean(value, o.choices) +
                                     "; valid: " + yamlio::joinList(o.choices);
     return o.rule ? o.rule(value) : std::string();
 }
@@ -329,7 +331,7 @@ ExperimentSpec withOption(const ExperimentSpec& spec, const std::string& key, co
     if (!findExperimentOption(key)) {
         std::vector<std::string> keys;
         for (const auto& o : experimentOptions()) keys.push_back(o.key);
-        throw ExperimentError(source, 0, 0, "unknown option '" + key + "'" + yamlio::didYouMean(key, keys));
+        throw ExperimentError(source, 0, 0, "unknown option " + quoteText(key) + yamlio::didYouMean(key, keys));
     }
     try {
         (void)YAML::Load(yamlValue);  // the override path would call this an unusable --set argument

@@ -13,6 +13,7 @@
 
 #include "io/experiment_read.h"
 #include "io/experiment_yaml.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -56,12 +57,12 @@ void applyOverride(Reader& reader, YAML::Node root, const std::string& item)
     }
     if (eq == std::string::npos || eq == 0 || item[eq - 1] == '.' ||
         std::any_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); }))
-        throw std::invalid_argument("--set expects key=value (e.g. training.epochs=3), got '" + item + "'");
+        throw std::invalid_argument("--set expects key=value (e.g. training.epochs=3), got " + quoteText(item));
     YAML::Node value;
     try {
         value = YAML::Load(item.substr(eq + 1));
     } catch (const YAML::ParserException& e) {
-        throw std::invalid_argument("--set " + item + ": the value is not valid YAML (" + e.msg + ")");
+        throw std::invalid_argument("--set " + clipText(item) + ": the value is not valid YAML (" + e.msg + ")");
     }
 
     // Where the file has the path: the value replaced, else the key of the deepest section there.
@@ -77,7 +78,7 @@ void applyOverride(Reader& reader, YAML::Node root, const std::string& item)
         node.reset(entry->second);   // reset rebinds the handle; `=` would overwrite the tree
     }
     if (present < keys.size() && node.IsDefined() && !node.IsNull() && !node.IsMap())
-        throw std::invalid_argument("--set " + item + ": " + joinedPath(keys, present) + " is " + describe(node) +
+        throw std::invalid_argument("--set " + clipText(item) + ": " + clipText(joinedPath(keys, present)) + " is " + describe(node) +
                                     " in the experiment, not a mapping of keys");
 
     // Graft: missing keys become nested mappings (operator[] adds them), the value goes last.

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "data/data_files.h"
 #include "io/experiment_options.h"
 #include "io/experiment_read.h"
 #include "io/experiment_sections.h"
@@ -164,7 +165,7 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
     const MapView m = r.map(f.value, "training",
                             {"epochs", "batch_size", "seed", "device", "threads", "clip_grad_norm", "clip_grad_value", "accumulation_steps",
                              "early_stopping", "checkpoint", "overfit_batches", "deterministic", "skip_non_finite_loss",
-                             "log_every_steps", "top_k", "precision", "loss_scale", "sync_batchnorm"},
+                             "log_every_steps", "top_k", "precision", "loss_scale", "sync_batchnorm", "dist_timeout_s"},
                             f.pos);
     option(r, m, "training.epochs", t.epochs);
     option(r, m, "training.batch_size", t.batchSize);
@@ -177,6 +178,7 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
     option(r, m, "training.clip_grad_value", t.clipGradValue);
     option(r, m, "training.accumulation_steps", t.accumulationSteps);
     option(r, m, "training.sync_batchnorm", t.syncBatchNorm);
+    option(r, m, "training.dist_timeout_s", t.distTimeoutSeconds);
     if (const Field* e = m.find("early_stopping")) {
         // Present means on; `enabled: false` keeps the settings but turns it off.
         const MapView em = r.map(e->value, "early_stopping", {"enabled", "metric", "patience", "min_delta"}, e->pos);
@@ -218,6 +220,10 @@ namespace ts::yamlio {
 
 std::string readExperimentFile(const std::string& path)
 {
+    // A folder or a FIFO is named as such (an ifstream opens a folder, and waits on a FIFO).
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec))
+        if (const std::string why = whyNotAFile(path); !why.empty()) throw ExperimentError(path, 0, 0, why);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ExperimentError(path, 0, 0, "cannot open the file");
     std::ostringstream text;
@@ -279,7 +285,7 @@ ExperimentSpec readExperiment(Reader& r, const YAML::Node& root)
     try {
         checkGraph(spec.model, spec.training.batchSize);
     } catch (const GraphError& e) {
-        r.fail(graphErrorPos(e, spec.model, marks), e.what());
+        if (!onlyTheBatchTooLarge(e, spec.model)) r.fail(graphErrorPos(e, spec.model, marks), e.what());
     }
     return spec;
 }

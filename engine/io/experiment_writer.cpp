@@ -1,12 +1,8 @@
 // Writes experiment files in the layout the reader takes, leaving out values equal to their
 // defaults so a saved file says only what is particular to the experiment.
-#include <cerrno>
-#include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <cstring>
 #include <filesystem>
-#include <unistd.h>
 
 #include "io/experiment_sections.h"
 #include "io/experiment_yaml.h"
@@ -141,6 +137,7 @@ Out trainingOut(const TrainingSpec& t)
     putInt(m, "overfit_batches", t.overfitBatches, def.overfitBatches);
     putBool(m, "deterministic", t.deterministic, def.deterministic);
     putBool(m, "sync_batchnorm", t.syncBatchNorm, def.syncBatchNorm);
+    putNumber(m, "dist_timeout_s", t.distTimeoutSeconds, def.distTimeoutSeconds);
     putBool(m, "skip_non_finite_loss", t.skipNonFiniteLoss, def.skipNonFiniteLoss);
     putInt(m, "log_every_steps", t.logEverySteps, def.logEverySteps);
     if (t.topK != def.topK) m.add("top_k", yamlList(t.topK, [](int k) { return std::to_string(k); }));
@@ -174,28 +171,21 @@ namespace ts {
 
 std::string experimentToYaml(const ExperimentSpec& spec) { return render(experimentOut(spec)); }
 
-void saveExperiment(const ExperimentSpec& spec, const std::string& path)
+OutputPlan saveExperiment(const ExperimentSpec& spec, const std::string& path)
 {
+    const OutputPlan plan = checkOutputPath(path);
     // Over an existing file, only what changed is rewritten (comments and layout kept).
     std::string text;
-    if (std::ifstream in(path, std::ios::binary); in) {
+    if (std::ifstream in(plan.target, std::ios::binary); in) {
         const std::string existing((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         text = updateExperimentText(existing, spec);
     } else {
         text = experimentToYaml(spec);
     }
-    const std::string temp = path + ".tmp" + std::to_string(::getpid());
-    auto fail = [&](const std::string& what) {
-        const std::string reason = std::strerror(errno);
-        std::remove(temp.c_str());
-        throw ExperimentError(path, 0, 0, what + ": " + reason);
-    };
-    std::FILE* f = std::fopen(temp.c_str(), "wb");
-    if (!f) fail("cannot create " + temp);
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
-    if (std::fclose(f) != 0 || !written) fail("cannot write " + temp);
-    // rename() replaces the target in one step: readers see the old file or the new one.
-    if (std::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace the file");
+    AtomicFile file(plan.target, text.size());
+    file.write(text);
+    file.commit();
+    return plan;
 }
 
 }  // namespace ts

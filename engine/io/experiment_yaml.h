@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "io/output_file.h"
 #include "types/experiment_spec.h"
 
 namespace ts {
@@ -59,11 +60,11 @@ ExperimentSpec parseExperimentWithOverrides(const std::string& yamlText, const s
 
 // The file text for `spec` (its model is written as given, not checked).
 std::string experimentToYaml(const ExperimentSpec& spec);
-// Writes atomically: a temporary file beside `path`, flushed to disk, then renamed over it,
-// so readers see the old file or the new one, never half of one. Over an existing file the
+// Writes `path` as a user-named output (io/output_file.h: workspace files and non-regular
+// files refused, a symbolic link's target written, atomically). Over an existing file the
 // text is updated losslessly (io/experiment_text.h: untouched parts keep their bytes,
-// comments included). Throws ExperimentError.
-void saveExperiment(const ExperimentSpec& spec, const std::string& path);
+// comments included). Throws OutputFileError; returns the plan, whose note to show.
+OutputPlan saveExperiment(const ExperimentSpec& spec, const std::string& path);
 
 // The experiment as flat parameters for the run store, walking experimentToYaml(spec):
 // ("optimizer.lr", "0.001"), ("model.layers.3.Conv2d.out_channels", "64"); list items by

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/experiment_sections.h"
+#include "tensor/quote_text.h"
 
 namespace ts::yamlio {
 
@@ -36,12 +37,12 @@ void readPositions(Reader& r, const Field& f, std::map<std::string, NodePosition
         }
         const std::string name = it->first.Scalar();
         if (auto [prior, fresh] = seen.emplace(name, keyPos); !fresh) {
-            r.report(keyPos, "layout: the position of '" + name + "' is given twice (line " + std::to_string(prior->second.line) + ")");
+            r.report(keyPos, "layout: the position of " + quoteText(name) + " is given twice (line " + std::to_string(prior->second.line) + ")");
             continue;
         }
         const YAML::Node v = it->second;
         const Pos at = v.IsNull() ? keyPos : r.at(v);
-        const std::string expected = "layout: the position of '" + name + "' must be two numbers [x, y], got ";
+        const std::string expected = "layout: the position of " + quoteText(name) + " must be two numbers [x, y], got ";
         if (!v.IsSequence()) {
             r.report(at, expected + describe(v));
             continue;
@@ -65,18 +66,18 @@ std::vector<std::string> readBlockNodes(Reader& r, const Field& f, const std::st
 {
     std::vector<std::string> nodes;
     if (!f.value.IsSequence()) {
-        r.report(f.pos, "layout: block '" + block + "': nodes: expected a list of node names, got " + describe(f.value));
+        r.report(f.pos, "layout: block " + quoteText(block) + ": nodes: expected a list of node names, got " + describe(f.value));
         return nodes;
     }
     for (std::size_t i = 0; i < f.value.size(); ++i) {
         const YAML::Node e = f.value[i];
         const Pos at = r.at(e).line ? r.at(e) : f.pos;
         if (!e.IsScalar()) {
-            r.report(at, "layout: block '" + block + "': nodes: expected node names, got " + describe(e));
+            r.report(at, "layout: block " + quoteText(block) + ": nodes: expected node names, got " + describe(e));
             continue;
         }
         if (std::find(nodes.begin(), nodes.end(), e.Scalar()) != nodes.end()) {
-            r.report(at, "layout: block '" + block + "' names node '" + e.Scalar() + "' twice");
+            r.report(at, "layout: block " + quoteText(block) + " names node " + quoteText(e.Scalar()) + " twice");
             continue;
         }
         nodes.push_back(e.Scalar());
@@ -113,7 +114,7 @@ void readBlocks(Reader& r, const Field& f, std::vector<ModelBlock>& out)
             continue;
         }
         if (auto [prior, fresh] = names.emplace(block.name, nameField->pos); !fresh) {
-            r.report(nameField->pos, "layout: two blocks are named '" + block.name + "' (lines " + std::to_string(prior->second.line) +
+            r.report(nameField->pos, "layout: two blocks are named " + quoteText(block.name) + " (lines " + std::to_string(prior->second.line) +
                                          " and " + std::to_string(nameField->pos.line) + ")");
             continue;
         }
@@ -124,9 +125,9 @@ void readBlocks(Reader& r, const Field& f, std::vector<ModelBlock>& out)
                 const Pos at = places[k];
                 const auto [prior, fresh] = owner.emplace(block.nodes[k], std::pair(block.name, at));
                 if (!fresh)
-                    r.report(at, "layout: node '" + block.nodes[k] + "' is in block '" + prior->second.first + "' (line " +
-                                     std::to_string(prior->second.second.line) + ") and in block '" + block.name +
-                                     "'; a node belongs to one block at most");
+                    r.report(at, "layout: node " + quoteText(block.nodes[k]) + " is in block " + quoteText(prior->second.first) + " (line " +
+                                     std::to_string(prior->second.second.line) + ") and in block " + quoteText(block.name) +
+                                     "; a node belongs to one block at most");
             }
         }
         r.read(m, "collapsed", block.collapsed);

@@ -12,6 +12,7 @@
 #include "graph/node_names.h"
 #include "ops/registry.h"
 #include "tensor/dtype.h"
+#include "tensor/quote_text.h"
 
 namespace ts::yamlio {
 
@@ -45,7 +46,7 @@ std::vector<GraphInput> readInputs(Reader& r, const Field& f)
     for (auto it = f.value.begin(); it != f.value.end(); ++it) {
         const Field in{it->first.Scalar(), it->second, r.at(it->second), r.at(it->first)};
         if (std::any_of(inputs.begin(), inputs.end(), [&](const GraphInput& prior) { return prior.name == in.key; })) {
-            r.report(in.keyPos, "inputs: '" + in.key + "' is given twice");
+            r.report(in.keyPos, "inputs: " + quoteText(in.key) + " is given twice");
             continue;
         }
         GraphInput gi;
@@ -55,10 +56,10 @@ std::vector<GraphInput> readInputs(Reader& r, const Field& f)
                 gi.shape = Shape(r.integers(in));
             } else {
                 const std::size_t before = r.issueCount();
-                const MapView spec = r.map(in.value, "input '" + in.key + "'", {"shape", "dtype"}, in.pos);
+                const MapView spec = r.map(in.value, "input " + quoteText(in.key), {"shape", "dtype"}, in.pos);
                 if (r.issueCount() != before) return;  // not a mapping: a missing shape would only repeat it
                 const Field* shape = spec.find("shape");
-                if (!shape) r.fail(in.pos, "input '" + in.key + "': needs a shape, e.g. [1, 28, 28]");
+                if (!shape) r.fail(in.pos, "input " + quoteText(in.key) + ": needs a shape, e.g. [1, 28, 28]");
                 gi.shape = Shape(r.integers(*shape));
                 if (const Field* dt = spec.find("dtype")) {
                     auto parsed = parseDType(r.text(*dt));
@@ -67,7 +68,7 @@ std::vector<GraphInput> readInputs(Reader& r, const Field& f)
                 }
             }
             for (std::int64_t d : gi.shape.dims())
-                if (d < 1) r.fail(in.pos, "input '" + in.key + "': dimensions must be >= 1, got " + gi.shape.str());
+                if (d < 1) r.fail(in.pos, "input " + quoteText(in.key) + ": dimensions must be >= 1, got " + gi.shape.str());
         });
         inputs.push_back(std::move(gi));
     }
@@ -94,7 +95,7 @@ AttrValue attrValue(const Reader& r, const Field& f, const std::string& label)
             const YAML::Node e = f.value[i];
             const Pos p = r.at(e);
             std::optional<double> d = isPlainScalar(e) ? parseNumber(e.Scalar()) : std::nullopt;
-            if (!d) r.fail(p.line ? p : f.pos, label + ": attribute '" + f.key + "' lists numbers only, got " + describe(e));
+            if (!d) r.fail(p.line ? p : f.pos, label + ": attribute " + quoteText(f.key) + " lists numbers only, got " + describe(e));
             const auto asInt = parseInteger(e.Scalar());
             allInts = allInts && asInt.has_value();
             if (asInt) ints.push_back(*asInt);
@@ -103,7 +104,7 @@ AttrValue attrValue(const Reader& r, const Field& f, const std::string& label)
         if (allInts) return ints;  // an empty list too: it coerces to either list type
         return doubles;
     }
-    r.fail(f.pos, label + ": attribute '" + f.key + "' must be a number, boolean, string or list, got " + describe(f.value));
+    r.fail(f.pos, label + ": attribute " + quoteText(f.key) + " must be a number, boolean, string or list, got " + describe(f.value));
 }
 
 // Sets the attribute as written when it reads as a value at all. A node that does not check
@@ -139,9 +140,9 @@ Node resolve(Reader& r, const Pending& p, const std::string& name)
     const Op* op = registry.find(p.op);
     if (!op) {
         const auto types = registry.types();
-        r.fail(p.opPos, "unknown op '" + p.op + "'" + didYouMean(p.op, types) + "; known ops: " + joinList(types));
+        r.fail(p.opPos, "unknown op " + quoteText(p.op) + didYouMean(p.op, types) + "; known ops: " + joinList(types));
     }
-    const std::string label = "node '" + name + "' (" + p.op + ")";
+    const std::string label = "node " + quoteText(name) + " (" + p.op + ")";
     const std::vector<AttrSpec> specs = op->attrSpecs();
     std::vector<std::string> names;
     for (const auto& s : specs) names.push_back(s.name);
@@ -151,7 +152,7 @@ Node resolve(Reader& r, const Pending& p, const std::string& name)
         auto spec = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == f.key; });
         if (spec == specs.end()) {
             const std::string hint = didYouMean(f.key, names);
-            r.report(f.keyPos, label + ": unknown attribute '" + f.key + "'" +
+            r.report(f.keyPos, label + ": unknown attribute " + quoteText(f.key) +
                                    (!hint.empty() ? hint : names.empty() ? " (" + p.op + " takes none)" : " (" + p.op + " takes: " + joinList(names) + ")"));
             unknownAttribute = true;
             keepAsWritten(r, f, label, node.attrs);
@@ -168,7 +169,7 @@ Node resolve(Reader& r, const Pending& p, const std::string& name)
     if (p.attrsRead && !unknownAttribute)
         for (const auto& s : specs) {
             const bool given = std::any_of(p.attrFields.begin(), p.attrFields.end(), [&](const Field& f) { return f.key == s.name; });
-            if (!s.defaultValue && !given) r.report(p.pos, label + ": missing required attribute '" + s.name + "'");
+            if (!s.defaultValue && !given) r.report(p.pos, label + ": missing required attribute " + quoteText(s.name));
         }
     return node;
 }
@@ -205,7 +206,7 @@ Pending readLayer(Reader& r, const YAML::Node& item)
         const bool empty = a->second.IsNull();
         Field f{a->first.Scalar(), a->second, empty ? keyPos : r.at(a->second), keyPos};
         if (!seen.insert(f.key).second) {
-            r.report(keyPos, "layer " + p.op + ": '" + f.key + "' is given twice");
+            r.report(keyPos, "layer " + p.op + ": " + quoteText(f.key) + " is given twice");
             continue;
         }
         if (f.key == "name") r.attempt([&] { p.name = r.text(f), p.namePos = f.pos; });
@@ -231,7 +232,7 @@ Pending readNodeItem(Reader& r, const YAML::Node& item)
         const bool empty = a->second.IsNull();
         Field f{a->first.Scalar(), a->second, empty ? keyPos : r.at(a->second), keyPos};
         if (!seen.insert(f.key).second) {
-            r.report(keyPos, "node: '" + f.key + "' is given twice");
+            r.report(keyPos, "node: " + quoteText(f.key) + " is given twice");
             continue;
         }
         if (f.key == "name") r.attempt([&] { p.name = r.text(f), p.namePos = f.pos; });
@@ -248,7 +249,7 @@ Pending readNodeItem(Reader& r, const YAML::Node& item)
             if (!read) p.inputs = std::vector<std::string>{}, p.inputPos.clear();  // reported; nothing to check them against
         } else p.attrFields.push_back(f);
     }
-    if (!hasOp) r.report(p.pos, "node" + (p.name.empty() ? std::string() : " '" + p.name + "'") + ": needs an op, e.g. op: Linear");
+    if (!hasOp) r.report(p.pos, "node" + (p.name.empty() ? std::string() : " " + quoteText(p.name)) + ": needs an op, e.g. op: Linear");
     return p;
 }
 
@@ -281,7 +282,12 @@ Graph readModel(Reader& r, const Field& field, const DatasetSpec& dataset, Model
         return g;
     }
     const Field& list = layers ? *layers : *nodes;
-    if (!list.value.IsSequence() || list.value.size() == 0) {
+    if (list.value.IsSequence() && list.value.size() == 0) {  // a list, so not "expected a list"
+        r.report(list.pos, list.key + ": the list is empty; a model needs at least one " +
+                               (layers ? "layer, e.g. - Linear: {out_features: 10}" : "node, e.g. - {name: fc, op: Linear, out_features: 10}"));
+        return g;
+    }
+    if (!list.value.IsSequence()) {
         r.report(list.pos, list.key + ": expected a list of " + (layers ? "layers" : "nodes") + ", got " + describe(list.value));
         return g;
     }
@@ -304,24 +310,24 @@ Graph readModel(Reader& r, const Field& field, const DatasetSpec& dataset, Model
         const int count = ++counts[nameBase(p.op)];
         const std::string name = p.name.empty() ? generatedName(p.op, count) : p.name;
         Node node{name, p.op, {}, {}, p.checkpoint};
-        for (const Field& f : p.attrFields) keepAsWritten(r, f, "node '" + name + "' (" + p.op + ")", node.attrs);  // an unknown op's
+        for (const Field& f : p.attrFields) keepAsWritten(r, f, "node " + quoteText(name) + " (" + p.op + ")", node.attrs);  // an unknown op's
         r.attempt([&] { node = resolve(r, p, name); });
         const Op* op = OpRegistry::builtin().find(p.op);
         const bool loss = op && op->isLoss();
         if (p.inputs) node.inputs = *p.inputs;
         else {
             if (loss && !hasLabel && inputsKnown)
-                r.report(p.pos, "node '" + name + "' (" + p.op + "): a loss takes the previous output and the input 'label', "
+                r.report(p.pos, "node " + quoteText(name) + " (" + p.op + "): a loss takes the previous output and the input 'label', "
                                 "but the model has no input 'label'");
             node.inputs = loss ? std::vector<std::string>{prev, "label"} : std::vector<std::string>{prev};
         }
         if (layers && loss && i + 1 != pending.size())
-            r.report(p.pos, "node '" + name + "' (" + p.op + "): only the last layer may be a loss; use nodes: for other graphs");
+            r.report(p.pos, "node " + quoteText(name) + " (" + p.op + "): only the last layer may be a loss; use nodes: for other graphs");
         const Pos namePos = p.name.empty() ? p.pos : p.namePos;
         const bool isInput = std::any_of(g.inputs.begin(), g.inputs.end(), [&](const GraphInput& in) { return in.name == name; });
-        if (isInput) r.report(namePos, "the name '" + name + "' is already a model input");
+        if (isInput) r.report(namePos, "the name " + quoteText(name) + " is already a model input");
         if (auto [it, fresh] = marks.nodes.emplace(name, p.pos); !fresh && !isInput)
-            r.report(namePos, "the name '" + name + "' is already used (line " + std::to_string(it->second.line) +
+            r.report(namePos, "the name " + quoteText(name) + " is already used (line " + std::to_string(it->second.line) +
                                   "); unnamed layers are named " + nameBase(p.op) + "1, " + nameBase(p.op) + "2, ...");
         prev = name;
         g.nodes.push_back(std::move(node));
@@ -341,7 +347,7 @@ Graph readModel(Reader& r, const Field& field, const DatasetSpec& dataset, Model
             if (knownSet.count(in)) continue;
             const std::vector<Pos>& refs = placed[i]->inputPos;
             const Pos at = k < refs.size() && refs[k].line ? refs[k] : placed[i]->pos;
-            r.report(at, "node '" + g.nodes[i].name + "' (" + g.nodes[i].op + "): input '" + in + "' is neither a model input nor a node" +
+            r.report(at, "node " + quoteText(g.nodes[i].name) + " (" + g.nodes[i].op + "): input " + quoteText(in) + " is neither a model input nor a node" +
                              didYouMean(in, known));
         }
     return g;

@@ -3,11 +3,6 @@
 // inputs and outputs with a dynamic batch, its metadata, then the file, atomically.
 #include "io/onnx_export.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -16,6 +11,7 @@
 #if TS_WITH_ONNX
 #include "io/onnx_ops.h"
 #endif
+#include "io/output_file.h"
 
 namespace ts {
 
@@ -200,53 +196,14 @@ std::string onnxModelBytes(const Graph& graph, const NamedTensors& weights, cons
 #endif
 }
 
-namespace {
-
-std::string systemReason() { return std::strerror(errno); }
-
-// `path`.tmp, written, fsync'ed and renamed over `path`; removed on any failure.
-void writeAtomically(const std::string& path, const std::string& bytes)
-{
-    const std::string temp = path + ".tmp";
-    const auto fail = [&](const std::string& what) {
-        const std::string reason = systemReason();
-        ::unlink(temp.c_str());
-        throw OnnxExportError("", path + ": " + what + ": " + reason + "; choose another output file (--output)");
-    };
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        const std::string reason = systemReason();
-        throw OnnxExportError("", path + ": cannot write: " + reason + "; choose another output file (--output)");
-    }
-    const char* p = bytes.data();
-    std::size_t left = bytes.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd, p, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            if (n == 0) errno = EIO;
-            ::close(fd);
-            fail("cannot write");
-        }
-        p += n, left -= std::size_t(n);
-    }
-    if (::fsync(fd) != 0) {
-        ::close(fd);
-        fail("cannot write");
-    }
-    if (::close(fd) != 0) fail("cannot write");
-    if (std::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace the file");
-}
-
-}  // namespace
-
 OnnxExportInfo exportOnnx(const Graph& graph, const NamedTensors& weights, const OnnxExportOptions& options,
                           const std::string& path)
 {
     OnnxExportInfo info;
     const std::string bytes = onnxModelBytes(graph, weights, options, &info);
-    writeAtomically(path, bytes);
+    const OutputPlan plan = writeOutputFile(path, bytes);
     info.path = path;
+    info.note = plan.note;
     info.bytes = std::int64_t(bytes.size());
     return info;
 }

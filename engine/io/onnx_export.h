@@ -17,12 +17,14 @@
 // (axis 0), the simplest standard form; activations stay float.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "io/safetensors.h"
+#include "types/message.h"
 #include "types/model_graph.h"
 
 namespace ts {
@@ -42,6 +44,7 @@ struct OnnxExportInfo {
     std::vector<std::string> dropped;  // engine nodes left out: losses, dropout, nodes the output does not use
     int nodes = 0;                     // ONNX nodes written
     int quantizedWeights = 0;          // weights stored as int8
+    std::optional<Message> note;       // for the user: a symbolic link followed (io/output_file.h)
 };
 
 // A graph or weights that cannot be exported. node() names the engine node at fault (empty

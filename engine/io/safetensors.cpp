@@ -1,6 +1,5 @@
 // Reading and writing safetensors files: the header JSON (nlohmann::ordered_json, which keeps
-// the keys in file order), validation, checksums and the atomic write (temporary file, fsync,
-// rename, fsync of the directory).
+// the keys in file order), validation, checksums, and the atomic write (io/output_file.h).
 #include "io/safetensors.h"
 
 #include <algorithm>
@@ -19,7 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/data_files.h"
+#include "io/output_file.h"
 #include "io/sha256.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -106,67 +108,6 @@ std::string shapeText(const std::vector<std::int64_t>& dims)
 
 // ---- writing --------------------------------------------------------------------------
 
-// The temporary file beside the target. Until commit() it is removed on destruction, so an
-// exception anywhere leaves the target as it was and no litter behind.
-class AtomicFile {
-public:
-    explicit AtomicFile(std::string path) : path_(std::move(path)), temp_(path_ + ".tmp")
-    {
-        fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd_ < 0) fail(path_, "cannot write: " + systemReason());
-    }
-    AtomicFile(const AtomicFile&) = delete;
-    AtomicFile& operator=(const AtomicFile&) = delete;
-    ~AtomicFile()
-    {
-        if (fd_ >= 0) ::close(fd_);
-        if (!committed_) ::unlink(temp_.c_str());
-    }
-
-    void write(const void* data, std::size_t bytes)
-    {
-        hash_.update(data, bytes);
-        written_ += bytes;
-        const char* p = static_cast<const char*>(data);
-        while (bytes > 0) {  // write() may take less than asked (signals, huge requests)
-            const ssize_t n = ::write(fd_, p, std::min<std::size_t>(bytes, 1 << 30));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) fail(path_, "cannot write: " + (n < 0 ? systemReason() : std::string("no progress")));
-            p += n, bytes -= static_cast<std::size_t>(n);
-        }
-    }
-
-    void commit()
-    {
-        // The data must be on disk before the rename makes it the file: otherwise a crash can
-        // leave a renamed but empty file where the previous checkpoint was.
-        if (::fsync(fd_) != 0) fail(path_, "cannot write: " + systemReason());
-        const int fd = fd_;
-        fd_ = -1;
-        if (::close(fd) != 0) fail(path_, "cannot write: " + systemReason());  // NFS reports late errors here
-        if (std::rename(temp_.c_str(), path_.c_str()) != 0) fail(path_, "cannot replace the file: " + systemReason());
-        committed_ = true;
-        // Makes the rename itself durable. The new file is already in place, so a failure here
-        // (some file systems refuse to sync a directory) is not a failed write.
-        const std::string dir = std::filesystem::path(path_).parent_path().string();
-        const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0) {
-            ::fsync(dfd);
-            ::close(dfd);
-        }
-    }
-
-    std::size_t written() const { return written_; }
-    std::string hashHex() { return hash_.finishHex(); }
-
-private:
-    std::string path_, temp_;
-    int fd_ = -1;
-    bool committed_ = false;
-    std::size_t written_ = 0;
-    Sha256 hash_;
-};
-
 void checkForWriting(const std::string& path, const NamedTensors& tensors, const std::map<std::string, std::string>& metadata)
 {
     std::set<std::string> names;
@@ -215,7 +156,7 @@ public:
     bool key(string_t& k) override
     {
         Level& level = levels_.back();
-        if (!level.keys.insert(k).second) return refuse("duplicate key \"" + k + "\"" + (level.name.empty() ? "" : " in " + level.name));
+        if (!level.keys.insert(k).second) return refuse("duplicate key \"" + clipText(k) + "\"" + (level.name.empty() ? "" : " in " + level.name));
         level.lastKey = k;
         return true;
     }
@@ -246,7 +187,7 @@ private:
     {
         if (levels_.size() >= kMaxDepth) return refuse("nested too deeply");
         std::string name;
-        if (!levels_.empty()) name = levels_.back().object ? "\"" + levels_.back().lastKey + "\"" : levels_.back().name;
+        if (!levels_.empty()) name = levels_.back().object ? "\"" + clipText(levels_.back().lastKey) + "\"" : levels_.back().name;
         levels_.push_back(Level{object, {}, {}, std::move(name)});
         return true;
     }
@@ -296,13 +237,13 @@ public:
 
     Entry tensor(const std::string& name, const Json& v) const
     {
-        const std::string owner = "tensor '" + name + "'";
+        const std::string owner = "tensor " + quoteText(name);
         if (!v.is_object()) failHeader(owner + ": expected an object, got " + describe(v.type()));
         Entry e;
         e.name = name;
         const auto& dt = field(v, "dtype", Json::value_t::string, owner).get_ref<const std::string&>();
         const std::optional<DType> dtype = stDType(dt);
-        if (!dtype) failHeader(owner + ": dtype '" + dt + "' is not supported (TrainStudio reads F32, F16, BF16, I32, I64, U8)");
+        if (!dtype) failHeader(owner + ": dtype " + quoteText(dt) + " is not supported (TrainStudio reads F32, F16, BF16, I32, I64, U8)");
         e.dtype = *dtype;
         for (const Json& d : field(v, "shape", Json::value_t::array, owner))
             e.dims.push_back(static_cast<std::int64_t>(wholeNumber(d, owner + ": shape")));
@@ -326,7 +267,7 @@ public:
         if (!v.is_object()) failHeader(std::string("__metadata__: expected an object, got ") + describe(v.type()));
         std::map<std::string, std::string> out;
         for (const auto& [k, value] : v.items()) {
-            if (!value.is_string()) failHeader("__metadata__: '" + k + "': expected a string, got " + describe(value.type()));
+            if (!value.is_string()) failHeader("__metadata__: " + quoteText(k) + ": expected a string, got " + describe(value.type()));
             out[k] = value.get<std::string>();
         }
         return out;
@@ -400,17 +341,28 @@ std::size_t writeSafetensors(const std::string& path, const NamedTensors& tensor
 
     unsigned char length[8];
     for (int i = 0; i < 8; ++i) length[i] = static_cast<unsigned char>(std::uint64_t(header.size()) >> (8 * i));
-    AtomicFile file(path);
-    file.write(length, 8);
-    file.write(header.data(), header.size());
-    for (const auto& [name, t] : tensors) file.write(t.raw(), t.bytes());
-    file.commit();
-    if (fileSha256) *fileSha256 = file.hashHex();
-    return file.written();
+    Sha256 hash;
+    try {
+        AtomicFile file(path, 8 + header.size() + offset);
+        const auto write = [&](const void* data, std::size_t bytes) {
+            hash.update(data, bytes);
+            file.write(data, bytes);
+        };
+        write(length, 8);
+        write(header.data(), header.size());
+        for (const auto& [name, t] : tensors) write(t.raw(), t.bytes());
+        file.commit();
+        if (fileSha256) *fileSha256 = hash.finishHex();
+        return std::size_t(file.written());
+    } catch (const OutputFileError& e) {  // a full disk, a read-only folder: the old file is kept
+        throw CheckpointError(e.what());
+    }
 }
 
 SafetensorsFile readSafetensors(const std::string& path, std::string* fileSha256)
 {
+    // A folder or a FIFO is named as such before the open (which would wait on a FIFO forever).
+    if (struct stat kind {}; ::stat(path.c_str(), &kind) == 0 && !S_ISREG(kind.st_mode)) fail(path, whyNotAFile(path));
     std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) fail(path, "cannot open: " + systemReason());
     struct stat st {};
@@ -432,6 +384,24 @@ SafetensorsFile readSafetensors(const std::string& path, std::string* fileSha256
     readExact(length, 8);
     std::uint64_t headerBytes = 0;
     for (int i = 0; i < 8; ++i) headerBytes |= std::uint64_t(length[i]) << (8 * i);
+    // The length is followed by the JSON header, which starts with '{'. Another kind of file (a
+    // link to the wrong file, an ONNX model, a zip) fails that, and its first bytes read as a
+    // length are nonsense: it is named as not a safetensors file, not as truncated.
+    if (size > 8) {
+        const int first = std::fgetc(f.get());
+        if (first == EOF || std::ungetc(first, f.get()) == EOF) fail(path, "cannot read: " + systemReason());
+        // Other JSON (whitespace first, a list) is a header too when its length fits: its own
+        // checks then say what is wrong with it.
+        const bool json = first == ' ' || first == '\t' || first == '\n' || first == '\r' || first == '[';
+        if (first != '{' && !(json && headerBytes <= size - 8)) {
+            std::error_code ec;
+            const std::string link = std::filesystem::is_symlink(path, ec)
+                                         ? "; the path is a link to " + quoteText(std::filesystem::read_symlink(path, ec).string())
+                                         : std::string();
+            fail(path, "not a safetensors file (one starts with the 8-byte length of its header, then the header's '{'; this one "
+                       "starts " + quoteText(std::string(reinterpret_cast<const char*>(length), 8) + char(first)) + ")" + link);
+        }
+    }
     if (headerBytes > size - 8)
         fail(path, "truncated: " + grouped(size) + " bytes, the header length says " + grouped(headerBytes) + " bytes of header alone");
     if (headerBytes > kMaxHeaderBytes) fail(path, "header: its length " + grouped(headerBytes) + " is over the 100 MB limit");
@@ -473,11 +443,11 @@ SafetensorsFile readSafetensors(const std::string& path, std::string* fileSha256
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const Entry& e = entries[i];
         if (e.begin < covered)
-            fail(path, "header: tensors '" + entries[i - 1].name + "' " + HeaderReader::offsets(entries[i - 1]) + " and '" + e.name +
-                           "' " + HeaderReader::offsets(e) + " overlap");
+            fail(path, "header: tensors " + quoteText(entries[i - 1].name) + " " + HeaderReader::offsets(entries[i - 1]) + " and " +
+                           quoteText(e.name) + " " + HeaderReader::offsets(e) + " overlap");
         if (e.begin > covered)
-            fail(path, "header: bytes " + std::to_string(covered) + " to " + std::to_string(e.begin) + " of the data belong to no tensor (before '" +
-                           e.name + "')");
+            fail(path, "header: bytes " + std::to_string(covered) + " to " + std::to_string(e.begin) + " of the data belong to no tensor (before " +
+                           quoteText(e.name) + ")");
         covered = e.end;
     }
     if (covered < dataBytes)

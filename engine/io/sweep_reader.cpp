@@ -15,6 +15,7 @@
 #include "io/yaml_read.h"
 #include "io/yaml_write.h"
 #include "types/run_records.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -42,6 +43,48 @@ bool sweepValuesEqual(const std::string& a, const std::string& b)
     if (a == b) return true;
     const auto x = yamlio::parseNumber(a), y = yamlio::parseNumber(b);
     return x && y && *x == *y;
+}
+
+std::string sweepRangePoint(const SweepParameter& p, std::int64_t i)
+{
+    const bool log = p.distribution == "log_uniform";
+    const double a = log ? std::log10(p.low) : p.low, b = log ? std::log10(p.high) : p.high;
+    const double t = p.count > 1 ? static_cast<double>(i) / static_cast<double>(p.count - 1) : 0.0;
+    const double x = a + t * (b - a);
+    double v = log ? std::pow(10.0, x) : x;
+    if (p.integer) v = std::clamp(std::round(v), std::ceil(p.low), std::floor(p.high));
+    return sweepPoint(v, p.integer);
+}
+
+std::int64_t sweepAxisSize(const SweepParameter& p)
+{
+    if (!p.values.empty()) return static_cast<std::int64_t>(p.values.size());
+    if (p.count <= 0) return 0;
+    if (p.count > kMaxSweepTrials) return p.count;  // too many to build whatever repeats among them
+    std::set<std::string> distinct;  // points may coincide: integers, 4 significant digits
+    for (std::int64_t i = 0; i < p.count; ++i) distinct.insert(sweepRangePoint(p, i));
+    return static_cast<std::int64_t>(distinct.size());
+}
+
+std::optional<std::int64_t> sweepGridSize(const SweepSpec& sweep)
+{
+    std::int64_t n = 1;
+    for (const SweepParameter& p : sweep.parameters)
+        if (__builtin_mul_overflow(n, sweepAxisSize(p), &n)) return std::nullopt;
+    return sweep.parameters.empty() ? 0 : n;
+}
+
+std::string sweepGridTooLarge(const SweepSpec& sweep)
+{
+    const std::optional<std::int64_t> size = sweepGridSize(sweep);
+    if (size && *size <= kMaxSweepTrials) return {};
+    std::string axes;
+    for (const SweepParameter& p : sweep.parameters)
+        axes.append(axes.empty() ? "" : " x ").append(p.key + " " + std::to_string(sweepAxisSize(p)));
+    return "the grid has " + (size ? std::to_string(*size) : std::string("more than 9.2e18")) + " points (" + axes +
+           "), more than the " + std::to_string(kMaxSweepTrials) +
+           " trials a sweep may run: sample it with method: random and budget: N (N trials drawn one at a time from "
+           "the same values), or give fewer values or a smaller count";
 }
 
 }  // namespace ts
@@ -83,7 +126,7 @@ std::vector<Field> entries(Reader& r, const YAML::Node& node, const std::string&
         }
         const std::string key = it->first.Scalar();
         if (!seen.insert(key).second) {
-            r.report(keyPos, what + ": key '" + key + "' is given twice");
+            r.report(keyPos, what + ": key " + quoteText(key) + " is given twice");
             continue;
         }
         const bool empty = !it->second.IsDefined() || it->second.IsNull();
@@ -208,14 +251,14 @@ void checkConditions(Reader& r, const std::vector<SweepParameter>& params, const
                 r.report(at, "when: " + key + " cannot depend on itself");
             } else if (!q) {
                 const std::string hint = didYouMean(key, keys);
-                r.report(at, "when: '" + key + "' is not a parameter of this sweep" +
+                r.report(at, "when: " + quoteText(key) + " is not a parameter of this sweep" +
                                  (hint.empty() ? " (its parameters: " + joinList(keys) + ")" : hint));
             } else if (q->values.empty()) {
                 r.report(at, "when: " + key + " is a range; a condition needs a parameter with values or choices");
             } else {
                 for (const std::string& v : accepted)
                     if (std::none_of(q->values.begin(), q->values.end(), [&](const std::string& x) { return sweepValuesEqual(x, v); }))
-                        r.report(at, "when: " + key + " never takes '" + v + "'" + didYouMean(v, q->values) +
+                        r.report(at, "when: " + key + " never takes " + quoteText(v) + didYouMean(v, q->values) +
                                          "; its values: " + joinList(q->values));
             }
         }
@@ -286,7 +329,7 @@ void checkAsOverrides(Reader& r, const YAML::Node& root, const std::vector<Sweep
             try {
                 parseExperimentWithOverrides(text, r.source(), arguments);
             } catch (const ExperimentError& e) {
-                const std::string suffix = " (from --set " + argument + ")";
+                const std::string suffix = " (from --set " + clipText(argument) + ")";  // as yaml_read.cpp words it
                 for (const ExperimentIssue& issue : e.issues()) {
                     std::string m = issue.message;
                     if (m.ends_with(suffix)) m.erase(m.size() - suffix.size());
@@ -322,13 +365,17 @@ SweepSpec readSweep(Reader& r, const Field& f, const YAML::Node& root, const Exp
     SweepSpec s;
     const MapView m = r.map(f.value, "sweep", kSweepKeys, f.pos);
     r.choice(m, "method", s.method, {"grid", "random"}, "sweep method");
-    r.read<std::int64_t>(m, "budget", s.budget, atLeastInt(1));
+    r.read<std::int64_t>(m, "budget", s.budget, [](const std::int64_t& v) {
+        return v < 1                 ? std::string("must be >= 1")
+               : v > kMaxSweepTrials ? "out of range: at most " + std::to_string(kMaxSweepTrials) + " trials (a sweep's limit)"
+                                     : std::string();
+    });
     r.read(m, "seed", s.seed);
     if (const Field* mf = m.find("metric"))
         r.attempt([&] {
             const std::string metric = r.text(*mf);
             if (metricGoal(metric) == MetricGoal::None)
-                r.fail(mf->pos, "metric: '" + metric + "' is neither minimised nor maximised (losses are minimised, "
+                r.fail(mf->pos, "metric: " + quoteText(metric) + " is neither minimised nor maximised (losses are minimised, "
                                                        "accuracies maximised): rank by val_acc or val_loss");
             if (metric.starts_with("val_") && spec.dataset.validationFraction == 0)
                 r.fail(mf->pos, "metric: " + metric + " needs a validation split, and dataset.validation_fraction is 0: "
@@ -362,6 +409,10 @@ SweepSpec readSweep(Reader& r, const Field& f, const YAML::Node& root, const Exp
                                            (s.parameters[i].distribution == "log_uniform" ? "log-spaced" : "evenly spaced") +
                                            " points of the range) or list values");
     checkConditions(r, s.parameters, marks);
+    // Counted, never built, before anything can generate it.
+    if (s.method == "grid")
+        if (const std::string tooLarge = sweepGridTooLarge(s); !tooLarge.empty())
+            r.report(m.find("parameters") ? m.find("parameters")->keyPos : m.pos, "sweep: " + tooLarge);
 
     if (const Field* hf = m.find("halving")) {
         HalvingSpec h;

@@ -17,6 +17,8 @@
 // (parseExperimentWithOverrides), so a swept value is checked exactly as the file's own; a
 // problem is reported at the value in the sweep section.
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "types/experiment_spec.h"
@@ -34,6 +36,22 @@ std::string sweepOverride(const std::string& key, const std::string& value);
 std::string sweepPoint(double value, bool integer);
 // Whether two values as written are the same value: the same text, or equal numbers ("1e-3", "0.001").
 bool sweepValuesEqual(const std::string& a, const std::string& b);
+
+// The most trials a sweep runs. A grid is counted before it is built and refused past this
+// (two `count: 100000` axes once grew to 23.5 GB); random search draws its trials one at a
+// time from ranges of any count, and its budget is held to this too.
+inline constexpr std::int64_t kMaxSweepTrials = 10000;
+// Point i of a range's `count` evenly (log-)spaced points, ends included, as a trial's value.
+std::string sweepRangePoint(const SweepParameter& p, std::int64_t i);
+// The values a grid takes for `p`: its list's length, or its range's distinct points (a count
+// above kMaxSweepTrials is taken as it is, not generated).
+std::int64_t sweepAxisSize(const SweepParameter& p);
+// The points of the grid over `sweep`'s parameters (before conditions drop any), counted
+// without building it; nullopt past 64-bit arithmetic.
+std::optional<std::int64_t> sweepGridSize(const SweepSpec& sweep);
+// "the grid has 10000000000 points (optimizer.lr 100000 x ...), more than ...: use ..."; empty
+// when the grid is within kMaxSweepTrials.
+std::string sweepGridTooLarge(const SweepSpec& sweep);
 
 }  // namespace ts
 

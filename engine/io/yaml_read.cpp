@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "io/experiment_yaml.h"
+#include "tensor/quote_text.h"
 
 namespace ts::yamlio {
 
@@ -60,9 +61,16 @@ std::optional<double> parseNumber(const std::string& text)
 std::string describe(const YAML::Node& node)
 {
     if (!node.IsDefined() || node.IsNull()) return "nothing";
-    if (node.IsSequence()) return "a list";
-    if (node.IsMap()) return "a mapping";
-    return "'" + node.Scalar() + "'";
+    if ((node.IsSequence() || node.IsMap()) && node.size() == 0) return node.IsSequence() ? "an empty list" : "an empty mapping";
+    if (node.IsSequence() || node.IsMap()) {
+        // What was written, on one line and bounded: "a list [1, -2]".
+        YAML::Emitter flow;
+        flow.SetSeqFormat(YAML::Flow);
+        flow.SetMapFormat(YAML::Flow);
+        flow << node;
+        return std::string(node.IsSequence() ? "a list " : "a mapping ") + clipText(flow.good() ? flow.c_str() : "");
+    }
+    return quoteText(node.Scalar());
 }
 
 const Field* MapView::find(const std::string& key) const
@@ -76,7 +84,7 @@ namespace {
 ExperimentIssue issueAt(Pos at, const std::string& message, const std::vector<Override>& overrides)
 {
     const bool fromSet = at.fromSet >= 0 && at.fromSet < static_cast<int>(overrides.size());
-    return {at.line, at.column, fromSet ? message + " (from --set " + overrides[at.fromSet].argument + ")" : message};
+    return {at.line, at.column, fromSet ? message + " (from --set " + clipText(overrides[at.fromSet].argument) + ")" : message};
 }
 }  // namespace
 
@@ -140,12 +148,12 @@ MapView Reader::map(const YAML::Node& node, const std::string& what, const std::
         const std::string key = it->first.Scalar();
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
             const std::string hint = didYouMean(key, allowed);
-            report(keyPos, "unknown key '" + key + "' in " + what +
+            report(keyPos, "unknown key " + quoteText(key) + " in " + what +
                                (hint.empty() ? " (valid keys: " + joinList(allowed) + ")" : hint));
             continue;
         }
         if (!seen.insert(key).second) {
-            report(keyPos, what + ": key '" + key + "' is given twice");
+            report(keyPos, what + ": key " + quoteText(key) + " is given twice");
             continue;
         }
         const bool empty = !it->second.IsDefined() || it->second.IsNull();
@@ -243,7 +251,7 @@ bool Reader::choice(const MapView& m, const std::string& key, std::string& out, 
     return attempt([&] {
         std::string v = text(*f);
         if (std::find(valid.begin(), valid.end(), v) == valid.end())
-            fail(f->pos, key + ": unknown " + noun + " '" + v + "'" + didYouMean(v, valid) + "; valid: " + joinList(valid));
+            fail(f->pos, key + ": unknown " + noun + " " + quoteText(v) + didYouMean(v, valid) + "; valid: " + joinList(valid));
         out = std::move(v);
     });
 }

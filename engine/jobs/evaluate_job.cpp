@@ -25,6 +25,7 @@
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
+#include "train/data_fit.h"
 #include "train/evaluation.h"
 #include "train/evaluation_report.h"
 #include "train/metrics.h"
@@ -144,6 +145,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         const LabelOverlay overlay = runLabelOverlay(workspace, job.runId);
         logLabelOverlay(listener, overlay);
         const DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env), overlay);
+        checkDataFitsModel(splits, spec.model);  // the data may have changed since the run trained
         const std::shared_ptr<Dataset> data = selectSplit(splits, job.split, spec);
         const std::string split = splitName(splits, data);
         const std::string prefix = split;

@@ -1,4 +1,5 @@
 #include "jobs/evaluated_split.h"
+#include "tensor/quote_text.h"
 
 #include <stdexcept>
 
@@ -9,11 +10,11 @@ std::shared_ptr<Dataset> selectSplit(const DatasetSplits& splits, const std::str
     if (name.empty()) {  // the held-out split there is
         if (splits.test) return splits.test;
         if (splits.validation) return splits.validation;
-        throw std::invalid_argument("dataset '" + spec.dataset.path + "' has no test split and the run no validation split; "
+        throw std::invalid_argument("dataset " + quoteText(spec.dataset.path) + " has no test split and the run no validation split; "
                                     "evaluate the train split");
     }
     if (name == "test") {
-        if (!splits.test) throw std::invalid_argument("dataset '" + spec.dataset.path + "' has no test split; evaluate val or train");
+        if (!splits.test) throw std::invalid_argument("dataset " + quoteText(spec.dataset.path) + " has no test split; evaluate val or train");
         return splits.test;
     }
     if (name == "val" || name == "validation") {
@@ -23,7 +24,7 @@ std::shared_ptr<Dataset> selectSplit(const DatasetSplits& splits, const std::str
         return splits.validation;
     }
     if (name == "train") return splits.train;
-    throw std::invalid_argument("split '" + name + "': expected test, val or train");
+    throw std::invalid_argument("split " + quoteText(name) + ": expected test, val or train");
 }
 
 std::string splitName(const DatasetSplits& splits, const std::shared_ptr<Dataset>& split)

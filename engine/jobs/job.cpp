@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <stdexcept>
 
 #include "backend/backend.h"
@@ -18,6 +19,7 @@
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
+#include "train/data_fit.h"
 #include "train/diagnostics.h"
 #include "train/trainer.h"
 
@@ -99,6 +101,12 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
             if (!job.resume.empty()) {  // before reading its checkpoint, which a live run may be replacing
                 RunReader reader(*workspace);
                 refuseLiveRun(reader, *workspace, source);
+                if (const std::vector<std::string> removed = clearKilledSaves(reader, *workspace, source); !removed.empty()) {
+                    std::string names;
+                    for (const std::string& f : removed) names += (names.empty() ? "" : ", ") + f;
+                    publishLog(listener, LogEvent::Level::Warning,
+                               makeMessage(MessageId::RunStaleFilesRemoved, {std::to_string(removed.size()), names}));
+                }
             }
             from = loadContinuation(*workspace, source);
             if (from->fallback) publishLog(listener, LogEvent::Level::Warning, *from->fallback);
@@ -135,6 +143,15 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                                          : currentLabelOverlay(env, spec);
         logLabelOverlay(listener, overlay);
         DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env), overlay);
+        // Before a run is recorded, so a refusal leaves none: a resume on changed data first (the
+        // cause, when the changed data no longer fits the model either), then the data's fit.
+        if (from && !job.resume.empty() && !job.allowChangedData && !from->checkpoint.state.dataFingerprint.empty())
+            if (const std::string change = dataChange(from->checkpoint.state.dataFingerprint, splits.fingerprint); !change.empty())
+                throw DataError(spec.dataset.path, -1,
+                                "the dataset changed since " + from->source + " was written (" + change +
+                                    "): a resume would continue on other data. Fork the run instead (train --fork " +
+                                    source + "), or resume on the changed data with --allow-changed-data");
+        checkDataFitsModel(splits, spec.model);
 
         // Recorded once the data is there: a run that never started is no run.
         if (!workspace && !env.workspaceDir.empty() && records) workspace = Workspace::open(env.workspaceDir);
@@ -183,6 +200,10 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
             done = trainer.run();  // never throws
             recorded = recorder.has_value();
         }
+    } catch (const std::bad_alloc&) {  // "std::bad_alloc" says nothing to a user
+        done.outcome = FinishedEvent::Outcome::Failed;
+        done.message = Message{"out of memory: the system refused an allocation while preparing the run (the dataset, "
+                               "its cache or the model); close other programs or use a smaller dataset or model"};
     } catch (const std::exception& e) {
         done.outcome = FinishedEvent::Outcome::Failed;
         done.message = Message{e.what()};

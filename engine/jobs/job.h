@@ -38,6 +38,9 @@ struct TrainJob {
     std::optional<std::int64_t> threads; // instead of training.threads (also on resume: results do not depend on it)
     std::string name;                    // the run's name; empty: "<experiment> #<n>"
     std::vector<std::string> tags;
+    // Resume although the data differs from the checkpoint's (files, sizes, sample counts);
+    // refused otherwise, with what changed. A fork may always change the data.
+    bool allowChangedData = false;
 };
 
 // Evaluate a run's checkpoint over a split: per-sample predictions and the metrics go into

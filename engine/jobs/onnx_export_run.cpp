@@ -7,6 +7,7 @@
 #include "data/dataset.h"
 #include "io/checkpoint.h"
 #include "io/experiment_yaml.h"
+#include "io/output_file.h"
 #include "jobs/job_parts.h"
 #include "store/resume_source.h"
 #include "store/database.h"
@@ -90,10 +91,7 @@ RunExportResult exportRunOnnx(const RunExportRequest& request)
 
     std::string output = request.output.empty() ? defaultOnnxFileName(request.runId, result.epoch, request.quantizeInt8)
                                                 : request.output;
-    const std::filesystem::path folder = std::filesystem::absolute(output).parent_path();
-    if (!std::filesystem::is_directory(folder))
-        throw std::invalid_argument(output + ": the folder " + folder.string() +
-                                    " does not exist; create it or write the model elsewhere");
+    checkOutputPath(output);  // a refused output costs no export; exportOnnx checks again as it writes
 
     const DataFacts facts = dataFacts(spec, result.notes);
     result.temperature = temperatureOf(reader, request.runId, chosen.path);
@@ -128,6 +126,7 @@ RunExportResult exportRunOnnx(const RunExportRequest& request)
     options.quantizeInt8 = request.quantizeInt8;
     options.metadata = m;
     result.onnx = exportOnnx(spec.model, checkpoint.weights, options, output);
+    if (result.onnx.note) result.notes.push_back(*result.onnx.note);
     // The run's log keeps what was made of it (the Learn page's export lesson reads it).
     try {
         const std::string file = std::filesystem::absolute(result.onnx.path).lexically_normal().string();

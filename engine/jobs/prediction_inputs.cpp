@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "data/csv_dataset.h"
+#include "data/data_files.h"
 #include "data/idx_dataset.h"
 #include "data/image_decode.h"
 
@@ -205,8 +206,9 @@ std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::st
                 inputs->notes_.push_back(makeMessage(MessageId::PredictFolderOthers, {path, std::to_string(others)}));
             continue;
         }
-        if (!fs::is_regular_file(path, ec))
-            throw std::invalid_argument(path + ": no such file or folder");
+        // A FIFO, a socket or a device is named as what it is, not as missing.
+        if (const std::string why = whyNotAFile(path); !why.empty())
+            throw std::invalid_argument(path + ": " + (why == "no such file" ? std::string("no such file or folder") : why));
         switch (kindOf(path)) {
         case Kind::Image: inputs->addImage(path, model); break;
         case Kind::IdxImages: {

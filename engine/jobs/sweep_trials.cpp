@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <set>
+#include <stdexcept>
 
 #include "data/rng.h"
 #include "io/experiment_yaml.h"
@@ -14,20 +15,14 @@ namespace ts {
 
 namespace {
 
-// A range's points: `count` evenly spaced (log-spaced for log_uniform), ends included.
+// A range's points: `count` evenly spaced (log-spaced for log_uniform), ends included, each
+// value once. Only for counts a grid may have (sweepGridTooLarge refuses more).
 std::vector<std::string> rangePoints(const SweepParameter& p)
 {
     std::vector<std::string> out;
-    const bool log = p.distribution == "log_uniform";
-    const double a = log ? std::log10(p.low) : p.low, b = log ? std::log10(p.high) : p.high;
-    for (std::int64_t i = 0; i < p.count; ++i) {
-        const double t = p.count > 1 ? static_cast<double>(i) / static_cast<double>(p.count - 1) : 0.0;
-        const double x = a + t * (b - a);
-        double v = log ? std::pow(10.0, x) : x;
-        if (p.integer) v = std::clamp(std::round(v), std::ceil(p.low), std::floor(p.high));
-        const std::string text = sweepPoint(v, p.integer);
-        if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
-    }
+    std::set<std::string> seen;
+    for (std::int64_t i = 0; i < p.count; ++i)
+        if (std::string text = sweepRangePoint(p, i); seen.insert(text).second) out.push_back(std::move(text));
     return out;
 }
 
@@ -71,6 +66,8 @@ void addDistinct(std::vector<SweepTrial>& trials, std::set<std::vector<std::pair
 
 std::vector<SweepTrial> gridTrials(const SweepSpec& sweep)
 {
+    // The reader refuses such a grid; a spec made in code is held to the same limit.
+    if (const std::string tooLarge = sweepGridTooLarge(sweep); !tooLarge.empty()) throw std::invalid_argument("sweep: " + tooLarge);
     std::vector<std::vector<std::string>> axes;
     for (const SweepParameter& p : sweep.parameters) axes.push_back(points(p));
     std::vector<SweepTrial> trials;
@@ -101,12 +98,18 @@ std::vector<SweepTrial> gridTrials(const SweepSpec& sweep)
     return trials;
 }
 
-std::string draw(const SweepParameter& p, datarng::Counter& rng)
+// A parameter's values for drawing: listed ones, a range's points when few enough to list, or
+// none (a continuous range, or a count past kMaxSweepTrials drawn by index, never listed).
+std::vector<std::string> drawablePoints(const SweepParameter& p)
 {
-    if (!p.values.empty() || p.count > 0) {
-        const std::vector<std::string> choices = points(p);
-        return choices[datarng::below(rng, choices.size())];
-    }
+    if (!p.values.empty() || (p.count > 0 && p.count <= kMaxSweepTrials)) return points(p);
+    return {};
+}
+
+std::string draw(const SweepParameter& p, const std::vector<std::string>& choices, datarng::Counter& rng)
+{
+    if (!choices.empty()) return choices[datarng::below(rng, choices.size())];
+    if (p.count > 0) return sweepRangePoint(p, static_cast<std::int64_t>(datarng::below(rng, static_cast<std::uint64_t>(p.count))));
     const double u = datarng::unit(rng);
     double v = p.distribution == "log_uniform" ? std::exp(std::log(p.low) + u * (std::log(p.high) - std::log(p.low)))
                                                : p.low + u * (p.high - p.low);
@@ -116,16 +119,23 @@ std::string draw(const SweepParameter& p, datarng::Counter& rng)
 
 std::vector<SweepTrial> randomTrials(const SweepSpec& sweep)
 {
+    if (sweep.budget > kMaxSweepTrials)
+        throw std::invalid_argument("sweep: budget " + std::to_string(sweep.budget) + " is more than the " +
+                                    std::to_string(kMaxSweepTrials) + " trials a sweep may run");
     std::vector<SweepTrial> trials;
     std::set<std::vector<std::pair<std::string, std::string>>> seen;
     const std::size_t wanted = static_cast<std::size_t>(std::max<std::int64_t>(sweep.budget, 0));
+    // Each parameter's listable values once, not per draw; the trials are drawn one at a time,
+    // so no grid is ever built, whatever the ranges' counts.
+    std::vector<std::vector<std::string>> choices;
+    for (const SweepParameter& p : sweep.parameters) choices.push_back(drawablePoints(p));
     // A small discrete space runs out of new configurations: stop drawing well after that.
     const std::uint64_t attempts = 1000 + 100 * static_cast<std::uint64_t>(wanted);
     for (std::uint64_t a = 0; a < attempts && trials.size() < wanted; ++a) {
         std::vector<std::string> chosen;
         for (std::size_t i = 0; i < sweep.parameters.size(); ++i) {
             datarng::Counter rng{datarng::key(sweep.seed, a, i, 0x72616e64 /* "rand" */)};
-            chosen.push_back(draw(sweep.parameters[i], rng));
+            chosen.push_back(draw(sweep.parameters[i], choices[i], rng));
         }
         addDistinct(trials, seen, applying(sweep, chosen));
     }

@@ -9,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "exec/executor.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -57,13 +58,13 @@ public:
         for (const auto& b : buffers_) expected.insert(b.first);
         for (const auto& [name, t] : state) {
             if (!expected.count(name))
-                throw std::invalid_argument("optimizer state has an unexpected entry '" + name + "'");
-            if (!seen.insert(name).second) throw std::invalid_argument("optimizer state repeats '" + name + "'");
+                throw std::invalid_argument("optimizer state has an unexpected entry " + quoteText(name));
+            if (!seen.insert(name).second) throw std::invalid_argument("optimizer state repeats " + quoteText(name));
             const bool isStep = name == "step";
             const DType want = isStep ? DType::I64 : DType::F32;
             const std::int64_t numel = isStep ? 1 : n_;
             if (!t.defined() || t.dtype() != want || t.numel() != numel || t.device().kind != DeviceKind::CPU)
-                throw std::invalid_argument("optimizer state '" + name + "' must be a host " +
+                throw std::invalid_argument("optimizer state " + quoteText(name) + " must be a host " +
                                             std::string(dtypeName(want)) + " tensor of " + std::to_string(numel) +
                                             " elements");
         }
@@ -179,7 +180,7 @@ std::vector<std::string> optimizerStateNames(const OptimizerSpec& spec)
 std::unique_ptr<Optimizer> makeOptimizer(const OptimizerSpec& spec, Executor& executor)
 {
     if (spec.type != "sgd" && spec.type != "adam" && spec.type != "adamw" && spec.type != "rmsprop")
-        throw std::invalid_argument("unknown optimizer '" + spec.type + "' (valid: sgd, adam, adamw, rmsprop)");
+        throw std::invalid_argument("unknown optimizer " + quoteText(spec.type) + " (valid: sgd, adam, adamw, rmsprop)");
     validate(spec);
     if (spec.type == "sgd") return std::make_unique<Sgd>(spec, executor);
     if (spec.type == "adam") return std::make_unique<Adam>(spec, executor, false);

@@ -1,6 +1,7 @@
 // Learning-rate schedules (formulas in schedule.h). Pure functions of the step: no state, so
 // the studio's preview, a fresh run and a resumed run all see the same curve.
 #include "optim/schedule.h"
+#include "tensor/quote_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -95,7 +96,7 @@ double scheduledLr(const ScheduleSpec& s, double baseLr, std::int64_t step, std:
         require(s.maxLr > baseLr && baseLr > 0, "range_test needs 0 < lr < max_lr");
         lr = baseLr * std::pow(s.maxLr / baseLr, double(std::min(step, totalSteps - 1)) / double(totalSteps - 1));
     } else {
-        throw std::invalid_argument("unknown schedule '" + s.type + "' (valid: " + kValidTypes + ")");
+        throw std::invalid_argument("unknown schedule " + quoteText(s.type) + " (valid: " + kValidTypes + ")");
     }
     return lr * warmupFactor(s, step);
 }

@@ -1,8 +1,10 @@
 #include "store/database.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -12,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "store/run_writer.h"
+#include "tensor/format_bytes.h"
 
 namespace ts::store {
 
@@ -31,6 +34,39 @@ std::string fileUri(const std::string& path)
         }
     }
     return uri;
+}
+
+// The cause of a failure when it is the disk (full, failing), naming the workspace folder; ""
+// otherwise (a read-only workspace is worded by writer_db.cpp). SQLite says "database or disk is
+// full" on a write, but a bare "disk I/O error" where it grows or maps its -wal and -shm files
+// (the first statement after opening): the OS error behind it and the free space tell which.
+std::string diskCause(sqlite3* db, const std::string& path)
+{
+    if (!db) return {};
+    const int primary = sqlite3_extended_errcode(db) & 0xff;
+    if (primary != SQLITE_FULL && primary != SQLITE_IOERR) return {};
+    const int system = sqlite3_system_errno(db);
+    const std::string parent = std::filesystem::path(path).parent_path().string();
+    const std::string folder = parent.empty() ? "." : parent;
+    struct statvfs fs {};
+    const bool known = ::statvfs(folder.c_str(), &fs) == 0;
+    const double free = known ? double(fs.f_bavail) * double(fs.f_frsize) : 0;
+    const std::string space = known ? formatBytes(free) : std::string("unknown");
+    const bool diskFull = system == ENOSPC || system == EDQUOT || (known && free < (1 << 20));
+    if (diskFull)
+        return "the disk holding the workspace " + folder + " is full (" + space + " free): free some space there or use another workspace";
+    if (primary == SQLITE_FULL)  // SQLite's limit on the file's pages, or space taken back meanwhile
+        return "the database or the disk holding the workspace " + folder + " is full (" + space + " free there now)";
+    return "the disk holding the workspace " + folder + " failed to read or write (" +
+               (system ? std::strerror(system) : "an I/O error") + ")";
+}
+
+// "<what>: <SQLite's words>", led by the disk's cause when it is the disk.
+std::string failureText(sqlite3* db, const std::string& path, const std::string& what)
+{
+    const std::string sqlite = what + ": " + (db ? sqlite3_errmsg(db) : "no connection");
+    const std::string cause = diskCause(db, path);
+    return cause.empty() ? sqlite : cause + " (" + sqlite + ")";
 }
 
 }  // namespace
@@ -70,10 +106,10 @@ void Database::open(const std::string& path, Mode mode, bool immutable)
     if (immutable) flags |= SQLITE_OPEN_URI;
     const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
-        const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        const std::string message = db_ ? failureText(db_, path, "cannot open the database") : "cannot open the database: " + std::string(sqlite3_errstr(rc));
         sqlite3_close(db_);
         db_ = nullptr;
-        throw StoreError(path + ": cannot open the database: " + message);
+        throw StoreError(path + ": " + message);
     }
     sqlite3_extended_result_codes(db_, 1);
     // The CLI and the studio may write at once: wait for the other's batch, not fail.
@@ -88,7 +124,7 @@ Database::~Database()
 void Database::fail(const std::string& what) const
 {
     if (db_) failureCode_ = sqlite3_extended_errcode(db_);
-    throw StoreError(path_ + ": " + what + ": " + (db_ ? sqlite3_errmsg(db_) : "no connection"));
+    throw StoreError(path_ + ": " + failureText(db_, path_, what));
 }
 
 // 16 KiB pages: a full chunk of points spans two pages instead of six, so a chart's read
@@ -117,7 +153,9 @@ void Database::exec(const std::string& sql)
         const std::string message = error ? error : sqlite3_errmsg(db_);
         failureCode_ = sqlite3_extended_errcode(db_);
         sqlite3_free(error);
-        throw StoreError(path_ + ": " + message + " (in: " + sql.substr(0, 80) + ")");
+        const std::string cause = diskCause(db_, path_);
+        throw StoreError(path_ + ": " + (cause.empty() ? "" : cause + " (") + message + " (in: " + sql.substr(0, 80) + ")" +
+                         (cause.empty() ? "" : ")"));
     }
 }
 

@@ -6,6 +6,7 @@
 #include "store/run_writer.h"
 #include "store/schema.h"
 #include "store/writer_db.h"
+#include "tensor/quote_text.h"
 
 namespace ts {
 
@@ -71,7 +72,7 @@ LabelOverlay readLabelOverlay(const Workspace& workspace, const std::string& dat
 void setLabelMark(const Workspace& workspace, const std::string& datasetKey, const LabelMark& mark)
 {
     if (mark.split != "train" && mark.split != "test")
-        throw std::invalid_argument("split '" + mark.split + "': a mark addresses the file split train or test");
+        throw std::invalid_argument("split " + quoteText(mark.split) + ": a mark addresses the file split train or test");
     if (mark.sample < 0) throw std::invalid_argument("sample " + std::to_string(mark.sample) + ": samples count from 0");
     if (mark.action == LabelMark::Action::Relabel && mark.label < 0)
         throw std::invalid_argument("relabelling needs the new class (a number from 0)");

@@ -73,7 +73,10 @@ std::string epochOf(const CheckpointRecord& r) { return "epoch " + std::to_strin
 
 }  // namespace
 
-void refuseLiveRun(RunReader& reader, const Workspace& workspace, const std::string& runOrPath)
+namespace {
+
+// The run a resume names: its id, or the run folder a checkpoint file is in.
+std::optional<std::int64_t> runNamed(const Workspace& workspace, const std::string& runOrPath)
 {
     std::optional<std::int64_t> id = fs::exists(runOrPath) ? std::nullopt : parseRunId(runOrPath);
     if (!id && fs::exists(runOrPath)) {  // a file in checkpoints/run_<id>/
@@ -81,6 +84,23 @@ void refuseLiveRun(RunReader& reader, const Workspace& workspace, const std::str
         const std::string first = rel.empty() ? std::string() : rel.begin()->string();
         if (first.starts_with("run_")) id = parseRunId(first.substr(4));
     }
+    return id;
+}
+
+}  // namespace
+
+std::vector<std::string> clearKilledSaves(RunReader& reader, const Workspace& workspace, const std::string& runOrPath)
+{
+    const std::optional<std::int64_t> id = runNamed(workspace, runOrPath);
+    if (!id) return {};
+    const std::optional<RunInfo> run = reader.run(*id);
+    if (!run || run->status != RunStatus::Crashed) return {};  // a live run's save in progress looks the same
+    return workspace.removeStaleCheckpointFiles(*id);
+}
+
+void refuseLiveRun(RunReader& reader, const Workspace& workspace, const std::string& runOrPath)
+{
+    const std::optional<std::int64_t> id = runNamed(workspace, runOrPath);
     if (!id) return;
     const std::int64_t runId = *id;
     const std::optional<RunInfo> run = reader.run(runId);

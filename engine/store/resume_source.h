@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "io/checkpoint.h"
 #include "store/run_reader.h"
@@ -32,6 +33,10 @@ ResumeSource findResumeSource(RunReader& reader, const Workspace& workspace, con
 // alive (same host) or its heartbeat is fresh. Resuming it would train it twice. `runOrPath`
 // as for findResumeSource: a run id, or a checkpoint file in one of the run folders.
 void refuseLiveRun(RunReader& reader, const Workspace& workspace, const std::string& runOrPath);
+// For a run whose process died (crashed): removes what its killed saves left (a temporary file,
+// weights without their state file), so the checkpoint looked for next is a complete one, even
+// when no writer has opened the store since. Returns the files removed.
+std::vector<std::string> clearKilledSaves(RunReader& reader, const Workspace& workspace, const std::string& runOrPath);
 
 // What a resumed or forked run starts from: the checkpoint, loaded and verified (against the
 // store's checksum when it knows the file), where it came from, and the run it belongs to.

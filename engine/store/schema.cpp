@@ -1,6 +1,9 @@
 #include "store/schema.h"
 
+#include <sqlite3.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <sys/stat.h>
 
@@ -300,9 +303,16 @@ FileState inspectDatabase(const std::string& path)
                                 "or move the file away");
 
     Database db(path, Database::Mode::ReadOnly);  // read-only: refusing must never modify
-    const auto appId = db.scalar("PRAGMA application_id");
-    const auto version = db.scalar("PRAGMA user_version");
-    const auto objects = db.scalar("SELECT count(*) FROM sqlite_master");
+    std::int64_t appId = 0, version = 0, objects = 0;
+    try {
+        appId = db.scalar("PRAGMA application_id");
+        version = db.scalar("PRAGMA user_version");
+        objects = db.scalar("SELECT count(*) FROM sqlite_master");
+    } catch (const StoreError& e) {
+        const int code = db.failureCode() & 0xff;
+        if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) throw StoreError(damagedDatabaseMessage(path, e.what(), kSchemaVersion));
+        throw;
+    }
     if (appId != kApplicationId && !(appId == 0 && objects == 0 && version == 0))
         throw StoreError(path + ": not a TrainStudio database (a SQLite database of another application, id " +
                          std::to_string(appId) + "); choose another workspace folder");
@@ -311,6 +321,40 @@ FileState inspectDatabase(const std::string& path)
                          ", this version reads up to " + std::to_string(kSchemaVersion) +
                          "); update TrainStudio to open it");
     state.version = int(version);
+    return state;
+}
+
+std::string damagedDatabaseMessage(const std::string& path, std::string detail, int version)
+{
+    const std::filesystem::path p(path);
+    const std::string dir = p.parent_path().string(), n = p.filename().string();
+    if (detail.rfind(path + ": ", 0) == 0) detail.erase(0, path.size() + 2);
+    // The shell's .dump (Debian's sqlite3 has no .recover: its build lacks sqlite_dbpage) writes
+    // what it can read and ends in ROLLBACK at the first damaged page: keep what came before.
+    // It leaves out the header's ids, which the store checks, so they are set again.
+    return path + " is damaged (" + detail + "); nothing was written to it. To recover what SQLite can, keeping the "
+           "damaged files in " + n + ".damaged/: cd '" + dir + "' && mkdir " + n + ".damaged && { mv " + n + " " + n +
+           "-wal " + n + "-shm " + n + ".damaged/ 2>/dev/null; { sqlite3 -readonly " + n + ".damaged/" + n +
+           " .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/'; echo 'PRAGMA application_id = " +
+           std::to_string(kApplicationId) + "; PRAGMA user_version = " + std::to_string(version) + ";'; } | sqlite3 " +
+           n + "; } (sqlite3 is in the Debian package sqlite3)";
+}
+
+FileState inspectDatabaseForWriting(const std::string& path)
+{
+    const FileState state = inspectDatabase(path);
+    std::error_code ec;
+    if (!state.exists || std::int64_t(std::filesystem::file_size(path, ec)) > kQuickCheckBytes || ec) return state;
+    Database db(path, Database::Mode::ReadOnly);
+    std::string found;
+    try {
+        Statement check(db, "PRAGMA quick_check(3)");
+        while (check.step())
+            if (const std::string line = check.text(0); line != "ok") found += (found.empty() ? "" : "; ") + line;
+    } catch (const StoreError& e) {
+        found = e.what();
+    }
+    if (!found.empty()) throw StoreError(damagedDatabaseMessage(path, found, state.version));
     return state;
 }
 

@@ -26,6 +26,15 @@ struct FileState {
 // another application's database, a newer schema).
 FileState inspectDatabase(const std::string& path);
 
+// Before writing: inspectDatabase, then PRAGMA quick_check where it is cheap (files up to
+// kQuickCheckBytes). A damaged file is a StoreError saying so, with the exact commands that
+// recover what SQLite can (the sqlite3 shell's .dump) and where the damaged files are kept;
+// nothing is written to it.
+constexpr std::int64_t kQuickCheckBytes = 256ll << 20;
+FileState inspectDatabaseForWriting(const std::string& path);
+// The message for a damaged database file (`detail`: what SQLite found; `version`: its schema).
+std::string damagedDatabaseMessage(const std::string& path, std::string detail, int version);
+
 // Brings an open read-write connection to `targetVersion` (default: current), running the
 // missing migrations in order. Tests pass 1 to build an old database.
 void migrate(Database& db, int targetVersion = kSchemaVersion);

@@ -55,7 +55,7 @@ std::string hostName()
 }
 
 WriterDb::WriterDb(const std::string& path)
-try : db_((inspectDatabase(path), path), Database::Mode::ReadWriteCreate), host_(hostName()), pid_(::getpid())
+try : db_((inspectDatabaseForWriting(path), path), Database::Mode::ReadWriteCreate), host_(hostName()), pid_(::getpid())
 {
     // synchronous=NORMAL: with WAL, a killed process loses nothing committed (only a power
     // cut can lose the last batches), and commits stay cheap.

@@ -16,8 +16,9 @@ public:
     int rank() const { return static_cast<int>(dims_.size()); }
     std::int64_t operator[](int i) const { return dims_[static_cast<std::size_t>(i < 0 ? i + rank() : i)]; }
     std::int64_t& operator[](int i) { return dims_[static_cast<std::size_t>(i < 0 ? i + rank() : i)]; }
+    // Throws SizeOverflow (tensor/checked_size.h) when the count does not fit an int64.
     std::int64_t numel() const;
-    // Product of dims in [from, to).
+    // Product of dims in [from, to); checked like numel().
     std::int64_t product(int from, int to) const;
     const std::vector<std::int64_t>& dims() const { return dims_; }
     bool operator==(const Shape&) const = default;

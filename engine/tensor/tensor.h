@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tensor/allocator.h"
+#include "tensor/checked_size.h"
 #include "tensor/dtype.h"
 #include "tensor/shape.h"
 
@@ -53,7 +54,7 @@ public:
     DType dtype() const { return dtype_; }
     Device device() const;
     std::int64_t numel() const { return shape_.numel(); }
-    std::size_t bytes() const { return static_cast<std::size_t>(numel()) * dtypeSize(dtype_); }
+    std::size_t bytes() const { return checkedMul(static_cast<std::size_t>(numel()), dtypeSize(dtype_), "a tensor's bytes"); }
     std::size_t offset() const { return offset_; }
     const std::shared_ptr<Storage>& storage() const { return storage_; }
 

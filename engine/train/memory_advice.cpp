@@ -8,6 +8,7 @@
 #include "backend/devices.h"
 #include "exec/memory_plan.h"
 #include "optim/optimizer.h"
+#include "tensor/checked_size.h"
 #include "tensor/format_bytes.h"
 
 namespace ts {
@@ -18,9 +19,10 @@ RunMemory runMemory(const MemoryPlan& plan, const OptimizerSpec& optimizer)
     m.parameters = plan.parameterBytes;
     m.gradients = plan.gradientBytes;
     // One copy of the trainable parameters (the gradients' size) per optimizer buffer.
-    m.optimizerState = optimizerStateNames(optimizer).size() * plan.gradientBytes;
+    m.optimizerState = checkedMul(optimizerStateNames(optimizer).size(), plan.gradientBytes, "the optimizer state");
     m.activations = plan.activationBytes;
     m.workspace = plan.workspaceBytes;
+    checkedAdd(plan.total(), m.optimizerState, "the run's planned memory");  // so m.total() cannot wrap
     return m;
 }
 
@@ -67,7 +69,16 @@ std::size_t availableTrainingBytes(Backend& backend)
 std::int64_t largestFittingBatch(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes,
                                  std::int64_t limit)
 {
-    auto fits = [&](std::int64_t batch) { return planRunMemory(spec, batch, backend).total() <= availableBytes; };
+    auto fits = [&](std::int64_t batch) {
+        try {
+            return planRunMemory(spec, batch, backend).total() <= availableBytes;
+        } catch (const GraphError& e) {  // a batch so large its sizes overflow does not fit either
+            if (e.kind() == GraphError::Kind::TooLarge) return false;
+            throw;
+        } catch (const SizeOverflow&) {
+            return false;
+        }
+    };
     if (limit < 1 || !fits(1)) return 0;
     std::int64_t fitting = 1, tooLarge = 0;  // 0: none found yet
     while (!tooLarge) {
@@ -80,6 +91,63 @@ std::int64_t largestFittingBatch(const ExperimentSpec& spec, Backend& backend, s
         (fits(mid) ? fitting : tooLarge) = mid;
     }
     return fitting;
+}
+
+std::string availableMemoryName(Backend& backend)
+{
+    return backend.device().kind == DeviceKind::CUDA ? "free on " + backend.name() : "of RAM available (MemAvailable)";
+}
+
+std::optional<std::string> memoryRefusal(const ExperimentSpec& spec, std::int64_t batch, const RunMemory& need,
+                                         Backend& backend, std::size_t availableBytes, const std::string& whose, int ranks)
+{
+    if (availableBytes == 0 || need.total() <= availableBytes) return std::nullopt;
+    std::ostringstream out;
+    out << "the run does not fit in memory: at batch " << batch << (ranks > 1 ? " per rank" : "") << " it needs " << formatBytes(double(need.total())) << " ("
+        << describeRunMemory(need, spec.optimizer.type).text << "), more than the " << formatBytes(double(availableBytes)) << " "
+        << availableMemoryName(backend) << " " << whose << ".";
+    const std::int64_t largest = largestFittingBatch(spec, backend, availableBytes, std::max<std::int64_t>(batch - 1, 0));
+    if (largest > 0) {
+        out << " The largest batch that fits: training.batch_size: " << largest * ranks << " ("
+            << formatBytes(double(planRunMemory(spec, largest, backend).total()))
+            << (ranks > 1 ? " per rank, " + std::to_string(largest) + " samples each" : "") << ")";
+        // The same effective batch in micro-batches: the largest divisor of the batch that fits
+        // (looked for below 2^20 only; past that the batch itself is the problem).
+        std::int64_t divisor = std::min<std::int64_t>(largest, 1 << 20), steps = 0, effective = 0;
+        while (divisor > 1 && batch % divisor != 0) --divisor;
+        if ((divisor > 1 || largest == 1) && !__builtin_mul_overflow(batch / divisor, spec.training.accumulationSteps, &steps) &&
+            !__builtin_mul_overflow(batch, spec.training.accumulationSteps, &effective))
+            out << "; or training.batch_size: " << divisor * ranks << " with training.accumulation_steps: " << steps
+                << " to keep the effective batch of " << effective * ranks;
+        out << ".";
+    } else {
+        std::size_t fixed = 0;
+        try {
+            const RunMemory one = planRunMemory(spec, 1, backend);
+            fixed = one.parameters + one.gradients + one.optimizerState;
+        } catch (const std::exception&) {
+            fixed = need.parameters + need.gradients + need.optimizerState;
+        }
+        out << " Even batch 1 does not fit: the parameters, their gradients and the optimizer state alone need "
+            << formatBytes(double(fixed)) << ". Use a smaller model, or an optimizer with less state (sgd without "
+            << "momentum keeps none; adam keeps two copies of the parameters).";
+    }
+    return out.str();
+}
+
+std::string largestBatchNote(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes, std::int64_t batch,
+                             int ranks)
+{
+    if (availableBytes == 0) return {};
+    try {
+        planRunMemory(spec, 1, backend);
+    } catch (const std::exception&) {  // not the batch's fault
+        return {};
+    }
+    const std::int64_t largest = largestFittingBatch(spec, backend, availableBytes, std::max<std::int64_t>(batch - 1, 0));
+    return formatBytes(double(availableBytes)) + " " + availableMemoryName(backend) +
+           (largest > 0 ? ": the largest batch that fits is training.batch_size: " + std::to_string(largest * ranks)
+                        : ": not even batch 1 fits");
 }
 
 std::string outOfMemoryAdvice(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes)

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,23 @@ std::size_t availableTrainingBytes(Backend& backend);
 // workspaces at that batch, which is slower than on the CPU the first time.
 std::int64_t largestFittingBatch(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes,
                                  std::int64_t limit = 1 << 20);
+
+// "of RAM available (MemAvailable)" or "free on cuda:0": what availableTrainingBytes counts.
+std::string availableMemoryName(Backend& backend);
+// The refusal of a run whose plan `need` at `batch` exceeds `availableBytes` (which `whose`
+// qualifies: "here", "per rank"; `batch` is per rank, of `ranks`): the breakdown, what is available and the largest
+// batch that fits, with the accumulation that keeps the effective batch, or what the fixed part
+// needs when not even batch 1 fits. nullopt when it fits or availableBytes is 0 (unknown).
+std::optional<std::string> memoryRefusal(const ExperimentSpec& spec, std::int64_t batch, const RunMemory& need,
+                                         Backend& backend, std::size_t availableBytes, const std::string& whose,
+                                         int ranks = 1);
+
+// For a model whose sizes overflow at `batch` (checkGraph's GraphError::Kind::TooLarge): "X of
+// RAM available (MemAvailable): the largest batch that fits is training.batch_size: N", or
+// that not even batch 1 fits; empty when the model is too large at batch 1 too (a layer
+// size is the problem, not the batch) or the free memory is not known.
+std::string largestBatchNote(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes, std::int64_t batch,
+                             int ranks = 1);
 
 // "parameters 1.3 MiB, gradients ..., activations ... (batch 1024)" and, for `availableBytes`,
 // the largest batch (halving) that fits with the accumulation that keeps the effective batch,

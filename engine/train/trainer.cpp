@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <new>
 #include <thread>
 
 #include "backend/backend.h"
@@ -13,6 +14,8 @@
 #include "dist/communicator.h"
 #include "dist/metric_reduction.h"
 #include "optim/schedule_preview.h"
+#include "train/data_fit.h"
+#include "tensor/checked_size.h"
 #include "train/memory_advice.h"
 
 namespace ts {
@@ -43,6 +46,7 @@ void Trainer::setup()
     const TrainingSpec& t = spec_.training;
     if (!splits_.train) throw std::invalid_argument("the dataset has no training split");
     checkBatching(t);
+    checkDataFitsModel(splits_, spec_.model);  // before any epoch: a mismatch names the file
     classes_ = splits_.train->numClasses();
 
     // Before the executor plans its buffers: convolution workspaces depend on the precision.
@@ -66,9 +70,32 @@ void Trainer::setup()
                                         " (--device) or use a build with the matching communicator");
     }
     const std::int64_t localBatch = t.batchSize / ranks;
+    // Before the first collective: a rank that stops answering fails the run, never hangs it.
+    if (ranks > 1) comm_->setTimeout(t.distTimeoutSeconds);
 
     // Graph errors surface here, with the batch size the run uses, before any data moves.
-    exec_ = std::make_unique<Executor>(checkGraph(spec_.model, localBatch), backend_, /*training=*/true);
+    // Refused before anything is allocated: past the free memory a run fails part-way on a GPU
+    // and swaps until the kernel kills it on the CPU. Ranks on one machine share its RAM.
+    const int sharing = backend_.device().kind == DeviceKind::CPU && ranks > 1 ? std::max(1, launchEnvironment().localSize) : 1;
+    const std::size_t available = availableTrainingBytes(backend_) / std::size_t(sharing);
+    CheckedGraph graph;
+    MemoryPlan memoryPlan;
+    try {
+        graph = checkGraph(spec_.model, localBatch);
+        memoryPlan = planMemory(graph, backend_, /*training=*/true);
+    } catch (const GraphError& e) {  // sizes past 64-bit arithmetic: say which batch would fit
+        if (e.kind() != GraphError::Kind::TooLarge) throw;
+        const std::string note = largestBatchNote(spec_, backend_, available, localBatch, ranks);
+        throw std::runtime_error(std::string(e.what()) + (note.empty() ? "" : "\n" + note));
+    } catch (const SizeOverflow& e) {
+        const std::string note = largestBatchNote(spec_, backend_, available, localBatch, ranks);
+        throw std::runtime_error("at batch " + std::to_string(localBatch) + ", " + e.what() + (note.empty() ? "" : "\n" + note));
+    }
+    if (auto refusal = memoryRefusal(spec_, localBatch, runMemory(memoryPlan, spec_.optimizer), backend_, available,
+                                     sharing > 1 ? "per rank (" + std::to_string(sharing) + " ranks share this machine)" : "here",
+                                     ranks))
+        throw std::runtime_error(*refusal);
+    exec_ = std::make_unique<Executor>(std::move(graph), std::move(memoryPlan), backend_, /*training=*/true);
     binding_ = GraphBinding::of(exec_->graph());
     exec_->initParameters(t.seed);  // the same on every rank (and rank 0's are broadcast anyway)
     // Dropout differs per rank: rank r > 0 draws from another stream; rank 0 keeps the seed, so a
@@ -366,6 +393,15 @@ FinishedEvent Trainer::run()
             text += "\n" + outOfMemoryAdvice(spec_, backend_, e.deviceFree + e.stats.reserved);
         } catch (const std::exception& adviceError) {
             text += std::string("\n(no memory plan: ") + adviceError.what() + ")";
+        }
+        finished.message = Message{std::move(text)};
+    } catch (const std::bad_alloc&) {  // host memory (the CPU allocator, a loader's buffers): said plainly
+        finished.outcome = FinishedEvent::Outcome::Failed;
+        finished.metrics = last;
+        std::string text = "out of memory: the system refused an allocation for the run";
+        try {
+            text += "\n" + outOfMemoryAdvice(spec_, backend_, availableTrainingBytes(backend_));
+        } catch (const std::exception&) {
         }
         finished.message = Message{std::move(text)};
     } catch (const std::exception& e) {

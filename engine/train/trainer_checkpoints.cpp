@@ -43,6 +43,7 @@ TrainingState Trainer::captureState(std::int64_t nextEpoch, std::int64_t batchIn
         s.epochSums->waitSeconds = epoch->waitSeconds;
     }
     s.experimentYaml = experimentToYaml(withAbsolutePaths(spec_));
+    s.dataFingerprint = splits_.fingerprint;
     return s;
 }
 
@@ -62,6 +63,17 @@ void Trainer::restoreFrom(const Checkpoint& checkpoint)
     firstEpoch_ = s.epoch;
     firstBatch_ = s.batchInEpoch;
     resumedSums_ = s.epochSums;
+    // Changed data (a fork, or a resume allowed to: jobs/job.cpp refuses it otherwise) moves
+    // every batch boundary: continue at the next epoch rather than at a batch that may not exist.
+    if (const std::string change = s.dataFingerprint.empty() ? std::string() : dataChange(s.dataFingerprint, splits_.fingerprint);
+        !change.empty()) {
+        log(LogEvent::Level::Warning, makeMessage(MessageId::TrainDataChanged, {change}));
+        if (firstBatch_ > 0) {
+            ++firstEpoch_;
+            firstBatch_ = 0;
+            resumedSums_.reset();
+        }
+    }
     if (options_.fork && firstBatch_ > 0) {
         // A fork may change the batch size, which moves every batch boundary: start clean.
         const ExperimentSpec parent = parseExperiment(s.experimentYaml, options_.resumeSource);

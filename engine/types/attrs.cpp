@@ -1,4 +1,5 @@
 #include "types/attrs.h"
+#include "tensor/quote_text.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -20,6 +21,8 @@ std::string attrTypeName(AttrType t)
 
 std::string attrValueString(const AttrValue& v)
 {
+    // For messages: a string quoted, a list on one line, both bounded (tensor/quote_text.h).
+    if (const auto* text = std::get_if<std::string>(&v)) return quoteText(*text);
     std::ostringstream s;
     std::visit(
         [&](const auto& x) {
@@ -34,13 +37,13 @@ std::string attrValueString(const AttrValue& v)
             }
         },
         v);
-    return s.str();
+    return clipText(s.str());
 }
 
 const AttrValue& Attrs::get(const std::string& name) const
 {
     auto it = values_.find(name);
-    if (it == values_.end()) throw std::logic_error("attribute '" + name + "' is not set");
+    if (it == values_.end()) throw std::logic_error("attribute " + quoteText(name) + " is not set");
     return it->second;
 }
 
@@ -48,7 +51,7 @@ namespace {
 template <class T> const T& typed(const Attrs& a, const std::string& name)
 {
     const auto* p = std::get_if<T>(&a.get(name));
-    if (!p) throw std::logic_error("attribute '" + name + "' read with the wrong type");
+    if (!p) throw std::logic_error("attribute " + quoteText(name) + " read with the wrong type");
     return *p;
 }
 }  // namespace
@@ -106,19 +109,19 @@ std::string normaliseAttrs(const std::vector<AttrSpec>& specs, const Attrs& give
         if (!known) {
             std::string names;
             for (const auto& s : specs) names += (names.empty() ? "" : ", ") + s.name;
-            return "unknown attribute '" + name + "'" + (names.empty() ? " (this op takes none)" : " (expected one of: " + names + ")");
+            return "unknown attribute " + quoteText(name) + (names.empty() ? " (this op takes none)" : " (expected one of: " + names + ")");
         }
     }
     for (const auto& spec : specs) {
         AttrValue v;
         if (given.has(spec.name)) v = given.get(spec.name);
         else if (spec.defaultValue) v = *spec.defaultValue;
-        else return "missing required attribute '" + spec.name + "'";
+        else return "missing required attribute " + quoteText(spec.name);
         if (!coerce(spec, v))
-            return "attribute '" + spec.name + "' must be " + attrTypeName(spec.type) + ", got " + attrValueString(v);
+            return "attribute " + quoteText(spec.name) + " must be " + attrTypeName(spec.type) + ", got " + attrValueString(v);
         if (spec.listLength > 0 && (spec.type == AttrType::Ints || spec.type == AttrType::Floats) &&
             listSize(v) != static_cast<std::size_t>(spec.listLength))
-            return "attribute '" + spec.name + "' must have " + std::to_string(spec.listLength) + " values, got " +
+            return "attribute " + quoteText(spec.name) + " must have " + std::to_string(spec.listLength) + " values, got " +
                    attrValueString(v);
         if (!spec.choices.empty()) {
             const auto& str = std::get<std::string>(v);
@@ -128,11 +131,11 @@ std::string normaliseAttrs(const std::vector<AttrSpec>& specs, const Attrs& give
                 ok = ok || c == str;
                 list += (list.empty() ? "'" : ", '") + c + "'";
             }
-            if (!ok) return "attribute '" + spec.name + "' is '" + str + "', expected one of " + list;
+            if (!ok) return "attribute " + quoteText(spec.name) + " is " + quoteText(str) + ", expected one of " + list;
         }
         if (spec.check) {
             std::string err = spec.check(v);
-            if (!err.empty()) return "attribute '" + spec.name + "' " + err + ", got " + attrValueString(v);
+            if (!err.empty()) return "attribute " + quoteText(spec.name) + " " + err + ", got " + attrValueString(v);
         }
         out.set(spec.name, std::move(v));
     }

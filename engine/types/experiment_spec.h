@@ -120,6 +120,10 @@ struct TrainingSpec {
     // Data parallel: batch norm's statistics over the global batch (every rank's shard) instead
     // of each rank's own; no effect in a single process.
     bool syncBatchNorm = false;
+    // Data parallel: how long a collective waits for the other ranks before the run fails,
+    // naming the rank that stopped answering (dist/communicator.h setTimeout); 0: forever. It
+    // must exceed the longest time rank 0 works alone (evaluation, checkpoints).
+    double distTimeoutSeconds = 300;
     EarlyStoppingSpec earlyStopping;
     std::int64_t overfitBatches = 0;  // >0: the sanity mode, train on this many fixed batches
     bool deterministic = false;

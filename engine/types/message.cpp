@@ -293,6 +293,19 @@ const std::vector<MessageTemplate> kTemplates = {
     {LessonOnnxNotExported, "lesson.onnx.not_exported", "None of your %1 finished {1:run|runs} has been exported yet: select one on the Runs page and choose Export as ONNX (or trainstudio-cli export RUN)."},
     {LessonOnnxFileGone, "lesson.onnx.file_gone", "Run %1 was exported to %2, but the file is no longer there: export it again."},
     {LessonOnnxPassed, "lesson.onnx.passed", "Run %1 (epoch %2) is exported as ONNX to %3 (%4), with a dynamic batch dimension."},
+    {OutputNoName, "output.no_name", "no output file was named: name one (--output FILE)"},
+    {OutputWorkspaceDatabase, "output.workspace_database", "%1 is the run store of the workspace %2: writing there would destroy every run; choose another output file"},
+    {OutputWorkspaceCheckpoints, "output.workspace_checkpoints", "%1 is inside the checkpoints folder of the workspace %2, which holds the runs' weights: choose an output file outside it"},
+    {OutputIsFolder, "output.is_folder", "%1 is a folder: name a file inside it (for example %2)"},
+    {OutputIsDevice, "output.is_device", "%1 is a device, not a regular file: nothing was written; name a regular file"},
+    {OutputIsFifo, "output.is_fifo", "%1 is a named pipe (FIFO), not a regular file: nothing was written; name a regular file"},
+    {OutputIsSocket, "output.is_socket", "%1 is a socket, not a regular file: nothing was written; name a regular file"},
+    {OutputNoFolder, "output.no_folder", "cannot write %1: the folder %2 does not exist; create it first or choose another folder"},
+    {OutputWriteFailed, "output.write_failed", "cannot write %1: %2; nothing was changed: choose another output file"},
+    {OutputDiskFull, "output.disk_full", "cannot write %1: the disk is full (%2 to write, %3 free there); nothing was changed: free some space or choose another folder"},
+    {OutputFollowedLink, "output.followed_link", "%1 is a symbolic link: wrote its target %2 and kept the link"},
+    {TrainDataChanged, "train.data_changed", "the dataset changed since the checkpoint (%1): training continues on the data as it is now, from the start of the next epoch"},
+    {RunStaleFilesRemoved, "run.stale_files_removed", "removed %1 incomplete checkpoint {1:file|files} that a save interrupted by the run's end left behind: %2"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)

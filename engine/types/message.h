@@ -4,6 +4,7 @@
 // the CLI prints and the store keeps. The English templates are one table (message.cpp);
 // the studio has its own table of translatable templates by id (ui/engine_messages.cpp).
 #pragma once
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,20 @@ enum class MessageId {
     LessonOnnxNotExported,
     LessonOnnxFileGone,
     LessonOnnxPassed,
+    // Files written where the user said (io/output_file.h).
+    OutputNoName,
+    OutputWorkspaceDatabase,
+    OutputWorkspaceCheckpoints,
+    OutputIsFolder,
+    OutputIsDevice,
+    OutputIsFifo,
+    OutputIsSocket,
+    OutputNoFolder,
+    OutputWriteFailed,
+    OutputDiskFull,
+    OutputFollowedLink,
+    TrainDataChanged,
+    RunStaleFilesRemoved,
     Count
 };
 
@@ -194,5 +209,15 @@ std::string fillTemplate(const std::string& english, const std::vector<std::stri
 
 // A number as an argument, as std::ostream prints it (6 significant digits: 0.001, 1e+06).
 std::string numberArg(double value);
+
+// A failure whose message front ends can word in their own language: what() is its English.
+class MessageError : public std::runtime_error {
+public:
+    explicit MessageError(Message message) : std::runtime_error(message.text), message_(std::move(message)) {}
+    const Message& message() const { return message_; }
+
+private:
+    Message message_;
+};
 
 }  // namespace ts

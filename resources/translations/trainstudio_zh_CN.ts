@@ -1059,6 +1059,67 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>the export is not recorded in the run&apos;s log: %1</source>
         <translation>导出未记录到运行日志中：%1</translation>
     </message>
+    <message>
+        <source>no output file was named: name one (--output FILE)</source>
+        <translation>没有指定输出文件：请指定一个（--output FILE）</translation>
+    </message>
+    <message>
+        <source>%1 is the run store of the workspace %2: writing there would destroy every run; choose another output file</source>
+        <translation>%1 是工作区 %2 的运行存储：写入它会毁掉所有运行；请选择其他输出文件</translation>
+    </message>
+    <message>
+        <source>%1 is inside the checkpoints folder of the workspace %2, which holds the runs&apos; weights: choose an output file outside it</source>
+        <translation>%1 位于工作区 %2 的检查点文件夹中，那里保存着各次运行的权重：请在该文件夹之外选择输出文件</translation>
+    </message>
+    <message>
+        <source>%1 is a folder: name a file inside it (for example %2)</source>
+        <translation>%1 是一个文件夹：请指定其中的一个文件（例如 %2）</translation>
+    </message>
+    <message>
+        <source>%1 is a device, not a regular file: nothing was written; name a regular file</source>
+        <translation>%1 是设备，不是普通文件：未写入任何内容；请指定一个普通文件</translation>
+    </message>
+    <message>
+        <source>%1 is a named pipe (FIFO), not a regular file: nothing was written; name a regular file</source>
+        <translation>%1 是命名管道（FIFO），不是普通文件：未写入任何内容；请指定一个普通文件</translation>
+    </message>
+    <message>
+        <source>%1 is a socket, not a regular file: nothing was written; name a regular file</source>
+        <translation>%1 是套接字，不是普通文件：未写入任何内容；请指定一个普通文件</translation>
+    </message>
+    <message>
+        <source>cannot write %1: the folder %2 does not exist; create it first or choose another folder</source>
+        <translation>无法写入 %1：文件夹 %2 不存在；请先创建它，或选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2; nothing was changed: choose another output file</source>
+        <translation>无法写入 %1：%2；没有任何改动：请选择其他输出文件</translation>
+    </message>
+    <message>
+        <source>cannot write %1: the disk is full (%2 to write, %3 free there); nothing was changed: free some space or choose another folder</source>
+        <translation>无法写入 %1：磁盘已满（需写入 %2，那里仅剩 %3）；没有任何改动：请释放一些空间或选择其他文件夹</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link: wrote its target %2 and kept the link</source>
+        <translation>%1 是符号链接：已写入其目标 %2，链接保持不变</translation>
+    </message>
+    <message numerus="yes">
+        <source>removed %n incomplete checkpoint file(s) that a save interrupted by the run&apos;s end left behind: %2</source>
+        <translation>
+            <numerusform>已删除 %n 个不完整的检查点文件，它们是运行结束时被中断的保存留下的：%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the dataset changed since the checkpoint (%1): training continues on the data as it is now, from the start of the next epoch</source>
+        <translation>自该检查点以来数据集已改变（%1）：训练将在当前的数据上、从下一轮开始处继续</translation>
+    </message>
+</context>
+<context>
+    <name>FileWriter</name>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>HealthFixes</name>
@@ -1561,6 +1622,14 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>当运行在多个进程上训练时，批归一化在整个全局批上计算均值和方差，而不是只用本进程那一份：这样运行的曲线与单进程一致，代价是每一步每个批归一化层多做三次少量数据的交换。</translation>
     </message>
     <message>
+        <source>Distributed timeout (s)</source>
+        <translation>分布式超时（秒）</translation>
+    </message>
+    <message>
+        <source>When the run trains on several processes: how long one exchange waits for the others. A process that stops answering (stopped, hung, unreachable) then fails the run with a message naming it and its host, and the run resumes from its last checkpoint. It must exceed the longest time the first process works alone (evaluation, checkpoints). 0: wait forever.</source>
+        <translation>当运行在多个进程上训练时：一次数据交换等待其他进程的最长时间。某个进程停止响应（被暂停、卡死或无法连接）时，运行随即失败，消息中指明该进程及其主机，之后可从最后一个检查点继续。它必须长于第一个进程单独工作的最长时间（评估、保存检查点）。0：一直等待。</translation>
+    </message>
+    <message>
         <source>Overfit batches</source>
         <translation>过拟合批数</translation>
     </message>
@@ -1912,8 +1981,8 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>窗口未在 %1 秒内完成绘制。</translation>
     </message>
     <message>
-        <source>Could not write the screenshot to %1.</source>
-        <translation>无法将截图写入 %1。</translation>
+        <source>Could not draw the screenshot as %1.</source>
+        <translation>无法将截图绘制为 %1。</translation>
     </message>
 </context>
 <context>
@@ -3129,8 +3198,8 @@ Loss −log p(true class): %5</source>
         <translation>使用类别均衡采样器</translation>
     </message>
     <message>
-        <source>Draw every class equally often in each epoch (dataset.sampler: class_balanced; removes the loss&apos;s class weights).</source>
-        <translation>每轮中每个类别被抽取的次数相同（dataset.sampler: class_balanced；移除损失的类别权重）。</translation>
+        <source>Draw every class equally often in each epoch (dataset.loader.sampler: class_balanced; removes the loss&apos;s class weights).</source>
+        <translation>每轮中每个类别被抽取的次数相同（dataset.loader.sampler: class_balanced；移除损失的类别权重）。</translation>
     </message>
     <message>
         <source>damaged PNG</source>
@@ -3139,6 +3208,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>damaged JPEG</source>
         <translation>损坏的 JPEG</translation>
+    </message>
+    <message>
+        <source>unsupported image (CMYK)</source>
+        <translation>不支持的图像（CMYK）</translation>
     </message>
     <message>
         <source>not an image</source>
@@ -4201,10 +4274,6 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Exported the drawing to %1.</source>
         <translation>已将图形导出到 %1。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>无法写入 %1。</translation>
     </message>
     <message>
         <source>Undo %1</source>
@@ -6283,10 +6352,6 @@ Click to show them</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <source>Could not write %1. Check that the folder exists and is writable.</source>
-        <translation>无法写入 %1。请检查文件夹是否存在且可写。</translation>
-    </message>
-    <message>
         <source>Export PNG…</source>
         <translation>导出 PNG…</translation>
     </message>
@@ -6350,6 +6415,26 @@ Click to show them</source>
         <source>Resolution:</source>
         <translation>分辨率：</translation>
     </message>
+    <message>
+        <source>The image size %1 x %2 at %3 dpi is not valid.</source>
+        <translation>图像尺寸 %1 x %2（%3 dpi）无效。</translation>
+    </message>
+    <message>
+        <source>Could not encode the image.</source>
+        <translation>无法编码图像。</translation>
+    </message>
+    <message>
+        <source>Could not draw the chart as SVG.</source>
+        <translation>无法将图表绘制为 SVG。</translation>
+    </message>
+    <message>
+        <source>This build has no SVG support (qt6-svg).</source>
+        <translation>此版本不支持 SVG（需要 qt6-svg）。</translation>
+    </message>
+    <message>
+        <source>Exported</source>
+        <translation>已导出</translation>
+    </message>
 </context>
 <context>
     <name>ts::widgets::NodeCanvas</name>
@@ -6382,6 +6467,18 @@ Click to show them</source>
     <message>
         <source>Release to connect %1 → %2</source>
         <translation>松开以连接 %1 → %2</translation>
+    </message>
+    <message>
+        <source>Could not encode the image.</source>
+        <translation>无法编码图像。</translation>
+    </message>
+    <message>
+        <source>Could not draw the model as SVG.</source>
+        <translation>无法将模型绘制为 SVG。</translation>
+    </message>
+    <message>
+        <source>This build has no SVG support (qt6-svg).</source>
+        <translation>此版本不支持 SVG（需要 qt6-svg）。</translation>
     </message>
 </context>
 <context>

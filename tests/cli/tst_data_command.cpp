@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -22,8 +23,9 @@ QByteArray be32(quint32 v)
     return b;
 }
 
-// n 8 x 8 images, image i a pattern of seeds[i] (equal seeds: equal images), labels i % 10.
-void writeIdx(const QString& dir, const QString& prefix, const QList<int>& seeds)
+// n 8 x 8 images, image i a pattern of seeds[i] (equal seeds: equal images), labels i % 10
+// unless given.
+void writeIdx(const QString& dir, const QString& prefix, const QList<int>& seeds, const QList<int>& given = {})
 {
     QByteArray images = be32(0x803) + be32(quint32(seeds.size())) + be32(8) + be32(8);
     QByteArray labels = be32(0x801) + be32(quint32(seeds.size()));
@@ -33,7 +35,7 @@ void writeIdx(const QString& dir, const QString& prefix, const QList<int>& seeds
             x = x * 1664525u + 1013904223u;
             images.append(char(x >> 24));
         }
-        labels.append(char(i % 10));
+        labels.append(char(given.isEmpty() ? i % 10 : given[i]));
     }
     QFile f(dir + "/" + prefix + "-images-idx3-ubyte");
     QVERIFY(f.open(QIODevice::WriteOnly));
@@ -142,6 +144,39 @@ private slots:
         r = cli({"data", "frobnicate"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("check, labels or mark"));
+    }
+
+    // Seen: `data check` recommended `dataset.sampler`, a key that does not exist. Every key the
+    // imbalance advice names (the table's fix line and the finding's detail in --json) is
+    // applied with `validate --set` and must be accepted.
+    void imbalanceAdviceNamesRealKeys()
+    {
+        const QString data = dir_.filePath("imbalanced");
+        QDir().mkpath(data);
+        QList<int> seeds, labels;
+        for (int i = 0; i < 80; ++i) seeds << 1000 + i, labels << (i < 60 ? 0 : i % 10);
+        writeIdx(data, "train", seeds, labels);
+        const QString experiment = writeExperiment("imbalanced.yaml", data);
+        const QString ws = dir_.filePath("ws_imbalanced");
+        Result r = cli({"data", "check", experiment, "--workspace", ws});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QString advice;
+        for (const QString& line : r.out.split('\n'))
+            if (line.contains("fix for train:")) advice += line + "\n";
+        r = cli({"data", "check", experiment, "--workspace", ws, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const auto& f : QJsonDocument::fromJson(r.out.toUtf8()).object()["findings"].toArray())
+            if (f.toObject()["kind"].toString() == "class_imbalance") advice += f.toObject()["detail"].toString() + "\n";
+        static const QRegularExpression setting(R"(\b([a-z_]+(?:\.[a-z_]+)+): ([a-z_]+))");
+        int keys = 0;
+        for (auto m = setting.globalMatch(advice); m.hasNext(); ++keys) {
+            const auto match = m.next();
+            const QString assignment = match.captured(1) + "=" + match.captured(2);
+            const Result v = cli({"validate", experiment, "--no-data", "--set", assignment});
+            QVERIFY2(v.exitCode == 0, qPrintable(assignment + ": " + v.err));
+        }
+        QVERIFY2(keys >= 2, qPrintable(advice));  // the table's line and the finding's detail
+        QVERIFY2(advice.contains("dataset.loader.sampler: class_balanced"), qPrintable(advice));
     }
 
     void helpListsTheCommand()

@@ -3,6 +3,7 @@
 // is written through RunWriter with known values (NaN, infinity, differing parameters); one
 // comes from `trainstudio-cli train` on the shipped tabular experiment, end to end.
 // Children get a scratch HOME, so the user's default workspace is never touched.
+#include <QDirIterator>
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -285,6 +286,97 @@ private slots:
         QCOMPARE(parsed(points).object()["metrics"].toArray()[0].toObject()["values"].toArray(), (QJsonArray{0.5, "nan"}));
     }
 
+    // Seen: a run name with a newline forged a row of `runs list`, and ESC sequences reached the
+    // terminal. Generated: a run named with every C0 control character, DEL, C1 controls, a
+    // bidirectional override, invalid UTF-8 and very long names, through list, show, compare,
+    // delete's dry run and an error message: every row stays one line, no control byte reaches
+    // the terminal, long names are cut with "…", and --json keeps every name exactly.
+    void controlCharactersAndLongNamesAreSafe()
+    {
+        const QString ws = dir_.filePath("hostile_names");
+        std::vector<std::string> names;
+        for (int c = 1; c < 0x20; ++c) names.push_back("run" + std::string(1, char(c)) + "name");
+        names.push_back("run\x7fname");
+        names.push_back("ok\n 99  forged  finished  2026-01-01 00:00:00  1s  cpu  val_acc 1 (best)");
+        names.push_back("\x1b[2J\x1b[31mred\x1b]0;title\x07");
+        names.push_back("c1 \xC2\x9B" "31m \xC2\x85 nel");
+        names.push_back("\xE2\x80\xAE" "gnp.exe");
+        names.push_back("bad \xFF\xFE utf-8");
+        names.push_back(std::string(10000, 'n'));
+        names.push_back(std::string(1 << 20, 'm'));
+        {
+            const Workspace workspace = Workspace::open(ws.toStdString());
+            RunWriter writer(workspace);
+            for (const std::string& name : names) {
+                NewRun r;
+                r.experimentName = name;
+                r.name = name;
+                r.device = name;
+                r.tags = {name};
+                const std::int64_t id = writer.createRun(r);
+                writer.addLog(id, {1.0e9, "info", ts::Message{"log " + name}});
+                writer.setNotes(id, "notes " + name);
+                writer.finishRun(id, RunStatus::Failed, {"failed: " + name});
+            }
+            writer.flush();
+        }
+        const int runs = int(names.size());
+        // No byte a terminal acts on, in any of the outputs below (a tab only where multi-line
+        // text keeps its layout: notes, messages); a line per row.
+        auto safe = [](const QString& text) {
+            for (const QChar c : text)
+                if ((c.unicode() < 0x20 && c != '\n' && c != '\t') || (c.unicode() >= 0x7F && c.unicode() <= 0x9F) ||
+                    c.unicode() == 0x202E)
+                    return false;
+            return true;
+        };
+        const Result list = cli({"runs", "list", "--workspace", ws});
+        QCOMPARE(list.exitCode, 0);
+        QVERIFY2(safe(list.out) && !list.out.contains('\t'), qPrintable(list.out.toUtf8().toHex()));
+        QCOMPARE(list.out.count('\n'), 1 + runs);  // the header and one line a run: nothing forged
+        QVERIFY(list.out.contains("run\\x1bname") && list.out.contains("run\\nname") && list.out.contains("run\\rname") &&
+                list.out.contains("run\\tname"));
+        QVERIFY(list.out.contains("\\x1b[2J\\x1b[31mred"));
+        QVERIFY(list.out.contains("c1 \\u009b31m \\u0085 nel"));
+        QVERIFY(list.out.contains("\\u202egnp.exe"));
+        QVERIFY(list.out.contains("bad \\xff\\xfe utf-8"));
+        for (const QString& line : list.out.split('\n'))
+            QVERIFY2(line.size() < 400, qPrintable(QString::number(line.size())));  // long names cut
+        QVERIFY(list.out.contains(QString(79, 'n') + QString::fromUtf8("…")));
+        // --json stays exact (nlohmann escapes it; invalid UTF-8 becomes U+FFFD as before).
+        const QJsonArray json = parsed(cli({"runs", "list", "--json", "--workspace", ws})).array();
+        QCOMPARE(json.size(), runs);
+        for (const auto& run : json) {
+            const int id = run.toObject()["id"].toInt();
+            const std::string& name = names[std::size_t(id - 1)];
+            if (name.find('\xFF') == std::string::npos) QCOMPARE(run.toObject()["name"].toString(), QString::fromStdString(name));
+        }
+        for (int id = 1; id <= runs; ++id) {
+            const QString run = QString::number(id);
+            const Result show = cli({"runs", "show", run, "--workspace", ws});
+            QCOMPARE(show.exitCode, 0);
+            QVERIFY2(safe(show.out), qPrintable(run + ": " + show.out.left(300).toUtf8().toHex()));
+            QVERIFY2(show.out.size() < 20000, qPrintable(run));
+            const Result dry = cli({"runs", "delete", run, "--workspace", ws});
+            QVERIFY2(safe(dry.out) && safe(dry.err), qPrintable(run));
+        }
+        const Result compare = cli({"runs", "compare", "1", "2", "27", "32", "--workspace", ws});
+        QCOMPARE(compare.exitCode, 0);
+        QVERIFY2(safe(compare.out), qPrintable(compare.out));
+        // An error message quoting what was typed: escaped and bounded.
+        const Result bad = cli({"runs", "show", QString::fromUtf8("1\x1b[2J") + QString(5000, 'x'), "--workspace", ws});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(safe(bad.err), qPrintable(bad.err));
+        QVERIFY2(bad.err.contains("'1\\x1b[2J") && bad.err.size() < 400, qPrintable(bad.err));
+        // Whatever a message holds whole (an option as typed) is bounded where errors are printed.
+        for (const QStringList& args : {QStringList{"runs", "list", "--" + QString(5000, 'o') + "\x1b[2J"},
+                                        QStringList{"runs", "list", "--status", QString(5000, 's')}}) {
+            const Result r = cli(args + QStringList{"--workspace", ws});
+            QVERIFY(r.exitCode != 0);
+            QVERIFY2(safe(r.err) && r.err.size() < 1500 && r.err.contains(QString::fromUtf8("…")), qPrintable(r.err.left(300)));
+        }
+    }
+
     void exportCsv()
     {
         const Result r = cli(at({"export", "1"}));
@@ -404,6 +496,57 @@ private slots:
         QVERIFY2(rows.size() >= 1 + 2, qPrintable(csv.out));  // the header and a row per epoch at least
         const QRegularExpression point("^\\d+,val_acc,[0-9.e-]+,[0-9.e-]+$");
         for (const QString& row : rows.mid(1)) QVERIFY2(point.match(row).hasMatch(), qPrintable(row));
+    }
+
+    // Every command that writes where the user says refuses the workspace's own files and
+    // anything not a regular file, before doing its work, and leaves them as they were
+    // (io/output_file.h). Uses the workspace afterTraining made.
+    void outputsNeverDestroyTheWorkspace()
+    {
+        const QString ws = dir_.filePath("trained");
+        const QStringList where{"--workspace", ws};
+        QDirIterator files(ws + "/checkpoints", {"*.safetensors"}, QDir::Files, QDirIterator::Subdirectories);
+        QVERIFY(files.hasNext());
+        const QString checkpoint = files.next();
+        const auto bytesOf = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray checkpointBytes = bytesOf(checkpoint);
+        const QString experiment = QString(TS_SOURCE_DIR) + "/experiments/tabular_example.yaml";
+        const QList<QStringList> commands = {
+            QStringList{"runs", "export", "1", "--output", ws + "/studio.db"} + where,
+            QStringList{"runs", "export", "1", "--output", ws + "/studio.db-wal"} + where,
+            QStringList{"runs", "export", "1", "--output", checkpoint} + where,
+            QStringList{"runs", "export", "1", "--output", "/dev/null"} + where,
+            QStringList{"runs", "export", "1", "--output", ws} + where,
+            QStringList{"export", "1", "--format", "onnx", "--output", ws + "/studio.db"} + where,
+            QStringList{"export", "1", "--format", "onnx", "--output", "/dev/null"} + where,
+            QStringList{"export", "1", "--format", "onnx", "--output", ws + "/checkpoints/run_1/model.onnx"} + where,
+            QStringList{"eval", "1", "--output", checkpoint} + where,
+            QStringList{"eval", "1", "--output", ws + "/studio.db-shm"} + where,
+            QStringList{"slurm", experiment, "--nodes", "1", "--gpus-per-node", "1", "--output", ws + "/studio.db"} + where,
+        };
+        for (const QStringList& args : commands) {
+            const Result r = cli(args, 120000);
+            QVERIFY2(r.exitCode == 1, qPrintable(args.join(' ') + " -> " + QString::number(r.exitCode) + ": " + r.err));
+            QVERIFY2(r.err.contains("run store") || r.err.contains("checkpoints folder") || r.err.contains("not a regular file") ||
+                         r.err.contains("is a folder"),
+                     qPrintable(args.join(' ') + ": " + r.err));
+            QVERIFY2(!r.err.contains("evaluating run"), qPrintable(r.err));  // refused before any work
+        }
+        QCOMPARE(bytesOf(checkpoint), checkpointBytes);
+        QVERIFY(QFileInfo(ws + "/studio.db").size() > 0);
+        QCOMPARE(parsed(cli(QStringList{"runs", "list", "--json"} + where)).array().size(), 3);
+        QVERIFY(!QFileInfo::exists(ws + "/checkpoints/run_1/model.onnx"));
+        // A symbolic link stays one: its target is written and the CLI says so on stderr.
+        const QString target = dir_.filePath("points.csv"), link = dir_.filePath("points_link.csv");
+        QVERIFY(QFile::link(target, link));
+        const Result linked = cli(QStringList{"runs", "export", "1", "--output", link} + where);
+        QCOMPARE(linked.exitCode, 0);
+        QVERIFY2(linked.err.contains("symbolic link") && linked.err.contains(target), qPrintable(linked.err));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(bytesOf(target).startsWith("step,metric,value,wall_time\n"));
     }
 };
 

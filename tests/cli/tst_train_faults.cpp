@@ -17,6 +17,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include "child_process.h"
 #include "io/checkpoint.h"
@@ -75,6 +76,19 @@ private:
 
     Result cli(const QStringList& args, int timeoutMs = 120000) { return ts::test::runProcess(TS_CLI_EXE, args, env_, timeoutMs); }
 
+    // Starts `train experiment` into `ws` as `victim` and waits for run 1's first checkpoint.
+    Workspace trainUntilCheckpoint(QProcess& victim, const QString& experiment, const QString& ws)
+    {
+        victim.setProcessEnvironment(env_);
+        victim.start(TS_CLI_EXE, {"train", experiment, "--workspace", ws, "--json"});
+        const Workspace workspace = Workspace::open(ws.toStdString());
+        [&] {
+            QVERIFY(victim.waitForStarted());
+            QTRY_VERIFY_WITH_TIMEOUT(hasCheckpoint(workspace.runCheckpointsPath(1)), 120000);
+        }();
+        return workspace;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -89,11 +103,8 @@ private slots:
         const QString ws = dir_.filePath("sigterm");
         const QString experiment = writeExperiment(dir_.path(), 1000000, 200);
         QProcess victim;
-        victim.setProcessEnvironment(env_);
-        victim.start(TS_CLI_EXE, {"train", experiment, "--workspace", ws, "--json"});
-        QVERIFY(victim.waitForStarted());
-        const Workspace workspace = Workspace::open(ws.toStdString());
-        QTRY_VERIFY_WITH_TIMEOUT(hasCheckpoint(workspace.runCheckpointsPath(1)), 120000);
+        const Workspace workspace = trainUntilCheckpoint(victim, experiment, ws);
+        if (QTest::currentTestFailed()) return;
 
         const Result twice = cli({"train", "--resume", "1", "--workspace", ws});
         QCOMPARE(twice.exitCode, 1);
@@ -132,6 +143,33 @@ private slots:
         RunReader reader(workspace);
         QCOMPARE(reader.run(2)->status, RunStatus::Finished);
         QCOMPARE(reader.run(2)->parentRunId.value_or(0), std::int64_t(1));
+    }
+
+    // A save killed mid-way leaves a weights file without its state file and a temporary file:
+    // the next resume removes both, saying which, before it looks for the newest complete
+    // checkpoint (no writer has opened the store since the kill).
+    void killedSaveLeavesNoOrphans()
+    {
+        const QString ws = dir_.filePath("orphans");
+        const QString experiment = writeExperiment(dir_.path(), 1000000, 20);
+        QProcess victim;
+        const Workspace workspace = trainUntilCheckpoint(victim, experiment, ws);
+        if (QTest::currentTestFailed()) return;
+        ::kill(static_cast<pid_t>(victim.processId()), SIGKILL);
+        QVERIFY(victim.waitForFinished(60000));
+        // What a save killed between its two files leaves (the pair is written weights first).
+        const fs::path folder = workspace.runCheckpointsPath(1);
+        const fs::path orphan = folder / "epoch_999999.safetensors", temp = folder / "epoch_999999.state.safetensors.tmp";
+        std::ofstream(orphan) << "weights of a save that never finished";
+        std::ofstream(temp) << "half a state file";
+        const Result resumed = cli({"train", "--resume", "1", "--epochs", "1", "--workspace", ws});
+        QVERIFY(!fs::exists(orphan) && !fs::exists(temp));
+        const QString said = resumed.out + resumed.err;
+        // The two planted here, and whatever the kill itself interrupted.
+        QVERIFY2(said.contains(" incomplete checkpoint files that a save interrupted") &&
+                     said.contains(QString::fromStdString(orphan.string())) && said.contains(QString::fromStdString(temp.string())),
+                 qPrintable(said));
+        QVERIFY2(resumed.exitCode == 0 || resumed.err.contains("nothing is left"), qPrintable(resumed.err));
     }
 
     // A read-only workspace: runs list / show work; training, resuming, deleting and evaluating

@@ -14,6 +14,8 @@
 #include <random>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "exec/executor.h"
@@ -370,6 +372,61 @@ private slots:
         QVERIFY2(e.find('\xff') == std::string::npos, e.c_str());
     }
 
+    // Seen: a link to a file that is no checkpoint read as "truncated ... 3,475,222,254,926,655,346
+    // bytes of header". Any file whose bytes after the length are no JSON header is named as not
+    // a safetensors file (with its first bytes, and a link's target). Generated: common file
+    // kinds and random bytes of many sizes.
+    void nonCheckpointFilesAreNamed()
+    {
+        QTemporaryDir dir;
+        const std::string text = dir.filePath("notes.txt").toStdString();
+        writeAll(text, "These are my notes about the experiment, not weights.\n");
+        const std::string link = dir.filePath("best.safetensors").toStdString();
+        std::filesystem::create_symlink(text, link);
+        std::string e = errorOf([&] { readSafetensors(link); });
+        QVERIFY2(contains(e, link + ": not a safetensors file"), e.c_str());
+        QVERIFY2(contains(e, "this one starts 'These are')"), e.c_str());
+        QVERIFY2(contains(e, "the path is a link to '" + text + "'"), e.c_str());
+        QVERIFY2(!contains(e, "truncated") && !contains(e, "3,475,222,254,926,655,346"), e.c_str());
+        QVERIFY(contains(errorOf([&] { loadCheckpoint(link); }), "not a safetensors file"));
+
+        const std::string path = dir.filePath("other.safetensors").toStdString();
+        const std::vector<std::string> kinds = {
+            std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16),      // an image
+            std::string("PK\x03\x04\x14\0\0\0\x08\0", 10) + std::string(100, 'z'),  // a zip
+            std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0", 12) + std::string(100, '\0'),  // a program
+            std::string("\x08\x07\x12\x07pytorch\x1a\x05", 14) + std::string(64, 'q'),  // an ONNX model
+            "name: mlp\nmodel:\n  layers: []\n",                     // an experiment file
+            std::string(64, '\0'),                                   // zeros: length 0, then no '{'
+        };
+        for (const std::string& bytes : kinds) {
+            writeAll(path, bytes);
+            e = errorOf([&] { readSafetensors(path); });
+            QVERIFY2(contains(e, path + ": not a safetensors file"), e.c_str());
+            QVERIFY2(!contains(e, "truncated"), e.c_str());
+            QVERIFY2(e.find('\x1a') == std::string::npos && e.find('\n') == std::string::npos, e.c_str());  // shown escaped
+        }
+        std::mt19937_64 rng(37);
+        int named = 0;
+        for (int round = 0; round < 300; ++round) {
+            std::string bytes(9 + rng() % 3000, '\0');
+            for (auto& c : bytes) c = char(rng());
+            if (bytes[8] == '{' || bytes[8] == '[' || std::isspace(static_cast<unsigned char>(bytes[8]))) bytes[8] = 'x';
+            writeAll(path, bytes);
+            e = errorOf([&] { readSafetensors(path); });
+            named += contains(e, ": not a safetensors file (");
+            QVERIFY2(e.size() < 600, e.c_str());
+        }
+        QCOMPARE(named, 300);
+        // A folder and a FIFO are named as such; the FIFO is not opened (it would block).
+        QVERIFY(contains(errorOf([&] { readSafetensors(dir.path().toStdString()); }), ": is a folder, not a file"));
+        const std::string fifo = dir.filePath("fifo.safetensors").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        ::alarm(30);
+        QVERIFY(contains(errorOf([&] { readSafetensors(fifo); }), fifo + ": is a named pipe (FIFO), not a regular file"));
+        ::alarm(0);
+    }
+
     void everyBitFlipIsRefused()
     {
         // Both checksums together catch any single flipped bit, anywhere in either file.
@@ -416,14 +473,14 @@ private slots:
         // A folder that cannot exist (a path under a regular file fails even for root).
         const std::string underFile = path + "/x.safetensors";
         std::string e = errorOf([&] { writeSafetensors(underFile, fresh, {}); });
-        QVERIFY2(contains(e, underFile + ": cannot write: Not a directory"), e.c_str());
+        QVERIFY2(contains(e, "cannot write " + underFile + ": Not a directory"), e.c_str());
         e = errorOf([&] { writeSafetensors(dir.filePath("missing/x.safetensors").toStdString(), fresh, {}); });
-        QVERIFY2(contains(e, "cannot write: No such file or directory"), e.c_str());
+        QVERIFY2(contains(e, ": No such file or directory"), e.c_str());
 
         // The temporary file cannot be created (a directory is in the way): the target stays.
         QVERIFY(QDir(dir.path()).mkdir("keep.safetensors.tmp"));
         e = errorOf([&] { writeSafetensors(path, fresh, {}); });
-        QVERIFY2(contains(e, path + ": cannot write: Is a directory"), e.c_str());
+        QVERIFY2(contains(e, "cannot write " + path + ": Is a directory"), e.c_str());
         QVERIFY(readAll(path) == before);
         QVERIFY(QDir(dir.path()).rmdir("keep.safetensors.tmp"));
 
@@ -437,7 +494,7 @@ private slots:
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
         e = errorOf([&] { writeSafetensors(path, fresh, {}); });
         QCOMPARE(setrlimit(RLIMIT_FSIZE, &saved), 0);
-        QVERIFY2(contains(e, path + ": cannot write: File too large"), e.c_str());
+        QVERIFY2(contains(e, "cannot write " + path + ": File too large"), e.c_str());
         QVERIFY(readAll(path) == before);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"keep.safetensors"});
 
@@ -449,7 +506,7 @@ private slots:
         const std::string second = dir.filePath("epoch_002.safetensors").toStdString();
         QVERIFY(QDir(dir.path()).mkdir("epoch_002.state.safetensors.tmp"));
         e = errorOf([&] { saveCheckpoint(second, fresh, s); });
-        QVERIFY2(contains(e, checkpointStatePath(second) + ": cannot write"), e.c_str());
+        QVERIFY2(contains(e, "cannot write " + checkpointStatePath(second)), e.c_str());
         QVERIFY(!std::filesystem::exists(second));
         QVERIFY(loadCheckpoint(first).state == s);
     }

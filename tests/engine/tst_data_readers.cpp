@@ -11,10 +11,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "data/cifar_dataset.h"
 #include "data/csv_dataset.h"
+#include "data/data_files.h"
 #include "data/dataset_statistics.h"
 #include "data/idx_dataset.h"
 #include "data/image_decode.h"
@@ -142,6 +147,45 @@ void writeJpeg(const std::string& path, int w, int h, const Bytes& rgb)
     jpeg_finish_compress(&c);
     jpeg_destroy_compress(&c);
     std::fclose(f);
+}
+
+// A 4 x 4 JPEG in print colours (CMYK, or YCCK as Adobe writes them).
+void writeCmykJpeg(const std::string& path, J_COLOR_SPACE space)
+{
+    FILE* f = std::fopen(path.c_str(), "wb");
+    QVERIFY(f);
+    jpeg_compress_struct c;
+    jpeg_error_mgr err;
+    c.err = jpeg_std_error(&err);
+    jpeg_create_compress(&c);
+    jpeg_stdio_dest(&c, f);
+    c.image_width = 4;
+    c.image_height = 4;
+    c.input_components = 4;
+    c.in_color_space = JCS_CMYK;
+    jpeg_set_defaults(&c);
+    jpeg_set_colorspace(&c, space);
+    jpeg_start_compress(&c, TRUE);
+    JSAMPLE row[16];
+    for (int i = 0; i < 16; ++i) row[i] = JSAMPLE(i * 15);
+    while (c.next_scanline < c.image_height) {
+        JSAMPROW r = row;
+        jpeg_write_scanlines(&c, &r, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    std::fclose(f);
+}
+
+// 10485760 -> "10,485,760", written here rather than taken from the code under test.
+std::string groupDigitsText(std::size_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 std::vector<float> sample(const Dataset& d, std::int64_t i, std::int64_t* label = nullptr)
@@ -761,6 +805,149 @@ private slots:
         // Named after its folder (a temporary one here, not called MNIST).
         const std::string folder = tmp.path().section('/', -1).toStdString();
         QVERIFY2(contains(s.validation->description(), folder + " validation (2 x [1, 4, 5])"), s.validation->description().c_str());
+    }
+
+    // --- Messages: bounded, and naming the real cause (issue 37) -----------------------------
+    // Seen: a 10 MB CSV cell echoed whole. Generated: long values (ASCII and multi-byte) in a
+    // cell, a header name and a label column name; control characters in a cell.
+    void csvMessagesQuoteBoundedValues()
+    {
+        QTemporaryDir tmp;
+        const std::string path = tmp.path().toStdString() + "/long.csv";
+        for (const std::size_t length : {std::size_t(81), std::size_t(1000), std::size_t(100000), std::size_t(10 << 20)})
+            for (const std::string unit : {"x", "\xE5\xAD\xA6"}) {
+                std::string value;  // at least 81 characters, about `length` bytes
+                for (std::size_t i = 0; i < std::max<std::size_t>(81, length / unit.size()); ++i) value += unit;
+                const std::string bytes = groupDigitsText(value.size()) + " bytes";
+                writeText(path, "a,label\n1,0\n" + value + ",1\n");
+                DataError e = expectDataError([&] { CsvDataset(path, "label", {}, ""); });
+                QVERIFY2(std::string(e.what()).size() < 400, std::to_string(std::string(e.what()).size()).c_str());
+                QVERIFY(contains(e.what(), ":3: column 'a' is '"));
+                QVERIFY(contains(e.what(), "…' (" + bytes + "), not a (finite) number"));
+                // A header name and a requested column name, as long.
+                writeText(path, value + ",label\n1,0\n");
+                e = expectDataError([&] { CsvDataset(path, "missing " + value, {}, ""); });
+                QVERIFY2(std::string(e.what()).size() < 600, std::to_string(std::string(e.what()).size()).c_str());
+                QVERIFY(contains(e.what(), "no label column '"));
+                QVERIFY(contains(e.what(), "(" + bytes + ")"));  // the header's name
+                QVERIFY(contains(e.what(), "(" + groupDigitsText(value.size() + 8) + " bytes)"));  // the one asked for
+            }
+        // Many columns: the list names the first 20 and counts the rest.
+        std::string header;
+        for (int c = 0; c < 5000; ++c) header += "column" + std::to_string(c) + ",";
+        writeText(path, header + "label\n" + std::string(5000, '1') + "0\n");
+        const DataError wide = expectDataError([&] { CsvDataset(path, "class", {}, ""); });
+        QVERIFY2(std::string(wide.what()).size() < 2000, wide.what());
+        QVERIFY(contains(wide.what(), "and 4981 more"));
+        // Control characters in a cell are shown, not sent to the terminal.
+        writeText(path, "a,label\n1,0\n\"\x1b[2J\r\nforged\",1\n");
+        const DataError control = expectDataError([&] { CsvDataset(path, "label", {}, ""); });
+        QVERIFY(contains(control.what(), "is '\\x1b[2J\\r\\nforged'"));
+        QVERIFY(std::string(control.what()).find_first_of("\x1b\r\n") == std::string::npos);
+    }
+
+    // Seen: a folder or a FIFO where a file belongs is "not found". Generated: every reader that
+    // opens a file x a folder, a FIFO, a dangling link and a missing path; never "not found" for
+    // something that is there, and a FIFO never blocks (the alarm would end the test).
+    void notAFileIsNamedAsWhatItIs()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        struct Kind {
+            std::string name, words;
+        };
+        const std::vector<Kind> kinds = {{"folder", "is a folder, not a file"},
+                                         {"fifo", "is a named pipe (FIFO), not a regular file"},
+                                         {"link", "is a link to 'nowhere', which does not exist"},
+                                         {"missing", "no such file"}};
+        fs::create_directory(dir + "/folder");
+        QCOMPARE(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
+        fs::create_symlink("nowhere", dir + "/link");
+        const std::vector<std::pair<std::string, std::function<void(const std::string&)>>> readers = {
+            {"csv", [](const std::string& p) { CsvDataset(p, "label", {}, ""); }},
+            {"idx images", [&](const std::string& p) { IdxDataset(p, dir + "/none", {}, "t"); }},
+            {"image", [](const std::string& p) { decodeImageFile(p, 3); }},
+            {"image size", [](const std::string& p) { imageFileSize(p); }},
+            {"bytes", [](const std::string& p) { readFileBytes(p); }},
+        };
+        ::alarm(60);
+        for (const auto& [reader, read] : readers)
+            for (const Kind& k : kinds) {
+                const std::string path = dir + "/" + k.name;
+                const DataError e = expectDataError([&] { read(path); });
+                QVERIFY2(std::string(e.what()) == path + ": " + k.words, qPrintable(QString::fromStdString(reader + ": " + e.what())));
+            }
+        ::alarm(0);
+        // A folder format given a file, and an IDX folder whose training images are a folder.
+        writeText(dir + "/plain.txt", "x");
+        DatasetSpec spec;
+        spec.format = "idx";
+        spec.path = dir + "/plain.txt";
+        QVERIFY(contains(expectDataError([&] { openDataset(spec, "", ""); }).what(), "plain.txt: is a file, not a folder"));
+        spec.format = "image_folder";
+        spec.imageShape = {1, 4, 4};
+        QVERIFY(contains(expectDataError([&] { openDataset(spec, "", ""); }).what(), "plain.txt: is a file, not a folder"));
+        writeIdxDir(dir + "/idx", 10, false);
+        fs::remove(dir + "/idx/train-images-idx3-ubyte");
+        fs::create_directory(dir + "/idx/train-images-idx3-ubyte");
+        spec.format = "idx";
+        spec.path = dir + "/idx";
+        const DataError e = expectDataError([&] { openDataset(spec, "", ""); });
+        QVERIFY(contains(e.what(), "train-images-idx3-ubyte: is a folder, not a file"));
+        QVERIFY(std::string(e.what()).find("not found") == std::string::npos);
+    }
+
+    // Seen: a gzip error's byte offset was in the decompressed stream. It is the byte of the
+    // compressed file now, and the message says so. Generated: damage at many places.
+    void gzipErrorsNameTheCompressedByte()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        writeIdxDir(dir, 2000, true);
+        const std::string images = dir + "/train-images-idx3-ubyte.gz";
+        Bytes gz;
+        {
+            std::ifstream in(images, std::ios::binary);
+            gz.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        const auto size = static_cast<std::int64_t>(gz.size());
+        // Cut short: the error is at the end of the compressed file.
+        writeFile(images, Bytes(gz.begin(), gz.begin() + size / 2));
+        DataError e = expectDataError([&] { readFileBytes(images); });
+        QCOMPARE(e.position(), size / 2);
+        QVERIFY(contains(e.what(), images + ": byte " + std::to_string(size / 2) + ": corrupt gzip stream (the file ends inside"));
+        QVERIFY(contains(e.what(), "the byte is in the compressed file, after "));
+        int errors = 0;
+        for (std::int64_t at = 12; at < size - 8; at += 7) {
+            Bytes damaged = gz;
+            damaged[std::size_t(at)] ^= 0x55;
+            writeFile(images, damaged);
+            e = expectDataError([&] { readFileBytes(images); });
+            if (e.position() == -2) continue;  // a flip that still inflates (then the CRC says so below)
+            ++errors;
+            // Never past the compressed file, never before the damage (inflate stops after it).
+            QVERIFY2(e.position() >= at && e.position() <= size, qPrintable(QString("damage at %1: %2").arg(at).arg(e.what())));
+            QVERIFY(contains(e.what(), "in the compressed file"));
+        }
+        QVERIFY2(errors > (size - 20) / 7 * 9 / 10, qPrintable(QString::number(errors)));
+    }
+
+    // Seen: a CMYK JPEG was "damaged". It is named as a CMYK image TrainStudio does not decode.
+    void cmykJpegIsNamed()
+    {
+        QTemporaryDir tmp;
+        for (const J_COLOR_SPACE space : {JCS_CMYK, JCS_YCCK}) {
+            const std::string path = tmp.path().toStdString() + "/print" + std::to_string(int(space)) + ".jpg";
+            writeCmykJpeg(path, space);
+            for (const int channels : {1, 3}) {
+                const DataError e = expectDataError([&] { decodeImageFile(path, channels); });
+                QVERIFY(contains(e.what(), path + ": a CMYK JPEG image"));
+                QVERIFY(contains(e.what(), "save it as RGB"));
+                QVERIFY2(std::string(e.what()).find("damaged") == std::string::npos, e.what());
+            }
+            const ImageSize size = imageFileSize(path);  // its header is fine
+            QCOMPARE(size.width, 4);
+        }
     }
 
     // --- The real Fashion-MNIST ------------------------------------------------------------

@@ -311,6 +311,65 @@ private slots:
         QCOMPARE(std::string(e.what()), std::string("x.yaml:10:12: optimizer: expected a mapping (key: value lines or {key: value}), got '5'"));
     }
 
+    // Seen: `layers: []` said "expected a list of layers, got a list". An empty list is named as
+    // empty; a list is described with what it holds.
+    void emptyModelListSaysEmpty()
+    {
+        for (const std::string key : {"layers", "nodes"}) {
+            const ExperimentError e = expectError("name: t\ndataset: {format: idx, path: /nowhere}\nmodel:\n  " + key + ": []\n");
+            bool named = false;
+            for (const ExperimentIssue& i : e.issues()) {
+                QVERIFY2(i.message.find("expected a list") == std::string::npos, e.what());
+                named = named || i.message.rfind(key + ": the list is empty; a model needs at least one ", 0) == 0;
+            }
+            QVERIFY2(named, e.what());
+        }
+        const ExperimentError e = expectError(withLine(10, "optimizer: [adam, 0.1]"));
+        QCOMPARE(std::string(e.what()),
+                 std::string("x.yaml:10:12: optimizer: expected a mapping (key: value lines or {key: value}), got a list [adam, 0.1]"));
+    }
+
+    // Values quoted in messages are bounded and show their control characters. Generated: long
+    // and control-character values in every kind of place a value is quoted.
+    void quotedValuesAreBoundedAndVisible()
+    {
+        struct Place {
+            int line;
+            std::string text;  // % is the value
+            bool quoted;       // the message quotes the value itself
+        };
+        const std::vector<Place> places = {
+            {12, "  epochs: %", true},                                              // expected an integer
+            {10, "optimizer: {type: %, lr: 0.1}", true},                            // unknown optimizer
+            {13, "  batch_size: 8\n  device: %", true},                             // a bad device
+            {10, "optimizer: %", true},                                             // expected a mapping
+            {5, "    - %", true},                                                   // unknown op
+            {6, "    - Linear: {out_features: %}", true},                           // a bad attribute
+            {2, "dataset: {format: idx, path: /nowhere, loader: {sampler: %}}", true},  // unknown sampler
+            {13, "  batch_size: 8\n  %: 8", false},                                  // an unknown key
+        };
+        const std::vector<std::string> values = {std::string(81, 'y'), std::string(100000, 'z'),
+                                                 "\"\\e[2J\\e[31mred\\r\\nforged line\"", "\"\\x9b31m \\u202Etxt.exe\""};
+        int checked = 0;
+        for (const Place& p : places)
+            for (const std::string& v : values) {
+                std::string text = p.text;
+                text.replace(text.find('%'), 1, v);
+                const ExperimentError e = expectError(withLine(p.line, text));
+                for (const ExperimentIssue& i : e.issues()) {
+                    // Bounded ("known ops: ..." lists every op), never the value's 100,000 bytes.
+                    QVERIFY2(i.message.size() < 1500, qPrintable(QString::number(i.message.size()) + " characters: " + text.substr(0, 60).c_str()));
+                    for (const char c : i.message) QVERIFY2(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F, i.message.c_str());
+                    QVERIFY2(i.message.find("\xC2\x9B") == std::string::npos && i.message.find("\xE2\x80\xAE") == std::string::npos,
+                             i.message.c_str());
+                }
+                if (p.quoted && v.size() > 1000) QVERIFY2(std::string(e.what()).find("…' (100,000 bytes)") != std::string::npos, e.what());
+                if (p.quoted && v.find("\\e[2J") != std::string::npos) QVERIFY2(std::string(e.what()).find("\\x1b[2J\\x1b[31mred\\r\\nforged line") != std::string::npos, e.what());
+                ++checked;
+            }
+        QCOMPARE(checked, int(places.size() * values.size()));
+    }
+
     void badValue()
     {
         ExperimentError e = expectError(withLine(10, "optimizer: {type: adam, lr: 0}"));
@@ -537,8 +596,9 @@ model:
         try {
             saveExperiment(cnn, bad);
             QFAIL("saved into a missing directory");
-        } catch (const ExperimentError& e) {
-            QCOMPARE(e.file(), bad);
+        } catch (const OutputFileError& e) {
+            QCOMPARE(e.message().id, std::string("output.no_folder"));
+            QVERIFY2(std::string(e.what()).find(bad) != std::string::npos, e.what());
         }
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"exp.yaml"});
     }

@@ -39,6 +39,8 @@ namespace {
 
 // ---- a VFS whose writes fail while `diskFull` is set -----------------------------------
 std::atomic<bool> diskFull{false};
+std::atomic<int> failCode{SQLITE_FULL};  // what a write returns while diskFull is set
+std::atomic<int> failErrno{0};           // the OS error SQLite then reads (xGetLastError)
 sqlite3_vfs* realVfs = nullptr;
 sqlite3_vfs fullVfs;
 sqlite3_io_methods fullMethods;
@@ -61,7 +63,7 @@ int fullOpen(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* file, int flags,
         fullMethods.xClose = [](sqlite3_file* x) { return realOf(x)->pMethods->xClose(realOf(x)); };
         fullMethods.xRead = [](sqlite3_file* x, void* p, int n, sqlite3_int64 o) { return realOf(x)->pMethods->xRead(realOf(x), p, n, o); };
         fullMethods.xWrite = [](sqlite3_file* x, const void* p, int n, sqlite3_int64 o) {
-            return diskFull ? SQLITE_FULL : realOf(x)->pMethods->xWrite(realOf(x), p, n, o);
+            return diskFull ? failCode.load() : realOf(x)->pMethods->xWrite(realOf(x), p, n, o);
         };
         fullMethods.xTruncate = [](sqlite3_file* x, sqlite3_int64 n) { return realOf(x)->pMethods->xTruncate(realOf(x), n); };
         fullMethods.xSync = [](sqlite3_file* x, int f) { return realOf(x)->pMethods->xSync(realOf(x), f); };
@@ -89,6 +91,9 @@ void installFullVfs()
     fullVfs.zName = "ts-full-disk";
     fullVfs.szOsFile = int(sizeof(FullFile)) + realVfs->szOsFile;
     fullVfs.xOpen = fullOpen;
+    fullVfs.xGetLastError = [](sqlite3_vfs* vfs, int n, char* out) {
+        return diskFull && failErrno ? failErrno.load() : realVfs->xGetLastError(vfs, n, out);
+    };
     fullVfs.pNext = nullptr;
     sqlite3_vfs_register(&fullVfs, 1);
 }
@@ -143,6 +148,48 @@ private slots:
 
     // The writer keeps a failed batch and commits it when the disk allows: every point lands,
     // in order, and flush says what waits instead of blocking while the disk is full.
+    // Seen: a full disk at the first start read "cannot run 'PRAGMA application_id': disk I/O
+    // error". The store names the disk and the workspace, from SQLite's code or from the OS
+    // error behind a bare I/O error (SQLite reports ENOSPC as that where it maps its -shm file).
+    void fullDiskAtOpenNamesTheWorkspace()
+    {
+        struct Case {
+            int code, osError;
+            std::string words;
+        };
+        const std::vector<Case> cases = {
+            {SQLITE_FULL, 0, " is full ("},
+            {SQLITE_IOERR_WRITE, ENOSPC, " is full ("},
+            {SQLITE_IOERR_SHMSIZE, EDQUOT, " is full ("},
+            {SQLITE_IOERR_WRITE, EIO, " failed to read or write (Input/output error)"},
+        };
+        for (const Case& c : cases) {
+            QTemporaryDir dir;
+            const std::string folder = dir.path().toStdString() + "/ws";
+            failCode = c.code;
+            failErrno = c.osError;
+            diskFull = true;
+            std::string what;
+            try {
+                const Workspace ws = Workspace::open(folder);
+                RunWriter writer(ws);
+                NewRun run;
+                run.experimentName = "full";
+                writer.createRun(run);
+                writer.flush();
+            } catch (const std::exception& e) {
+                what = e.what();
+            }
+            diskFull = false;
+            QVERIFY2(!what.empty(), "nothing failed on a full disk");
+            QVERIFY2(what.find("the disk holding the workspace " + folder) != std::string::npos, what.c_str());
+            QVERIFY2(what.find(c.words) != std::string::npos, what.c_str());
+            QVERIFY2(what.rfind(folder + "/studio.db: ", 0) == 0 || what.find(folder + "/studio.db") != std::string::npos, what.c_str());
+        }
+        failCode = SQLITE_FULL;
+        failErrno = 0;
+    }
+
     void writerKeepsRowsWhileTheDiskIsFull()
     {
         QTemporaryDir dir;

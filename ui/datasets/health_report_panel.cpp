@@ -270,6 +270,7 @@ QString HealthReportPanel::causeText(const std::string& cause) const
 {
     if (cause == "damaged_png") return tr("damaged PNG");
     if (cause == "damaged_jpeg") return tr("damaged JPEG");
+    if (cause == "unsupported_image") return tr("unsupported image (CMYK)");
     if (cause == "not_an_image") return tr("not an image");
     if (cause == "damaged_gzip") return tr("damaged gzip");
     if (cause == "image_too_large") return tr("image too large");
@@ -476,7 +477,7 @@ void HealthReportPanel::retranslate()
     m_useWeights->setToolTip(tr("Weight the CrossEntropy loss by n / (k · count) per class of the training split, so every "
                                 "class counts equally (the loss's class_weights; replaces the class-balanced sampler)."));
     m_useSampler->setText(tr("Use the class-balanced sampler"));
-    m_useSampler->setToolTip(tr("Draw every class equally often in each epoch (dataset.sampler: class_balanced; removes "
+    m_useSampler->setToolTip(tr("Draw every class equally often in each epoch (dataset.loader.sampler: class_balanced; removes "
                                 "the loss's class weights)."));
     showReport();
 }

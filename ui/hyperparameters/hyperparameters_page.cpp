@@ -19,6 +19,7 @@
 #include "option_editor.h"
 #include "schedule_preview_chart.h"
 #include "sweep_panel.h"
+#include "ui/user_files.h"
 
 namespace ts::ui {
 
@@ -227,7 +228,7 @@ bool HyperparametersPage::saveAs(const QString& file)
         m_message->setText(tr("Saved to %1.").arg(file));
         emit experimentEdited(spec);
     } catch (const std::exception& e) {
-        m_message->setText(tr("Cannot save: %1. Save it elsewhere with Save As (Ctrl+Shift+S).").arg(QString::fromStdString(e.what())));
+        m_message->setText(tr("Cannot save: %1. Save it elsewhere with Save As (Ctrl+Shift+S).").arg(errorText(e)));
         return false;
     }
     updateTitle();

@@ -125,6 +125,11 @@ const Help kHelp[] = {
      QT_TRANSLATE_NOOP("OptionHelp", "When the run trains on several processes, batch norm computes its mean and variance "
                        "over the whole global batch instead of each process's share: the run then follows a single "
                        "process's, at the cost of three small exchanges per batch norm layer in each step.")},
+    {"training.dist_timeout_s", QT_TRANSLATE_NOOP("OptionHelp", "Distributed timeout (s)"),
+     QT_TRANSLATE_NOOP("OptionHelp", "When the run trains on several processes: how long one exchange waits for the "
+                       "others. A process that stops answering (stopped, hung, unreachable) then fails the run with a "
+                       "message naming it and its host, and the run resumes from its last checkpoint. It must exceed the "
+                       "longest time the first process works alone (evaluation, checkpoints). 0: wait forever.")},
     {"training.overfit_batches", QT_TRANSLATE_NOOP("OptionHelp", "Overfit batches"),
      QT_TRANSLATE_NOOP("OptionHelp", "Sanity check: train on this many fixed batches only. A sound model and pipeline "
                        "drive the loss close to zero on them; if not, look for a bug before tuning anything. 0: off.")},

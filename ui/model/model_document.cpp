@@ -6,6 +6,7 @@
 #include <QUndoStack>
 
 #include "io/experiment_text.h"
+#include "ui/user_files.h"
 
 namespace ts::ui {
 
@@ -153,7 +154,7 @@ bool ModelDocument::save(const QString& target, QString* error)
     try {
         saveExperiment(edited, path.toStdString());
     } catch (const std::exception& e) {
-        if (error) *error = tr("Cannot save: %1. Nothing was changed on disk; save it elsewhere with Save As.").arg(QString::fromStdString(e.what()));
+        if (error) *error = tr("Cannot save: %1. Nothing was changed on disk; save it elsewhere with Save As.").arg(errorText(e));
         return false;
     }
     m_base = edited;

@@ -18,6 +18,7 @@
 #include "model_document.h"
 #include "model_page.h"
 #include "model_scene.h"
+#include "ui/user_files.h"
 #include "widgets/graph_layout.h"
 #include "widgets/node_canvas.h"
 
@@ -308,9 +309,11 @@ void ModelPage::deleteSelection()
 bool ModelPage::exportImage(const QString& path)
 {
     const bool svg = path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive);
-    const bool ok = svg ? m_canvas->exportSvg(path, QFileInfo(m_doc->path()).baseName()) : m_canvas->exportPng(path);
-    setStatus(ok ? tr("Exported the drawing to %1.").arg(path) : tr("Cannot write %1.").arg(path));
-    return ok;
+    const widgets::WriteResult result =
+        svg ? m_canvas->exportSvg(path, QFileInfo(m_doc->path()).baseName()) : m_canvas->exportPng(path);
+    if (!result) setStatus(result.message);
+    else setStatus(tr("Exported the drawing to %1.").arg(path) + (result.message.isEmpty() ? QString() : u' ' + result.message));
+    return result.ok;
 }
 
 }  // namespace ts::ui

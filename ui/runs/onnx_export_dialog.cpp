@@ -19,6 +19,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine_messages.h"
+#include "ui/user_files.h"
 
 namespace ts::ui {
 
@@ -109,7 +110,7 @@ void OnnxExportDialog::startExport()
         try {
             return exportRunOnnx(request);
         } catch (const std::exception& e) {  // each says what is wrong and what to do
-            return QString::fromLocal8Bit(e.what());
+            return errorText(e);
         }
     }));
     updateControls();

@@ -25,6 +25,7 @@
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_winograd.h"
 #include "backend/cpu/parallel.h"
+#include "tensor/checked_size.h"
 
 namespace ts {
 
@@ -225,6 +226,17 @@ bool CpuBackend::useWinograd(const ConvGeometry& g) const
 
 std::size_t CpuBackend::conv2dWorkspaceBytes(const ConvGeometry& g)
 {
+    // The plans below multiply unchecked: make sure one sample's columns and the filters, with
+    // room for 8 lanes, 16 Winograd positions and the float size, fit an int64 first. The
+    // output and the weights fit already (checkGraph), but columns c*r*s x outH*outW need not.
+    i64 colRows = 0, rows = 0, pixels = 0, perSample = 0, filters = 0;
+    const bool fits = mulFits(g.c, g.r, colRows) && mulFits(colRows, g.s, colRows) && mulFits(g.outH(), g.outW(), pixels) &&
+                      !__builtin_add_overflow(colRows, g.k, &rows) && mulFits(rows, pixels, perSample) && mulFits(perSample, i64{1} << 9, perSample) &&
+                      mulFits(g.k, g.c, filters) && mulFits(filters, i64{1} << 9, filters);
+    if (!fits)
+        throw SizeOverflow("its im2col workspace (" + std::to_string(g.c) + "x" + std::to_string(g.r) + "x" +
+                           std::to_string(g.s) + " rows by " + std::to_string(g.outH()) + "x" + std::to_string(g.outW()) +
+                           " pixels) is more than 64-bit arithmetic counts");
     return std::max(makePlan(g).bytes(), winograd::applies(g) ? winograd::workspaceBytes(g) : 0);
 }
 

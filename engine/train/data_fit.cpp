@@ -1,0 +1,103 @@
+#include "train/data_fit.h"
+
+#include <algorithm>
+
+#include "graph/graph.h"
+#include "train/evaluation.h"
+
+namespace ts {
+
+namespace {
+
+// "data.csv:10" or, when the reader cannot say, "sample 9 of Fashion-MNIST test".
+std::string sourceOf(const Dataset& data, std::int64_t index)
+{
+    const std::string s = data.sampleSource(index);
+    return s.empty() ? "sample " + std::to_string(index) + " of " + data.description() : s;
+}
+
+std::string className(const Dataset& data, std::int64_t label)
+{
+    const std::vector<std::string> names = data.classNames();
+    return label >= 0 && label < std::int64_t(names.size()) ? names[std::size_t(label)] : std::to_string(label);
+}
+
+struct NamedSplit {
+    const char* name;
+    const Dataset* data;
+};
+
+}  // namespace
+
+void checkDataFitsModel(const DatasetSplits& splits, const Graph& model)
+{
+    if (!splits.train) return;
+    const Dataset& train = *splits.train;
+    const std::vector<NamedSplit> all = {{"training", splits.train.get()}, {"validation", splits.validation.get()},
+                                         {"test", splits.test.get()}};
+    for (const NamedSplit& s : all) {
+        if (!s.data || s.data->sampleShape() == train.sampleShape()) continue;
+        const std::string where = sourceOf(*s.data, 0);
+        throw DataError(where, -1, where + ": the " + s.name + " split's samples are " + s.data->sampleShape().str() +
+                                       ", the training split's " + train.sampleShape().str() +
+                                       ": every split must hold samples of one shape; check that file");
+    }
+
+    const CheckedGraph graph = checkGraph(model, 1);
+    const GraphBinding binding = GraphBinding::of(graph);
+    const int input = graph.findValue(binding.input);
+    if (input >= 0) {
+        const std::vector<std::int64_t> dims = graph.values[std::size_t(input)].spec.shape.dims();  // [1, ...]
+        const Shape takes(std::vector<std::int64_t>(dims.begin() + (dims.empty() ? 0 : 1), dims.end()));
+        if (takes.numel() != train.sampleShape().numel())
+            throw DataError(sourceOf(train, 0), -1,
+                            "the model's input '" + binding.input + "' takes " + takes.str() + " (" +
+                                std::to_string(takes.numel()) + " values a sample), but the dataset's samples are " +
+                                train.sampleShape().str() + " (" + std::to_string(train.sampleShape().numel()) +
+                                " values): set the input's shape to the data's (model.inputs), or choose the dataset the model was made for");
+    }
+
+    const std::int64_t classes = train.numClasses();
+    for (const NamedSplit& s : all) {
+        if (!s.data) continue;
+        const auto& labels = s.data->labels();
+        const auto bad = std::find_if(labels.begin(), labels.end(), [&](std::int64_t l) { return l < 0 || l >= classes; });
+        if (bad == labels.end()) continue;
+        const std::int64_t at = bad - labels.begin();
+        throw DataError(sourceOf(*s.data, at), -1,
+                        sourceOf(*s.data, at) + ": label " + std::to_string(*bad) + " is not one of the dataset's " +
+                            std::to_string(classes) + " classes (0 to " + std::to_string(classes - 1) +
+                            "): correct the label, or exclude the sample (trainstudio-cli data mark)");
+    }
+
+    if (graph.lossValue < 0) return;
+    const CheckedNode& loss = graph.nodes[std::size_t(graph.values[std::size_t(graph.lossValue)].producer)];
+    if (loss.op->type() != "CrossEntropy" || loss.inputs.empty()) return;
+    const ValueInfo& logits = graph.values[std::size_t(loss.inputs[0])];
+    const Shape& shape = logits.spec.shape;
+    if (shape.rank() != 2) return;  // the op's own shape rule speaks for other layouts
+    const std::int64_t width = shape[1];
+    const std::string producer = logits.producer >= 0 ? graph.nodes[std::size_t(logits.producer)].name : logits.name;
+    if (classes > width) {
+        // The first sample whose class the output cannot score, in any split.
+        for (const NamedSplit& s : all) {
+            if (!s.data) continue;
+            const auto& labels = s.data->labels();
+            const auto over = std::find_if(labels.begin(), labels.end(), [&](std::int64_t l) { return l >= width; });
+            if (over == labels.end()) continue;
+            const std::int64_t at = over - labels.begin();
+            throw DataError(sourceOf(*s.data, at), -1,
+                            sourceOf(*s.data, at) + ": the label '" + className(*s.data, *over) + "' is class " +
+                                std::to_string(*over + 1) + " of the dataset's " + std::to_string(classes) +
+                                ", but the model's output '" + producer + "' scores " + std::to_string(width) +
+                                " classes: set its out_features to " + std::to_string(classes) +
+                                ", or correct the labels");
+        }
+    }
+    if (classes != width)
+        throw DataError("", -1,
+                        "the dataset has " + std::to_string(classes) + " classes but the model's output '" + producer +
+                            "' scores " + std::to_string(width) + ": set its out_features to " + std::to_string(classes));
+}
+
+}  // namespace ts
