@@ -291,11 +291,13 @@ void mlpFollowsSingleProcessCurve()
 }
 
 // With training.sync_batchnorm the CNN's batch norm sees the global batch of 128, so two ranks x
-// 64 follow one process's curve; with local statistics (64 each) they do not. Tolerance 1e-5
-// relative over 50 steps, as for the MLP (measured: 1.4e-7): the statistics agree to float
-// rounding (tst_ops_norm's two-thread case), and what is left is the MLP's difference, 64-sample
-// shards summed in another order than one 128-sample pass. Local statistics differ by about
-// 1.5e-2; test accuracy may differ by an image or two of the 1,000.
+// 64 follow one process's curve; with local statistics (64 each) they do not. Tolerance 2e-4
+// relative over 50 steps: the statistics agree to float rounding (tst_ops_norm's two-thread
+// case), and what is left is 64-sample shards summed in another order than one 128-sample pass,
+// which the convolutions' GEMMs carry into the next steps. How far depends on OpenBLAS's kernel:
+// 1.4e-7 with the one it picks for Zen 4, 4.5e-5 with OPENBLAS_CORETYPE=Haswell (set on some
+// machines here). Local statistics differ by about 1.5e-2, 75x the tolerance; test accuracy may
+// differ by an image or two of the 1,000.
 void cnnSyncBatchNormFollowsSingleProcessCurve()
 {
     Collector one, synced, local;
@@ -307,7 +309,7 @@ void cnnSyncBatchNormFollowsSingleProcessCurve()
         TS_CHECK_EQ(c->steps.size(), 50u);
     }
     const double worstSynced = worstRelativeDifference(one, synced), worstLocal = worstRelativeDifference(one, local);
-    TS_CHECK(worstSynced <= 1e-5);
+    TS_CHECK(worstSynced <= 2e-4);
     TS_CHECK(worstLocal > 1e-3);  // the check above can fail: local statistics are visibly off
     const double acc1 = one.finished.metrics["test_acc"], acc2 = synced.finished.metrics["test_acc"];
     TS_CHECK(std::abs(acc1 - acc2) <= 2.0 / 1000 + 1e-12);
