@@ -66,9 +66,9 @@ class Probe:
                 why.append("message of %d characters" % len(err))
             if any(ord(c) < 32 and c not in "\n\t" or ord(c) == 127 for c in err):
                 why.append("raw control characters in the message")
-        for text in must_contain:
-            if text not in err:
-                why.append("message lacks %r" % text)
+        for text in must_contain:  # a tuple: any one of its texts
+            if not any(t in err for t in (text if isinstance(text, tuple) else (text,))):
+                why.append("message lacks %r" % (text,))
         for p, d in before.items():
             if digest(p) != d:
                 why.append("%s changed" % p)
@@ -228,9 +228,56 @@ def changed_data_resume(probe):
         if probe.run(["train", yaml, "--epochs", "1", "--workspace", ws])[0] != 0:
             sys.exit("probe: could not train " + yaml)
         write(csv, text())
+        # Data that no longer reads at all is refused by its reader, naming the file instead.
         probe.judge("changed data", name, ["train", "--resume", "1", "--epochs", "3", "--workspace", ws], expect_exit=(1,),
-                    must_contain=("--allow-changed-data",),
+                    must_contain=(("--allow-changed-data", "d%d.csv:" % i),),
                     store=os.path.join(ws, "studio.db"))
+
+
+def every_command_helps(probe):
+    """Class 7: every command answers --help and -h on stdout, exit 0."""
+    commands = ["train", "eval", "predict", "export", "lr-find", "sweep", "slurm", "data check", "data labels",
+                "data mark", "validate", "info", "plan", "bench", "bench-store", "runs", "selftest"]
+    cases = [(c, flag) for c in commands for flag in ("--help", "-h")]
+    for command, flag in probe.sample(cases, 8):
+        args = command.split() + [flag]
+        code, out, err, _ = probe.run(args, 60)
+        tally = probe.results.setdefault("help", [0, 0])
+        tally[0] += 1
+        if code != 0 or "sage" not in out:
+            tally[1] += 1
+            probe.failures.append({"class": "help", "case": " ".join(args), "args": args,
+                                   "why": ["exit %s, no usage on stdout" % code], "stderr": err[-600:]})
+
+
+def numbers_out_of_range(probe):
+    """Class 7b: numeric options refuse bad values naming the option and the range."""
+    experiment = os.path.join(probe.source, "experiments/tabular_example.yaml")
+    options = [(["train", experiment, "--epochs"], "--epochs"), (["train", experiment, "--threads"], "--threads"),
+               (["lr-find", experiment, "--steps"], "--steps"), (["lr-find", experiment, "--min-lr"], "--min-lr"),
+               (["bench", "--batch"], "--batch"), (["bench", "--steps"], "--steps"), (["plan", "--batch"], "--batch"),
+               (["data", "check", experiment, "--threshold"], "--threshold"),
+               (["slurm", experiment, "--gpus-per-node", "1", "--nodes"], "--nodes")]
+    values = ["-1", "abc", "1e999", "99999999999999999999", "nan", "", "3.5", "0x10", "--", "1" * 5000]
+    ws = os.path.join(probe.scratch, "numbers_ws")
+    for (args, option), value in probe.sample(itertools.product(options, values), 16):
+        # A value in range but impossible with the others (--min-lr above --max-lr) names the setting.
+        named = (option, option.lstrip("-").replace("-", "_"))
+        probe.judge("numbers", "%s %r" % (option, value[:20]), args + [value, "--workspace", ws] if args[0] != "bench"
+                    and args[0] != "plan" else args + [value], must_contain=(named,) if value != "3.5" else ())
+
+
+def hostile_values(probe):
+    """Class 5: long values and control characters come back bounded and escaped."""
+    experiment = os.path.join(probe.source, "experiments/tabular_example.yaml")
+    keys = ["optimizer.type", "schedule.type", "dataset.format", "dataset.label_column", "training.device",
+            "dataset.path", "model.layers", "training.epochs"]
+    values = ["x" * 100, "y" * 100000, "a\x1b[31mred\x1b[0m", "line\nforged row", "bell\a", "\u202eevil",
+              "\xff\xfe", "'quote\"", "z" * 120000]
+    for key, value in probe.sample(itertools.product(keys, values), 14):
+        # The dataset's keys are read with the data; the rest without it.
+        data = [] if key.startswith("dataset.") else ["--no-data"]
+        probe.judge("bounded, escaped", "%s=%r" % (key, value[:24]), ["validate", experiment, "--set", key + "=" + value] + data)
 
 
 def main():
@@ -248,6 +295,9 @@ def main():
     output_paths(probe, ws)
     data_against_model(probe)
     changed_data_resume(probe)
+    every_command_helps(probe)
+    numbers_out_of_range(probe)
+    hostile_values(probe)
     total = sum(r[0] for r in probe.results.values())
     failed = sum(r[1] for r in probe.results.values())
     for cls, (ran, bad) in probe.results.items():
