@@ -113,10 +113,10 @@ private slots:
             {root() / "elsewhere" / "innocent.onnx", "output.workspace_database"},
             {root() / "elsewhere" / "ck" / "run_1" / "epoch_001.safetensors", "output.workspace_checkpoints"},
         };
-        for (const auto& [path, id] : cases) {
+        for (const auto& c : cases) {  // not a structured binding: clang cannot capture one under OpenMP
             std::string text;
-            QCOMPARE(refusal([&] { writeOutputFile(path, "garbage"); }, &text), id);
-            QVERIFY2(text.find(path.string()) != std::string::npos, text.c_str());
+            QCOMPARE(refusal([&] { writeOutputFile(c.first, "garbage"); }, &text), c.second);
+            QVERIFY2(text.find(c.first.string()) != std::string::npos, text.c_str());
         }
         QCOMPARE(readAll(ws / "studio.db"), std::string("SQLite format 3"));
         QCOMPARE(readAll(ws / "checkpoints" / "run_1" / "epoch_001.safetensors"), std::string("weights"));
@@ -149,7 +149,7 @@ private slots:
             {root() / "folder" / "a" / "b.csv", "output.no_folder"},
             {"", "output.no_name"},
         };
-        for (const auto& [path, id] : cases) QCOMPARE(refusal([&] { writeOutputFile(path, "x"); }), id);
+        for (const auto& c : cases) QCOMPARE(refusal([&] { writeOutputFile(c.first, "x"); }), c.second);
         ::close(s);
         struct stat st {};
         QCOMPARE(::stat("/dev/null", &st), 0);
