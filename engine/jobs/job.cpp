@@ -101,12 +101,8 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
             if (!job.resume.empty()) {  // before reading its checkpoint, which a live run may be replacing
                 RunReader reader(*workspace);
                 refuseLiveRun(reader, *workspace, source);
-                if (const std::vector<std::string> removed = clearKilledSaves(reader, *workspace, source); !removed.empty()) {
-                    std::string names;
-                    for (const std::string& f : removed) names += (names.empty() ? "" : ", ") + f;
-                    publishLog(listener, LogEvent::Level::Warning,
-                               makeMessage(MessageId::RunStaleFilesRemoved, {std::to_string(removed.size()), names}));
-                }
+                if (const std::vector<std::string> removed = clearKilledSaves(reader, *workspace, source); !removed.empty())
+                    publishLog(listener, LogEvent::Level::Warning, staleFilesRemoved(removed));
             }
             from = loadContinuation(*workspace, source);
             if (from->fallback) publishLog(listener, LogEvent::Level::Warning, *from->fallback);

@@ -17,7 +17,6 @@
 #include <variant>
 
 #include "store/evaluations.h"
-#include "store/run_log.h"
 #include "store/writer_db.h"
 
 namespace ts {
@@ -114,18 +113,11 @@ struct RunWriter::Impl {
     Impl(const Workspace& w) : workspace(w), sql(w.databasePath())
     {
         // Runs found dead: what their killed saves left is litter now (no one finishes it). The
-        // run's log says what went, so a resume's "no checkpoint" is not a mystery.
-        for (std::int64_t id : sql.runsCrashedAtOpen()) {
-            const std::vector<std::string> removed = workspace.removeStaleCheckpointFiles(id);
-            if (removed.empty()) continue;
-            std::string names;
-            for (const std::string& f : removed) names += (names.empty() ? "" : ", ") + f;
-            try {
-                appendRunLog(workspace, id, {unixNow(), "warning",
-                                             makeMessage(MessageId::RunStaleFilesRemoved, {std::to_string(removed.size()), names})});
-            } catch (const StoreError&) {  // the files are gone all the same
-            }
-        }
+        // run's log says what went (queued like any row: this connection writes it), so a
+        // resume's "no checkpoint" is not a mystery.
+        for (std::int64_t id : sql.runsCrashedAtOpen())
+            if (const std::vector<std::string> removed = workspace.removeStaleCheckpointFiles(id); !removed.empty())
+                push(LogRow{id, std::make_unique<LogLine>(LogLine{unixNow(), "warning", staleFilesRemoved(removed)})});
     }
 
     void push(Row row, bool now = false)

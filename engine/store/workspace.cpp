@@ -49,6 +49,13 @@ std::vector<std::string> Workspace::removeStaleCheckpointFiles(std::int64_t runI
     return removed;
 }
 
+Message staleFilesRemoved(const std::vector<std::string>& removed)
+{
+    std::string names;
+    for (const std::string& f : removed) names += (names.empty() ? "" : ", ") + f;
+    return makeMessage(MessageId::RunStaleFilesRemoved, {std::to_string(removed.size()), names});
+}
+
 Workspace Workspace::open(const std::string& directory)
 {
     std::error_code ec;

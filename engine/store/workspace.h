@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "types/message.h"
+
 namespace ts {
 
 struct Workspace {
@@ -28,5 +30,8 @@ struct Workspace {
     // run's save in progress looks the same. Returns the paths removed; best effort.
     std::vector<std::string> removeStaleCheckpointFiles(std::int64_t runId) const;
 };
+
+// The log line naming what removeStaleCheckpointFiles removed (`removed` not empty).
+Message staleFilesRemoved(const std::vector<std::string>& removed);
 
 }  // namespace ts
