@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QListView>
 #include <QPainter>
+#include <QScrollBar>
 #include <QSlider>
 #include <QStyledItemDelegate>
 #include <QToolTip>
@@ -71,16 +72,20 @@ class ImageGrid::Delegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     int thumbnail = 84;
+    int width = 0;       // the cells' width where the grid widens them (pairs); 0: their own
+    bool pairs = false;  // frame rows 2k and 2k + 1 as one
 
     QSize cell(const QFontMetrics& metrics) const
     {
         // Wide enough for "T-shirt/top → Coat" on one line even under small thumbnails.
-        const int width = std::max(thumbnail, metrics.averageCharWidth() * 16);
-        return {width + 2 * kPadding, thumbnail + 3 * kPadding + kCaptionLines * metrics.lineSpacing()};
+        const int own = std::max(thumbnail, metrics.averageCharWidth() * 16);
+        return {own + 2 * kPadding, thumbnail + 3 * kPadding + kCaptionLines * metrics.lineSpacing()};
     }
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex&) const override
     {
-        return cell(option.fontMetrics);
+        QSize size = cell(option.fontMetrics);
+        if (width > 0) size.setWidth(width);
+        return size;
     }
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
     {
@@ -94,9 +99,20 @@ public:
         // view's style would fill neither, and the highlighted caption would be white on white.
         opt.showDecorationSelected = true;
         style->drawPrimitive(QStyle::PE_PanelItemViewItem, &opt, painter, opt.widget);
+        if (pairs) {  // one frame around both: the first cell draws its open-right half, the second the rest
+            const QRect f = option.rect.adjusted(1, 1, -1, -1);
+            painter->save();
+            painter->setPen(QPen(option.palette.color(QPalette::Mid), 1));
+            painter->drawLine(f.topLeft(), f.topRight());
+            painter->drawLine(f.bottomLeft(), f.bottomRight());
+            if (index.row() % 2 == 0) painter->drawLine(f.topLeft(), f.bottomLeft());
+            else painter->drawLine(f.topRight(), f.bottomRight());
+            painter->restore();
+        }
 
         const QRect r = option.rect.adjusted(kPadding, kPadding, -kPadding, -kPadding);
-        const QRect box(r.x() + (r.width() - thumbnail) / 2, r.y(), thumbnail, thumbnail);
+        const int edge = std::min(thumbnail, r.width());  // a pair's cells may be narrower than a thumbnail
+        const QRect box(r.x() + (r.width() - edge) / 2, r.y(), edge, thumbnail);
         painter->save();
         const QImage image = decoration(index);
         if (!image.isNull()) {
@@ -185,7 +201,25 @@ ImageGrid::ImageGrid(QWidget* parent) : QWidget(parent)
     updateCells();
 }
 
-void ImageGrid::setModel(QAbstractItemModel* model) { m_view->setModel(model); }
+void ImageGrid::setModel(QAbstractItemModel* model)
+{
+    disconnect(m_resetConnection);
+    m_view->setModel(model);
+    // Other content: start where it starts (the view keeps the old scroll offset otherwise).
+    if (model)
+        m_resetConnection = connect(model, &QAbstractItemModel::modelReset, this, [this] {
+            m_view->verticalScrollBar()->setValue(0);
+            m_view->horizontalScrollBar()->setValue(0);
+        });
+}
+
+void ImageGrid::setPairs(bool on)
+{
+    if (on == m_pairs) return;
+    m_pairs = on;
+    updateCells();
+    m_view->viewport()->update();
+}
 QAbstractItemModel* ImageGrid::model() const { return m_view->model(); }
 
 void ImageGrid::setThumbnailSize(int pixels)
@@ -203,7 +237,17 @@ QSize ImageGrid::cellSize() const { return m_delegate->cell(m_view->fontMetrics(
 void ImageGrid::updateCells()
 {
     m_delegate->thumbnail = m_thumbnail;
-    m_view->setGridSize(cellSize());  // relayouts; uniform cells need no per-row size
+    m_delegate->pairs = m_pairs;
+    QSize cell = cellSize();
+    if (m_pairs) {  // an even number of cells a row, widened to fill it
+        const int available = m_view->viewport()->width() - 2;  // the view wraps a row that fills it exactly
+        const int fit = available / std::max(1, cell.width());
+        const int columns = std::max(2, fit - fit % 2);
+        // Narrower than two cells: two narrower cells (thumbnails shrink to fit), never one a row.
+        cell.setWidth(std::max(available / columns, 2 * kPadding + 8));
+    }
+    m_delegate->width = m_pairs ? cell.width() : 0;
+    if (m_view->gridSize() != cell) m_view->setGridSize(cell);  // relayouts; uniform cells need no per-row size
     m_view->setIconSize(QSize(m_thumbnail, m_thumbnail));
 }
 
@@ -219,6 +263,7 @@ QString ImageGrid::note() const { return m_note->text(); }
 
 bool ImageGrid::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize && m_pairs) updateCells();
     if (watched == m_view->viewport() && event->type() == QEvent::Wheel) {
         auto* wheel = static_cast<QWheelEvent*>(event);
         if (wheel->modifiers() & Qt::ControlModifier) {

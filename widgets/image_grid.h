@@ -6,7 +6,8 @@
 // with nearest-neighbour sampling, so they stay crisp instead of blurring.
 //
 // Zoom: the slider in the header, or Ctrl+wheel over the grid. A title (what is shown) sits
-// left of the slider, a note (why something is missing) under it.
+// left of the slider, a note (why something is missing) under it. When the model is reset
+// (other samples listed) the grid starts again at its top: the new content's first rows.
 #pragma once
 
 #include <QRect>
@@ -41,6 +42,12 @@ public:
     int thumbnailSize() const { return m_thumbnail; }
     QSize cellSize() const;  // a thumbnail, its caption and the margins
 
+    // Pairs: rows 0-1, 2-3, ... are pairs (a duplicate and its original) and stay side by side:
+    // every row of the grid holds an even number of cells (at least two, the cells widened to
+    // fill the width), and each pair is framed as one.
+    void setPairs(bool on);
+    bool pairs() const { return m_pairs; }
+
     void setTitle(const QString& title);
     QString title() const;
     // One line under the header (empty hides it): e.g. why the images cannot be shown.
@@ -65,6 +72,8 @@ private:
     class Delegate;
     Delegate* m_delegate = nullptr;
     int m_thumbnail = 84;  // three pixels per 28x28 pixel
+    bool m_pairs = false;
+    QMetaObject::Connection m_resetConnection;
     int m_wheelDelta = 0;  // Ctrl+wheel not yet a whole notch
 };
 

@@ -101,6 +101,8 @@ public:
     int markerCount() const { return static_cast<int>(m_markers.size()); }
 
     // Exports (the context menu calls these after a file dialog; tests call them directly).
+    // A file stands alone: it has the x axis' title and the legend even where the page shows
+    // them once for all its charts.
     // Width/height 0 mean the plot's current size. A PNG is `width` x `height` pixels and lays
     // its text out for `dpi` (96: as on screen; 192: text twice as large), stored in the file.
     // Written through writeFile (file_writer.h); the result says why when one fails.
@@ -153,8 +155,9 @@ private:
         std::size_t drawnVersion = static_cast<std::size_t>(-1);  // data version last decimated
         bool dense = false;  // over a point per 4 pixel columns in view: drawn with fast pens
         bool busy = false;   // its smoothed line still zigzags through each column: drawn aliased
+        bool lone = false;   // a line of one point draws nothing: it is drawn as a marker
     };
-    struct XLabelForExport;
+    struct ForExport;
     struct Marker {
         ChartX x;
         QCPItemStraightLine* line = nullptr;
@@ -179,7 +182,7 @@ private:
     void updateSmoothingBox();
     void updateEmptyState();
     void setLegendRowInLayout(bool on);
-    void layoutAxesAndLegend();
+    void layoutAxesAndLegend(int legendWidth = -1);  // -1: the plot's width
     int plotColumns() const;
     void refreshForExport(int width);
     void exportWithDialog(int kind);

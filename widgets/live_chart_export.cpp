@@ -92,16 +92,21 @@ bool LiveChart::svgAvailable() {
 #endif
 }
 
-// A file stands alone, so it names its x axis even when the page shows the axis name once.
-struct LiveChart::XLabelForExport {
-    explicit XLabelForExport(LiveChart& c) : chart(c), hidden(!c.m_xLabelVisible) {
-        if (hidden) chart.setXLabelVisible(true);
+// A file stands alone, so it names its x axis and its series even when the page shows the
+// axis name and the legend once for all its charts (the Runs page's comparison).
+struct LiveChart::ForExport {
+    ForExport(LiveChart& c, int width) : chart(c), labelHidden(!c.m_xLabelVisible), legendHidden(!c.m_legendShown) {
+        if (labelHidden) chart.setXLabelVisible(true);
+        if (legendHidden) chart.setLegendShown(true);
+        chart.layoutAxesAndLegend(width);  // the legend wraps at the file's width
     }
-    ~XLabelForExport() {
-        if (hidden) chart.setXLabelVisible(false);
+    ~ForExport() {
+        if (labelHidden) chart.setXLabelVisible(false);
+        if (legendHidden) chart.setLegendShown(false);
+        chart.layoutAxesAndLegend();
     }
     LiveChart& chart;
-    const bool hidden;
+    const bool labelHidden, legendHidden;
 };
 
 // Exports may be larger than the widget: decimate for the wider of the two so the file keeps
@@ -127,7 +132,7 @@ WriteResult LiveChart::exportPng(const QString& path, int width, int height, int
     QImage image(w, h, QImage::Format_ARGB32_Premultiplied);
     image.fill(m_plot->palette().color(QPalette::Base));
     {
-        const XLabelForExport label(*this);
+        const ForExport standalone(*this, logicalW);
         refreshForExport(w);
         QCPPainter painter(&image);
         painter.scale(double(w) / logicalW, double(h) / logicalH);
@@ -146,7 +151,7 @@ WriteResult LiveChart::exportSvg(const QString& path, int width, int height) {
 #ifdef TS_WIDGETS_HAVE_SVG
     const int w = width > 0 ? width : m_plot->width();
     const int h = height > 0 ? height : m_plot->height();
-    const XLabelForExport label(*this);
+    const ForExport standalone(*this, w);
     refreshForExport(w);
     QByteArray bytes;
     QBuffer buffer(&bytes);

@@ -90,6 +90,14 @@ void LiveChart::updateSeriesPens(Series& s) {
         s.smooth->setLineStyle(QCPGraph::lsLine);
         s.smooth->setAntialiased(!(s.dense && s.busy));
         s.smooth->setPen(QPen(s.color, s.dense ? 1.0 : 2.0));
+        s.smooth->setScatterStyle(QCPScatterStyle());
+    }
+    // A line through one point draws nothing (an epoch metric of a one-epoch run): the line
+    // that names the series shows it as a filled marker instead.
+    if (s.lone && s.style != Style::Band && s.style != Style::Points) {
+        QCPGraph* shown = smoothed ? s.smooth : s.raw;
+        shown->setAntialiased(true);
+        shown->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QPen(s.color, 1.5), QBrush(s.color), 7));
     }
 }
 
@@ -248,7 +256,7 @@ void LiveChart::placeMarkerLabels() {
 // Sizes that depend on the chart's size and font (and so on the scale factor and language):
 // as many ticks as their labels have room for, legend entries wrapped to the width, and a
 // wall-time format as long as the range needs. Runs before each replot's layout.
-void LiveChart::layoutAxesAndLegend() {
+void LiveChart::layoutAxesAndLegend(int legendWidth) {
     const QFontMetricsF metrics(m_plot->xAxis->tickLabelFont());
     double widest = metrics.horizontalAdvance(QStringLiteral("00000"));
     for (const QString& label : m_plot->xAxis->tickVectorLabels()) widest = std::max(widest, metrics.horizontalAdvance(label));
@@ -270,7 +278,7 @@ void LiveChart::layoutAxesAndLegend() {
             widestItem = std::max(widestItem, double(item->minimumOuterSizeHint().width()));
             ++items;
         }
-    const double available = m_plot->width() - legend->margins().left() - legend->margins().right();
+    const double available = (legendWidth > 0 ? legendWidth : m_plot->width()) - legend->margins().left() - legend->margins().right();
     const double cell = widestItem + legend->columnSpacing();
     const int perRow = std::clamp(int(available / cell), 1, std::max(items, 1));
     if (perRow != legend->wrap()) {

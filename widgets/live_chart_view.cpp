@@ -93,6 +93,10 @@ void LiveChart::updateGraphs(int columns) {
     for (auto& s : m_series) {
         if (!viewChanged && s->drawnVersion == s->data.version()) continue;
         s->drawnVersion = s->data.version();
+        if (const bool lone = s->data.size() == 1; lone != s->lone) {
+            s->lone = lone;
+            updateSeriesPens(*s);
+        }
         const bool shown = s->data.hasX(m_xMode);
         const auto x = shown ? s->data.x(m_xMode) : std::span<const double>{};
         const IndexRange visible = visibleRange(x, range.lower, range.upper);

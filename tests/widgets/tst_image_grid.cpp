@@ -25,6 +25,12 @@ class CountingModel : public QAbstractListModel {
 public:
     explicit CountingModel(int rows) : m_rows(rows), m_image(checkerboard()) {}
     int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : m_rows; }
+    void setRows(int rows)  // other content, as a filter change gives it
+    {
+        beginResetModel();
+        m_rows = rows;
+        endResetModel();
+    }
     QVariant data(const QModelIndex& index, int role) const override
     {
         if (role == Qt::DecorationRole) {
@@ -188,6 +194,58 @@ private slots:
         QTRY_VERIFY(model.m_asked.contains(99999));
         QVERIFY(model.m_asked.size() <= visible);
         if (!qEnvironmentVariableIsEmpty("TS_SCREENSHOT_DIR")) grid.grab().save(qEnvironmentVariable("TS_SCREENSHOT_DIR") + "/image_grid.png");
+    }
+
+    // Seen: a list of suspects opened scrolled to where the previous content had been. Other
+    // content (a model reset) starts at the top; new thumbnails arriving (dataChanged) do not move it.
+    void otherContentStartsAtTheTop()
+    {
+        CountingModel model(5000);
+        ImageGrid grid;
+        grid.setModel(&model);
+        grid.resize(600, 400);
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        QScrollBar* bar = grid.view()->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0);
+        grid.view()->scrollToBottom();
+        QTRY_VERIFY(bar->value() > 0);
+        emit model.dataChanged(model.index(0), model.index(4999), {Qt::DecorationRole});
+        QVERIFY(bar->value() > 0);
+        model.setRows(4000);
+        QTest::qWait(50);  // the batched layout of the new rows
+        QCOMPARE(bar->value(), 0);
+        QTRY_VERIFY(model.m_asked.contains(0));
+    }
+
+    // Pairs (a duplicate and its original) stay side by side at every width: rows hold an even
+    // number of cells, and each pair's two cells share a row, the first on the left.
+    void pairsStaySideBySide()
+    {
+        CountingModel model(40);
+        ImageGrid grid;
+        grid.setModel(&model);
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        const int cell = grid.cellSize().width();
+        auto pairsTogether = [&] {
+            for (int row = 0; row + 1 < model.rowCount(); row += 2) {
+                const QRect a = grid.view()->visualRect(model.index(row)), b = grid.view()->visualRect(model.index(row + 1));
+                if (a.top() != b.top() || b.left() <= a.left()) return false;
+            }
+            return true;
+        };
+        grid.resize(cell * 3 + cell / 2 + 30, 500);  // three cells fit: the third pair would wrap
+        QTest::qWait(50);
+        QVERIFY(!pairsTogether());  // without pairs the grid breaks a pair across rows: the check can fail
+        grid.setPairs(true);
+        for (double cells : {3.5, 5.2, 2.1, 7.9, 1.4}) {
+            grid.resize(int(cell * cells) + 30, 500);
+            QTest::qWait(50);
+            QVERIFY2(pairsTogether(), qPrintable(QString("a pair is split at %1 cells' width").arg(cells)));
+        }
+        grid.setPairs(false);
+        QCOMPARE(grid.view()->gridSize(), grid.cellSize());  // the cells' own width again
     }
 };
 

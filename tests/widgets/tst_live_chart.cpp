@@ -94,6 +94,8 @@ private slots:
     void checkpointLabelsNeverOverlap();
     void csvExport();
     void pngAndSvgExport();
+    void exportsNameTheSeriesWhenThePageHidesTheLegend();
+    void lonePointIsDrawnAsAMarker();
     void contextMenu();
     void paletteDrivesColours();
     void denseNoiseIsDrawnAsItsColumnEnvelope();
@@ -567,6 +569,72 @@ void TestLiveChart::pngAndSvgExport() {
     const QByteArray text = f.readAll();
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.contains("<path") || text.contains("<polyline"));
+}
+
+// The Runs page's comparison hides each chart's legend (one legend above all charts); a file
+// of one chart stands alone, so its PNG and SVG name the series. Pixels of the series' colour
+// (a flat line in the middle of the plot) above the plot area are the legend's icon.
+void TestLiveChart::exportsNameTheSeriesWhenThePageHidesTheLegend() {
+    QTemporaryDir dir;
+    LiveChart chart;
+    chart.resize(500, 320);
+    chart.setTitle("Test loss");
+    chart.setLegendShown(false);
+    const QColor colour(255, 0, 255);
+    chart.addSeries("7", "7 · wide run", colour);
+    chart.append("7", std::vector<double>{1, 2, 3}, std::vector<double>{0.5, 0.5, 0.5});
+    chart.replotNow();
+    QVERIFY(!chart.legendInView());
+    auto colourAbovePlot = [&](const QImage& image) {
+        int n = 0;
+        for (int y = 0; y < image.height() * 15 / 100; ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (QColor(image.pixel(x, y)) == colour) ++n;
+        return n;
+    };
+    const QString png = dir.filePath("chart.png");
+    QVERIFY(chart.exportPng(png, 800, 500));
+    const QImage image(png);
+    QVERIFY2(colourAbovePlot(image) > 0, "no legend icon above the plot in the PNG");
+    QVERIFY(!chart.legendInView());  // the page's own view is as it was
+    if (!LiveChart::svgAvailable()) QSKIP("built without Qt SVG");
+    const QString svg = dir.filePath("chart.svg");
+    QVERIFY(chart.exportSvg(svg, 640, 400));
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY2(QString::fromUtf8(f.readAll()).contains(QString::fromUtf8("7 · wide run")), "the SVG has no legend");
+}
+
+// A one-epoch run's epoch metric is one point: a line through it draws nothing, so the series'
+// line carries a filled marker, in the series' colour on screen and in a PNG; a second point
+// turns the marker off again.
+void TestLiveChart::lonePointIsDrawnAsAMarker() {
+    QTemporaryDir dir;
+    LiveChart chart;
+    chart.resize(400, 300);
+    const QColor colour(0, 200, 0);
+    chart.addSeries("acc", "test accuracy", colour);
+    chart.addSeries("loss", "loss", Qt::blue);
+    chart.setSmoothing("loss", 0.6);
+    chart.append("acc", std::vector<double>{469}, std::vector<double>{0.84});
+    chart.append("loss", std::vector<double>{469}, std::vector<double>{0.44});
+    chart.replotNow();
+    QCOMPARE(chart.rawGraph("acc")->scatterStyle().shape(), QCPScatterStyle::ssDisc);
+    QCOMPARE(chart.rawGraph("acc")->scatterStyle().brush().color(), colour);
+    QCOMPARE(chart.smoothedGraph("loss")->scatterStyle().shape(), QCPScatterStyle::ssDisc);  // the line that names it
+    QVERIFY(chart.rawGraph("loss")->scatterStyle().isNone());
+    chart.removeSeries("loss");
+    const QString png = dir.filePath("one.png");
+    QVERIFY(chart.exportPng(png, 400, 300));
+    const QImage image(png);
+    int drawn = 0;  // below the title and legend rows: the plot
+    for (int y = image.height() / 4; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (QColor(image.pixel(x, y)) == colour) ++drawn;
+    QVERIFY2(drawn >= 12, qPrintable(QString("%1 pixels of the point's colour in the plot").arg(drawn)));
+    chart.append("acc", std::vector<double>{938}, std::vector<double>{0.86});
+    chart.replotNow();
+    QVERIFY(chart.rawGraph("acc")->scatterStyle().isNone());  // a line again
 }
 
 void TestLiveChart::contextMenu() {
