@@ -51,9 +51,16 @@ std::string fixed(double v, int digits = 4)
     return buf;
 }
 
+// The class's name, or its index when the dataset gave none.
+std::string className(const std::vector<std::string>& names, std::size_t k)
+{
+    return k < names.size() && !names[k].empty() ? names[k] : std::to_string(k);
+}
+
 }  // namespace
 
-void printEvaluationReport(const EvaluationRecord& record, const EvaluationReport& report)
+void printEvaluationReport(const EvaluationRecord& record, const EvaluationReport& report,
+                           const std::vector<std::string>& classNames)
 {
     const ClassificationReport& c = report.classification;
     std::printf("\nevaluation %lld of run %lld: epoch %lld, %s split, %s samples, %lld classes\n\n",
@@ -62,7 +69,7 @@ void printEvaluationReport(const EvaluationRecord& record, const EvaluationRepor
     Table classes({"class", "precision", "recall", "F1", "support", "ROC-AUC", "AP"}, "lrrrrrr");
     for (std::size_t k = 0; k < c.perClass.size(); ++k) {
         const ClassScores& s = c.perClass[k];
-        classes.add({std::to_string(k), fixed(s.precision), fixed(s.recall), fixed(s.f1), formatCount(s.support),
+        classes.add({className(classNames, k), fixed(s.precision), fixed(s.recall), fixed(s.f1), formatCount(s.support),
                      fixed(c.roc[k].auc), fixed(c.precisionRecall[k].averagePrecision)});
     }
     classes.add({"", "", "", "", "", "", ""});
@@ -88,8 +95,9 @@ void printEvaluationReport(const EvaluationRecord& record, const EvaluationRepor
         std::string align(std::size_t(c.classes) + 1, 'r');
         align[0] = 'l';
         Table confusion(headers, align);
-        for (std::size_t t = 0; t < c.confusion.size(); ++t) {
-            std::vector<std::string> row{std::to_string(t)};
+        for (std::size_t t = 0; t < c.confusion.size(); ++t) {  // names on the rows, their numbers above the columns
+            const std::string name = className(classNames, t);
+            std::vector<std::string> row{name == std::to_string(t) ? name : std::to_string(t) + " " + name};
             for (std::int64_t v : c.confusion[t]) row.push_back(std::to_string(v));
             confusion.add(std::move(row));
         }
@@ -112,7 +120,8 @@ void printEvaluationReport(const EvaluationRecord& record, const EvaluationRepor
         std::printf("  no temperature was fitted (no validation data to fit it on)\n");
 }
 
-void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationReport& report)
+void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationReport& report,
+                               const std::vector<std::string>& classNames)
 {
     const ClassificationReport& c = report.classification;
     Json json = {{"event", "report"},
@@ -126,6 +135,7 @@ void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationR
     for (std::size_t k = 0; k < c.perClass.size(); ++k) {
         const ClassScores& s = c.perClass[k];
         json["per_class"].push_back({{"class", k},
+                                     {"name", className(classNames, k)},
                                      {"precision", jsonValue(s.precision)},
                                      {"recall", jsonValue(s.recall)},
                                      {"f1", jsonValue(s.f1)},

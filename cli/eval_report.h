@@ -11,10 +11,14 @@ namespace ts::cli {
 
 // Per-class precision / recall / F1 / support / ROC-AUC / AP, the three averages, top-k, the
 // confusion matrix (up to 20 classes) and calibration before and after temperature scaling.
-void printEvaluationReport(const EvaluationRecord& record, const EvaluationReport& report);
+// Classes are named by `classNames` (the dataset's, as predict and the studio name them;
+// their index where the list is empty or short).
+void printEvaluationReport(const EvaluationRecord& record, const EvaluationReport& report,
+                           const std::vector<std::string>& classNames);
 // {"event":"report", ...}: every number of the text report (exact), the reliability bins and
 // the confusion matrix; the curves are left to whoever reads the predictions.
-void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationReport& report);
+void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationReport& report,
+                               const std::vector<std::string>& classNames);
 
 // index,label,predicted,confidence,p_0..p_{K-1}: one row per sample, a header first; every
 // probability the exact float the store holds (shortest text that reads back as its double).

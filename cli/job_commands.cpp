@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "console_listener.h"
+#include "data/dataset.h"
 #include "eval_report.h"
 #include "format.h"
 #include "json_output.h"
@@ -33,6 +34,20 @@ int runAndReport(const Job& job, const JobEnvironment& env, bool json)
     return result.finished.outcome == FinishedEvent::Outcome::Failed ? 1 : 0;
 }
 
+// The names of the run's classes, as predict and the studio show them; empty (numbers are
+// printed) when its dataset cannot be opened any more.
+std::vector<std::string> runClassNames(RunReader& reader, std::int64_t runId)
+{
+    try {
+        const std::optional<RunInfo> run = reader.run(runId);
+        if (!run) return {};
+        const ExperimentSpec spec = parseExperiment(run->experimentYaml, "run " + std::to_string(runId));
+        return openDatasetFiles(spec.dataset, experimentDataDirectory(spec)).train->classNames();
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 // The stored evaluation, read back as the studio reads it: its report and, with --output, its predictions.
 void reportEvaluation(const JobEnvironment& env, std::int64_t runId, std::int64_t evaluationId, bool json,
                       const std::string& csvPath)
@@ -45,8 +60,9 @@ void reportEvaluation(const JobEnvironment& env, std::int64_t runId, std::int64_
         throw std::runtime_error("evaluation " + std::to_string(evaluationId) + " is not in the store after it was written");
     const std::vector<Prediction> predictions = reader.predictions(evaluationId);
     const EvaluationReport report = evaluationReport(predictions, record->classes, fittedTemperature(*record));
-    if (json) printEvaluationReportJson(*record, report);
-    else printEvaluationReport(*record, report);
+    const std::vector<std::string> names = runClassNames(reader, runId);
+    if (json) printEvaluationReportJson(*record, report, names);
+    else printEvaluationReport(*record, report, names);
     if (!csvPath.empty()) {
         writePredictionsCsv(csvPath, predictions, record->classes);
         if (!json) std::printf("\n  %s predictions written to %s\n", formatCount(std::int64_t(predictions.size())).c_str(), csvPath.c_str());

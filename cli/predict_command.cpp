@@ -1,7 +1,9 @@
 // `trainstudio-cli predict RUN [--checkpoint best|last|EPOCH|FILE] [--top K] [--json]
 // [--device ..] [--workspace DIR] INPUT...`: a run's checkpoint over images, folders of them,
 // IDX files or CSV rows (jobs/predictor.h), the top-k classes of every sample as a table or
-// as JSON lines. Notes (a resize, a checkpoint fallback) go to stderr, so --json stays pure.
+// as JSON lines. Notes (a resize, a checkpoint fallback) go to stderr, so --json stays pure;
+// so do the inputs that cannot be predicted (each named with why; the others are still
+// predicted, and the exit status is 1).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "jobs/predictor.h"
 #include "json_output.h"
 #include "runs_output.h"
+#include "terminal_text.h"
 
 namespace ts::cli {
 
@@ -87,11 +90,21 @@ int predictCommand(const std::vector<std::string>& args)
 
     Predictor predictor(options);
     const std::vector<std::string> inputs(o.positional.begin() + 1, o.positional.end());
-    const std::vector<SamplePrediction> predictions = predictor.predict(inputs, k);
+    // One input that cannot be read or does not fit stops nobody else's prediction: each is
+    // named with why, the others printed, and the exit status says that some failed.
+    std::vector<SkippedInput> skipped;
+    const std::vector<SamplePrediction> predictions = predictor.predict(inputs, k, &skipped);
     for (const Message& note : predictor.notes()) std::fprintf(stderr, "note: %s\n", note.text.c_str());
-    if (json) printPredictionsJson(predictions);
-    else printTable(predictor, predictions, k);
-    return 0;
+    for (const SkippedInput& s : skipped) std::fprintf(stderr, "trainstudio-cli predict: %s\n", terminalMessage(s.reason).c_str());
+    if (!predictions.empty() || skipped.empty()) {
+        if (json) printPredictionsJson(predictions);
+        else printTable(predictor, predictions, k);
+    }
+    if (skipped.empty()) return 0;
+    std::fprintf(stderr, "trainstudio-cli predict: %zu %s could not be predicted (named above)%s\n", skipped.size(),
+                 skipped.size() == 1 ? "input" : "inputs",
+                 predictions.empty() ? "" : "; the others were");
+    return 1;
 }
 
 }  // namespace ts::cli

@@ -20,6 +20,8 @@ struct Template {
 // translators find the engine's messages together.
 const Template kTemplates[] = {
     {"backend.auto_cpu", QT_TRANSLATE_NOOP("EngineMessage", "device auto: %1; training on the CPU")},
+    {"backend.auto_cpu_evaluate", QT_TRANSLATE_NOOP("EngineMessage", "device auto: %1; evaluating on the CPU")},
+    {"backend.auto_cpu_predict", QT_TRANSLATE_NOOP("EngineMessage", "device auto: %1; predicting on the CPU")},
     {"job.resuming_run", QT_TRANSLATE_NOOP("EngineMessage", "resuming run %1 from %2")},
     {"job.forking_run", QT_TRANSLATE_NOOP("EngineMessage", "forking run %1 from %2")},
     {"job.resuming_file", QT_TRANSLATE_NOOP("EngineMessage", "resuming from %1")},

@@ -25,7 +25,7 @@ int cudaIndex(const std::string& device)
 
 }  // namespace
 
-Backend& selectBackend(const std::string& device, Message* notice)
+Backend& selectBackend(const std::string& device, Message* notice, BackendPurpose purpose)
 {
     if (device == "cpu") return cpuBackend();
     const bool wantsCuda = device == "cuda" || device.rfind("cuda:", 0) == 0;
@@ -47,7 +47,10 @@ Backend& selectBackend(const std::string& device, Message* notice)
         }
     }
     if (wantsCuda) throw std::runtime_error("--device " + device + ": " + why + "; use --device cpu");
-    if (notice) *notice = makeMessage(MessageId::BackendAutoCpu, {why});
+    const MessageId id = purpose == BackendPurpose::Evaluate  ? MessageId::BackendAutoCpuEvaluate
+                         : purpose == BackendPurpose::Predict ? MessageId::BackendAutoCpuPredict
+                                                              : MessageId::BackendAutoCpu;
+    if (notice) *notice = makeMessage(id, {why});
     return cpuBackend();
 }
 

@@ -140,7 +140,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
         }
         const ExperimentSpec spec = parseExperiment(checkpoint.state.experimentYaml, weightsPath);
         const std::string device = job.device.empty() ? spec.training.device : job.device;
-        Backend& backend = jobBackend(env, device, listener);
+        Backend& backend = jobBackend(env, device, listener, BackendPurpose::Evaluate);
         // The overlay the run trained with, so the evaluation sees the run's data.
         const LabelOverlay overlay = runLabelOverlay(workspace, job.runId);
         logLabelOverlay(listener, overlay);

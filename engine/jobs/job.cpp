@@ -224,11 +224,11 @@ void publishLog(TrainListener& listener, LogEvent::Level level, Message message)
     listener.onEvent(LogEvent{level, std::move(message)});
 }
 
-Backend& jobBackend(const JobEnvironment& env, const std::string& device, TrainListener& listener)
+Backend& jobBackend(const JobEnvironment& env, const std::string& device, TrainListener& listener, BackendPurpose purpose)
 {
     if (env.backend) return *env.backend;
     Message notice;
-    Backend& backend = selectBackend(device, &notice);
+    Backend& backend = selectBackend(device, &notice, purpose);
     if (!notice.text.empty()) publishLog(listener, LogEvent::Level::Info, std::move(notice));
     return backend;
 }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/select_backend.h"
 #include "jobs/job.h"
 
 namespace ts {
@@ -11,7 +12,8 @@ void publishLog(TrainListener& listener, LogEvent::Level level, Message message)
 
 // env.backend, or the backend `device` selects (its notice, such as the CPU fallback of
 // "auto", is logged). Throws std::runtime_error saying why a device is unusable.
-Backend& jobBackend(const JobEnvironment& env, const std::string& device, TrainListener& listener);
+Backend& jobBackend(const JobEnvironment& env, const std::string& device, TrainListener& listener,
+                    BackendPurpose purpose = BackendPurpose::Train);
 std::string jobCacheDirectory(const JobEnvironment& env);
 
 // Passes every event on but the FinishedEvent, which a job sends itself once the store has

@@ -181,68 +181,89 @@ void PredictionInputs::addTable(std::shared_ptr<Dataset> data, const std::string
     }
 }
 
-std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>& paths, const ModelInput& model)
+namespace {
+
+// Runs `read` for `path`; with `skipped`, a failure is recorded there instead of thrown.
+template <class Read>
+void readOrSkip(const std::string& path, std::vector<SkippedInput>* skipped, Read&& read)
+{
+    if (!skipped) return read();
+    try {
+        read();
+    } catch (const std::exception& e) {  // DataError and invalid_argument name the file already
+        skipped->push_back({path, e.what()});
+    }
+}
+
+}  // namespace
+
+void PredictionInputs::addPath(const std::string& path, const ModelInput& model, std::vector<SkippedInput>* skipped)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        std::vector<fs::path> images;
+        std::int64_t others = 0;
+        for (const auto& entry : fs::directory_iterator(path, ec)) {
+            if (!entry.is_regular_file() || entry.path().filename().string()[0] == '.') continue;
+            if (isImageName(entry.path())) images.push_back(entry.path());
+            else ++others;
+        }
+        if (ec) throw std::invalid_argument(path + ": cannot list the folder (" + ec.message() + ")");
+        if (images.empty())
+            throw std::invalid_argument(path + ": no .png, .jpg or .jpeg images in the folder (sub-folders are not read)");
+        std::sort(images.begin(), images.end());
+        for (const fs::path& image : images)
+            readOrSkip(image.string(), skipped, [&] { addImage(image.string(), model); });
+        if (others > 0)
+            notes_.push_back(makeMessage(MessageId::PredictFolderOthers, {path, std::to_string(others)}));
+        return;
+    }
+    // A FIFO, a socket or a device is named as what it is, not as missing.
+    if (const std::string why = whyNotAFile(path); !why.empty())
+        throw std::invalid_argument(path + ": " + (why == "no such file" ? std::string("no such file or folder") : why));
+    switch (kindOf(path)) {
+    case Kind::Image: addImage(path, model); break;
+    case Kind::IdxImages: {
+        if (model.sampleShape.rank() != 3)
+            throw std::invalid_argument(path + ": IDX images, but the model takes " + model.describe());
+        const std::string labels = labelsBeside(path);
+        auto data = std::make_shared<IdxDataset>(path, labels, model.classNames, fs::path(path).filename().string());
+        if (!labels.empty()) notes_.push_back(makeMessage(MessageId::PredictLabelsFrom, {path, labels}));
+        addTable(data, path, !labels.empty());
+        break;
+    }
+    case Kind::IdxLabels:
+        throw std::invalid_argument(path + ": an IDX labels file; pass the images file instead (its labels file "
+                                           "beside it, named like it with labels-idx1, is read with it)");
+    case Kind::Csv: {
+        if (model.sampleShape.rank() != 1)
+            throw std::invalid_argument(path + ": a CSV table, but the model takes " + model.describe() +
+                                        "; pass image or IDX files");
+        // The training table's feature columns by name; its label column is read when the
+        // file has one (a table without it names a feature as the label: read, never shown).
+        const std::vector<CsvRecord> header = parseCsv(readFirstLine(path), path);
+        bool labelled = false;
+        if (!header.empty() && !model.labelColumn.empty())
+            for (const auto& field : header[0].fields) labelled = labelled || trimmed(field) == model.labelColumn;
+        if (model.featureNames.empty()) throw std::invalid_argument("the model's feature columns are unknown");
+        auto data = std::make_shared<CsvDataset>(path, labelled ? model.labelColumn : model.featureNames[0],
+                                                 model.featureNames, "");
+        addTable(data, path, labelled);
+        break;
+    }
+    case Kind::Unknown:
+        throw std::invalid_argument(path + ": not a PNG or JPEG image, an IDX images file or a .csv table");
+    }
+}
+
+std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>& paths, const ModelInput& model,
+                                                       std::vector<SkippedInput>* skipped)
 {
     if (paths.empty()) throw std::invalid_argument("no input: give image files, a folder of images, IDX files or a CSV file");
     auto inputs = std::make_shared<PredictionInputs>();
     inputs->shape_ = model.sampleShape;
     inputs->classNames_ = model.classNames;
-    for (const std::string& path : paths) {
-        std::error_code ec;
-        if (fs::is_directory(path, ec)) {
-            std::vector<fs::path> images;
-            std::int64_t others = 0;
-            for (const auto& entry : fs::directory_iterator(path, ec)) {
-                if (!entry.is_regular_file() || entry.path().filename().string()[0] == '.') continue;
-                if (isImageName(entry.path())) images.push_back(entry.path());
-                else ++others;
-            }
-            if (ec) throw std::invalid_argument(path + ": cannot list the folder (" + ec.message() + ")");
-            if (images.empty())
-                throw std::invalid_argument(path + ": no .png, .jpg or .jpeg images in the folder (sub-folders are not read)");
-            std::sort(images.begin(), images.end());
-            for (const fs::path& image : images) inputs->addImage(image.string(), model);
-            if (others > 0)
-                inputs->notes_.push_back(makeMessage(MessageId::PredictFolderOthers, {path, std::to_string(others)}));
-            continue;
-        }
-        // A FIFO, a socket or a device is named as what it is, not as missing.
-        if (const std::string why = whyNotAFile(path); !why.empty())
-            throw std::invalid_argument(path + ": " + (why == "no such file" ? std::string("no such file or folder") : why));
-        switch (kindOf(path)) {
-        case Kind::Image: inputs->addImage(path, model); break;
-        case Kind::IdxImages: {
-            if (model.sampleShape.rank() != 3)
-                throw std::invalid_argument(path + ": IDX images, but the model takes " + model.describe());
-            const std::string labels = labelsBeside(path);
-            auto data = std::make_shared<IdxDataset>(path, labels, model.classNames, fs::path(path).filename().string());
-            if (!labels.empty()) inputs->notes_.push_back(makeMessage(MessageId::PredictLabelsFrom, {path, labels}));
-            inputs->addTable(data, path, !labels.empty());
-            break;
-        }
-        case Kind::IdxLabels:
-            throw std::invalid_argument(path + ": an IDX labels file; pass the images file instead (its labels file "
-                                               "beside it, named like it with labels-idx1, is read with it)");
-        case Kind::Csv: {
-            if (model.sampleShape.rank() != 1)
-                throw std::invalid_argument(path + ": a CSV table, but the model takes " + model.describe() +
-                                            "; pass image or IDX files");
-            // The training table's feature columns by name; its label column is read when the
-            // file has one (a table without it names a feature as the label: read, never shown).
-            const std::vector<CsvRecord> header = parseCsv(readFirstLine(path), path);
-            bool labelled = false;
-            if (!header.empty() && !model.labelColumn.empty())
-                for (const auto& field : header[0].fields) labelled = labelled || trimmed(field) == model.labelColumn;
-            if (model.featureNames.empty()) throw std::invalid_argument("the model's feature columns are unknown");
-            auto data = std::make_shared<CsvDataset>(path, labelled ? model.labelColumn : model.featureNames[0],
-                                                     model.featureNames, "");
-            inputs->addTable(data, path, labelled);
-            break;
-        }
-        case Kind::Unknown:
-            throw std::invalid_argument(path + ": not a PNG or JPEG image, an IDX images file or a .csv table");
-        }
-    }
+    for (const std::string& path : paths) readOrSkip(path, skipped, [&] { inputs->addPath(path, model, skipped); });
     inputs->zeros_.assign(std::size_t(inputs->size()), 0);
     return inputs;
 }

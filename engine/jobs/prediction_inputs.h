@@ -38,6 +38,12 @@ struct InputSource {
 };
 
 class PredictionInputs : public Dataset {
+// An input left out: its file and why, the message naming the file as the throw would have.
+struct SkippedInput {
+    std::string path;
+    std::string reason;
+};
+
 public:
     std::int64_t size() const override { return std::int64_t(sources_.size()); }
     Shape sampleShape() const override { return shape_; }
@@ -53,7 +59,9 @@ public:
     const std::vector<Message>& notes() const { return notes_; }
 
 private:
-    friend std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>&, const ModelInput&);
+    friend std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>&, const ModelInput&,
+                                                                  std::vector<SkippedInput>*);
+    void addPath(const std::string& path, const ModelInput& model, std::vector<SkippedInput>* skipped);
     struct Table {  // an IDX or CSV file read by its dataset reader
         std::shared_ptr<Dataset> data;
         std::int64_t first = 0;  // its first sample's index here
@@ -74,7 +82,10 @@ private:
 // Reads every input in the order given (a folder's images sorted by name). Throws DataError
 // naming the file (a damaged image, IDX or CSV file, an image of the wrong size or colour for
 // the model with what it takes) or std::invalid_argument (no such file, a kind of file the
-// model cannot take, a folder without images, no inputs at all).
-std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>& paths, const ModelInput& model);
+// model cannot take, a folder without images, no inputs at all). With `skipped`, a file that
+// fails is recorded there and the others are still read (one bad image of many is no reason
+// to predict none); only "no inputs at all" still throws.
+std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>& paths, const ModelInput& model,
+                                                       std::vector<SkippedInput>* skipped = nullptr);
 
 }  // namespace ts

@@ -68,7 +68,8 @@ Predictor::Predictor(const PredictorOptions& options) : impl_(std::make_unique<I
     m.spec = parseExperiment(checkpoint.state.experimentYaml, m.weightsPath);
     JobEnvironment env;
     env.cacheDir = options.cacheDir;
-    m.backend = &jobBackend(env, options.device.empty() ? m.spec.training.device : options.device, collector);
+    m.backend = &jobBackend(env, options.device.empty() ? m.spec.training.device : options.device, collector,
+                            BackendPurpose::Predict);
     // The run's own data (its label overlay): class names, sample shape and the statistics
     // that normalize_from_statistics uses, exactly as its evaluations see them.
     const DatasetSplits splits =
@@ -89,9 +90,10 @@ Predictor::Predictor(const PredictorOptions& options) : impl_(std::make_unique<I
 
 Predictor::~Predictor() = default;
 
-std::vector<SamplePrediction> Predictor::predict(const std::vector<std::string>& inputs, int topK)
+std::vector<SamplePrediction> Predictor::predict(const std::vector<std::string>& inputs, int topK,
+                                                std::vector<SkippedInput>* skipped)
 {
-    return predict(openPredictionInputs(inputs, impl_->input), topK);
+    return predict(openPredictionInputs(inputs, impl_->input, skipped), topK);
 }
 
 std::vector<SamplePrediction> Predictor::predict(const std::shared_ptr<PredictionInputs>& inputs, int topK)

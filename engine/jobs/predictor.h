@@ -46,8 +46,11 @@ public:
     Predictor(const Predictor&) = delete;
     Predictor& operator=(const Predictor&) = delete;
 
-    // Reads the inputs (openPredictionInputs' errors) and returns each sample's top k.
-    std::vector<SamplePrediction> predict(const std::vector<std::string>& inputs, int topK);
+    // Reads the inputs (openPredictionInputs' errors) and returns each sample's top k. With
+    // `skipped`, an input that cannot be read or does not fit the model is listed there and
+    // the others are predicted.
+    std::vector<SamplePrediction> predict(const std::vector<std::string>& inputs, int topK,
+                                          std::vector<SkippedInput>* skipped = nullptr);
     std::vector<SamplePrediction> predict(const std::shared_ptr<PredictionInputs>& inputs, int topK);
 
     const ModelInput& modelInput() const;

@@ -15,6 +15,8 @@ using enum MessageId;
 // stored with log lines: never change one, add a new id instead.
 const std::vector<MessageTemplate> kTemplates = {
     {BackendAutoCpu, "backend.auto_cpu", "device auto: %1; training on the CPU"},
+    {BackendAutoCpuEvaluate, "backend.auto_cpu_evaluate", "device auto: %1; evaluating on the CPU"},
+    {BackendAutoCpuPredict, "backend.auto_cpu_predict", "device auto: %1; predicting on the CPU"},
     {JobResumingRun, "job.resuming_run", "resuming run %1 from %2"},
     {JobForkingRun, "job.forking_run", "forking run %1 from %2"},
     {JobResumingFile, "job.resuming_file", "resuming from %1"},

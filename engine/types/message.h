@@ -24,6 +24,8 @@ struct Message {
 // and English template; a new value needs a row there (and a template in the studio).
 enum class MessageId {
     BackendAutoCpu,
+    BackendAutoCpuEvaluate,
+    BackendAutoCpuPredict,
     JobResumingRun,
     JobForkingRun,
     JobResumingFile,

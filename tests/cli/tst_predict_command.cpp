@@ -5,7 +5,8 @@
 // give every sample the class eval stored for it, and its probability to 1e-6 (the same
 // weights, preprocessing and inference plan; only the batch grouping differs). Also the CSV
 // path (the tabular example, checked against eval's validation predictions row by row, with
-// its statistics-based normalisation), --json lines, each bad input's message, and the
+// its statistics-based normalisation), --json lines, each bad input's message (and that the
+// other inputs are still predicted), eval's class names, the CPU fallback's wording, and the
 // README's PyTorch example loading a CNN's weights and agreeing with predict.
 #include <QtTest>
 
@@ -102,6 +103,7 @@ class TestPredictCommand : public QObject {
     std::vector<Prediction> evaluated_;  // eval's stored predictions of the 200 test images
     std::vector<std::vector<std::uint8_t>> testPixels_;
     std::vector<std::int64_t> testLabels_;
+    QString evalReport_;  // eval's text report of the tiny run
 
     Result cli(const QStringList& args, int timeoutMs = 120000) { return ts::test::runProcess(TS_CLI_EXE, args, env_, timeoutMs); }
     QStringList predictArgs(const QStringList& extra) const { return QStringList{"predict", QString::number(runId_), "--workspace", ws_} + extra; }
@@ -158,6 +160,7 @@ private slots:
         QVERIFY(runId_ >= 1);
         const Result eval = cli({"eval", QString::number(runId_), "--workspace", ws_}, 300000);
         QVERIFY2(eval.exitCode == 0, qPrintable(eval.err + eval.out.right(2000)));
+        evalReport_ = eval.out;
         RunReader reader(Workspace::open(ws_.toStdString()));
         const auto evaluations = reader.evaluations(runId_);
         QCOMPARE(int(evaluations.size()), 1);
@@ -317,6 +320,84 @@ private slots:
         r = cli({"predict", "twelve", "--workspace", ws_, bigPath});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("expects a run id first"), qPrintable(r.err));
+    }
+
+    void oneBadInputDoesNotStopTheOthers()
+    {
+        // A wrong-sized image between two good ones, on the command line and in a folder: it is
+        // named with why, the good ones are still predicted (eval's classes), the exit status is 1.
+        QImage big(32, 32, QImage::Format_Grayscale8);
+        big.fill(128);
+        const QString bigPath = dir_.filePath("mixed/b_big.png");
+        QVERIFY(QDir().mkpath(dir_.filePath("mixed")));
+        QVERIFY(big.save(bigPath));
+        QVERIFY(QFile::copy(pngDir_ + "/test_000.png", dir_.filePath("mixed/a_test_000.png")));
+        QVERIFY(QFile::copy(pngDir_ + "/test_001.png", dir_.filePath("mixed/c_test_001.png")));
+        for (const QStringList& inputs : {QStringList{pngDir_ + "/test_000.png", bigPath, pngDir_ + "/test_001.png"},
+                                          QStringList{dir_.filePath("mixed")}}) {
+            const Result r = cli(predictArgs(QStringList{"--json"} + inputs));
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains(bigPath) && r.err.contains("32x32") && r.err.contains("resize it to 28x28"), qPrintable(r.err));
+            QVERIFY2(r.err.contains("1 input could not be predicted") && r.err.contains("the others were"), qPrintable(r.err));
+            QString bad;
+            const QList<QJsonObject> lines = jsonLines(r.out, bad);
+            QVERIFY2(bad.isEmpty(), qPrintable("not a JSON object: " + bad));
+            QCOMPARE(lines.size(), 2);
+            compareWithEval(lines, 0);
+            QVERIFY(!r.out.contains("b_big.png"));
+        }
+        // The table too: the good image's row, and the bad one only on stderr.
+        const Result table = cli(predictArgs({pngDir_ + "/test_000.png", bigPath}));
+        QCOMPARE(table.exitCode, 1);
+        QVERIFY2(table.out.contains("test_000.png [0]") && !table.out.contains("b_big.png"), qPrintable(table.out));
+        QVERIFY2(table.err.contains(bigPath), qPrintable(table.err));
+    }
+
+    void predictAndEvalSayWhatTheyDo()
+    {
+        // The CPU fallback of --device auto says "predicting" for predict (not "training").
+        const Result r = cli(predictArgs({"--device", "auto", pngDir_ + "/test_000.png"}));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains("training"), qPrintable(r.err));
+        if (!r.err.contains("device auto"))
+            QSKIP("--device auto found a GPU here: no CPU fallback notice to check");
+        QVERIFY2(r.err.contains("predicting on the CPU"), qPrintable(r.err));
+        const Result e = cli({"eval", QString::number(runId_), "--device", "auto", "--json", "--workspace", ws_}, 300000);
+        QVERIFY2(e.exitCode == 0, qPrintable(e.err));
+        QVERIFY2(e.out.contains("evaluating on the CPU") && !e.out.contains("training on the CPU"), qPrintable(e.out.left(2000)));
+    }
+
+    void evalNamesTheClasses()
+    {
+        // eval's per-class table and confusion matrix name the classes as predict does.
+        const QStringList names{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"};
+        const QStringList lines = evalReport_.split('\n');
+        for (int k = 0; k < names.size(); ++k) {
+            const bool inTable = std::any_of(lines.begin(), lines.end(), [&](const QString& l) {
+                return l.trimmed().startsWith(names[k] + " ");
+            });
+            QVERIFY2(inTable, qPrintable(names[k] + " missing from the per-class table:\n" + evalReport_));
+            const bool inMatrix = std::any_of(lines.begin(), lines.end(), [&](const QString& l) {
+                return l.trimmed().startsWith(QString("%1 %2 ").arg(k).arg(names[k]));
+            });
+            QVERIFY2(inMatrix, qPrintable(QString("row %1 %2 missing from the confusion matrix:\n").arg(k).arg(names[k]) + evalReport_));
+        }
+        // --json: each class's name beside its number.
+        const Result json = cli({"eval", QString::number(runId_), "--json", "--workspace", ws_}, 300000);
+        QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+        QString bad;
+        bool found = false;
+        for (const QJsonObject& line : jsonLines(json.out, bad)) {
+            if (line["event"].toString() != "report") continue;
+            found = true;
+            const QJsonArray perClass = line["per_class"].toArray();
+            QCOMPARE(perClass.size(), 10);
+            for (int k = 0; k < 10; ++k) {
+                QCOMPARE(perClass[k].toObject()["class"].toInt(), k);
+                QCOMPARE(perClass[k].toObject()["name"].toString(), names[k]);
+            }
+        }
+        QVERIFY2(found, qPrintable(json.out.right(2000)));
     }
 
     void csvRowsGetEvalsClasses()
