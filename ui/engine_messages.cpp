@@ -180,6 +180,10 @@ const Template kTemplates[] = {
     {"output.disk_full", QT_TRANSLATE_NOOP("EngineMessage", "cannot write %1: the disk is full (%2 to write, %3 free there); nothing was changed: free some space or choose another folder")},
     {"output.followed_link", QT_TRANSLATE_NOOP("EngineMessage", "%1 is a symbolic link: wrote its target %2 and kept the link")},
     {"run.stale_files_removed", QT_TRANSLATE_N_NOOP("EngineMessage", "removed %n incomplete checkpoint file(s) that a save interrupted by the run's end left behind: %2"), 1},
+    {"data.image_shape_default", QT_TRANSLATE_N_NOOP("EngineMessage", "dataset.image_shape is not given: %1, from the most common image size %2 (%3 of %n image(s); at most 256 pixels a side)"), 4},
+    {"data.images_resized_crop", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n image(s) differ from %3: resized keeping the aspect ratio and centre-cropped (dataset.resize: crop)"), 2},
+    {"data.images_resized_pad", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n image(s) differ from %3: resized keeping the aspect ratio and padded with black (dataset.resize: pad)"), 2},
+    {"data.images_resized_stretch", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n image(s) differ from %3: stretched to it, which changes their aspect ratio (dataset.resize: stretch)"), 2},
     {"train.data_changed", QT_TRANSLATE_NOOP("EngineMessage", "the dataset changed since the checkpoint (%1): training continues on the data as it is now, from the start of the next epoch")},
 };
 

@@ -11,6 +11,7 @@
 
 #include "types/experiment_spec.h"
 #include "types/label_overlay.h"
+#include "types/message.h"
 #include "tensor/shape.h"
 
 namespace ts {
@@ -67,6 +68,9 @@ struct DatasetSplits {
     // per file read ("name bytes"), per split ("samples training N") and the training split's
     // class counts ("classes training 60/58/62"). See dataChange.
     std::string fingerprint;
+    // What the reader did to the data that a run's log should say (an image folder's resized
+    // images, its chosen image_shape).
+    std::vector<Message> notes;
 };
 
 // What differs between two fingerprints, for a message ("train-labels-idx1-ubyte: 60,008 ->

@@ -64,7 +64,7 @@ std::uint64_t valueHash(const float* values, std::size_t count)
 // The kind of damage, from the reader's message (data/image_decode.cpp, data_files.cpp words them).
 std::string causeOf(const std::string& message)
 {
-    if (message.find("PNG nor a JPEG") != std::string::npos) return "not_an_image";
+    if (message.find("not an image TrainStudio reads") != std::string::npos) return "not_an_image";
     if (message.find("CMYK") != std::string::npos) return "unsupported_image";
     if (message.find("PNG") != std::string::npos) return "damaged_png";
     if (message.find("JPEG") != std::string::npos) return "damaged_jpeg";

@@ -107,12 +107,17 @@ DatasetFiles openImageFolder(const std::string& root, const DatasetSpec& spec)
     o.name = fs::path(root).filename().string();
     const std::string trainDir = joinPath(root, "train"), testDir = joinPath(root, "test");
     const bool hasTrain = fs::is_directory(trainDir);
-    auto train = std::make_shared<ImageFolderDataset>(hasTrain ? trainDir : root, spec.imageShape, o.name + " train");
+    const ResizeMode mode = resizeModeFromName(spec.resize).value_or(ResizeMode::Crop);  // the reader checked the name
+    auto train = std::make_shared<ImageFolderDataset>(hasTrain ? trainDir : root, spec.imageShape, o.name + " train",
+                                                      std::vector<std::string>{}, mode);
     o.train = train;
     o.sources = train->files();
+    // The test images take the training images' shape, chosen from them when not given.
+    const Shape shape = train->sampleShape();
+    const std::vector<std::int64_t> dims{shape[0], shape[1], shape[2]};
     if (hasTrain && fs::is_directory(testDir))
         keepTestOrItsError(o, [&] {
-            return std::make_shared<ImageFolderDataset>(testDir, spec.imageShape, o.name + " test", train->classNames());
+            return std::make_shared<ImageFolderDataset>(testDir, dims, o.name + " test", train->classNames(), mode);
         });
     return o;
 }
@@ -128,6 +133,7 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
     for (auto d : spec.imageShape)
         s << d << ',';
     s << "\nvalidation=" << spec.validationFraction << "\nseed=" << spec.splitSeed << '\n';
+    if (spec.format == "image_folder") s << "resize=" << spec.resize << '\n';  // after the dataset key's part
     return s.str();
 }
 
@@ -217,6 +223,8 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
                                       std::to_string(train.excludedCount) +
                                       " of the training split's samples; clear some exclusions");
     DatasetSplits splits;
+    if (const auto* folder = dynamic_cast<const ImageFolderDataset*>(o.train.get()))
+        splits.notes = imageFolderNotes(*folder, dynamic_cast<const ImageFolderDataset*>(o.test.get()), !spec.imageShape.empty());
     splits.train = std::make_shared<SubsetDataset>(train.data, split.train, o.name + " train");
     if (!split.validation.empty())
         splits.validation = std::make_shared<SubsetDataset>(train.data, split.validation, o.name + " validation");

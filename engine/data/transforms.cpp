@@ -5,13 +5,42 @@
 #include <stdexcept>
 #include <string>
 
+#include "data/image_decode.h"
 #include "data/rng.h"
 
 namespace ts {
 
 namespace {
 constexpr std::uint64_t kAugmentStream = 0xA5;
+constexpr std::uint64_t kResizedCropStream = 0xA6;  // its own stream: turning it on keeps the other draws
+
+// torchvision's RandomResizedCrop.get_params with ratio (3/4, 4/3): up to ten tries at a part of
+// area fraction in [minArea, 1] and log-uniform aspect ratio, else the centre part of the nearest ratio.
+void drawPart(datarng::Counter& rng, std::int64_t height, std::int64_t width, double minArea, Augmentation& a)
+{
+    const double area = double(height) * double(width), lo = std::log(3.0 / 4.0), hi = std::log(4.0 / 3.0);
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        const double target = area * (minArea + (1.0 - minArea) * datarng::unit(rng));
+        const double ratio = std::exp(lo + (hi - lo) * datarng::unit(rng));
+        const auto cols = std::int64_t(std::lround(std::sqrt(target * ratio)));
+        const auto rows = std::int64_t(std::lround(std::sqrt(target / ratio)));
+        if (cols > 0 && cols <= width && rows > 0 && rows <= height) {
+            a.partTop = std::int64_t(datarng::below(rng, std::uint64_t(height - rows + 1)));
+            a.partLeft = std::int64_t(datarng::below(rng, std::uint64_t(width - cols + 1)));
+            a.partRows = rows;
+            a.partCols = cols;
+            return;
+        }
+    }
+    const double ratio = double(width) / double(height);
+    a.partRows = height;
+    a.partCols = width;
+    if (ratio < 3.0 / 4.0) a.partRows = std::min(height, std::int64_t(std::lround(width * 4.0 / 3.0)));
+    if (ratio > 4.0 / 3.0) a.partCols = std::min(width, std::int64_t(std::lround(height * 4.0 / 3.0)));
+    a.partTop = (height - a.partRows) / 2;
+    a.partLeft = (width - a.partCols) / 2;
 }
+}  // namespace
 
 Transforms::Transforms(const DatasetSpec& spec, const DatasetStatistics& stats, const Shape& shape, bool augment)
 {
@@ -19,15 +48,18 @@ Transforms::Transforms(const DatasetSpec& spec, const DatasetStatistics& stats, 
     // Channels are the outermost dimension ([C, H, W]); a table's [F] has one "channel" per feature.
     channels_ = shape[0];
     plane_ = shape.numel() / channels_;
-    if (augment && (spec.randomCropPadding > 0 || spec.horizontalFlip)) {
+    if (augment && (spec.randomCropPadding > 0 || spec.horizontalFlip || spec.randomResizedCrop > 0)) {
         if (shape.rank() != 3)
-            throw std::invalid_argument("random crop and flip need [C, H, W] samples, not " + shape.str());
+            throw std::invalid_argument("random crops and flip need [C, H, W] samples, not " + shape.str());
         height_ = shape[1];
         width_ = shape[2];
         padding_ = spec.randomCropPadding;
         flip_ = spec.horizontalFlip;
+        minArea_ = spec.randomResizedCrop;
     }
     if (spec.randomCropPadding < 0) throw std::invalid_argument("randomCropPadding must be >= 0");
+    if (!(spec.randomResizedCrop >= 0 && spec.randomResizedCrop <= 1))
+        throw std::invalid_argument("randomResizedCrop must be in [0, 1]");
 
     std::vector<double> mean = spec.normalizeMean, stddev = spec.normalizeStd;
     if (spec.normalizeFromStatistics) {
@@ -56,6 +88,11 @@ Transforms::Transforms(const DatasetSpec& spec, const DatasetStatistics& stats, 
 Augmentation Transforms::draw(std::uint64_t seed, std::int64_t epoch, std::int64_t position) const
 {
     Augmentation a;
+    if (resizedCropping()) {
+        datarng::Counter part{datarng::key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(position),
+                                           kResizedCropStream)};
+        drawPart(part, height_, width_, minArea_, a);
+    }
     if (!cropping() && !flipping()) return a;
     datarng::Counter rng{datarng::key(seed, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(position),
                                       kAugmentStream)};
@@ -75,6 +112,9 @@ Augmentation Transforms::draw(std::uint64_t seed, std::int64_t epoch, std::int64
 
 void Transforms::apply(float* sample, const Augmentation& a, std::vector<float>& scratch) const
 {
+    if (a.partRows > 0)
+        cropResizePlanar(sample, int(channels_), int(height_), int(width_), int(a.partTop), int(a.partLeft), int(a.partRows),
+                         int(a.partCols));
     if (cropping()) crop(sample, a, scratch);
     if (flipping() && a.flip) flipRows(sample);
     if (normalizing()) {

@@ -79,6 +79,7 @@ std::vector<ExperimentOption> makeTable()
     const auto stopsEarly = [](const ExperimentSpec& s) { return s.training.earlyStopping.enabled; };
     const auto givenStatistics = [](const ExperimentSpec& s) { return !s.dataset.normalizeFromStatistics; };
     const auto weighted = [](const ExperimentSpec& s) { return s.dataset.sampler == "weighted"; };
+    const auto imageFolder = [](const ExperimentSpec& s) { return s.dataset.format == "image_folder"; };
 
     return {
         // Optimizer
@@ -124,6 +125,8 @@ std::vector<ExperimentOption> makeTable()
         {.key = "optimizer.weight_decay", .group = G::Regularisation, .range = atLeast(0), .value = OPTION_VALUE(s.optimizer.weightDecay)},
         {.key = "training.clip_grad_norm", .group = G::Regularisation, .range = atLeast(0), .value = OPTION_VALUE(s.training.clipGradNorm)},
         {.key = "training.clip_grad_value", .group = G::Regularisation, .range = atLeast(0), .value = OPTION_VALUE(s.training.clipGradValue)},
+        {.key = "dataset.augment.random_resized_crop", .group = G::Regularisation, .range = within(0, 1, false, false),
+         .value = OPTION_VALUE(s.dataset.randomResizedCrop)},
         {.key = "dataset.augment.random_crop_padding", .group = G::Regularisation, .kind = K::Integer, .range = atLeast(0),
          .value = OPTION_VALUE(s.dataset.randomCropPadding)},
         {.key = "dataset.augment.horizontal_flip", .group = G::Regularisation, .kind = K::Boolean, .value = OPTION_VALUE(s.dataset.horizontalFlip)},
@@ -169,6 +172,8 @@ std::vector<ExperimentOption> makeTable()
          .value = OPTION_VALUE(s.dataset.validationFraction)},
         {.key = "dataset.split_seed", .group = G::DataLoading, .kind = K::Integer, .unsignedInteger = true,
          .value = OPTION_VALUE(s.dataset.splitSeed)},
+        {.key = "dataset.resize", .group = G::DataLoading, .kind = K::Choice, .choices = {"crop", "pad", "stretch"},
+         .noun = "resize mode", .applies = imageFolder, .value = OPTION_VALUE(s.dataset.resize)},
         {.key = "dataset.normalize.from_statistics", .group = G::DataLoading, .kind = K::Boolean,
          .value = OPTION_VALUE(s.dataset.normalizeFromStatistics)},
         {.key = "dataset.normalize.mean", .group = G::DataLoading, .kind = K::NumberList, .applies = givenStatistics,

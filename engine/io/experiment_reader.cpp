@@ -76,7 +76,7 @@ void intOption(Reader& r, const MapView& m, const std::string& key, int& out)
 void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
     const MapView m = r.map(f.value, "dataset",
-                            {"format", "path", "label_column", "feature_columns", "group_column", "image_shape",
+                            {"format", "path", "label_column", "feature_columns", "group_column", "image_shape", "resize",
                              "validation_fraction", "split_seed", "normalize", "augment", "loader"},
                             f.pos);
     r.choice(m, "format", d.format, kFormats, "dataset format");
@@ -89,6 +89,7 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
     if (r.read(m, "image_shape", d.imageShape))
         if (d.imageShape.size() != 3 || d.imageShape[0] < 1 || d.imageShape[1] < 1 || d.imageShape[2] < 1)
             r.report(m.find("image_shape")->pos, "image_shape: expected [channels, height, width], each >= 1");
+    option(r, m, "dataset.resize", d.resize);
     option(r, m, "dataset.validation_fraction", d.validationFraction);
     option(r, m, "dataset.split_seed", d.splitSeed);
 
@@ -105,7 +106,8 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
         checkOptionList(r, nm, tableOption("dataset.normalize.std"), d.normalizeStd);
     }
     if (const Field* a = m.find("augment")) {
-        const MapView am = r.map(a->value, "augment", {"random_crop_padding", "horizontal_flip"}, a->pos);
+        const MapView am = r.map(a->value, "augment", {"random_resized_crop", "random_crop_padding", "horizontal_flip"}, a->pos);
+        option(r, am, "dataset.augment.random_resized_crop", d.randomResizedCrop);
         option(r, am, "dataset.augment.random_crop_padding", d.randomCropPadding);
         option(r, am, "dataset.augment.horizontal_flip", d.horizontalFlip);
     }

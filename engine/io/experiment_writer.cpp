@@ -40,6 +40,7 @@ Out datasetOut(const DatasetSpec& d)
     if (!d.featureColumns.empty()) m.add("feature_columns", yamlList(d.featureColumns, yamlString));
     putString(m, "group_column", d.groupColumn, def.groupColumn);
     if (!d.imageShape.empty()) m.add("image_shape", yamlList(d.imageShape, yamlInt));
+    putString(m, "resize", d.resize, def.resize);
     putNumber(m, "validation_fraction", d.validationFraction, def.validationFraction);
     put(m, "split_seed", d.splitSeed, def.splitSeed, [](std::uint64_t v) { return std::to_string(v); });
 
@@ -52,6 +53,7 @@ Out datasetOut(const DatasetSpec& d)
     putSection(m, "normalize", std::move(norm));
 
     Out augment = Out::map();
+    putNumber(augment, "random_resized_crop", d.randomResizedCrop, def.randomResizedCrop);
     putInt(augment, "random_crop_padding", d.randomCropPadding, def.randomCropPadding);
     putBool(augment, "horizontal_flip", d.horizontalFlip, def.horizontalFlip);
     putSection(m, "augment", std::move(augment));

@@ -15,6 +15,7 @@
 #include "jobs/job_overlay.h"
 #include "jobs/job_parts.h"
 #include "jobs/run_recorder.h"
+#include "store/database.h"
 #include "store/label_overlay.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
@@ -139,6 +140,7 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
                                          : currentLabelOverlay(env, spec);
         logLabelOverlay(listener, overlay);
         DatasetSplits splits = openExperimentDataset(spec, jobCacheDirectory(env), overlay);
+        for (const Message& note : splits.notes) publishLog(listener, LogEvent::Level::Info, note);
         // Before a run is recorded, so a refusal leaves none: a resume on changed data first (the
         // cause, when the changed data no longer fits the model either), then the data's fit.
         if (from && !job.resume.empty() && !job.allowChangedData && !from->checkpoint.state.dataFingerprint.empty())
@@ -163,6 +165,8 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
             result.runId = writer->createRun(run);
             recordRunLabelOverlay(*workspace, result.runId, overlay);
             recordLabelOverlayLog(*writer, result.runId, overlay);
+            // What the reader did to the images, in the run's own log too (the lines above came before it).
+            for (const Message& note : splits.notes) writer->addLog(result.runId, {store::unixNow(), "info", note});
         }
         if (control.stopRequested()) {
             done.outcome = FinishedEvent::Outcome::Stopped;

@@ -162,7 +162,7 @@ void PredictionInputs::addImage(const std::string& path, const ModelInput& model
     if (channels == 1) image = decodeImageFile(path, 1);  // the reader's own grayscale decoding
     const std::size_t row = images_.size() / std::size_t(shape_.numel());
     images_.resize(images_.size() + std::size_t(shape_.numel()));
-    resizeToPlanar(image, height, width, ResizeMode::Bilinear, images_.data() + row * std::size_t(shape_.numel()));
+    resizeToPlanar(image, height, width, resizeModeFromName(model.resize).value_or(ResizeMode::Crop), images_.data() + row * std::size_t(shape_.numel()));
     imageSample_.push_back(std::int64_t(row));
     sources_.push_back({path, 0, {}});
 }

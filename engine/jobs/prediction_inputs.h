@@ -26,6 +26,7 @@ struct ModelInput {
     std::vector<std::string> classNames;
     std::vector<std::string> featureNames;  // csv: the training table's feature columns, in order
     std::string labelColumn;                // csv: read when an input table has it
+    std::string resize = "crop";            // image_folder: dataset.resize, as the reader resized training images
     bool resizes() const { return format == "image_folder"; }
     std::string describe() const;  // "28x28 grayscale images ([1, 28, 28])", "rows of 4 features (a, b, c, d)"
 };

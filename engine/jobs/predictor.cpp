@@ -76,6 +76,7 @@ Predictor::Predictor(const PredictorOptions& options) : impl_(std::make_unique<I
         openExperimentDataset(m.spec, jobCacheDirectory(env), runLabelOverlay(workspace, options.runId));
     m.statistics = splits.trainStatistics;
     m.input.format = m.spec.dataset.format;
+    m.input.resize = m.spec.dataset.resize;
     m.input.sampleShape = splits.train->sampleShape();
     m.input.classNames = splits.train->classNames();
     if (m.spec.dataset.format == "csv") {

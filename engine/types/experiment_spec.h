@@ -24,16 +24,25 @@ struct DatasetSpec {
     std::string labelColumn;
     std::vector<std::string> featureColumns;  // empty: every numeric column but the label and group
     std::string groupColumn;                  // rows sharing a group never straddle the split
-    // image_folder only: every image is resized/cropped to this [channels, height, width]
+    // image_folder only: every image is resized to this [channels, height, width]; empty: the
+    // most common size of the folder's images (data/image_folder_dataset.h)
     std::vector<std::int64_t> imageShape;
+    // image_folder only: how an image of another size gets there: crop (keep the aspect ratio,
+    // the short side fits, centre-crop), pad (keep it, fit inside, black around) or stretch
+    std::string resize = "crop";
 
     double validationFraction = 0.1;  // carved from the training split, seeded
     std::uint64_t splitSeed = 0;
 
-    // Transforms, applied in this order: random crop with padding, horizontal flip, normalise.
+    // Transforms, applied in this order: random resized crop, random crop with padding,
+    // horizontal flip, normalise.
     std::vector<double> normalizeMean;  // per channel; empty: no normalisation
     std::vector<double> normalizeStd;
     bool normalizeFromStatistics = false;  // use the cached dataset statistics instead
+    // Training only: a random part of the sample, at least this fraction of its area with an
+    // aspect ratio in [3/4, 4/3], resized back to the whole (torchvision's RandomResizedCrop
+    // scale=(this, 1)); 0: off.
+    double randomResizedCrop = 0.0;
     std::int64_t randomCropPadding = 0;    // 0: off
     bool horizontalFlip = false;
 

@@ -308,6 +308,14 @@ const std::vector<MessageTemplate> kTemplates = {
     {OutputFollowedLink, "output.followed_link", "%1 is a symbolic link: wrote its target %2 and kept the link"},
     {TrainDataChanged, "train.data_changed", "the dataset changed since the checkpoint (%1): training continues on the data as it is now, from the start of the next epoch"},
     {RunStaleFilesRemoved, "run.stale_files_removed", "removed %1 incomplete checkpoint {1:file|files} that a save interrupted by the run's end left behind: %2"},
+    {DataImageShapeDefault, "data.image_shape_default",
+     "dataset.image_shape is not given: %1, from the most common image size %2 (%3 of %4 {4:image|images}; at most 256 pixels a side)"},
+    {DataImagesResizedCrop, "data.images_resized_crop",
+     "%1 of %2 {2:image|images} differ from %3: resized keeping the aspect ratio and centre-cropped (dataset.resize: crop)"},
+    {DataImagesResizedPad, "data.images_resized_pad",
+     "%1 of %2 {2:image|images} differ from %3: resized keeping the aspect ratio and padded with black (dataset.resize: pad)"},
+    {DataImagesResizedStretch, "data.images_resized_stretch",
+     "%1 of %2 {2:image|images} differ from %3: stretched to it, which changes their aspect ratio (dataset.resize: stretch)"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)

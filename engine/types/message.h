@@ -189,6 +189,10 @@ enum class MessageId {
     OutputFollowedLink,
     TrainDataChanged,
     RunStaleFilesRemoved,
+    DataImageShapeDefault,
+    DataImagesResizedCrop,
+    DataImagesResizedPad,
+    DataImagesResizedStretch,
     Count
 };
 

@@ -532,12 +532,13 @@ private slots:
         QCOMPARE(grey[0], grey[4]);
         QCOMPARE(grey[0], grey[8]);
 
-        // Nearest: 4x2 -> 2x2 takes columns 0 and 2; bilinear averages neighbours.
-        ImageFolderDataset nearest(root + "/train", {1, 2, 2}, "n", {}, ResizeMode::Nearest);
-        QCOMPARE(sample(nearest, 2), (std::vector<float>{0.0f, 120 / 255.0f, 0.0f, 120 / 255.0f}));
-        ImageFolderDataset bilinear(root + "/train", {1, 2, 2}, "b");
-        QVERIFY(std::abs(sample(bilinear, 2)[0] - 30 / 255.0f) < 1e-6f);
-        const auto red = sample(nearest, 0);  // RGB (255, 0, b) to grey: luminance, about 0.3
+        // Stretch 4x2 -> 2x2 averages neighbouring columns (antialiased): 0 and 60 near 30;
+        // crop keeps the aspect ratio: the middle 2x2 of the ramp (60 and 120).
+        ImageFolderDataset stretch(root + "/train", {1, 2, 2}, "s", {}, ResizeMode::Stretch);
+        QVERIFY(std::abs(sample(stretch, 2)[0] - 30 / 255.0f) < 12 / 255.0f);
+        ImageFolderDataset crop(root + "/train", {1, 2, 2}, "c");
+        QCOMPARE(sample(crop, 2), (std::vector<float>{60 / 255.0f, 120 / 255.0f, 60 / 255.0f, 120 / 255.0f}));
+        const auto red = sample(crop, 0);  // RGB (255, 0, b) to grey: luminance, about 0.3
         QVERIFY(red[0] > 0.2f && red[0] < 0.4f);
     }
 
@@ -649,7 +650,7 @@ private slots:
         QVERIFY(contains(e.what(), root + "/dog/bad.png: damaged PNG image"));
         e = expectDataError([&] { sample(d, 2); });
         QCOMPARE(e.file(), root + "/dog/fake.jpg");
-        QVERIFY(contains(e.what(), "neither a PNG nor a JPEG image"));
+        QVERIFY(contains(e.what(), "not an image TrainStudio reads (PNG, JPEG, WebP, TIFF, BMP or GIF)"));
         e = expectDataError([&] { sample(d, 3); });
         QCOMPARE(e.file(), root + "/dog/short.jpg");
         QVERIFY(contains(e.what(), root + "/dog/short.jpg: damaged JPEG image"));

@@ -1,5 +1,5 @@
-// PNG and JPEG files through our reader (libpng, libjpeg): the header-only size, then a decode
-// to grey and to RGB, each resized as a dataset sample is. The seeds of fuzz_png and fuzz_jpeg
+// Image files through our reader (libvips): the header-only size, then a decode to grey and to
+// RGB, each resized as a dataset sample is, in every resize mode. The seeds of fuzz_png and fuzz_jpeg
 // differ; the code is the same.
 #include <vector>
 
@@ -17,8 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int channels : {1, 3}) {
         try {
             const ts::DecodedImage image = ts::decodeImageFile(path, channels);
-            std::vector<float> out(static_cast<std::size_t>(channels) * 8 * 8);
-            ts::resizeToPlanar(image, 8, 8, ts::ResizeMode::Bilinear, out.data());
+            std::vector<float> out(static_cast<std::size_t>(channels) * 8 * 6);
+            for (ts::ResizeMode mode : {ts::ResizeMode::Crop, ts::ResizeMode::Pad, ts::ResizeMode::Stretch})
+                ts::resizeToPlanar(image, 8, 6, mode, out.data());
         } catch (const ts::DataError&) {
         }
     }
