@@ -57,14 +57,21 @@ std::string sampleRef(const std::string& split, std::int64_t sample)
     return split + " " + std::to_string(sample);
 }
 
+// "train 12 (cat/a.png)": a pair's sample with its file when the reader names one.
+std::string pairSide(const std::string& split, std::int64_t sample, const std::string& file)
+{
+    return sampleRef(split, sample) + (file.empty() ? std::string() : " (" + file + ")");
+}
+
 std::string findingLine(const HealthFinding& f)
 {
     switch (f.kind) {
     case FindingKind::ExactDuplicate:
-    case FindingKind::ExactLeak: return sampleRef(f.split, f.sample) + " = " + sampleRef(f.otherSplit, f.otherSample);
+    case FindingKind::ExactLeak:
+        return pairSide(f.split, f.sample, f.file) + " = " + pairSide(f.otherSplit, f.otherSample, f.otherFile);
     case FindingKind::NearDuplicate:
     case FindingKind::NearLeak:
-        return sampleRef(f.split, f.sample) + " ~ " + sampleRef(f.otherSplit, f.otherSample) + " (" +
+        return pairSide(f.split, f.sample, f.file) + " ~ " + pairSide(f.otherSplit, f.otherSample, f.otherFile) + " (" +
                std::to_string(int(f.value)) + " bits)";
     case FindingKind::Unreadable: return sampleRef(f.split, f.sample) + " [" + f.cause + "] " + f.detail;
     default: return f.detail;
@@ -81,7 +88,10 @@ Json findingJson(const HealthFinding& f)
     json["value"] = f.value;
     if (!f.cause.empty()) json["cause"] = f.cause;
     if (!f.column.empty()) json["column"] = f.column;
-    if (!f.file.empty()) {
+    if (isPairKind(f.kind)) {  // where each sample of the pair comes from; no byte offset
+        if (!f.file.empty()) json["file"] = f.file;
+        if (!f.otherFile.empty()) json["other_file"] = f.otherFile;
+    } else if (!f.file.empty()) {
         json["file"] = f.file;
         json["position"] = f.position;
     }

@@ -430,12 +430,21 @@ HealthReport checkDatasetHealth(const DatasetFiles& files, const HealthOptions& 
         return int(a.kind) != int(b.kind) ? int(a.kind) < int(b.kind) : a.split < b.split;
     });
     std::vector<std::int64_t> kept(kFindingKinds, 0);
+    const auto sourceOf = [&](const std::string& split, std::int64_t index) {
+        for (const Split& s : splits)
+            if (s.name == split && index >= 0 && index < s.data->size()) return s.data->sampleSource(index);
+        return std::string();
+    };
     for (HealthFinding& f : findings) {
         if (options.maxFindingsPerKind > 0 && kept[std::size_t(f.kind)] >= options.maxFindingsPerKind) {
             report.findingsCapped = true;
             continue;
         }
         ++kept[std::size_t(f.kind)];
+        if (isPairKind(f.kind)) {  // only the kept ones: a folder of copies can have millions of pairs
+            f.file = sourceOf(f.split, f.sample);
+            f.otherFile = sourceOf(f.otherSplit, f.otherSample);
+        }
         report.findings.push_back(std::move(f));
     }
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

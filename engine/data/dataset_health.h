@@ -7,7 +7,8 @@
 //     for (const HealthCount& c : report.counts) ...   // "near_leak train/test: 12 pairs"
 //     for (const HealthFinding& f : report.findings) ... // one sample, or a pair side by side
 //
-// Checks (each finding names its split and sample index, the index a Dataset's get() takes):
+// Checks (each finding names its split and sample index, the index a Dataset's get() takes,
+// and where the reader says the sample comes from):
 //   - unreadable: a sample whose get() throws DataError (the file and byte offset or line are
 //     kept), or whose values are not finite; counted per cause; the check goes on past them;
 //   - exact_duplicate / exact_leak: equal decoded values (a 64-bit hash of the floats get()
@@ -70,7 +71,11 @@ struct HealthFinding {
     double value = 0;
     std::string cause;    // unreadable: damaged_png | damaged_jpeg | unsupported_image | damaged_gzip | image_too_large | not_an_image | non_finite | unreadable (ui words each)
     std::string column;   // tables: the column's name
-    std::string file;     // unreadable: the file (DataError::file()); tables: the CSV
+    // unreadable: the file (DataError::file()); tables: the CSV; pairs: where `sample` comes
+    // from (Dataset::sampleSource: an image file, "IDX file, item i", "data.csv:line"), so a
+    // report names the files of an image folder's duplicates and leaks
+    std::string file;
+    std::string otherFile;  // pairs: where `otherSample` comes from; "" otherwise
     std::int64_t position = -1;  // byte offset or line (DataError::position()); -1: none
     std::string detail;   // English: the reader's message, or what the finding means
 

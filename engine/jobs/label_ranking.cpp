@@ -7,6 +7,13 @@
 
 namespace ts {
 
+bool moreSuspect(const LabelScore& a, const LabelScore& b)
+{
+    if (a.selfConfidence != b.selfConfidence) return a.selfConfidence < b.selfConfidence;
+    if (a.margin != b.margin) return a.margin < b.margin;
+    return a.sample < b.sample;
+}
+
 std::vector<LabelScore> rankLabels(const std::vector<float>& probabilities, std::int64_t classes,
                                    const std::vector<std::int64_t>& labels, const std::vector<std::int64_t>& samples)
 {
@@ -49,11 +56,7 @@ std::vector<LabelScore> rankLabels(const std::vector<float>& probabilities, std:
         s.margin = p[y] - p[other];
         s.suspect = suspect;
     }
-    std::sort(out.begin(), out.end(), [](const LabelScore& a, const LabelScore& b) {
-        if (a.selfConfidence != b.selfConfidence) return a.selfConfidence < b.selfConfidence;
-        if (a.margin != b.margin) return a.margin < b.margin;
-        return a.sample < b.sample;
-    });
+    std::sort(out.begin(), out.end(), moreSuspect);
     return out;
 }
 

@@ -18,6 +18,10 @@
 
 namespace ts {
 
+// The ranking's order: true when `a` is more suspect than `b` (lower p(given), then lower
+// margin, then the lower sample). Front ends listing scores sort with it too.
+bool moreSuspect(const LabelScore& a, const LabelScore& b);
+
 // `probabilities`: n rows of `classes` softmax values; `labels` the n given labels; `samples`
 // the n samples' ids (file indices), carried into the scores. Ties keep the lower sample first.
 // Throws std::invalid_argument on mismatched sizes or a label outside 0..classes-1.

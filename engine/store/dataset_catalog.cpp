@@ -294,13 +294,13 @@ std::int64_t DatasetCatalog::saveCheck(std::int64_t datasetId, const std::string
     check.run();
     const std::int64_t id = db.lastInsertId();
     Statement f(db, "INSERT INTO data_findings (check_id, kind, split, sample, other_split, other_sample, value, "
-                    "value_nonfinite, cause, column_name, file, position, detail) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+                    "value_nonfinite, cause, column_name, file, position, detail, other_file) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
     for (const HealthFinding& x : report.findings) {
         f.bind(1, id).bind(2, std::string(findingKindName(x.kind))).bind(3, x.split).bind(4, x.sample);
         f.bind(5, x.otherSplit).bind(6, x.otherSample);
         store::bindValue(f, 7, x.value);
-        f.bind(9, x.cause).bind(10, x.column).bind(11, x.file).bind(12, x.position).bind(13, x.detail);
+        f.bind(9, x.cause).bind(10, x.column).bind(11, x.file).bind(12, x.position).bind(13, x.detail).bind(14, x.otherFile);
         f.run();
     }
     // Older checks of the dataset are no longer read: only the newest is kept.
@@ -338,7 +338,7 @@ std::vector<HealthFinding> DatasetCatalog::findings(std::int64_t checkId, std::o
                                                     std::int64_t limit, std::int64_t offset)
 {
     Statement s(impl_->db, std::string("SELECT kind, split, sample, other_split, other_sample, value, value_nonfinite, cause, "
-                                       "column_name, file, position, detail FROM data_findings WHERE check_id = ?1") +
+                                       "column_name, file, position, detail, other_file FROM data_findings WHERE check_id = ?1") +
                                (kind ? " AND kind = ?4" : "") + " ORDER BY rowid LIMIT ?2 OFFSET ?3");
     s.bind(1, checkId).bind(2, limit).bind(3, offset);
     if (kind) s.bind(4, std::string(findingKindName(*kind)));
@@ -356,6 +356,7 @@ std::vector<HealthFinding> DatasetCatalog::findings(std::int64_t checkId, std::o
         f.file = s.text(9);
         f.position = s.integer(10);
         f.detail = s.text(11);
+        f.otherFile = s.text(12);
         out.push_back(std::move(f));
     }
     return out;

@@ -281,7 +281,17 @@ CREATE TABLE lesson_progress (
 ) WITHOUT ROWID;
 )sql";
 
-const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5, kMigration6, kMigration7};
+// Version 8: a duplicate or leaked pair names both samples' files (data/dataset_health.h:
+// `file` and `other_file`). The stored checks are dropped: they lack the files, and a check is
+// derived data that the next `data check` or Check now recomputes from the dataset.
+const char* const kMigration8 = R"sql(
+ALTER TABLE data_findings ADD COLUMN other_file TEXT NOT NULL DEFAULT '';
+DELETE FROM data_findings;
+DELETE FROM data_checks;
+)sql";
+
+const char* const kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
+                                   kMigration5, kMigration6, kMigration7, kMigration8};
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion);
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace ts::store {
 class Database;
 
 constexpr std::int32_t kApplicationId = 0x54537464;  // "TStd"
-constexpr int kSchemaVersion = 7;
+constexpr int kSchemaVersion = 8;
 
 // What a read-only look at the file found.
 struct FileState {

@@ -1,8 +1,10 @@
 // `trainstudio-cli data check` (the real binary) on small generated IDX files with a planted
-// duplicate and a planted train/test leak: the human table and --json name them, a second run
+// duplicate and a planted train/test leak: the human table and --json name them (and, for an
+// image folder, both files of each pair), a second run
 // reuses the stored check, --force checks again; data that cannot be opened exits 1 with the
 // reader's message naming the file; the help lists the command.
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -91,8 +93,13 @@ private slots:
         Result r = cli({"data", "check", experiment_, "--workspace", ws});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("new check"), qPrintable(r.out));
-        QVERIFY2(r.out.contains("exact_leak             test 20 = train 42"), qPrintable(r.out));
-        QVERIFY2(r.out.contains("exact_duplicate        train 100 = train 3"), qPrintable(r.out));
+        // Each side of a pair with where the reader says it comes from (the IDX file and image).
+        const QString images = dir_.filePath("data/");
+        QVERIFY2(r.out.contains(QString("exact_leak             test 20 (%1t10k-images-idx3-ubyte, image 20) = train 42 "
+                                        "(%1train-images-idx3-ubyte, image 42)").arg(images)),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QString("exact_duplicate        train 100 (%1train-images-idx3-ubyte, image 100) = train 3 ").arg(images)),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains("class balance"));
 
         r = cli({"data", "check", experiment_, "--workspace", ws, "--json"});
@@ -122,6 +129,44 @@ private slots:
         const QJsonObject forced = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(forced["reused"].toBool(), false);
         QVERIFY(forced["check_id"].toInt() > id);
+    }
+
+    // An image folder's duplicate and leak name both files in --json (`file`, `other_file`),
+    // as unreadable samples name theirs.
+    void imageFolderPairsNameTheirFiles()
+    {
+        const QString root = dir_.filePath("folder");
+        auto png = [&](const QString& path, int seed) {
+            QDir().mkpath(QFileInfo(path).path());
+            QImage image(8, 8, QImage::Format_Grayscale8);
+            quint32 x = quint32(seed) * 2654435761u + 7u;
+            for (int y = 0; y < 8; ++y)
+                for (int c = 0; c < 8; ++c) {
+                    x = x * 1664525u + 1013904223u;
+                    image.scanLine(y)[c] = uchar(x >> 24);
+                }
+            QVERIFY(image.save(path));
+        };
+        for (int i = 0; i < 6; ++i) png(root + QString("/train/%1/img%2.png").arg(i % 2 ? "b" : "a").arg(i), i);
+        png(root + "/train/a/zcopy.png", 2);  // = train/a/img2.png, listed after it
+        png(root + "/test/a/t0.png", 100);
+        png(root + "/test/b/leak.png", 3);  // = train/b/img3.png
+        const QString experiment = dir_.filePath("folder.yaml");
+        QFile f(experiment);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString("name: folder\ndataset: {format: image_folder, path: %1, image_shape: [1, 8, 8]}\nmodel:\n  layers:\n"
+                        "    - Flatten\n    - Linear: {out_features: 2}\n    - CrossEntropy\n").arg(root).toUtf8());
+        f.close();
+        const Result r = cli({"data", "check", experiment, "--workspace", dir_.filePath("ws_folder"), "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QMap<QString, QPair<QString, QString>> files;  // kind -> (file, other_file), by file name
+        for (const auto& x : QJsonDocument::fromJson(r.out.toUtf8()).object()["findings"].toArray()) {
+            const QJsonObject o = x.toObject();
+            files[o["kind"].toString()] = {QFileInfo(o["file"].toString()).filePath().remove(root + "/"),
+                                           QFileInfo(o["other_file"].toString()).filePath().remove(root + "/")};
+        }
+        QCOMPARE(files.value("exact_duplicate"), qMakePair(QString("train/a/zcopy.png"), QString("train/a/img2.png")));
+        QCOMPARE(files.value("exact_leak"), qMakePair(QString("test/b/leak.png"), QString("train/b/img3.png")));
     }
 
     void unreadableDataFails()

@@ -399,6 +399,12 @@ private slots:
         QCOMPARE(pairsOf(r, FindingKind::ExactLeak), (std::set<Pair>{{"test", 1, "train", trainIndex("img16.png")}}));
         QVERIFY(pairsOf(r, FindingKind::NearDuplicate).empty());
         QVERIFY(pairsOf(r, FindingKind::NearLeak).empty());
+        // Each pair names both files, as the reader lists them.
+        std::map<FindingKind, std::pair<std::string, std::string>> pairFiles;
+        for (const auto& f : r.findings)
+            if (isPairKind(f.kind)) pairFiles[f.kind] = {f.file, f.otherFile};
+        QCOMPARE(pairFiles[FindingKind::ExactDuplicate], std::pair(root + "/train/a/zcopy.png", root + "/train/a/img14.png"));
+        QCOMPARE(pairFiles[FindingKind::ExactLeak], std::pair(root + "/test/b/t1.png", root + "/train/a/img16.png"));
     }
 
     // Tables: ragged rows, missing cells, constant and near-constant features, a label with
