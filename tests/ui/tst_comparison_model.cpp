@@ -117,6 +117,60 @@ private slots:
         model.setRuns({run(1, "0.001", "1", 0.90, 60), run(2, "0.01", "1", 0.80, 60)});
         QCOMPARE(row(model, "sweep"), -1);
     }
+
+    // Seen: one row read "2,788" and "2.785e+04" (each value in its own shortest form). A row's
+    // numbers now share one format chosen from all of them, and sort as numbers.
+    void aRowsNumbersShareOneFormat()
+    {
+        auto withLoss = [](std::int64_t id, double best, double last) {
+            ComparisonModel::Run r = run(id, "0.001", "1", 0.9, 60);
+            MetricSummary s;
+            s.name = "test_loss";
+            s.count = 2;
+            s.best = s.min = best;
+            s.last = s.max = last;
+            r.summaries.push_back(s);
+            return r;
+        };
+        ComparisonModel model;
+        model.setRuns({withLoss(1, 2788, 0.000123), withLoss(2, 27850, 12.5), withLoss(3, 301.25, 0.5)});
+        const int best = row(model, "best test_loss"), last = row(model, "last test_loss");
+        QVERIFY(best >= 0 && last >= 0);
+        auto cells = [&](int r) {
+            QStringList out;
+            for (int c = 1; c <= 3; ++c) out << model.index(r, c).data().toString();
+            return out;
+        };
+        // Fixed, with the decimals that give the smallest four digits (301.3), for every value.
+        QCOMPARE(cells(best), (QStringList{"2,788.0", "27,850.0", "301.3"}));
+        // A value below 1e-3: scientific for the whole row, four digits each.
+        QCOMPARE(cells(last), (QStringList{"1.230e-04", "1.250e+01", "5.000e-01"}));
+        QCOMPARE(model.index(best, 2).data(ComparisonModel::SortRole).toDouble(), 27850.0);
+        // Small and large together: the decimals of the smallest, for every value.
+        const auto format = ComparisonModel::rowFormat({0.4523, 1.5, std::nan("")});
+        QCOMPARE(format(0.4523), QString("0.4523"));
+        QCOMPARE(format(1.5), QString("1.5000"));
+        QCOMPARE(format(std::nan("")), QString("—"));
+        QCOMPARE(ComparisonModel::rowFormat({2e6, 3})(3), QString("3.000e+00"));
+        QCOMPARE(ComparisonModel::rowFormat({0, 0})(0), QString("0"));
+    }
+
+    // Group by lists settings by their labels (the Hyperparameters page's), in natural order.
+    void settingsByLabelInNaturalOrder()
+    {
+        QCOMPARE(ComparisonModel::settingLabel("optimizer.lr"), QString("Learning rate"));
+        QCOMPARE(ComparisonModel::settingLabel("schedule.type"), QString("Schedule"));
+        QCOMPARE(ComparisonModel::settingLabel("model.layers.12.Linear.out_features"), QString("Layer 12 (Linear): out_features"));
+        QCOMPARE(ComparisonModel::settingLabel("model.layers.3"), QString("Layer 3"));
+        QVERIFY(ComparisonModel::settingLabel("dataset.normalize.mean.0").endsWith(" [0]"));
+        QCOMPARE(ComparisonModel::settingLabel("name"), QString("name"));  // no label: the key
+        const QStringList sorted = ComparisonModel::sortedByLabel(
+            {"model.layers.10", "schedule.type", "model.layers.3", "optimizer.lr", "model.layers.12.Linear.out_features",
+             "model.layers.2.Linear.out_features"});
+        // "Layer 2 (…)", "Layer 3", "Layer 10", "Layer 12 (…)", "Learning rate", "Schedule".
+        QCOMPARE(sorted, (QStringList{"model.layers.2.Linear.out_features", "model.layers.3", "model.layers.10",
+                                      "model.layers.12.Linear.out_features", "optimizer.lr", "schedule.type"}));
+    }
 };
 
 QTEST_MAIN(TestComparisonModel)

@@ -2,7 +2,9 @@
 // class counts and a click on a bar, the split preview against openDataset, the augmentation
 // preview against the engine's sampler and transforms called here, the health report's
 // one-click fixes written into the experiment (and through YAML), a stored check shown with
-// its findings, and a check queued on the studio's job queue. Small generated IDX datasets.
+// its findings (the first pairs by their files), a check queued on the studio's job queue, and
+// the page's grid: at its top after each change, suspects most suspect first, pairs two by two.
+// Small generated IDX datasets.
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -10,6 +12,8 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
+#include <QScrollBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -28,9 +32,14 @@
 #include "io/experiment_yaml.h"
 #include "scratch_home.h"
 #include "store/dataset_catalog.h"
+#include "widgets/image_grid.h"
+#include "jobs/label_ranking.h"
 #include "ui/datasets/augmentation_preview.h"
+#include "ui/datasets/datasets_page.h"
 #include "ui/datasets/health_fixes.h"
 #include "ui/datasets/health_report_panel.h"
+#include "ui/datasets/sample_grid_model.h"
+#include "ui/datasets/sample_ref.h"
 #include "ui/datasets/split_preview.h"
 #include "ui/datasets/statistics_histogram.h"
 #include "ui/datasets/statistics_image_sizes.h"
@@ -511,6 +520,18 @@ private slots:
             QVERIFY(panel.table()->item(row, 0)->text().contains(": " + QLocale().toString(qlonglong(report.total(k)))));
         }
         QVERIFY(!panel.showButton(FindingKind::Unreadable)->isEnabled());
+        // The first pairs are named by where their samples come from (the IDX file and image,
+        // relative to the dataset's folder), then how many more there are.
+        const auto firstDuplicate = std::find_if(report.findings.begin(), report.findings.end(),
+                                                 [](const HealthFinding& f) { return f.kind == FindingKind::ExactDuplicate; });
+        QVERIFY(firstDuplicate != report.findings.end() && !firstDuplicate->otherFile.empty());
+        const QString duplicates = panel.table()->item(rowOf(FindingKind::ExactDuplicate), 0)->text();
+        QVERIFY2(duplicates.contains(QString::fromStdString(fs::path(firstDuplicate->file).filename().string() + " = " +
+                                                            fs::path(firstDuplicate->otherFile).filename().string())),
+                 qPrintable(duplicates));
+        QVERIFY2(!duplicates.contains(QString::fromStdString(data) + "/"), qPrintable(duplicates));  // relative names
+        QVERIFY2(duplicates.contains("and 41 more"), qPrintable(duplicates));  // 44 pairs, 3 named
+        QVERIFY(panel.table()->item(rowOf(FindingKind::ExactDuplicate), 0)->toolTip().contains(QString::fromStdString(data) + "/"));
 
         QSignalSpy shown(&panel, &ui::HealthReportPanel::showSamples);
         QTest::mouseClick(panel.showButton(FindingKind::ExactLeak), Qt::LeftButton);
@@ -536,6 +557,66 @@ private slots:
         QVERIFY(panel.check().has_value());
         QVERIFY(!panel.isCurrent());
         QVERIFY(panel.statusLabel()->text().contains("out of date"));
+    }
+
+    // Seen: lists opened where the previous content had been scrolled to, suspect labels not
+    // most suspect first, and duplicate pairs wrapped across rows. Now the grid starts at the
+    // top whenever its content changes, suspects come most suspect first (the check's order,
+    // whatever order they are handed over in), and pairs are shown two by two.
+    void gridStartsAtTopWithPairsAndSuspectsInOrder()
+    {
+        QTemporaryDir ws;
+        ui::DatasetsPage page(Workspace::open(ws.path().toStdString()));
+        page.resize(1000, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy opened(&page, &ui::DatasetsPage::datasetOpened);
+        page.openPath(QString::fromStdString(m_data), "idx");
+        QVERIFY(opened.count() > 0 || opened.wait(30000));
+        QVERIFY(page.opened().ok());
+        QListView* view = page.grid()->view();
+        QScrollBar* bar = view->verticalScrollBar();
+        auto scrollDown = [&] {
+            QTRY_VERIFY(bar->maximum() > 0);
+            view->scrollToBottom();
+            QTRY_VERIFY(bar->value() > 0);
+        };
+        scrollDown();
+        page.showClass("files", 0);  // another class: its first samples
+        QTRY_COMPARE(bar->value(), 0);
+
+        // Suspects handed over in the wrong order: listed by p(given), lowest first.
+        std::vector<LabelScore> scores;
+        for (int i = 0; i < 200; ++i)
+            scores.push_back({i, 1, 0, 0.9f, float((i * 37) % 200) / 400.0f, -0.5f, true});
+        scrollDown();
+        page.showSuspects("suspects", scores);
+        QTRY_COMPARE(bar->value(), 0);
+        QCOMPARE(page.gridModel()->rowCount(), 200);
+        std::vector<LabelScore> expected = scores;
+        std::sort(expected.begin(), expected.end(), moreSuspect);
+        for (int r = 0; r < 200; ++r) QCOMPARE(page.gridModel()->sampleAt(r).index, expected[std::size_t(r)].sample);
+        QCOMPARE(page.gridModel()->sampleAt(0).index, std::int64_t(0));  // p(given) 0: the most suspect
+
+        // Pairs: two by two, each pair on one row, the grid at its top again.
+        QVector<ui::SampleRef> refs;
+        for (int i = 0; i < 44; ++i) refs.push_back({"train", 256 + i, i, "train"});
+        scrollDown();
+        page.showSampleRefs("duplicates", refs);
+        QTRY_COMPARE(bar->value(), 0);
+        QVERIFY(page.grid()->pairs());
+        QCOMPARE(page.gridModel()->rowCount(), 88);
+        for (const int width : {1000, 730, 560}) {
+            page.resize(width, 700);
+            QTest::qWait(80);
+            for (int row = 0; row < 88; row += 2) {
+                const QRect a = view->visualRect(page.gridModel()->index(row)), b = view->visualRect(page.gridModel()->index(row + 1));
+                QVERIFY2(a.top() == b.top() && b.left() > a.left(),
+                         qPrintable(QString("pair %1 split at width %2").arg(row / 2).arg(width)));
+            }
+        }
+        page.showClass("files", -1);  // a plain list again: no pairs
+        QVERIFY(!page.grid()->pairs());
     }
 
     // Check now queues a DataCheckJob on the studio's job queue; when it ends the panel reads

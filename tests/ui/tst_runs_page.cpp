@@ -607,6 +607,44 @@ private slots:
         QTRY_COMPARE(comparison->pointCount("loss", ids[2]), 10);
     }
 
+    // Seen: Group by listed raw keys sorted as text ("model.layers.10" before "model.layers.3")
+    // and the list ran past the window's edge. Now: the settings that differ first, by their
+    // labels in natural order; then, greyed out, those every run shares; a list that scrolls.
+    void groupByListsDifferingSettingsFirstByLabel()
+    {
+        RunWriter writer(m_ws);
+        QList<qint64> ids;
+        for (int i = 0; i < 2; ++i)
+            ids << addRun(writer, m_ws, {.name = "run", .steps = 4, .epochs = 1,
+                                         .parameters = {{"model.layers.10", i ? "ReLU" : "GELU"},
+                                                        {"model.layers.3.Linear.out_features", i ? "64" : "32"},
+                                                        {"schedule.type", i ? "cosine" : "constant"},
+                                                        {"training.epochs", "1"}}});
+        OPEN_PAGE(page, 2);
+        page->selectRuns(ids);
+        RunComparison* comparison = page->comparison();
+        QTRY_VERIFY(comparison->chart("loss"));
+        QComboBox* box = comparison->groupByBox();
+        QStringList texts, keys;
+        for (int i = 0; i < box->count(); ++i) {
+            texts << box->itemText(i);
+            keys << box->itemData(i).toString();
+        }
+        QCOMPARE(texts.mid(0, 4), (QStringList{"(none)", "Layer 3 (Linear): out_features", "Layer 10", "Schedule"}));
+        QCOMPARE(keys.mid(1, 3), (QStringList{"model.layers.3.Linear.out_features", "model.layers.10", "schedule.type"}));
+        const int epochs = box->findData("training.epochs");
+        QVERIFY(epochs > 4);  // after the differing ones (and a separator)
+        QCOMPARE(box->itemText(epochs), QString("Epochs"));
+        auto* items = qobject_cast<QStandardItemModel*>(box->model());
+        QVERIFY(items && !items->item(epochs)->isEnabled());  // nothing to group by
+        QVERIFY(items->item(3)->isEnabled());
+        comparison->setGroupBy("training.epochs");
+        QVERIFY(comparison->groupBy().isEmpty());
+        comparison->setGroupBy("schedule.type");
+        QCOMPARE(box->currentText(), QString("Schedule"));
+        QCOMPARE(box->maxVisibleItems(), 15);  // scrolls beyond that
+    }
+
     // Runs of different lengths and speeds on one grid: at each x, the mean and sample
     // standard deviation of the runs spanning it, by linear interpolation (worked by hand).
     void groupBandsOnACommonGrid()

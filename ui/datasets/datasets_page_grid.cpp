@@ -72,6 +72,7 @@ void DatasetsPage::setFilter(const SampleFilter& filter)
         m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(filter.classIndex)));
         m_filling = false;
     }
+    m_grid->setPairs(filter.samples && filter.pairs);
     m_showAll->setVisible(filter.samples.has_value());
     m_splitFilter->setEnabled(!filter.samples);
     m_classFilter->setEnabled(!filter.samples);
@@ -94,14 +95,18 @@ void DatasetsPage::showClass(const QString& split, int classIndex)
 
 void DatasetsPage::showSampleRefs(const QString& title, const QVector<SampleRef>& refs)
 {
+    // Pairs as pairs (the grid keeps each side by side), when every finding is one.
+    const bool pairs = !refs.isEmpty() && std::all_of(refs.begin(), refs.end(), [](const SampleRef& r) { return r.isPair(); });
     std::vector<GridSample> samples;
     samples.reserve(std::size_t(refs.size()) * 2);
     for (const SampleRef& r : refs) {
-        if (const auto s = sourceFromName(r.split)) samples.push_back({*s, r.index});
-        if (r.isPair())
-            if (const auto s = sourceFromName(r.pairSplit)) samples.push_back({*s, r.pairWith});
+        const auto first = sourceFromName(r.split);
+        const auto second = r.isPair() ? sourceFromName(r.pairSplit) : std::nullopt;
+        if (pairs && !(first && second)) continue;  // a pair with a side of no known split
+        if (first) samples.push_back({*first, r.index});
+        if (second) samples.push_back({*second, r.pairWith});
     }
-    showSamples(title, std::move(samples));
+    setFilter(SampleFilter::list(title, std::move(samples), pairs));
 }
 
 void DatasetsPage::updateGridTitle()

@@ -15,6 +15,7 @@
 
 #include "dataset_list.h"
 #include "datasets_page.h"
+#include "jobs/label_ranking.h"
 #include "label_check_panel.h"
 #include "store/label_overlay.h"
 #include "widgets/image_grid.h"
@@ -170,8 +171,11 @@ void DatasetsPage::loadSuspectLabels()
     });
 }
 
-void DatasetsPage::showSuspects(const QString& title, const std::vector<ts::LabelScore>& scores)
+void DatasetsPage::showSuspects(const QString& title, const std::vector<ts::LabelScore>& given)
 {
+    // Most suspect first, in the check's own order, whatever order they were handed over in.
+    std::vector<ts::LabelScore> scores = given;
+    std::stable_sort(scores.begin(), scores.end(), ts::moreSuspect);
     m_verdicts.clear();
     std::vector<GridSample> samples;
     samples.reserve(scores.size());

@@ -42,6 +42,8 @@ SampleRef refOf(const HealthFinding& f)
 
 bool showsSamples(FindingKind k) { return k == FindingKind::Unreadable || isPairKind(k); }
 
+constexpr int kExamplePairs = 3;  // pairs of each kind the table names by their files
+
 bool isColumnKind(FindingKind k)
 {
     return k == FindingKind::ConstantFeature || k == FindingKind::NearConstantFeature ||
@@ -198,6 +200,12 @@ void HealthReportPanel::refresh()
             const auto record = catalog.dataset(datasetKey(spec.dataset, experimentDataDirectory(spec)));
             if (record) out.check = catalog.latestCheck(record->id);
             if (out.check && files) out.current = ts::isCurrent(*out.check, *files);  // the job's own test
+            // The first pairs of each pair kind, for the files the table names.
+            if (out.check)
+                for (FindingKind k : {FindingKind::ExactDuplicate, FindingKind::ExactLeak, FindingKind::NearDuplicate,
+                                      FindingKind::NearLeak})
+                    for (HealthFinding& f : catalog.findings(out.check->id, k, kExamplePairs))
+                        out.check->report.findings.push_back(std::move(f));
             // Column findings are few (one per column): kept with the report for the table.
             if (out.check && out.check->report.table)
                 for (FindingKind k : {FindingKind::ConstantFeature, FindingKind::NearConstantFeature, FindingKind::TooManyClasses,
@@ -279,6 +287,31 @@ QString HealthReportPanel::causeText(const std::string& cause) const
     return QString::fromStdString(cause);
 }
 
+// The first pairs of a pair kind by their files ("a/x.png = b/y.png"), relative to the dataset's
+// folder, and with whole paths (the tool tip); empty when the findings name no files.
+std::pair<QString, QString> HealthReportPanel::pairFiles(FindingKind kind) const
+{
+    if (!isPairKind(kind) || !m_check) return {};
+    const QString root = m_files && !m_files->path.empty() ? QString::fromStdString(m_files->path) : QString();
+    const auto shortName = [&](const std::string& file) {
+        const QString path = QString::fromStdString(file);
+        return !root.isEmpty() && path.startsWith(root + '/') ? path.mid(root.size() + 1) : path;
+    };
+    const QString sign = kind == FindingKind::NearDuplicate || kind == FindingKind::NearLeak ? QStringLiteral(" ~ ")
+                                                                                             : QStringLiteral(" = ");
+    QStringList shown, whole;
+    for (const HealthFinding& f : m_check->report.findings) {
+        if (f.kind != kind || f.file.empty() || f.otherFile.empty()) continue;
+        shown << shortName(f.file) + sign + shortName(f.otherFile);
+        whole << QString::fromStdString(f.file) + sign + QString::fromStdString(f.otherFile);
+    }
+    if (shown.isEmpty()) return {};
+    const std::int64_t more = m_check->report.total(kind) - shown.size();
+    QString text = shown.join('\n');
+    if (more > 0) text += '\n' + tr("and %1 more").arg(countText(more));
+    return {text, whole.join('\n')};
+}
+
 // Per split (or pair of splits), with the unreadable causes; column names for a table's findings.
 QString HealthReportPanel::whereText(FindingKind kind) const
 {
@@ -352,11 +385,14 @@ void HealthReportPanel::showReport()
             if (k == FindingKind::NearDuplicate || k == FindingKind::NearLeak)
                 title += ' ' + tr("(within %1 of 64 bits)").arg(r.nearThreshold);
             const QString where = whereText(k);
-            auto* item = new QTableWidgetItem(where.isEmpty() ? title : title + '\n' + where);
+            const auto [pairs, pairPaths] = pairFiles(k);
+            QString text = where.isEmpty() ? title : title + '\n' + where;
+            if (!pairs.isEmpty()) text += '\n' + pairs;
+            auto* item = new QTableWidgetItem(text);
             item->setData(Qt::UserRole, QString::fromLatin1(findingKindName(k)));
             item->setData(Qt::UserRole + 1, qlonglong(n));
             if (n > 0 && k != FindingKind::ClassImbalance) item->setForeground(QColor(192, 57, 43));
-            item->setToolTip(item->text());
+            item->setToolTip(pairPaths.isEmpty() ? item->text() : title + '\n' + pairPaths);
             m_table->setItem(row, 0, item);
             if (showsSamples(k)) {
                 auto* show = new QPushButton(tr("Show"), m_table);

@@ -4,7 +4,7 @@
 // class imbalance, a table's findings), whether it is current (the files' fingerprint equals
 // the check's), "Check now" queueing a DataCheckJob on the studio's job queue with its
 // progress while it runs, a "Show" per finding kind (the page lists the samples, pairs side by
-// side), and the one-click fixes for imbalance (health_fixes.h) sent out as experimentEdited.
+// side; the first pairs are named by their files in the table), and the one-click fixes for imbalance (health_fixes.h) sent out as experimentEdited.
 //
 // Every store read runs on a worker thread with a DatasetCatalog of its own (one thread per
 // catalog), so the UI thread never waits for SQLite.
@@ -103,6 +103,7 @@ private:
     void retranslate();
     QString kindTitle(ts::FindingKind kind) const;
     QString whereText(ts::FindingKind kind) const;
+    std::pair<QString, QString> pairFiles(ts::FindingKind kind) const;
     QString causeText(const std::string& cause) const;
 
     TrainingSession* m_session;

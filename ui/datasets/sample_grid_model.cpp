@@ -118,14 +118,21 @@ void SampleGridModel::rebuild()
     const ts::Dataset* sources[2] = {dataset(SampleSource::Train), dataset(SampleSource::Test)};
     for (int s = 0; s < 2; ++s)
         if (sources[s]) m_rowOf[std::size_t(s)].assign(std::size_t(sources[s]->size()), -1);
-    auto add = [&](const GridSample& g) {
+    auto exists = [&](const GridSample& g) {
         const ts::Dataset* d = sources[int(g.source)];
-        if (!d || g.index < 0 || g.index >= d->size()) return;  // a stale finding: nothing to show
+        return d && g.index >= 0 && g.index < d->size();  // else a stale finding: nothing to show
+    };
+    auto add = [&](const GridSample& g) {
+        if (!exists(g)) return;
         int& row = m_rowOf[std::size_t(g.source)][std::size_t(g.index)];
         if (row < 0) row = int(m_rows.size());  // listed twice (in two pairs): the first row is its row
         m_rows.push_back(g);
     };
-    if (m_filter.samples) {
+    if (m_filter.samples && m_filter.pairs) {
+        const auto& list = *m_filter.samples;
+        for (std::size_t i = 0; i + 1 < list.size(); i += 2)
+            if (exists(list[i]) && exists(list[i + 1])) add(list[i]), add(list[i + 1]);
+    } else if (m_filter.samples) {
         for (const GridSample& g : *m_filter.samples) add(g);
     } else {
         for (int s = 0; s < 2; ++s) {
@@ -240,6 +247,9 @@ QVariant SampleGridModel::data(const QModelIndex& index, int role) const
             if (m->excluded) tip += QLatin1Char('\n') + tr("Excluded from training");
             if (m->relabel >= 0) tip += QLatin1Char('\n') + tr("Relabelled to %1").arg(className(m->relabel));
         }
+        if (const ts::Dataset* d = dataset(s.source); d && s.index >= 0 && s.index < d->size())
+            if (const std::string from = d->sampleSource(s.index); !from.empty())  // the image file, or the IDX file and item
+                tip += QLatin1Char('\n') + tr("From: %1").arg(QString::fromStdString(from));
         if (const Thumbnail* t = m_loader->cached(int(s.source), s.index, m_edge); t && !t->error.isEmpty())
             tip += QLatin1Char('\n') + t->error;
         return tip;

@@ -54,12 +54,16 @@ struct SampleFilter {
     int classIndex = -1;  // -1: every class
     std::optional<std::vector<GridSample>> samples;  // a given list: replaces split and class
     QString title;  // what a given list is ("12 leaked pairs")
+    // The list is pairs, one after the other: kept whole (a pair with a stale side is left
+    // out) so the grid can show them two by two.
+    bool pairs = false;
 
-    static SampleFilter list(const QString& title, std::vector<GridSample> samples)
+    static SampleFilter list(const QString& title, std::vector<GridSample> samples, bool pairs = false)
     {
         SampleFilter f;
         f.samples = std::move(samples);
         f.title = title;
+        f.pairs = pairs;
         return f;
     }
     bool operator==(const SampleFilter&) const = default;

@@ -1,7 +1,9 @@
 #include "comparison_model.h"
 
+#include <QCollator>
 #include <QFont>
 #include <QLocale>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <map>
@@ -12,22 +14,20 @@
 #include "graph/graph.h"
 #include "io/experiment_yaml.h"
 #include "runs_model.h"
+#include "ui/hyperparameters/option_help.h"
 
 namespace ts::ui {
 
 namespace {
 
-QString number(double v) { return QLocale().toString(v, 'g', 5); }
-
-
-// Parameters and forward FLOPs a sample of the stored model; empty when it does not read.
-std::pair<QString, QString> modelSize(const std::string& experimentYaml)
+// Parameters and forward MFLOPs a sample of the stored model; NaN when it does not read.
+std::pair<double, double> modelSize(const std::string& experimentYaml)
 {
     try {
         const CostReport cost = estimateCost(checkGraph(parseExperiment(experimentYaml, "stored experiment").model));
-        return {QLocale().toString(qint64(cost.parameters)), number(cost.flops / 1e6)};
+        return {double(cost.parameters), cost.flops / 1e6};
     } catch (const std::exception&) {
-        return {QStringLiteral("—"), QStringLiteral("—")};
+        return {std::nan(""), std::nan("")};
     }
 }
 
@@ -89,6 +89,69 @@ void ComparisonModel::addRow(const QString& name, const QStringList& values, boo
     m_rows.push_back(row);
 }
 
+std::function<QString(double)> ComparisonModel::rowFormat(const std::vector<double>& values)
+{
+    double lo = INFINITY, hi = 0;
+    for (double v : values)
+        if (std::isfinite(v) && v != 0) {
+            lo = std::min(lo, std::abs(v));
+            hi = std::max(hi, std::abs(v));
+        }
+    char format = 'f';
+    int precision = 0;  // no nonzero value: "0"
+    if (hi >= 1e6 || lo < 1e-3) {
+        format = 'e';
+        precision = 3;
+    } else if (std::isfinite(lo)) {
+        precision = std::clamp(3 - int(std::floor(std::log10(lo))), 0, 6);
+    }
+    return [format, precision](double v) {
+        return std::isfinite(v) ? QLocale().toString(v, format, precision) : QStringLiteral("—");
+    };
+}
+
+QString ComparisonModel::settingLabel(const QString& key)
+{
+    static const QRegularExpression layer(QStringLiteral("^model\\.layers\\.(\\d+)(?:\\.([^.]+)\\.(.+))?$"));
+    if (const QRegularExpressionMatch m = layer.match(key); m.hasMatch())
+        return m.captured(2).isEmpty() ? tr("Layer %1").arg(m.captured(1))
+                                       : tr("Layer %1 (%2): %3").arg(m.captured(1), m.captured(2), m.captured(3));
+    const QString own = optionLabel(key.toStdString());
+    if (own != key) return own;
+    static const QRegularExpression item(QStringLiteral("^(.+)\\.(\\d+)$"));  // one value of a list: mean.0
+    if (const QRegularExpressionMatch m = item.match(key); m.hasMatch()) {
+        const QString list = optionLabel(m.captured(1).toStdString());
+        if (list != m.captured(1)) return tr("%1 [%2]").arg(list, m.captured(2));
+    }
+    if (key == QLatin1String("sweep")) return tr("Sweep");
+    return key;
+}
+
+QStringList ComparisonModel::sortedByLabel(QStringList keys)
+{
+    // The C locale's collator compares code points only (no numeric mode): English rules then.
+    const QLocale locale = QLocale().language() == QLocale::C ? QLocale(QLocale::English) : QLocale();
+    QCollator collator(locale);
+    collator.setNumericMode(true);
+    collator.setCaseSensitivity(Qt::CaseInsensitive);
+    std::stable_sort(keys.begin(), keys.end(), [&](const QString& a, const QString& b) {
+        const int byLabel = collator.compare(settingLabel(a), settingLabel(b));
+        return byLabel != 0 ? byLabel < 0 : collator.compare(a, b) < 0;
+    });
+    return keys;
+}
+
+void ComparisonModel::addNumberRow(const QString& name, const std::vector<double>& values)
+{
+    const auto format = rowFormat(values);
+    QStringList texts;
+    for (double v : values) texts << format(v);
+    addRow(name, texts);
+    Row& row = m_rows.back();
+    row.numbers = QVector<double>(values.begin(), values.end());
+    row.format = format;
+}
+
 void ComparisonModel::setRuns(const std::vector<Run>& runs)
 {
     beginResetModel();
@@ -108,15 +171,16 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
     for (const Run& r : runs) m_rows.back().numbers << activeSeconds(r.info, r.summaries);
     m_rows.back().format = &RunsModel::durationText;
     addRow(tr("Device"), each([](const Run& r) { return QString::fromStdString(r.info.device); }));
-    std::vector<std::pair<QString, QString>> sizes;
-    for (const Run& r : runs) sizes.push_back(modelSize(r.info.experimentYaml));
-    QStringList parameters, flops;
-    for (const auto& [p, f] : sizes) {
-        parameters << p;
-        flops << f;
+    std::vector<double> parameters, flops;
+    for (const Run& r : runs) {
+        const auto [p, f] = modelSize(r.info.experimentYaml);
+        parameters.push_back(p);
+        flops.push_back(f);
     }
-    addRow(tr("Parameters"), parameters);
-    addRow(tr("MFLOPs a sample"), flops);
+    QStringList parameterTexts;  // whole numbers: one format already
+    for (double p : parameters) parameterTexts << (std::isfinite(p) ? QLocale().toString(qint64(p)) : QStringLiteral("—"));
+    addRow(tr("Parameters"), parameterTexts);
+    addNumberRow(tr("MFLOPs a sample"), flops);
 
     // The best and last of each metric that has a direction, in name order.
     std::set<std::string> goalMetrics;
@@ -130,16 +194,24 @@ void ComparisonModel::setRuns(const std::vector<Run>& runs)
             return nullptr;
         };
         const QString name = QString::fromStdString(metric);
-        addRow(tr("best %1").arg(name), each([&](const Run& r) {
-                   const MetricSummary* s = find(r);
-                   return s ? RunsModel::metricText(metric, s->best) : QStringLiteral("—");
-               }));
-        m_rows.back().metric = name;
-        addRow(tr("last %1").arg(name), each([&](const Run& r) {
-                   const MetricSummary* s = find(r);
-                   return s ? RunsModel::metricText(metric, s->last) : QStringLiteral("—");
-               }));
-        m_rows.back().metric = name;
+        const bool accuracy = metric.ends_with("_acc");  // "91.24 %" in every run already
+        for (const bool best : {true, false}) {
+            const QString rowName = best ? tr("best %1").arg(name) : tr("last %1").arg(name);
+            if (accuracy) {
+                addRow(rowName, each([&](const Run& r) {
+                           const MetricSummary* s = find(r);
+                           return s ? RunsModel::metricText(metric, best ? s->best : s->last) : QStringLiteral("—");
+                       }));
+            } else {
+                std::vector<double> values;
+                for (const Run& r : runs) {
+                    const MetricSummary* s = find(r);
+                    values.push_back(s ? (best ? s->best : s->last) : std::nan(""));
+                }
+                addNumberRow(rowName, values);
+            }
+            m_rows.back().metric = name;
+        }
     }
 
     // Settings: the store keeps only values that differ from the defaults, so a key one run
@@ -241,6 +313,14 @@ QStringList ComparisonModel::differingSettings() const
     QStringList keys;
     for (const Row& r : m_rows)
         if (r.setting && r.differs) keys << r.name;
+    return keys;
+}
+
+QStringList ComparisonModel::sharedSettings() const
+{
+    QStringList keys;
+    for (const Row& r : m_rows)
+        if (r.setting && !r.differs) keys << r.name;
     return keys;
 }
 

@@ -2,7 +2,8 @@
 // best and last of each metric) and per setting (every stored experiment parameter of any of
 // the runs; one a run does not list is at its default), one column per run. Rows know whether
 // the runs differ, so a proxy can show the differences only; the table copies as CSV or
-// Markdown for notes and reports. Grouped by a setting, it has one column per group instead:
+// Markdown for notes and reports. A row's numbers share one format (rowFormat). Grouped by a
+// setting, it has one column per group instead:
 // results as the group's mean ± standard deviation, settings as the value the group shares.
 #pragma once
 
@@ -12,6 +13,7 @@
 
 #include <cmath>
 
+#include <functional>
 #include <vector>
 
 #include "store/run_reader.h"
@@ -46,8 +48,21 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     bool rowDiffers(int row) const { return m_rows[row].shownDiffers; }  // between the columns shown
-    // The experiment settings (not results) on which the runs differ, in row order.
+    // The experiment settings (not results) on which the runs differ, in row order; and those
+    // every run has the same value of.
     QStringList differingSettings() const;
+    QStringList sharedSettings() const;
+    // One way to write every number of a row, chosen from all of them, so a row never mixes
+    // "2,788" and "2.785e+04": fixed with the decimals that keep 4 significant digits of the
+    // smallest (at most 6), or scientific (4 digits) when a value is 1e6 or more or below 1e-3.
+    static std::function<QString(double)> rowFormat(const std::vector<double>& values);
+    // A setting's name for people: the Hyperparameters page's label ("Learning rate"), a list
+    // item's label with its index ("Normalisation mean [0]"), a layer's number, type and
+    // attribute ("Layer 12 (Linear): out_features"); the key itself otherwise.
+    static QString settingLabel(const QString& key);
+    // `keys` by their labels in natural order: numbers compared as numbers ("Layer 3" before
+    // "Layer 10"), letters without regard to case.
+    static QStringList sortedByLabel(QStringList keys);
     // A setting's value for the run at `runIndex` (the order given to setRuns).
     QString settingValue(const QString& key, int runIndex) const;
     // A row's value as a number for the run at `runIndex` (NaN when it is not one): accuracy
@@ -69,7 +84,7 @@ private:
         bool setting = false;  // an experiment parameter, not a result
         QString metric;        // the best or last value of this metric
         QVector<double> numbers;  // per run; NaN where the value is not a number
-        QString (*format)(double) = nullptr;  // how a mean is written; null: as the values are
+        std::function<QString(double)> format;  // how the row's numbers (and a mean) are written; null: as the values are
         QStringList shown;        // one per column
         QVector<double> shownNumbers;  // what a column sorts by
         bool shownDiffers = false;
@@ -79,6 +94,8 @@ private:
         QVector<int> runs;  // indices into the runs given to setRuns
     };
     void addRow(const QString& name, const QStringList& values, bool setting = false);
+    // A row of numbers (NaN: none, written "—") in the row's one format.
+    void addNumberRow(const QString& name, const std::vector<double>& values);
     void rebuildColumns();  // m_columns and each row's shown cells, from m_groupKey
     void cell(Row& row, const Column& column) const;
 

@@ -4,11 +4,13 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextDocumentFragment>
@@ -102,7 +104,13 @@ RunComparison::RunComparison(QWidget* parent) : QWidget(parent)
     m_groupBox = new QComboBox;
     m_groupBox->setObjectName(QStringLiteral("groupByBox"));
     m_groupBox->setToolTip(tr("Draw each group of runs sharing this setting as its mean with a ±1 standard deviation band"));
-    m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // As wide as a typical label; the open list is as wide as its longest.
+    m_groupBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_groupBox->setMinimumContentsLength(16);
+    // A list that scrolls, however many settings there are: styles that open the popup over the
+    // box as one long menu (Fusion) let it run past the window's edge.
+    m_groupBox->setStyleSheet(QStringLiteral("QComboBox { combobox-popup: 0; }"));
+    m_groupBox->setMaxVisibleItems(15);
     auto* groupLabel = new QLabel(tr("Group by:"));
     groupLabel->setBuddy(m_groupBox);
     m_legend = new QLabel;
@@ -169,16 +177,31 @@ void RunComparison::showRuns(RunReader& reader, const QList<qint64>& runIds)
     appendNewPoints(reader);
 }
 
-// The settings the runs differ on; a choice that no longer differs falls back to none.
+// The settings the runs differ on, by their labels in natural order; below them, greyed out,
+// those all runs share (nothing to group by, but a user looking for one sees why). A choice
+// that no longer differs falls back to none.
 void RunComparison::updateGroupBox()
 {
-    const QStringList keys = m_model->differingSettings();
+    const QStringList keys = ComparisonModel::sortedByLabel(m_model->differingSettings());
     if (!keys.contains(m_groupKey)) m_groupKey.clear();
     const QSignalBlocker block(m_groupBox);
     m_groupBox->clear();
     m_groupBox->addItem(tr("(none)"), QString());
-    for (const QString& key : keys) m_groupBox->addItem(key, key);
+    auto add = [this](const QString& key, const QString& tip) {
+        m_groupBox->addItem(ComparisonModel::settingLabel(key), key);
+        m_groupBox->setItemData(m_groupBox->count() - 1, tip.arg(key), Qt::ToolTipRole);
+    };
+    for (const QString& key : keys) add(key, tr("%1: the runs differ on it"));
+    const QStringList shared = ComparisonModel::sortedByLabel(m_model->sharedSettings());
+    if (!shared.isEmpty()) m_groupBox->insertSeparator(m_groupBox->count());
+    auto* items = qobject_cast<QStandardItemModel*>(m_groupBox->model());
+    for (const QString& key : shared) {
+        add(key, tr("%1: every run has the same value, so there is nothing to group"));
+        if (items) items->item(m_groupBox->count() - 1)->setEnabled(false);
+    }
     m_groupBox->setCurrentIndex(std::max(0, m_groupBox->findData(m_groupKey)));
+    QAbstractItemView* list = m_groupBox->view();
+    list->setMinimumWidth(list->sizeHintForColumn(0) + list->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8);
 }
 
 void RunComparison::setGroupBy(const QString& key)
