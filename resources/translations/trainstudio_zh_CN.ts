@@ -319,20 +319,12 @@
 <context>
     <name>DatasetOpener</name>
     <message>
-        <source>The format could not be told from the files: pick it from the Format list and open again.</source>
-        <translation>无法从文件判断格式：请在“格式”列表中选择后重新打开。</translation>
-    </message>
-    <message>
         <source>Check that the folder holds the dataset&apos;s files, or open another folder (File &gt; Open Dataset…).</source>
         <translation>请检查该文件夹是否包含数据集的文件，或打开另一个文件夹（文件 &gt; 打开数据集…）。</translation>
     </message>
     <message>
         <source>Choose the label and feature columns in the table below, or fix the line named in the message.</source>
         <translation>请在下方表格中选择标签列和特征列，或修正消息中指出的那一行。</translation>
-    </message>
-    <message>
-        <source>Each class needs a sub-folder of PNG or JPEG images; remove or replace the file named in the message.</source>
-        <translation>每个类别需要一个包含 PNG 或 JPEG 图像的子文件夹；请删除或替换消息中指出的文件。</translation>
     </message>
     <message>
         <source>The file named in the message is damaged or of another format: download it again, or pick another format if the guess was wrong.</source>
@@ -353,6 +345,30 @@
     <message>
         <source>Image folder (one sub-folder per class)</source>
         <translation>图像文件夹（每个类别一个子文件夹）</translation>
+    </message>
+    <message>
+        <source>For another kind of dataset, pick its format from the Format list and open it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>If the message names a file, remove or replace it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An image folder holds one sub-folder of PNG or JPEG images per class (flowers/daisy/1.png, flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders (flowers/train/daisy/…, flowers/test/daisy/…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no such file or folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds no dataset that can be read: no class folders of images, no IDX or CIFAR-10 files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a file of a dataset that can be read (a CSV table, an IDX or CIFAR-10 file, or an image of an image folder).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1113,6 +1129,54 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>the dataset changed since the checkpoint (%1): training continues on the data as it is now, from the start of the next epoch</source>
         <translation>自该检查点以来数据集已改变（%1）：训练将在当前的数据上、从下一轮开始处继续</translation>
     </message>
+    <message>
+        <source>device auto: %1; evaluating on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>device auto: %1; predicting on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finding the largest batch that fits in %1 (%2 free, %3 of it kept free for the system)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one training step at batch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one step at batch %1: peak %2 (planned %3), %4 ms</source>
+        <translation type="unfinished">批量 %1 的一步：峰值 %2（计划 %3），%4 毫秒</translation>
+    </message>
+    <message>
+        <source>the one-step check at batch %1 was stopped before its step was done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>dataset.image_shape is not given: %1, from the most common image size %2 (%3 of %n image(s); at most 256 pixels a side)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n image(s) differ from %3: resized keeping the aspect ratio and centre-cropped (dataset.resize: crop)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n image(s) differ from %3: resized keeping the aspect ratio and padded with black (dataset.resize: pad)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n image(s) differ from %3: stretched to it, which changes their aspect ratio (dataset.resize: stretch)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FileWriter</name>
@@ -1361,6 +1425,10 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>
             <numerusform>包含 %n 个节点的块</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1/sample</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1873,6 +1941,22 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>How many threads the CPU backend computes with. 0, automatic: the cores other programs leave idle, followed during the run, so a busy desktop does not slow training many times over. Results are the same with any count.</source>
         <translation>CPU 后端计算使用的线程数。0 为自动：使用其他程序空出的核心，并在训练中随之调整，这样繁忙的桌面不会让训练慢上许多倍。任何线程数下结果都相同。</translation>
     </message>
+    <message>
+        <source>Random resized crop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Augmentation: takes a random part of each training image, at least this fraction of its area with an aspect ratio between 3:4 and 4:3, and resizes it back to the whole (torchvision&apos;s RandomResizedCrop; 0.08 is its default, 0.5 is gentler). Evaluation sees whole images. 0: off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resize images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image folders: how an image of another size becomes image_shape. crop keeps the aspect ratio, fits the short side and cuts the centre (torchvision&apos;s Resize + CenterCrop); pad keeps it, fits the long side and fills the rest with black; stretch changes the aspect ratio (circles become ellipses). The run&apos;s log says how many images were resized.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PageInfo</name>
@@ -2196,6 +2280,38 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>Show normalised values (-3 black to +3 white)</source>
         <translation>显示归一化后的值（-3 黑到 +3 白）</translation>
     </message>
+    <message>
+        <source>This image is %1×%2 pixels, the size the model takes: not resized.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resized keeping its aspect ratio and padded with black (dataset.resize: pad)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stretched, which changes its aspect ratio (dataset.resize: stretch)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resized keeping its aspect ratio and centre-cropped (dataset.resize: crop)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This image is %1×%2 pixels in its file; the model takes %3×%4: %5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random resized crop, smallest area:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take a random part of the image, at least this fraction of its area with an aspect ratio between 3:4 and 4:3, and resize it back to the whole (dataset.augment.random_resized_crop; torchvision uses 0.08; 0 turns it off). Training only.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::ComparisonModel</name>
@@ -2260,6 +2376,22 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>(none)</source>
         <translation>（不分组）</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>Layer %1 (%2): %3</source>
+        <translation>第 %1 层（%2）：%3</translation>
+    </message>
+    <message>
+        <source>%1 [%2]</source>
+        <translation>%1 [%2]</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>超参数搜索</translation>
     </message>
 </context>
 <context>
@@ -2327,14 +2459,33 @@ Double-click to open</source>
     </message>
 </context>
 <context>
+    <name>ts::ui::DatasetOpenDialog</name>
+    <message>
+        <source>Open Dataset Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Dataset</source>
+        <translation type="unfinished">打开数据集</translation>
+    </message>
+    <message>
+        <source>Dataset files and folders (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation type="unfinished">所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished">打开</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::DatasetsPage</name>
     <message>
         <source>Open Dataset…</source>
         <translation>打开数据集…</translation>
-    </message>
-    <message>
-        <source>Open a folder or file: IDX, CIFAR-10 batches, a CSV table or an image folder. You can also drop one on this page.</source>
-        <translation>打开文件夹或文件：IDX、CIFAR-10 批次、CSV 表格或图像文件夹。也可以把它们拖放到此页面上。</translation>
     </message>
     <message>
         <source>Open &amp;Dataset…</source>
@@ -2343,10 +2494,6 @@ Double-click to open</source>
     <message>
         <source>Detect</source>
         <translation>自动检测</translation>
-    </message>
-    <message>
-        <source>The format is told from the files&apos; names; when the guess is wrong, pick it here and the dataset opens again.</source>
-        <translation>格式根据文件名判断；如果猜错了，请在此选择，数据集会重新打开。</translation>
     </message>
     <message>
         <source>Use in Experiment</source>
@@ -2427,22 +2574,6 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>The datasets this workspace has seen</source>
         <translation>此工作区见过的数据集</translation>
-    </message>
-    <message>
-        <source>Open Dataset</source>
-        <translation>打开数据集</translation>
-    </message>
-    <message>
-        <source>Dataset files (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</source>
-        <translation>数据集文件 (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
     </message>
     <message>
         <source>Opening %1…</source>
@@ -2597,6 +2728,38 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>This dataset has no label check yet: run one above (in-sample with a finished run, or K-fold) and look again.</source>
         <translation>此数据集还没有标签检查：请先在上方运行一次（用已完成的运行做样本内检查，或 K 折检查），然后再查看。</translation>
+    </message>
+    <message>
+        <source>Open a dataset&apos;s folder or file: IDX, CIFAR-10 batches, a CSV table or an image folder. You can also drop one on this page.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Dataset &amp;Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a dataset&apos;s folder (an image folder, or IDX or CIFAR-10 files).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The format is told from the files&apos; names. When the guess is wrong, pick it here: the folder or file you opened opens again in that format. With the experiment&apos;s dataset shown, the format you pick is used for the next dataset you open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next dataset you open has its format told from its files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next dataset you open (File &gt; Open Dataset…) is read as %1; the dataset shown stays as it is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read as %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Still shown: %1, read as %2.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3233,6 +3396,10 @@ Loss −log p(true class): %5</source>
         <source>unreadable</source>
         <translation>无法读取</translation>
     </message>
+    <message>
+        <source>and %1 more</source>
+        <translation>另有 %1 对</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::HyperparametersPage</name>
@@ -3414,6 +3581,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>label check</source>
         <translation>标签检查</translation>
+    </message>
+    <message>
+        <source>one-step memory check</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3735,10 +3906,6 @@ Loss −log p(true class): %5</source>
         <translation>训练(&amp;T)</translation>
     </message>
     <message>
-        <source>The language changes when TrainStudio starts again.</source>
-        <translation>语言将在 TrainStudio 下次启动时更改。</translation>
-    </message>
-    <message>
         <source>System Language</source>
         <translation>跟随系统</translation>
     </message>
@@ -3799,10 +3966,6 @@ Loss −log p(true class): %5</source>
     <message>
         <source>run %1</source>
         <translation>运行 %1</translation>
-    </message>
-    <message>
-        <source>Language</source>
-        <translation>语言</translation>
     </message>
     <message>
         <source>New model for the dataset</source>
@@ -4289,6 +4452,38 @@ Loss −log p(true class): %5</source>
             <numerusform>自动排列 %n 个节点</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The model cannot train: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add %1 Loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adds a %1 node fed by the model&apos;s output and the labels (undo removes it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click, or press %1, to add it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model has no loss, so it cannot train. Add a loss node fed by the output and the label input: CrossEntropy for class scores against class indices, MSE for regression.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model has no loss, so it cannot train. Add %1 after %2: it compares the output with the labels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the loss %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added the loss %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::ModelSummaryPanel</name>
@@ -4361,44 +4556,68 @@ Loss −log p(true class): %5</source>
         <translation>未知：%1 未报告可用内存大小</translation>
     </message>
     <message>
-        <source>none: even batch 1 needs more than the %1 free on %2</source>
-        <translation>无：即使批大小为 1，所需内存也超过 %2 上可用的 %1</translation>
-    </message>
-    <message>
-        <source>%1 on %2 (%3 free)</source>
-        <translation>在 %2 上为 %1（可用 %3）</translation>
-    </message>
-    <message>
         <source>Confirm with one step</source>
         <translation>用一步训练确认</translation>
-    </message>
-    <message>
-        <source>Runs one real training step at the largest batch on synthetic data and measures the memory it takes. On the CPU that much RAM is in use for a moment.</source>
-        <translation>以最大批量在合成数据上真实运行一步训练，并测量它占用的内存。在 CPU 上，这么多内存会被短暂占用。</translation>
     </message>
     <message>
         <source>One step:</source>
         <translation>单步确认：</translation>
     </message>
     <message>
-        <source>not while a run is training: the step would share the device with it</source>
-        <translation>训练进行中时不运行：这一步会与它共用设备</translation>
-    </message>
-    <message>
-        <source>running one training step at batch %1…</source>
-        <translation>正在以批量 %1 运行一步训练…</translation>
-    </message>
-    <message>
         <source>one step at batch %1: peak %2 (planned %3), %4 ms</source>
         <translation>批量 %1 的一步：峰值 %2（计划 %3），%4 毫秒</translation>
     </message>
     <message>
-        <source>one step at batch %1 does not fit: %2</source>
-        <translation>批量 %1 的一步放不下：%2</translation>
+        <source>The largest batch whose planned training memory fits in the free memory less a margin the machine keeps for itself: the larger of 1 GiB and 20% of the available RAM, or of 512 MiB and 10% of a GPU&apos;s free memory. Past the free RAM the system swaps, then kills the program.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>one step at batch %1 failed: %2</source>
-        <translation>批量 %1 的一步失败：%2</translation>
+        <source>Runs one real training step on synthetic data, as a job, at the largest batch that fits with the margin, and measures the memory it takes. Its memory is checked against what is free first; on the CPU that much RAM is in use for a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the one-step check (a step under way stops at its next phase)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs the studio&apos;s job queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: even batch 1 needs more than the %1 usable on %2 (%3 free, %4 of it kept free for the system)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2 (%3 free, %4 of it kept free for the system)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: one step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for the job queue: the step runs after the jobs ahead of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopping the one-step check…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checking the memory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused before it allocated: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the one-step check failed: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4830,6 +5049,14 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Loading…</source>
         <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>%1: the runs differ on it</source>
+        <translation>%1：各运行在此设置上不同</translation>
+    </message>
+    <message>
+        <source>%1: every run has the same value, so there is nothing to group</source>
+        <translation>%1：所有运行的取值相同，无法据此分组</translation>
     </message>
 </context>
 <context>
@@ -5443,6 +5670,10 @@ Class: %4</source>
     <message>
         <source>(test)</source>
         <translation>（测试）</translation>
+    </message>
+    <message>
+        <source>From: %1</source>
+        <translation>来源：%1</translation>
     </message>
 </context>
 <context>
@@ -6205,6 +6436,10 @@ Click to show them</source>
     <message>
         <source>Waiting for the first steps…</source>
         <translation>正在等待第一批训练步…</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
