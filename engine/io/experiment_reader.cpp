@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "data/data_files.h"
+#include "data/image_folder_dataset.h"
 #include "io/experiment_options.h"
 #include "io/experiment_read.h"
 #include "io/experiment_sections.h"
@@ -243,6 +244,23 @@ YAML::Node parseExperimentYaml(const std::string& text, const std::string& sourc
     }
 }
 
+// The dataset as the model's inputs see it: an image folder without image_shape has the shape
+// its reader will choose (the most common image size, from the files' headers), so its model
+// needs no inputs listed. The spec itself keeps image_shape empty (written back as it was read).
+static DatasetSpec withImpliedImageShape(const ExperimentSpec& spec)
+{
+    DatasetSpec d = spec.dataset;
+    if (d.format != "image_folder" || !d.imageShape.empty() || d.path.empty()) return d;
+    try {
+        const std::string root = resolvedDatasetPath(d, experimentDataDirectory(spec));
+        const std::string train = joinPath(root, "train");
+        const Shape shape = ImageFolderDataset(std::filesystem::is_directory(train) ? train : root, {}, "shape").sampleShape();
+        d.imageShape = {shape[0], shape[1], shape[2]};
+    } catch (const std::exception&) {  // no folder (yet): the model must then list its inputs
+    }
+    return d;
+}
+
 ExperimentSpec readExperimentSections(Reader& r, const YAML::Node& root, ModelMarks& marks)
 {
     const Pos top{1, 1};
@@ -263,7 +281,7 @@ ExperimentSpec readExperimentSections(Reader& r, const YAML::Node& root, ModelMa
         if (const Field* f = m.find("schedule")) readSchedule(r, *f, spec.schedule);
         if (const Field* f = m.find("training")) readTraining(r, *f, spec.training);
         if (const Field* f = m.find("sweep")) spec.sweep = readSweep(r, *f, root, spec);  // after dataset and training
-        if (const Field* model = m.find("model")) spec.model = readModel(r, *model, spec.dataset, marks);
+        if (const Field* model = m.find("model")) spec.model = readModel(r, *model, withImpliedImageShape(spec), marks);
         else if (!misspells(root, "model")) r.report(top, "missing key 'model' (layers: or nodes: describing the network)");
         if (const Field* f = m.find("layout")) spec.layout = readLayout(r, *f);
     });

@@ -300,6 +300,17 @@ private slots:
         colour.get(4, rgb.data());
         for (float v : rgb) QVERIFY(v > 0.98f);
 
+        // An experiment without image_shape: its model's input is that shape (relative to the
+        // file's folder), and the spec keeps image_shape unset, as written.
+        const std::string yaml = dir() + "/folder.yaml";
+        {
+            std::ofstream(yaml) << "dataset: {format: image_folder, path: folder}\n"
+                                   "model:\n  layers:\n    - Flatten\n    - Linear: {out_features: 3}\n    - CrossEntropy\n";
+        }
+        const ExperimentSpec fromFile = loadExperiment(yaml);
+        QVERIFY(fromFile.dataset.imageShape.empty());
+        QCOMPARE(fromFile.model.inputs.front().shape, Shape({3, 30, 40}));
+
         // Only greyscale images: one channel. A folder of large photos: the long side capped at 256.
         const std::string grey = dir() + "/grey";
         writeImage(grey + "/a/1.png", 600, 300, 1, std::vector<std::uint8_t>(600 * 300, 1));

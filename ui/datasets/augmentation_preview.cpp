@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QHelpEvent>
 #include <QHBoxLayout>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "data/image_decode.h"
 #include "data/sampler.h"
 #include "image_grid.h"
 
@@ -183,6 +185,15 @@ QString signedNumber(std::int64_t v) { return v > 0 ? QStringLiteral("+%1").arg(
 
 AugmentationPreview::AugmentationPreview(QWidget* parent) : QWidget(parent)
 {
+    m_resizedCropLabel = new QLabel(this);
+    m_resizedCrop = new QDoubleSpinBox(this);
+    m_resizedCrop->setObjectName(QStringLiteral("randomResizedCrop"));
+    m_resizedCrop->setRange(0, 1);
+    m_resizedCrop->setSingleStep(0.05);
+    m_resizedCrop->setDecimals(2);
+    m_resize = new QLabel(this);
+    m_resize->setObjectName(QStringLiteral("resizeText"));
+    m_resize->setWordWrap(true);
     m_paddingLabel = new QLabel(this);
     m_padding = new QSpinBox(this);
     m_padding->setObjectName(QStringLiteral("randomCropPadding"));
@@ -212,6 +223,11 @@ AugmentationPreview::AugmentationPreview(QWidget* parent) : QWidget(parent)
     // One setting a row (mean and std share one), each row sized by its own contents, so the
     // panel fits a narrow side area.
     auto* controls = new QVBoxLayout;
+    auto* resizedCrop = new QHBoxLayout;
+    resizedCrop->addWidget(m_resizedCropLabel);
+    resizedCrop->addWidget(m_resizedCrop);
+    resizedCrop->addStretch();
+    controls->addLayout(resizedCrop);
     auto* padding = new QHBoxLayout;
     padding->addWidget(m_paddingLabel);
     padding->addWidget(m_padding);
@@ -232,9 +248,11 @@ AugmentationPreview::AugmentationPreview(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_refusal);
+    layout->addWidget(m_resize);
     layout->addWidget(m_caption);
     layout->addWidget(m_grid, 1);
 
+    connect(m_resizedCrop, &QDoubleSpinBox::valueChanged, this, &AugmentationPreview::editControl);
     connect(m_padding, &QSpinBox::valueChanged, this, &AugmentationPreview::editControl);
     connect(m_flip, &QCheckBox::toggled, this, &AugmentationPreview::editControl);
     connect(m_normalization, &QComboBox::activated, this, &AugmentationPreview::editControl);
@@ -290,7 +308,8 @@ void AugmentationPreview::setShowNormalized(bool on)
 
 void AugmentationPreview::fieldsFromSpec()
 {
-    const QSignalBlocker b1(m_padding), b2(m_flip), b3(m_normalization);
+    const QSignalBlocker b1(m_padding), b2(m_flip), b3(m_normalization), b4(m_resizedCrop);
+    m_resizedCrop->setValue(m_spec.randomResizedCrop);
     m_padding->setValue(int(std::clamp<std::int64_t>(m_spec.randomCropPadding, 0, m_padding->maximum())));
     m_flip->setChecked(m_spec.horizontalFlip);
     const int mode = m_spec.normalizeFromStatistics ? 1 : (m_spec.normalizeMean.empty() && m_spec.normalizeStd.empty() ? 0 : 2);
@@ -304,6 +323,7 @@ void AugmentationPreview::fieldsFromSpec()
 std::optional<DatasetSpec> AugmentationPreview::specFromFields(QString* why) const
 {
     DatasetSpec spec = m_spec;
+    spec.randomResizedCrop = m_resizedCrop->value();
     spec.randomCropPadding = m_padding->value();
     spec.horizontalFlip = m_flip->isChecked();
     const int mode = m_normalization->currentIndex();
@@ -441,8 +461,33 @@ void AugmentationPreview::onComputed()
     emit previewChanged();
 }
 
+QString AugmentationPreview::resizeText() const
+{
+    if (!m_dataset || m_index < 0 || m_index >= m_dataset->size() || m_dataset->sampleShape().rank() != 3) return {};
+    const std::string file = m_dataset->sampleSource(m_index);
+    if (!ts::isImageFileName(file)) return {};
+    ts::ImageSize size;
+    try {
+        size = ts::imageFileSize(file);  // the header only
+    } catch (const std::exception&) {
+        return {};  // the views say what is wrong with the file
+    }
+    const ts::Shape shape = m_dataset->sampleShape();
+    const int height = int(shape[1]), width = int(shape[2]);
+    if (size.width == width && size.height == height)
+        return tr("This image is %1×%2 pixels, the size the model takes: not resized.").arg(width).arg(height);
+    const QString how = m_spec.resize == "pad"       ? tr("resized keeping its aspect ratio and padded with black (dataset.resize: pad)")
+                        : m_spec.resize == "stretch" ? tr("stretched, which changes its aspect ratio (dataset.resize: stretch)")
+                                                     : tr("resized keeping its aspect ratio and centre-cropped (dataset.resize: crop)");
+    return tr("This image is %1×%2 pixels in its file; the model takes %3×%4: %5.")
+        .arg(size.width).arg(size.height).arg(width).arg(height).arg(how);
+}
+
 void AugmentationPreview::updateCaption()
 {
+    const QString resize = resizeText();
+    m_resize->setText(resize);
+    m_resize->setVisible(!resize.isEmpty());
     if (!m_error.isEmpty()) {
         m_caption->setText(m_error);
         return;
@@ -469,6 +514,11 @@ void AugmentationPreview::updateCaption()
 
 void AugmentationPreview::retranslate()
 {
+    m_resizedCropLabel->setText(tr("Random resized crop, smallest area:"));
+    m_resizedCrop->setSpecialValueText(tr("off"));
+    m_resizedCrop->setToolTip(tr("Take a random part of the image, at least this fraction of its area with an aspect ratio "
+                                 "between 3:4 and 4:3, and resize it back to the whole (dataset.augment.random_resized_crop; "
+                                 "torchvision uses 0.08; 0 turns it off). Training only."));
     m_paddingLabel->setText(tr("Random crop padding:"));
     m_padding->setToolTip(tr("Pad the image by this many pixels (zeros) and crop it back at a random offset "
                              "(dataset.random_crop_padding; 0 turns it off)."));

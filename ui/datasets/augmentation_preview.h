@@ -1,11 +1,12 @@
-// The Datasets page's augmentation preview (issue 14 item 4, second half): random crop
-// padding, horizontal flip and normalisation, with one training sample shown 16 times as
+// The Datasets page's augmentation preview (issue 14 item 4, second half): random resized
+// crop, random crop padding, horizontal flip and normalisation, with one training sample shown 16 times as
 // training will see it. Each view is the sample's next appearance in training: the epoch's
 // order from the experiment's own sampler (makeSampler with training.seed, as the Loader
 // builds it; a position in the ragged last batch that training drops is skipped), and the
 // sample transformed by the engine's Transforms with draw(training.seed, epoch, position),
 // the very calls data/loader.cpp makes. So the preview is what the first epochs feed the
-// model, not an illustration.
+// model, not an illustration. Above the views, an image file's own size and what
+// dataset.resize made of it (issue 44 point 2).
 //
 // How normalised values are shown: by default the normalisation is undone for display
 // (x * std + mean per channel, which is the sample after crop and flip; normalising is a
@@ -33,6 +34,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -73,6 +75,8 @@ public:
     bool isComputing() const { return m_computing; }  // until the views are applied
     QString refusal() const;  // why the last edit was refused, or why nothing is shown
     QSpinBox* paddingField() const { return m_padding; }
+    QDoubleSpinBox* resizedCropField() const { return m_resizedCrop; }
+    QString resizeText() const;  // the sample file's size and what dataset.resize did; empty for other data
     QCheckBox* flipField() const { return m_flip; }
     QComboBox* normalizationField() const { return m_normalization; }
     QLineEdit* meanField() const { return m_mean; }
@@ -113,6 +117,9 @@ private:
     bool m_computing = false;
     QFutureWatcher<Computed> m_watcher;
 
+    QLabel* m_resizedCropLabel;
+    QDoubleSpinBox* m_resizedCrop;
+    QLabel* m_resize;
     QLabel* m_paddingLabel;
     QSpinBox* m_padding;
     QCheckBox* m_flip;

@@ -4,12 +4,13 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QImageReader>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
 #include "table_columns.h"
+#include "data/data_files.h"
+#include "data/image_folder_dataset.h"
 
 namespace ts::ui {
 
@@ -26,11 +27,7 @@ bool isCifarName(const QString& name)
     return (name.startsWith(QLatin1String("data_batch_")) || name.startsWith(QLatin1String("test_batch"))) &&
            (name.endsWith(QLatin1String(".bin")) || name.endsWith(QLatin1String(".bin.gz")));
 }
-bool isImageName(const QString& name)
-{
-    const QString s = name.toLower();
-    return s.endsWith(QLatin1String(".png")) || s.endsWith(QLatin1String(".jpg")) || s.endsWith(QLatin1String(".jpeg"));
-}
+bool isImageName(const QString& name) { return ts::isImageFileName(name.toStdString()); }
 bool isCsvName(const QString& name)
 {
     const QString s = name.toLower();
@@ -152,24 +149,19 @@ ts::SplitIndices carveValidation(const ts::DatasetFiles& files, const ts::Datase
 }
 
 // What a spec made from a path alone leaves open, filled in from the files: an image folder's
-// shape (the first image's, read from its header only, so a huge image is never decoded here).
+// shape, as the engine picks it when an experiment names none (the most common size, at most 256
+// pixels a side, from the headers only, so a huge image is never decoded here).
 static void completeImageShape(ts::DatasetSpec& spec, const QString& baseDir)
 {
     if (spec.format != "image_folder" || !spec.imageShape.empty()) return;
-    QString root;
     try {
-        root = QString::fromStdString(ts::resolvedDatasetPath(spec, baseDir.toStdString()));
-    } catch (const std::exception&) {
-        return;
+        const std::string root = ts::resolvedDatasetPath(spec, baseDir.toStdString());
+        const std::string train = ts::joinPath(root, "train");
+        const ts::ImageFolderDataset images(QFileInfo(QString::fromStdString(train)).isDir() ? train : root, {}, "shape");
+        const ts::Shape shape = images.sampleShape();
+        spec.imageShape = {shape[0], shape[1], shape[2]};
+    } catch (const std::exception&) {  // openDatasetFiles says the same when it reads the folder
     }
-    QImageReader reader(firstImage(root));
-    QSize size = reader.size();
-    if (size.isEmpty()) size = QSize(64, 64);
-    if (std::max(size.width(), size.height()) > 256) size.scale(256, 256, Qt::KeepAspectRatio);
-    const QImage::Format f = reader.imageFormat();
-    const bool gray = f == QImage::Format_Grayscale8 || f == QImage::Format_Grayscale16 || f == QImage::Format_Mono ||
-                      f == QImage::Format_MonoLSB;
-    spec.imageShape = {gray ? 1 : 3, std::max(1, size.height()), std::max(1, size.width())};
 }
 
 OpenedDataset openDatasetNow(const ts::DatasetSpec& given, const QString& baseDir)

@@ -86,7 +86,7 @@ bool sameSplits(const DatasetSpec& a, const DatasetSpec& b)
 {
     return a.format == b.format && a.path == b.path && a.validationFraction == b.validationFraction &&
            a.splitSeed == b.splitSeed && a.groupColumn == b.groupColumn && a.labelColumn == b.labelColumn &&
-           a.featureColumns == b.featureColumns && a.imageShape == b.imageShape;
+           a.featureColumns == b.featureColumns && a.imageShape == b.imageShape && a.resize == b.resize;
 }
 }  // namespace
 

@@ -103,6 +103,10 @@ const Help kHelp[] = {
     {"training.clip_grad_value", QT_TRANSLATE_NOOP("OptionHelp", "Clip gradient value"),
      QT_TRANSLATE_NOOP("OptionHelp", "Clamps every gradient element to plus or minus this value. Clipping the norm is "
                        "usually the better choice. 0: off.")},
+    {"dataset.augment.random_resized_crop", QT_TRANSLATE_NOOP("OptionHelp", "Random resized crop"),
+     QT_TRANSLATE_NOOP("OptionHelp", "Augmentation: takes a random part of each training image, at least this fraction of "
+                       "its area with an aspect ratio between 3:4 and 4:3, and resizes it back to the whole (torchvision's "
+                       "RandomResizedCrop; 0.08 is its default, 0.5 is gentler). Evaluation sees whole images. 0: off.")},
     {"dataset.augment.random_crop_padding", QT_TRANSLATE_NOOP("OptionHelp", "Random crop padding"),
      QT_TRANSLATE_NOOP("OptionHelp", "Augmentation: pads each training image by this many pixels and crops it back at a "
                        "random offset, so the model sees shifted copies (4 is common for 32x32 images). 0: off.")},
@@ -181,6 +185,11 @@ const Help kHelp[] = {
     {"dataset.split_seed", QT_TRANSLATE_NOOP("OptionHelp", "Split seed"),
      QT_TRANSLATE_NOOP("OptionHelp", "Decides which samples are held out for validation, so runs compare on the same "
                        "split.")},
+    {"dataset.resize", QT_TRANSLATE_NOOP("OptionHelp", "Resize images"),
+     QT_TRANSLATE_NOOP("OptionHelp", "Image folders: how an image of another size becomes image_shape. crop keeps the "
+                       "aspect ratio, fits the short side and cuts the centre (torchvision's Resize + CenterCrop); pad "
+                       "keeps it, fits the long side and fills the rest with black; stretch changes the aspect ratio "
+                       "(circles become ellipses). The run's log says how many images were resized.")},
     {"dataset.normalize.from_statistics", QT_TRANSLATE_NOOP("OptionHelp", "Normalise from statistics"),
      QT_TRANSLATE_NOOP("OptionHelp", "Normalise with the mean and standard deviation measured on the dataset (cached) "
                        "instead of the values given here.")},
