@@ -9,7 +9,9 @@
 #include <QDir>
 #include <QFile>
 #include <QListView>
+#include <QLabel>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTabWidget>
@@ -30,6 +32,7 @@
 #include "scratch_home.h"
 #include "store/label_overlay.h"
 #include "ui/datasets/dataset_list.h"
+#include "ui/datasets/dataset_open_dialog.h"
 #include "ui/datasets/dataset_opener.h"
 #include "ui/datasets/datasets_page.h"
 #include "ui/datasets/sample_detail.h"
@@ -128,6 +131,35 @@ bool waitOpened(DatasetsPage& page)
 {
     QSignalSpy opened(&page, &DatasetsPage::datasetOpened);
     return page.isOpening() ? opened.wait(30000) : true;
+}
+
+// An image folder: `classes` sub-folders of `perClass` 5x4 PNG images each.
+void writeClassFolders(const QString& root, const QStringList& classes, int perClass)
+{
+    for (const QString& cls : classes) {
+        QDir().mkpath(root + "/" + cls);
+        for (int i = 0; i < perClass; ++i) {
+            QImage image(5, 4, QImage::Format_RGB888);
+            image.fill(QColor(20 * i, 90, 160));
+            image.save(QString("%1/%2/%3.png").arg(root, cls).arg(i));
+        }
+    }
+}
+
+// The page's open dialog once it is shown (the one before it closed and was deleted).
+DatasetOpenDialog* openDialogOf(DatasetsPage& page)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    const auto dialogs = page.findChildren<DatasetOpenDialog*>();
+    return dialogs.size() == 1 ? dialogs.front() : nullptr;
+}
+
+void chooseFormat(DatasetsPage& page, const QString& format)
+{
+    auto* box = page.findChild<QComboBox*>("datasetFormat");
+    const int index = box->findData(format);
+    box->setCurrentIndex(index);
+    emit box->activated(index);
 }
 
 }  // namespace
@@ -699,6 +731,154 @@ private slots:
         QCOMPARE(page.gridModel()->sampleAt(0).index, std::int64_t(7));
         QCOMPARE(page.gridModel()->sampleAt(1).index, std::int64_t(1));
         QVERIFY(page.grid()->title().contains("K-fold"));
+    }
+
+    // File > Open Dataset…: inside a folder of class folders, Open with nothing selected opens
+    // that folder; from the folder above, Open with a dataset folder selected opens it rather
+    // than stepping in; a class folder (no dataset) is stepped into. The dialog names the
+    // layouts it reads; Open Dataset Folder… takes the folder shown as well.
+    void openDialogTakesAFolderOfClassFolders()
+    {
+        const QString flowers = m_dir->path() + "/flowers";
+        writeClassFolders(flowers, {"daisy", "rose"}, 3);
+        const QString fruit = m_dir->path() + "/fruit";
+        writeClassFolders(fruit + "/train", {"apple", "pear", "plum"}, 2);
+        writeClassFolders(fruit + "/test", {"apple", "pear", "plum"}, 1);
+        DatasetsPage page(m_ws);
+        page.resize(900, 600);
+        page.show();
+
+        page.showOpenDialog();
+        DatasetOpenDialog* dialog = openDialogOf(page);
+        QVERIFY(dialog);
+        const QString hint = dialog->layoutsLabel()->text();
+        QVERIFY2(dialog->layoutsLabel()->isVisible() && hint.contains("one sub-folder of PNG or JPEG images per class") &&
+                     hint.contains("train/ and test/"),
+                 qPrintable(hint));
+        dialog->setDirectory(flowers);
+        QTRY_VERIFY(dialog->openButton()->isEnabled());
+        QTest::mouseClick(dialog->openButton(), Qt::LeftButton);
+        QVERIFY(waitOpened(page));
+        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QCOMPARE(page.opened().spec.format, std::string("image_folder"));
+        QCOMPARE(QString::fromStdString(page.opened().spec.path), QFileInfo(flowers).absoluteFilePath());
+        QCOMPARE(page.gridModel()->rowCount(), 6);
+
+        // From the folder above: a class folder selected is stepped into, the dataset folder opened.
+        page.showOpenDialog();
+        dialog = openDialogOf(page);
+        QVERIFY(dialog);
+        dialog->setDirectory(flowers);
+        dialog->selectFile(flowers + "/daisy");
+        QTRY_COMPARE(dialog->selectedFiles(), QStringList{flowers + "/daisy"});
+        QTest::mouseClick(dialog->openButton(), Qt::LeftButton);
+        QTRY_COMPARE(dialog->directory().absolutePath(), QFileInfo(flowers + "/daisy").absoluteFilePath());
+        QVERIFY(dialog->isVisible());
+        QVERIFY(!page.isOpening());
+        dialog->setDirectory(m_dir->path());
+        dialog->selectFile(fruit);
+        QTRY_COMPARE(dialog->selectedFiles(), QStringList{fruit});
+        QTest::mouseClick(dialog->openButton(), Qt::LeftButton);
+        QVERIFY(waitOpened(page));
+        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QCOMPARE(QString::fromStdString(page.opened().spec.path), QFileInfo(fruit).absoluteFilePath());
+        QCOMPARE(page.opened().files->train->numClasses(), std::int64_t(3));
+        QVERIFY(page.opened().files->test);
+
+        // Open Dataset Folder…: the folder shown.
+        page.showOpenFolderDialog();
+        dialog = openDialogOf(page);
+        QVERIFY(dialog);
+        QCOMPARE(dialog->fileMode(), QFileDialog::Directory);
+        dialog->setDirectory(flowers);
+        QTRY_VERIFY(dialog->openButton()->isEnabled());
+        QTest::mouseClick(dialog->openButton(), Qt::LeftButton);
+        QVERIFY(waitOpened(page));
+        QCOMPARE(QString::fromStdString(page.opened().spec.path), QFileInfo(flowers).absoluteFilePath());
+    }
+
+    // A folder with neither layout: the message says which layouts are read.
+    void folderWithNeitherLayoutNamesTheLayouts()
+    {
+        const QString loose = m_dir->path() + "/loose";  // images, but no class folders
+        writeClassFolders(m_dir->path(), {"loose"}, 2);
+        DatasetsPage page(m_ws);
+        page.openPath(loose);
+        QVERIFY(waitOpened(page));
+        QVERIFY(!page.opened().ok());
+        QVERIFY2(page.message().contains(loose + " holds no dataset that can be read") &&
+                     page.message().contains("one sub-folder of PNG or JPEG images per class") &&
+                     page.message().contains("train/ and test/"),
+                 qPrintable(page.message()));
+        page.openPath(loose, "image_folder");  // read as an image folder anyway: the reader's words, and the layouts
+        QVERIFY(waitOpened(page));
+        QVERIFY(!page.opened().ok());
+        QVERIFY2(page.message().contains("no class sub-directories") && page.message().contains("train/ and test/"),
+                 qPrintable(page.message()));
+    }
+
+    // The Format box applies to the folder or file the user chose, never to the experiment's
+    // dataset; a format that cannot read the chosen folder leaves the dataset shown as it was.
+    void formatChangeAppliesToTheChosenPath()
+    {
+        writeIdx(m_dir->path() + "/digits", 10, 0, 3, 3, 2);
+        ExperimentSpec exp;
+        exp.sourceFile = (m_dir->path() + "/exp.yaml").toStdString();
+        exp.dataset.format = "idx";
+        exp.dataset.path = "digits";
+        DatasetsPage page(m_ws);
+        page.setExperiment(exp);
+        QVERIFY(waitOpened(page));
+        QVERIFY(page.opened().ok());
+        auto* box = page.findChild<QComboBox*>("datasetFormat");
+        QCOMPARE(box->currentData().toString(), QString("idx"));  // what is shown
+
+        // The experiment's dataset shown: "CSV table" is for the next one, the IDX data stays.
+        chooseFormat(page, "csv");
+        QVERIFY(!page.isOpening());
+        QVERIFY(page.opened().ok());
+        QCOMPARE(page.opened().spec.format, std::string("idx"));
+        QCOMPARE(page.gridModel()->rowCount(), 10);
+        QVERIFY(!page.findChild<QLabel*>("datasetMessage")->property("error").toBool());
+        QVERIFY2(page.message().contains("CSV table"), qPrintable(page.message()));
+        // ... and the next one chosen (dropped here) is read as CSV, though its name says nothing.
+        const QString table = m_dir->path() + "/measurements.txt";
+        writeText(table, "a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8,y\n");
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(table)});
+        QDragEnterEvent enter(QPoint(5, 5), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&page, &enter);
+        QDropEvent drop(QPointF(5, 5), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&page, &drop);
+        QVERIFY(waitOpened(page));
+        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QCOMPARE(page.opened().spec.format, std::string("csv"));
+        QCOMPARE(box->currentData().toString(), QString("csv"));
+
+        // A chosen image folder, then a format that cannot read it: the folder stays shown as
+        // an image folder, and the message says what failed.
+        const QString flowers = m_dir->path() + "/flowers";
+        writeClassFolders(flowers, {"daisy", "rose"}, 3);
+        page.openPath(flowers);
+        QVERIFY(waitOpened(page));
+        QVERIFY(page.opened().ok());
+        chooseFormat(page, "idx");
+        QVERIFY(page.isOpening());
+        QVERIFY(waitOpened(page));
+        QVERIFY(page.opened().ok());
+        QCOMPARE(page.opened().spec.format, std::string("image_folder"));
+        QCOMPARE(page.gridModel()->rowCount(), 6);
+        QCOMPARE(box->currentData().toString(), QString("image_folder"));
+        QVERIFY(page.findChild<QLabel*>("datasetMessage")->property("error").toBool());
+        QVERIFY2(page.message().contains(flowers + " cannot be read as IDX") && page.message().contains("Still shown"),
+                 qPrintable(page.message()));
+        // A format that reads it is applied to it.
+        writeIdx(flowers, 4, 0, 3, 3, 2);  // IDX files beside the class folders
+        chooseFormat(page, "idx");
+        QVERIFY(waitOpened(page));
+        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QCOMPARE(page.opened().spec.format, std::string("idx"));
+        QCOMPARE(page.gridModel()->rowCount(), 4);
     }
 
     // A dataset opened from a folder becomes the experiment's by "Use in Experiment".

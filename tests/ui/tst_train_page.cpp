@@ -785,6 +785,83 @@ private slots:
         QCOMPARE(after.findChild<QComboBox*>("experimentCombo")->currentData().toString(), file);
     }
 
+    // The log follows new lines while scrolled to the bottom (also after a resize and while
+    // the page is hidden), stays put while the user has scrolled up, and follows again once
+    // they are back at the bottom, as a terminal does.
+    void logFollowsAtTheBottomOnly()
+    {
+        TrainingSession session;
+        TrainPage page(&session);
+        page.resize(900, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        auto* log = page.findChild<QPlainTextEdit*>("logView");
+        QScrollBar* bar = log->verticalScrollBar();
+        int n = 0;
+        auto lines = [&](int count) {
+            for (int k = 0; k < count; ++k, ++n)
+                emit session.logLine(n % 7 ? TrainingSession::LogLevel::Info : TrainingSession::LogLevel::Error,
+                                     QString("line %1 of a long run").arg(n));
+        };
+        while (bar->maximum() < 30 && n < 1000) lines(1);
+        QVERIFY(bar->maximum() >= 30);
+        QCOMPARE(bar->value(), bar->maximum());
+        lines(5);
+        QCOMPARE(bar->value(), bar->maximum());
+        QVERIFY(log->toPlainText().endsWith(QString("line %1 of a long run").arg(n - 1)));
+
+        // Scrolled up by the user: the view stays where they put it.
+        bar->triggerAction(QAbstractSlider::SliderPageStepSub);
+        const int place = bar->value();
+        QVERIFY(place < bar->maximum());
+        lines(8);
+        QCOMPARE(bar->value(), place);
+        QVERIFY(bar->value() < bar->maximum());
+
+        // Back at the bottom: it follows again.
+        bar->triggerAction(QAbstractSlider::SliderToMaximum);
+        lines(3);
+        QCOMPARE(bar->value(), bar->maximum());
+
+        // A smaller page (the log pane shrinks) and a hidden page: still at the newest line.
+        page.resize(900, 420);
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        page.hide();
+        lines(10);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QTRY_COMPARE(bar->value(), bar->maximum());
+        lines(2);
+        QCOMPARE(bar->value(), bar->maximum());
+    }
+
+    // Two experiments of one name in different folders: each shows the folder that tells it
+    // apart, with its full path as tool tip; a name of its own stays plain.
+    void sameNamedExperimentsShowTheirFolder()
+    {
+        const QString first = m_dir.path() + "/first/experiments";
+        const QString second = m_dir.path() + "/second/experiments";
+        QVERIFY(QDir().mkpath(first) && QDir().mkpath(second));
+        const QString a = QFileInfo(csvExperiment(first, "twin", true)).absoluteFilePath();
+        const QString b = QFileInfo(csvExperiment(second, "twin", true)).absoluteFilePath();
+        const QString solo = QFileInfo(csvExperiment(second, "solo", true)).absoluteFilePath();
+        TrainPage page(nullptr);
+        QVERIFY(page.openExperiment(a));
+        QVERIFY(page.openExperiment(b));
+        QVERIFY(page.openExperiment(solo));
+        auto* box = page.findChild<QComboBox*>("experimentCombo");
+        const int ia = box->findData(a), ib = box->findData(b), is = box->findData(solo);
+        QVERIFY(ia >= 0 && ib >= 0 && is >= 0);
+        QCOMPARE(box->itemText(ia), QString("twin — first/experiments/"));
+        QCOMPARE(box->itemText(ib), QString("twin — second/experiments/"));
+        QCOMPARE(box->itemText(is), QString("solo"));
+        QCOMPARE(box->itemData(ia, Qt::ToolTipRole).toString(), QDir::toNativeSeparators(a));
+        QCOMPARE(box->itemData(is, Qt::ToolTipRole).toString(), QDir::toNativeSeparators(solo));
+        QStringList texts;
+        for (int i = 0; i < box->count(); ++i) texts << box->itemText(i);
+        QCOMPARE(texts.removeDuplicates(), 0);  // no two items read alike
+    }
+
     void mainWindowShowsTheTrainPage()
     {
         MainWindow w;

@@ -59,18 +59,27 @@ QString firstImage(const QString& root)
 QString adviceFor(const ts::DatasetSpec& spec, const QString& error)
 {
     if (spec.format.empty())
-        return DatasetOpener::tr("The format could not be told from the files: pick it from the Format list and open again.");
+        return datasetLayoutsText() + QLatin1Char(' ') +
+               DatasetOpener::tr("For another kind of dataset, pick its format from the Format list and open it again.");
     if (error.contains(QLatin1String("not found")) || error.contains(QLatin1String("no such")))
         return DatasetOpener::tr("Check that the folder holds the dataset's files, or open another folder (File > Open Dataset…).");
     if (spec.format == "csv")
         return DatasetOpener::tr("Choose the label and feature columns in the table below, or fix the line named in the message.");
     if (spec.format == "image_folder")
-        return DatasetOpener::tr("Each class needs a sub-folder of PNG or JPEG images; remove or replace the file named in the message.");
+        return datasetLayoutsText() + QLatin1Char(' ') +
+               DatasetOpener::tr("If the message names a file, remove or replace it.");
     return DatasetOpener::tr("The file named in the message is damaged or of another format: download it again, or pick another "
                   "format if the guess was wrong.");
 }
 
 }  // namespace
+
+QString datasetLayoutsText()
+{
+    return DatasetOpener::tr("An image folder holds one sub-folder of PNG or JPEG images per class (flowers/daisy/1.png, "
+                             "flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders "
+                             "(flowers/train/daisy/…, flowers/test/daisy/…).");
+}
 
 QStringList datasetFormats()
 {
@@ -179,6 +188,19 @@ OpenedDataset openDatasetNow(const ts::DatasetSpec& given, const QString& baseDi
             if (spec.labelColumn.empty()) o.spec.labelColumn = spec.labelColumn = guessLabelColumn(o.table->header).toStdString();
         } catch (const std::exception&) {  // openDatasetFiles below reports the same problem
         }
+    }
+    if (spec.format.empty()) {  // nothing the names told: say what the path lacks, not "unknown format ''"
+        const QString path = QString::fromStdString(spec.path);
+        const QFileInfo info(path);
+        o.error = !info.exists() ? DatasetOpener::tr("%1: no such file or folder.").arg(path)
+                  : info.isDir()
+                      ? DatasetOpener::tr("%1 holds no dataset that can be read: no class folders of images, no IDX or "
+                                          "CIFAR-10 files.").arg(path)
+                      : DatasetOpener::tr("%1 is not a file of a dataset that can be read (a CSV table, an IDX or "
+                                          "CIFAR-10 file, or an image of an image folder).").arg(path);
+        o.advice = adviceFor(spec, o.error);
+        o.seconds = double(timer.nsecsElapsed()) / 1e9;
+        return o;
     }
     try {
         auto files = std::make_shared<ts::DatasetFiles>(ts::openDatasetFiles(spec, baseDir.toStdString()));

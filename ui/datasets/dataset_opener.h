@@ -24,6 +24,10 @@ QStringList datasetFormats();
 // A user-facing name for a format ("IDX (MNIST, Fashion-MNIST)").
 QString datasetFormatName(const QString& format);
 
+// The layouts an image folder may have, in a sentence for the open dialog, tool tips and the
+// error of a folder that has neither.
+QString datasetLayoutsText();
+
 // What a path holds, judged by the names in it: "idx" (train-images-idx3-ubyte[.gz]),
 // "cifar10" (data_batch_N.bin, or a cifar-10-batches-bin folder), "csv" (a .csv file),
 // "image_folder" (class sub-folders of images, or train/ and test/ holding them), or empty

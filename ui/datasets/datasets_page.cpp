@@ -14,7 +14,9 @@
 #include <QLabel>
 #include <QListView>
 #include <QLocale>
+#include <QMenu>
 #include <QMimeData>
+#include <QToolButton>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -27,10 +29,12 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 #include "augmentation_preview.h"
 #include "data/csv_dataset.h"
 #include "dataset_list.h"
+#include "dataset_open_dialog.h"
 #include "health_report_panel.h"
 #include "label_check_panel.h"
 #include "sample_detail.h"
@@ -76,14 +80,29 @@ QWidget* DatasetsPage::buildToolbar()
     auto* bar = new QWidget;
     auto* row = new QHBoxLayout(bar);
     row->setContentsMargins(0, 0, 0, 0);
-    m_openButton = new QPushButton(tr("Open Dataset…"));
-    m_openButton->setObjectName(QStringLiteral("openDatasetButton"));
-    m_openButton->setToolTip(tr("Open a folder or file: IDX, CIFAR-10 batches, a CSV table or an image folder. "
-                                "You can also drop one on this page."));
-    connect(m_openButton, &QPushButton::clicked, this, &DatasetsPage::showOpenDialog);
+    const QString openTip = tr("Open a dataset's folder or file: IDX, CIFAR-10 batches, a CSV table or an image folder. "
+                               "You can also drop one on this page.") + QLatin1Char('\n') + datasetLayoutsText();
     m_openAction = new QAction(tr("Open &Dataset…"), this);
     m_openAction->setObjectName(QStringLiteral("actionOpenDataset"));
+    m_openAction->setToolTip(openTip);
     connect(m_openAction, &QAction::triggered, this, &DatasetsPage::showOpenDialog);
+    m_openFolderAction = new QAction(tr("Open Dataset &Folder…"), this);
+    m_openFolderAction->setObjectName(QStringLiteral("actionOpenDatasetFolder"));
+    m_openFolderAction->setToolTip(tr("Choose a dataset's folder (an image folder, or IDX or CIFAR-10 files).") +
+                                   QLatin1Char('\n') + datasetLayoutsText());
+    connect(m_openFolderAction, &QAction::triggered, this, &DatasetsPage::showOpenFolderDialog);
+    // One button for both: a click opens a file or a folder, its arrow offers folders only.
+    m_openButton = new QToolButton;
+    m_openButton->setObjectName(QStringLiteral("openDatasetButton"));
+    m_openButton->setText(tr("Open Dataset…"));
+    m_openButton->setToolTip(openTip);
+    m_openButton->setPopupMode(QToolButton::MenuButtonPopup);
+    m_openButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* openMenu = new QMenu(m_openButton);
+    openMenu->addAction(m_openAction);
+    openMenu->addAction(m_openFolderAction);
+    m_openButton->setMenu(openMenu);
+    connect(m_openButton, &QToolButton::clicked, this, &DatasetsPage::showOpenDialog);
 
     m_format = new QComboBox;
     m_format->setObjectName(QStringLiteral("datasetFormat"));
@@ -91,11 +110,10 @@ QWidget* DatasetsPage::buildToolbar()
     m_format->setMinimumContentsLength(6);
     m_format->addItem(tr("Detect"), QString());
     for (const QString& f : datasetFormats()) m_format->addItem(datasetFormatName(f), f);
-    m_format->setToolTip(tr("The format is told from the files' names; when the guess is wrong, pick it here and "
-                            "the dataset opens again."));
-    connect(m_format, &QComboBox::activated, this, [this] {
-        if (!m_openingPath.isEmpty()) openPath(m_openingPath, m_format->currentData().toString());
-    });
+    m_format->setToolTip(tr("The format is told from the files' names. When the guess is wrong, pick it here: the "
+                            "folder or file you opened opens again in that format. With the experiment's dataset "
+                            "shown, the format you pick is used for the next dataset you open."));
+    connect(m_format, &QComboBox::activated, this, [this] { applyFormat(m_format->currentData().toString()); });
 
     m_useButton = new QPushButton(tr("Use in Experiment"));
     m_useButton->setObjectName(QStringLiteral("useInExperimentButton"));
@@ -326,34 +344,65 @@ void DatasetsPage::showEvent(QShowEvent* event)
 
 void DatasetsPage::showOpenDialog()
 {
-    // A folder is what most datasets are; a CSV is a file: one dialog for both would need the
-    // non-native dialog, so ask for a folder, and let the file filter take a CSV or a file of a folder.
-    auto* dialog = new QFileDialog(this, tr("Open Dataset"));
-    dialog->setObjectName(QStringLiteral("openDatasetDialog"));
+    auto* dialog = new DatasetOpenDialog(DatasetOpenDialog::Mode::FilesAndFolders, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setOption(QFileDialog::DontUseNativeDialog);
-    dialog->setNameFilters({tr("Dataset files (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)"), tr("All files (*)")});
-    dialog->setLabelText(QFileDialog::Accept, tr("Open"));
-    // Choosing a folder and pressing Open (no file selected) opens the folder.
-    connect(dialog, &QFileDialog::currentChanged, dialog, [dialog](const QString& path) {
-        dialog->setFileMode(QFileInfo(path).isDir() ? QFileDialog::Directory : QFileDialog::ExistingFile);
-    });
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& path) { openPath(path, m_format->currentData().toString()); });
+    if (!m_chosenPath.isEmpty()) dialog->setDirectory(QFileInfo(m_chosenPath).absolutePath());
+    connect(dialog, &DatasetOpenDialog::datasetChosen, this, &DatasetsPage::openChosen);
+    dialog->open();  // window-modal, no nested event loop
+}
+
+void DatasetsPage::showOpenFolderDialog()
+{
+    auto* dialog = new DatasetOpenDialog(DatasetOpenDialog::Mode::FoldersOnly, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!m_chosenPath.isEmpty()) dialog->setDirectory(QFileInfo(m_chosenPath).absolutePath());
+    connect(dialog, &DatasetOpenDialog::datasetChosen, this, &DatasetsPage::openChosen);
     dialog->open();
+}
+
+void DatasetsPage::openChosen(const QString& path)
+{
+    const QString format = std::exchange(m_nextFormat, QString());
+    openPath(path, format);
 }
 
 void DatasetsPage::openPath(const QString& path, const QString& format)
 {
+    m_chosenPath = path;
     m_openingPath = path;
     const QString guessed = format.isEmpty() ? guessDatasetFormat(path) : format;
+    startOpening(datasetSpecForPath(path, guessed), {});
+}
+
+void DatasetsPage::applyFormat(const QString& format)
+{
+    if (isOpening()) return;
+    if (m_chosenPath.isEmpty()) {  // the experiment's dataset is no path of the user's: it stays as it is
+        m_nextFormat = format;  // the box keeps showing it until then
+        setMessage(format.isEmpty() ? tr("The next dataset you open has its format told from its files.")
+                                    : tr("The next dataset you open (File > Open Dataset…) is read as %1; the dataset "
+                                         "shown stays as it is.").arg(datasetFormatName(format)),
+                   false);
+        return;
+    }
+    m_keepShownOnError = m_opened.ok();
+    openPath(m_chosenPath, format);
+}
+
+void DatasetsPage::showFormatOf(const ts::DatasetSpec& spec)
+{
     m_filling = true;
-    m_format->setCurrentIndex(std::max(0, m_format->findData(guessed)));
+    m_format->setCurrentIndex(std::max(0, m_format->findData(QString::fromStdString(spec.format))));
     m_filling = false;
-    openSpec(datasetSpecForPath(path, guessed), {});
 }
 
 void DatasetsPage::openSpec(const ts::DatasetSpec& spec, const QString& baseDir)
+{
+    m_chosenPath.clear();
+    startOpening(spec, baseDir);
+}
+
+void DatasetsPage::startOpening(const ts::DatasetSpec& spec, const QString& baseDir)
 {
     ++m_openGeneration;
     if (m_openingPath.isEmpty() || datasetSpecForPath(m_openingPath, QString::fromStdString(spec.format)).path != spec.path)
@@ -371,7 +420,23 @@ void DatasetsPage::onOpened()
 {
     m_opening = false;
     m_busy->hide();
-    m_opened = m_opener.result();
+    const bool keepShown = std::exchange(m_keepShownOnError, false);
+    OpenedDataset result = m_opener.result();
+    if (keepShown && !result.ok() && m_opened.ok()) {
+        // Another format for the chosen path did not read it: what was shown stays, as it was.
+        const QString tried = datasetFormatName(QString::fromStdString(result.spec.format));
+        setMessage(tr("%1 cannot be read as %2: %3").arg(m_chosenPath, tried, result.error) + QLatin1Char('\n') +
+                       result.advice + QLatin1Char('\n') +
+                       tr("Still shown: %1, read as %2.")
+                           .arg(QString::fromStdString(m_opened.files->name),
+                                datasetFormatName(QString::fromStdString(m_opened.spec.format))),
+                   true);
+        showFormatOf(m_opened.spec);
+        emit datasetOpened();
+        return;
+    }
+    m_opened = std::move(result);
+    showFormatOf(m_opened.spec);
     showOpened();
     if (m_opened.ok()) {
         const ts::DatasetRecord record = ts::datasetRecordFor(m_opened.spec, m_opened.baseDir.toStdString(), *m_opened.files);
@@ -472,7 +537,7 @@ void DatasetsPage::dropEvent(QDropEvent* event)
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.isEmpty() || !urls.front().isLocalFile()) return;
     event->acceptProposedAction();
-    openPath(urls.front().toLocalFile());
+    openChosen(urls.front().toLocalFile());
 }
 
 }  // namespace ts::ui

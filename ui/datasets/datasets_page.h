@@ -70,10 +70,17 @@ public:
     void setExperiment(const ts::ExperimentSpec& spec);
     const std::optional<ts::ExperimentSpec>& experiment() const { return m_experiment; }
 
-    // A folder or file, in `format` (empty: guessed from the names in it).
+    // A folder or file the user chose, in `format` (empty: guessed from the names in it). A
+    // later pick in the Format box reopens this path in that format.
     void openPath(const QString& path, const QString& format = {});
+    // A dataset the user did not pick as a path (the experiment's, a seen one): the Format box
+    // then applies to the next path chosen, not to it.
     void openSpec(const ts::DatasetSpec& spec, const QString& baseDir);
-    void showOpenDialog();  // File > Open Dataset…
+    // The Format box's choice: the chosen path reopened in `format` (empty: detect), the dataset
+    // shown kept on screen when that fails; with no chosen path, the format of the next one.
+    void applyFormat(const QString& format);
+    void showOpenDialog();        // File > Open Dataset…: a file, or a folder (DatasetOpenDialog)
+    void showOpenFolderDialog();  // File > Open Dataset Folder…
     bool isOpening() const;
     const OpenedDataset& opened() const { return m_opened; }
     // Whether the dataset shown is the experiment's (its edits then go to the experiment).
@@ -121,6 +128,7 @@ public:
     QTabWidget* sidePanels() const { return m_tabs; }
     QString message() const;  // the error (and what to do) or the status line, as shown
     QAction* openAction() const { return m_openAction; }
+    QAction* openFolderAction() const { return m_openFolderAction; }
     QAction* newModelAction() const { return m_newModel; }
 
 signals:
@@ -146,6 +154,9 @@ private:
     QWidget* buildTableView();
     QWidget* buildLabelsTab();
     void onOpened();
+    void startOpening(const ts::DatasetSpec& spec, const QString& baseDir);
+    void openChosen(const QString& path);  // from the open dialogs or a drop: the pending format, else detected
+    void showFormatOf(const ts::DatasetSpec& spec);
     void showOpened();
     void setMessage(const QString& text, bool error);
     void fillSplitAndClassFilters();
@@ -170,7 +181,10 @@ private:
     ts::Workspace m_workspace;
     std::optional<ts::ExperimentSpec> m_experiment;
     OpenedDataset m_opened;
-    QString m_openingPath;  // the path of the opening under way, or last done (format corrections reopen it)
+    QString m_openingPath;  // the path of the opening under way, or last done (for the messages)
+    QString m_chosenPath;   // the path the user chose (the Format box reopens it); empty for the experiment's dataset
+    QString m_nextFormat;   // picked in the Format box with no path chosen: for the next one
+    bool m_keepShownOnError = false;  // a format change: a failure leaves the dataset shown as it is
     QFutureWatcher<OpenedDataset> m_opener;
     int m_openGeneration = 0;
     QFutureWatcher<StoreResult> m_store;
@@ -193,10 +207,11 @@ private:
     QComboBox* m_splitFilter = nullptr;
     QComboBox* m_classFilter = nullptr;
     QPushButton* m_showAll = nullptr;
-    QPushButton* m_openButton = nullptr;
+    QToolButton* m_openButton = nullptr;
     QPushButton* m_useButton = nullptr;
     QPushButton* m_newModelButton = nullptr;
     QAction* m_openAction = nullptr;
+    QAction* m_openFolderAction = nullptr;
     QAction* m_newModel = nullptr;
     QSplitter* m_splitter = nullptr;
     DatasetList* m_list = nullptr;

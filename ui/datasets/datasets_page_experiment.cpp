@@ -134,7 +134,7 @@ void DatasetsPage::applyDatasetEdit(const ts::DatasetSpec& edited)
         emitExperiment();
     }
     if (reopen) {
-        openSpec(edited, m_opened.baseDir);
+        startOpening(edited, m_opened.baseDir);  // the same dataset read anew: a chosen path stays chosen
         return;
     }
     m_opened.spec = edited;

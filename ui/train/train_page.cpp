@@ -19,6 +19,7 @@
 #include "diagnostic_cards.h"
 #include "distributed_launch.h"
 #include "train_charts.h"
+#include "widgets/log_view.h"
 
 namespace ts::ui {
 
@@ -45,9 +46,8 @@ TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent
     m_status->setObjectName(QStringLiteral("statusLine"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setWordWrap(true);  // a long outcome wraps instead of widening the window
-    m_log = new QPlainTextEdit;
+    m_log = new widgets::LogView;  // follows new lines while scrolled to the bottom
     m_log->setObjectName(QStringLiteral("logView"));
-    m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(10000);  // a long run's log must not grow without bound
 
     // Both columns scroll, so the page (and the window) still fits a small screen: eight
@@ -239,10 +239,10 @@ void TrainPage::appendLog(const QString& text, bool error)
 {
     const QString line = QTime::currentTime().toString(QStringLiteral("HH:mm:ss  ")) + text;
     if (!error) {
-        m_log->appendPlainText(line);
+        m_log->appendLine(line);
         return;
     }
-    m_log->appendHtml(QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(line.toHtmlEscaped()));
+    m_log->appendHtmlLine(QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(line.toHtmlEscaped()));
 }
 
 void TrainPage::onRunStarted(const RunStartInfo& info)

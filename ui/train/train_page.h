@@ -23,6 +23,10 @@ class QPlainTextEdit;
 class QSpinBox;
 class QTimer;
 
+namespace ts::widgets {
+class LogView;
+}
+
 namespace ts::ui {
 
 class DiagnosticCards;
@@ -82,6 +86,9 @@ private:
     QWidget* createControls();
     void createActions();
     void populateExperiments();
+    // Each experiment named by its file; a name that two files share gets its folder
+    // ("fashion_mnist_cnn — experiments/"), and every item its full path as tool tip.
+    void labelExperiments();
     void populateDevices();
     void onExperimentChosen(int index);
     void loadIntoEditor(const ts::ExperimentSpec& spec);
@@ -139,7 +146,7 @@ private:
     QAction* m_stopAction = nullptr;
 
     QLabel* m_status = nullptr;
-    QPlainTextEdit* m_log = nullptr;
+    widgets::LogView* m_log = nullptr;
     TrainCharts* m_charts = nullptr;
     DiagnosticCards* m_cards = nullptr;
 

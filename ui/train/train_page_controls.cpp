@@ -20,6 +20,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "backend/backend.h"
 #include "backend/devices.h"
 #include "io/experiment_yaml.h"
@@ -193,6 +195,7 @@ void TrainPage::populateExperiments()
     for (const QString& file : files)
         m_experiment->addItem(QFileInfo(file).completeBaseName(), file);
     m_experiment->addItem(tr("Open…"));  // no data: the file dialog
+    labelExperiments();
     if (files.isEmpty()) return;
     // The experiment of the last session, with its fields as they were edited.
     const QString last = rememberedExperiment();
@@ -208,6 +211,37 @@ void TrainPage::populateExperiments()
     restoreEdits();
 }
 
+void TrainPage::labelExperiments()
+{
+    QStringList files;
+    for (int i = 0; i < m_experiment->count(); ++i) files << m_experiment->itemData(i).toString();
+    for (int i = 0; i < files.size(); ++i) {
+        if (files[i].isEmpty()) continue;  // "Open…"
+        const QFileInfo info(files[i]);
+        const QString name = info.completeBaseName();
+        QStringList clashes;  // the folders of the other files of this name
+        for (int j = 0; j < files.size(); ++j)
+            if (j != i && !files[j].isEmpty() && QFileInfo(files[j]).completeBaseName() == name)
+                clashes << QFileInfo(files[j]).absolutePath();
+        QString text = name;
+        if (!clashes.isEmpty()) {
+            // As many trailing folders as tell this one from the others ("experiments/", "copy/experiments/").
+            const QStringList parts = QDir::fromNativeSeparators(info.absolutePath()).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+            QString folder;
+            for (int n = 1; n <= parts.size(); ++n) {
+                folder = parts.mid(parts.size() - n).join(QLatin1Char('/')) + QLatin1Char('/');
+                const bool unique = std::none_of(clashes.begin(), clashes.end(), [&](const QString& other) {
+                    return (QDir::fromNativeSeparators(other) + QLatin1Char('/')).endsWith(QLatin1Char('/') + folder);
+                });
+                if (unique) break;
+            }
+            text = tr("%1 — %2").arg(name, folder);
+        }
+        m_experiment->setItemText(i, text);
+        m_experiment->setItemData(i, QDir::toNativeSeparators(info.absoluteFilePath()), Qt::ToolTipRole);
+    }
+}
+
 bool TrainPage::openExperiment(const QString& path)
 {
     const QString file = QFileInfo(path).absoluteFilePath();
@@ -215,6 +249,7 @@ bool TrainPage::openExperiment(const QString& path)
     if (index < 0) {
         index = m_experiment->count() - 1;  // before "Open…"
         m_experiment->insertItem(index, QFileInfo(file).completeBaseName(), file);
+        labelExperiments();
     }
     m_experiment->setCurrentIndex(index);
     onExperimentChosen(index);
