@@ -2393,6 +2393,14 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>Sweep</source>
         <translation>超参数搜索</translation>
     </message>
+    <message>
+        <source>Experiment name</source>
+        <translation>实验名称</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::ConfusionPlot</name>

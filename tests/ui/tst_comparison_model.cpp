@@ -163,13 +163,15 @@ private slots:
         QCOMPARE(ComparisonModel::settingLabel("model.layers.12.Linear.out_features"), QString("Layer 12 (Linear): out_features"));
         QCOMPARE(ComparisonModel::settingLabel("model.layers.3"), QString("Layer 3"));
         QVERIFY(ComparisonModel::settingLabel("dataset.normalize.mean.0").endsWith(" [0]"));
-        QCOMPARE(ComparisonModel::settingLabel("name"), QString("name"));  // no label: the key
+        QCOMPARE(ComparisonModel::settingLabel("dataset.path.x"), QString("dataset.path.x"));  // no label: the key
         const QStringList sorted = ComparisonModel::sortedByLabel(
             {"model.layers.10", "schedule.type", "model.layers.3", "optimizer.lr", "model.layers.12.Linear.out_features",
              "model.layers.2.Linear.out_features"});
-        // "Layer 2 (…)", "Layer 3", "Layer 10", "Layer 12 (…)", "Learning rate", "Schedule".
-        QCOMPARE(sorted, (QStringList{"model.layers.2.Linear.out_features", "model.layers.3", "model.layers.10",
-                                      "model.layers.12.Linear.out_features", "optimizer.lr", "schedule.type"}));
+        // The options people tune first ("Learning rate", "Schedule"), then "Layer 2 (…)",
+        // "Layer 3", "Layer 10", "Layer 12 (…)".
+        QCOMPARE(sorted, (QStringList{"optimizer.lr", "schedule.type", "model.layers.2.Linear.out_features", "model.layers.3",
+                                      "model.layers.10", "model.layers.12.Linear.out_features"}));
+        QCOMPARE(ComparisonModel::settingLabel("description"), QString("Description"));
     }
 };
 

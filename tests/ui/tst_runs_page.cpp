@@ -609,7 +609,8 @@ private slots:
 
     // Seen: Group by listed raw keys sorted as text ("model.layers.10" before "model.layers.3")
     // and the list ran past the window's edge. Now: the settings that differ first, by their
-    // labels in natural order; then, greyed out, those every run shares; a list that scrolls.
+    // labels in natural order (the Hyperparameters page's options before the model's layers);
+    // then, greyed out, those every run shares; a list that scrolls.
     void groupByListsDifferingSettingsFirstByLabel()
     {
         RunWriter writer(m_ws);
@@ -630,14 +631,15 @@ private slots:
             texts << box->itemText(i);
             keys << box->itemData(i).toString();
         }
-        QCOMPARE(texts.mid(0, 4), (QStringList{"(none)", "Layer 3 (Linear): out_features", "Layer 10", "Schedule"}));
-        QCOMPARE(keys.mid(1, 3), (QStringList{"model.layers.3.Linear.out_features", "model.layers.10", "schedule.type"}));
+        QCOMPARE(texts.mid(0, 4), (QStringList{"(none)", "Schedule", "Layer 3 (Linear): out_features", "Layer 10"}));
+        QCOMPARE(keys.mid(1, 3), (QStringList{"schedule.type", "model.layers.3.Linear.out_features", "model.layers.10"}));
         const int epochs = box->findData("training.epochs");
         QVERIFY(epochs > 4);  // after the differing ones (and a separator)
         QCOMPARE(box->itemText(epochs), QString("Epochs"));
         auto* items = qobject_cast<QStandardItemModel*>(box->model());
         QVERIFY(items && !items->item(epochs)->isEnabled());  // nothing to group by
         QVERIFY(items->item(3)->isEnabled());
+        QCOMPARE(box->itemData(1, Qt::ToolTipRole).toString(), QString("schedule.type: the runs differ on it"));
         comparison->setGroupBy("training.epochs");
         QVERIFY(comparison->groupBy().isEmpty());
         comparison->setGroupBy("schedule.type");

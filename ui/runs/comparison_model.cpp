@@ -110,19 +110,33 @@ std::function<QString(double)> ComparisonModel::rowFormat(const std::vector<doub
     };
 }
 
+namespace {
+
+// The Hyperparameters page's label of an option, or of one value of a list option
+// ("Normalisation mean [0]"); empty for a key that is not an option there.
+QString optionLabelOf(const QString& key)
+{
+    const QString own = optionLabel(key.toStdString());
+    if (own != key) return own;
+    static const QRegularExpression item(QStringLiteral("^(.+)\\.(\\d+)$"));  // one value of a list: mean.0
+    if (const QRegularExpressionMatch m = item.match(key); m.hasMatch()) {
+        const QString list = optionLabel(m.captured(1).toStdString());
+        if (list != m.captured(1)) return ComparisonModel::tr("%1 [%2]").arg(list, m.captured(2));
+    }
+    return {};
+}
+
+}  // namespace
+
 QString ComparisonModel::settingLabel(const QString& key)
 {
     static const QRegularExpression layer(QStringLiteral("^model\\.layers\\.(\\d+)(?:\\.([^.]+)\\.(.+))?$"));
     if (const QRegularExpressionMatch m = layer.match(key); m.hasMatch())
         return m.captured(2).isEmpty() ? tr("Layer %1").arg(m.captured(1))
                                        : tr("Layer %1 (%2): %3").arg(m.captured(1), m.captured(2), m.captured(3));
-    const QString own = optionLabel(key.toStdString());
-    if (own != key) return own;
-    static const QRegularExpression item(QStringLiteral("^(.+)\\.(\\d+)$"));  // one value of a list: mean.0
-    if (const QRegularExpressionMatch m = item.match(key); m.hasMatch()) {
-        const QString list = optionLabel(m.captured(1).toStdString());
-        if (list != m.captured(1)) return tr("%1 [%2]").arg(list, m.captured(2));
-    }
+    if (const QString option = optionLabelOf(key); !option.isEmpty()) return option;
+    if (key == QLatin1String("name")) return tr("Experiment name");
+    if (key == QLatin1String("description")) return tr("Description");
     if (key == QLatin1String("sweep")) return tr("Sweep");
     return key;
 }
@@ -135,6 +149,8 @@ QStringList ComparisonModel::sortedByLabel(QStringList keys)
     collator.setNumericMode(true);
     collator.setCaseSensitivity(Qt::CaseInsensitive);
     std::stable_sort(keys.begin(), keys.end(), [&](const QString& a, const QString& b) {
+        const bool optionA = !optionLabelOf(a).isEmpty(), optionB = !optionLabelOf(b).isEmpty();
+        if (optionA != optionB) return optionA;  // what people tune before the model's layers and names
         const int byLabel = collator.compare(settingLabel(a), settingLabel(b));
         return byLabel != 0 ? byLabel < 0 : collator.compare(a, b) < 0;
     });

@@ -60,8 +60,8 @@ public:
     // item's label with its index ("Normalisation mean [0]"), a layer's number, type and
     // attribute ("Layer 12 (Linear): out_features"); the key itself otherwise.
     static QString settingLabel(const QString& key);
-    // `keys` by their labels in natural order: numbers compared as numbers ("Layer 3" before
-    // "Layer 10"), letters without regard to case.
+    // `keys` by their labels in natural order (numbers compared as numbers: "Layer 3" before
+    // "Layer 10"; letters without regard to case), the Hyperparameters page's options first.
     static QStringList sortedByLabel(QStringList keys);
     // A setting's value for the run at `runIndex` (the order given to setRuns).
     QString settingValue(const QString& key, int runIndex) const;
