@@ -100,7 +100,8 @@ public:
         opt.showDecorationSelected = true;
         style->drawPrimitive(QStyle::PE_PanelItemViewItem, &opt, painter, opt.widget);
         if (pairs) {  // one frame around both: the first cell draws its open-right half, the second the rest
-            const QRect f = option.rect.adjusted(1, 1, -1, -1);
+            // Inset on the outer sides only, so the two halves' lines meet.
+            const QRect f = index.row() % 2 == 0 ? option.rect.adjusted(1, 1, 0, -1) : option.rect.adjusted(-1, 1, -1, -1);
             painter->save();
             painter->setPen(QPen(option.palette.color(QPalette::Mid), 1));
             painter->drawLine(f.topLeft(), f.topRight());

@@ -249,6 +249,10 @@ private slots:
         QCOMPARE(std::make_pair(d.minWidth, d.maxWidth), std::make_pair(20, 64));
         QCOMPARE(std::make_pair(d.minHeight, d.maxHeight), std::make_pair(10, 48));
         QCOMPARE(panel.channelTable()->rowCount(), 3);  // red, green, blue
+        // Said in words although the panel was never shown (issue 44: a hidden tab kept no text).
+        const auto* sizes = panel.findChild<QLabel*>(QStringLiteral("imageSizes"));
+        QVERIFY(sizes && !sizes->isHidden());
+        QVERIFY2(sizes->text().contains(QStringLiteral("20×10: 4")), qPrintable(sizes->text()));
         // Not an image at all, and a truncated PNG: no size.
         const std::string junk = m_tmp.filePath("junk.png").toStdString();
         writeBytes(junk, Bytes{0x89, 'P', 'N', 'G'});
@@ -606,6 +610,10 @@ private slots:
         QTRY_COMPARE(bar->value(), 0);
         QVERIFY(page.grid()->pairs());
         QCOMPARE(page.gridModel()->rowCount(), 88);
+        // Each sample's tool tip says where it comes from (here the IDX file and image).
+        QVERIFY2(page.gridModel()->index(0).data(Qt::ToolTipRole).toString().contains(
+                     QString::fromStdString("From: " + m_data + "/train-images-idx3-ubyte, image 256")),
+                 qPrintable(page.gridModel()->index(0).data(Qt::ToolTipRole).toString()));
         for (const int width : {1000, 730, 560}) {
             page.resize(width, 700);
             QTest::qWait(80);
