@@ -49,6 +49,7 @@ StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent)
     m_channels->horizontalHeader()->setStretchLastSection(true);
     m_channels->setMaximumHeight(160);
     m_sizesLabel = new QLabel(this);
+    m_sizesLabel->setObjectName(QStringLiteral("imageSizes"));
     m_sizesLabel->setWordWrap(true);
     m_sizesLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status = new QLabel(this);
@@ -255,8 +256,11 @@ void StatisticsPanel::showStatistics()
 
 void StatisticsPanel::showImageSizes()
 {
-    m_sizesLabel->setVisible(m_files && imageFolder(m_files->train));
-    if (!m_sizesLabel->isVisible()) return;
+    // Not isVisible(): that is false while the tab is not shown, and the text was then never set
+    // (issue 44: the Statistics tab showed no sizes for an image folder opened from another tab).
+    const bool folder = m_files && imageFolder(m_files->train);
+    m_sizesLabel->setVisible(folder);
+    if (!folder) return;
     if (!m_sizes) {
         m_sizesLabel->setText(tr("Original image sizes: reading…"));
         return;
