@@ -1155,26 +1155,26 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message numerus="yes">
         <source>dataset.image_shape is not given: %1, from the most common image size %2 (%3 of %n image(s); at most 256 pixels a side)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>未指定 dataset.image_shape：使用 %1，取自最常见的图像尺寸 %2（%n 张图像中有 %3 张；每边最多 256 像素）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 of %n image(s) differ from %3: resized keeping the aspect ratio and centre-cropped (dataset.resize: crop)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 张图像中有 %1 张的尺寸不是 %3：已保持宽高比缩放并裁取中心部分（dataset.resize: crop）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 of %n image(s) differ from %3: resized keeping the aspect ratio and padded with black (dataset.resize: pad)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 张图像中有 %1 张的尺寸不是 %3：已保持宽高比缩放并用黑色填充（dataset.resize: pad）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1 of %n image(s) differ from %3: stretched to it, which changes their aspect ratio (dataset.resize: stretch)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 张图像中有 %1 张的尺寸不是 %3：已拉伸到该尺寸，宽高比随之改变（dataset.resize: stretch）</numerusform>
         </translation>
     </message>
 </context>
@@ -1943,19 +1943,19 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>Random resized crop</source>
-        <translation type="unfinished"></translation>
+        <translation>随机缩放裁剪</translation>
     </message>
     <message>
         <source>Augmentation: takes a random part of each training image, at least this fraction of its area with an aspect ratio between 3:4 and 4:3, and resizes it back to the whole (torchvision&apos;s RandomResizedCrop; 0.08 is its default, 0.5 is gentler). Evaluation sees whole images. 0: off.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据增强：从每张训练图像中随机取出一块区域（面积至少为原图的这个比例，宽高比在 3:4 到 4:3 之间），再缩放回整幅大小（即 torchvision 的 RandomResizedCrop；它的默认值是 0.08，0.5 更温和）。评估时使用完整图像。0：关闭。</translation>
     </message>
     <message>
         <source>Resize images</source>
-        <translation type="unfinished"></translation>
+        <translation>图像缩放方式</translation>
     </message>
     <message>
         <source>Image folders: how an image of another size becomes image_shape. crop keeps the aspect ratio, fits the short side and cuts the centre (torchvision&apos;s Resize + CenterCrop); pad keeps it, fits the long side and fills the rest with black; stretch changes the aspect ratio (circles become ellipses). The run&apos;s log says how many images were resized.</source>
-        <translation type="unfinished"></translation>
+        <translation>图像文件夹：尺寸不同的图像如何变成 image_shape。crop 保持宽高比，让短边对齐后裁取中心（即 torchvision 的 Resize + CenterCrop）；pad 同样保持宽高比，让长边对齐，其余部分用黑色填充；stretch 会改变宽高比（圆会变成椭圆）。训练日志会说明有多少张图像被缩放。</translation>
     </message>
 </context>
 <context>
@@ -2282,35 +2282,35 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>This image is %1×%2 pixels, the size the model takes: not resized.</source>
-        <translation type="unfinished"></translation>
+        <translation>这张图像为 %1×%2 像素，正是模型接受的尺寸：未缩放。</translation>
     </message>
     <message>
         <source>resized keeping its aspect ratio and padded with black (dataset.resize: pad)</source>
-        <translation type="unfinished"></translation>
+        <translation>已保持宽高比缩放并用黑色填充（dataset.resize: pad）</translation>
     </message>
     <message>
         <source>stretched, which changes its aspect ratio (dataset.resize: stretch)</source>
-        <translation type="unfinished"></translation>
+        <translation>已拉伸，宽高比随之改变（dataset.resize: stretch）</translation>
     </message>
     <message>
         <source>resized keeping its aspect ratio and centre-cropped (dataset.resize: crop)</source>
-        <translation type="unfinished"></translation>
+        <translation>已保持宽高比缩放并裁取中心部分（dataset.resize: crop）</translation>
     </message>
     <message>
         <source>This image is %1×%2 pixels in its file; the model takes %3×%4: %5.</source>
-        <translation type="unfinished"></translation>
+        <translation>这张图像在文件中为 %1×%2 像素，模型接受 %3×%4：%5。</translation>
     </message>
     <message>
         <source>Random resized crop, smallest area:</source>
-        <translation type="unfinished"></translation>
+        <translation>随机缩放裁剪，最小面积：</translation>
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>Take a random part of the image, at least this fraction of its area with an aspect ratio between 3:4 and 4:3, and resize it back to the whole (dataset.augment.random_resized_crop; torchvision uses 0.08; 0 turns it off). Training only.</source>
-        <translation type="unfinished"></translation>
+        <translation>随机取出图像的一部分（面积至少为原图的这个比例，宽高比在 3:4 到 4:3 之间），再缩放回整幅大小（dataset.augment.random_resized_crop；torchvision 默认 0.08；0 表示关闭）。仅用于训练。</translation>
     </message>
 </context>
 <context>
