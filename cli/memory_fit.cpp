@@ -27,7 +27,7 @@ int printModelAndMemoryFit(const ExperimentSpec& spec)
         instead = std::string(" (training.device ") + spec.training.device + " is not usable here: " + e.what() +
                   "; compared with this machine's RAM)";
     }
-    const std::size_t available = availableTrainingBytes(*backend);
+    const MemoryBudget budget = memoryBudget(*backend);  // never to the last byte: a margin stays free
 
     std::optional<CheckedGraph> graph;
     RunMemory need;
@@ -43,24 +43,24 @@ int printModelAndMemoryFit(const ExperimentSpec& spec)
         graph.reset();
     }
     if (!graph) {  // too large to plan at all: say what does fit
-        if (const std::string note = largestBatchNote(spec, *backend, available, batch); !note.empty())
+        if (const std::string note = largestBatchNote(spec, *backend, budget, batch); !note.empty())
             std::fprintf(stderr, "  %s%s\n", note.c_str(), instead.c_str());
         return 1;
     }
 
     std::printf("model (%s, batch %lld):\n\n", spec.optimizer.type.c_str(), static_cast<long long>(batch));
     printModelSummary(*graph, true, need.optimizerState);
-    if (available == 0) {
+    if (budget.available == 0) {
         std::printf("memory: %s planned; the free memory of %s is not known\n", formatBytes(double(need.total())).c_str(),
                     backend->name().c_str());
         return 0;
     }
-    if (auto refusal = memoryRefusal(spec, batch, need, *backend, available, "here" + instead)) {
+    if (auto refusal = memoryRefusal(spec, batch, need, *backend, budget, "here" + instead)) {
         std::fprintf(stderr, "validate: %s\n", refusal->c_str());
         return 1;
     }
-    std::printf("memory: %s planned fits: %s %s%s\n", formatBytes(double(need.total())).c_str(),
-                formatBytes(double(available)).c_str(), availableMemoryName(*backend).c_str(), instead.c_str());
+    std::printf("memory: %s planned fits: %s\n", formatBytes(double(need.total())).c_str(),
+                describeBudget(budget, *backend, instead.empty() ? std::string() : instead.substr(1)).c_str());
     return 0;
 }
 

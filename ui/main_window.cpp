@@ -284,10 +284,8 @@ void MainWindow::connectExperimentPages()
             setCurrentPage(Page::Train);
         });
         if (const auto spec = train->experimentForRun()) model->setExperiment(*spec);
-        // The summary's one-step check shares the backend with the session's jobs: never beside one.
-        connect(m_session, &TrainingSession::stateChanged, model->summary(), [summary = model->summary()](TrainingSession::State state) {
-            summary->setRunActive(state != TrainingSession::State::Idle);
-        });
+        // The summary's one-step check is a job of the session: queued after any run, never beside one.
+        model->summary()->setSession(m_session);
     }
     // The Datasets page shows the experiment's dataset and edits its settings; a new model for
     // the dataset shown goes to the Model page.

@@ -69,6 +69,13 @@ public:
     void selectNodes(const QStringList& ids);  // replaces the selection
     QList<CanvasWire> selectedWires() const;
     void ensureNodeVisible(const QString& id);
+    // Where a new node of `size` goes near `scenePos` (its centre there when the spot is free):
+    // the top-left of the nearest spot on the grid that overlaps no node (with a gap) and is
+    // not under the minimap, inside the visible part of the scene when there is room there
+    // (`preferVisible`; otherwise simply the nearest: the caller scrolls to it).
+    QPointF freeSpotNear(QPointF scenePos, QSizeF size, bool preferVisible = true) const;
+    // A node of the size the drawn nodes have (the largest), for freeSpotNear before one exists.
+    QSizeF typicalNodeSize() const;
 
     void setGridSize(int scenePixels);  // default 20; 0: no grid
     int gridSize() const { return m_grid; }

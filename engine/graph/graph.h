@@ -17,8 +17,9 @@ class OpRegistry;
 class GraphError : public std::runtime_error {
 public:
     // TooLarge: a size beyond 64-bit arithmetic (a batch of 2^63-1) or a size attribute
-    // beyond kMaxDimension (tensor/checked_size.h).
-    enum class Kind { Empty, DuplicateName, UnknownOp, MissingInput, InputCount, BadAttribute, Cycle, ShapeMismatch, TooLarge };
+    // beyond kMaxDimension (tensor/checked_size.h). NotTrainable: the graph checks but cannot
+    // train (no loss, no label input: graph/training_check.h).
+    enum class Kind { Empty, DuplicateName, UnknownOp, MissingInput, InputCount, BadAttribute, Cycle, ShapeMismatch, TooLarge, NotTrainable };
     GraphError(Kind kind, std::string node, const std::string& message)
         : std::runtime_error(message), kind_(kind), node_(std::move(node))
     {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "graph/graph_checks.h"
+#include "graph/training_check.h"
 
 namespace ts {
 
@@ -55,9 +56,11 @@ void fail(GraphDiagnosis& d, NodeDiagnosis& nd, const GraphError& e)
 GraphDiagnosis diagnoseGraph(const Graph& g, std::int64_t batch, const OpRegistry& registry)
 {
     GraphDiagnosis d;
+    d.batch = std::max<std::int64_t>(1, batch);
     std::optional<GraphError> whole;
     try {
         fillFromChecked(d, g, checkGraph(g, batch, registry));
+        if (auto untrainable = trainingProblem(*d.checked)) d.problems.push_back(std::move(*untrainable));
         return d;
     } catch (const GraphError& e) {
         whole = e;

@@ -2,7 +2,8 @@
 // can be known and every problem, each pinned to its node. checkGraph stops at the first
 // problem; this keeps going, so a newcomer sees the shapes above a mistake and every other
 // mistake at once. Nodes fed by a broken node have no shape ("blocked"), not an error of
-// their own.
+// their own. A graph that checks but cannot train (no loss: graph/training_check.h) has that
+// as its one problem, graph-wide, with `checked` still set.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,7 @@ struct GraphDiagnosis {
     std::optional<CheckedGraph> checked; // set when there is no problem
     std::int64_t parameters = 0;         // over the known nodes
     double flops = 0;                    // forward, per batch, over the known nodes
+    std::int64_t batch = 1;              // the batch the shapes and costs are for (divide by it for per sample)
     bool ok() const { return problems.empty(); }
     const NodeDiagnosis* find(const std::string& node) const;
 };

@@ -247,6 +247,7 @@ std::string jobKind(const Job& job)
     if (const auto* t = std::get_if<TrainJob>(&job)) return !t->resume.empty() ? "resume" : !t->fork.empty() ? "fork" : "train";
     if (std::holds_alternative<DataCheckJob>(job)) return "data_check";
     if (std::holds_alternative<LabelCheckJob>(job)) return "label_check";
+    if (std::holds_alternative<StepProbeJob>(job)) return "step_probe";
     return std::holds_alternative<EvaluateJob>(job) ? "evaluate" : std::holds_alternative<LrFindJob>(job) ? "lr_find" : "sweep";
 }
 
@@ -257,6 +258,7 @@ JobResult runJob(const Job& job, const JobEnvironment& environment, RunControl& 
     if (const auto* l = std::get_if<LrFindJob>(&job)) return runLrFindJob(*l, environment, control, listener);
     if (const auto* d = std::get_if<DataCheckJob>(&job)) return runDataCheckJob(*d, environment, control, listener);
     if (const auto* c = std::get_if<LabelCheckJob>(&job)) return runLabelCheckJob(*c, environment, control, listener);
+    if (const auto* p = std::get_if<StepProbeJob>(&job)) return runStepProbeJob(*p, environment, control, listener);
     return runSweepJob(std::get<SweepJob>(job), environment, control, listener);
 }
 

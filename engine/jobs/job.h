@@ -96,9 +96,22 @@ struct LabelCheckJob {
     std::string device;                // empty: training.device
 };
 
-using Job = std::variant<TrainJob, EvaluateJob, LrFindJob, SweepJob, DataCheckJob, LabelCheckJob>;
+// One real training step of the experiment's model on synthetic data (train/step_probe.h),
+// to confirm that a batch fits: the Model page's "Confirm with one step". Its memory is
+// planned and checked against the budget first (train/memory_advice.h: the free memory less
+// the margin the machine keeps), so a batch that would not fit is refused, with the numbers,
+// before anything is allocated. Nothing is recorded. The result is in the FinishedEvent's
+// metrics: batch, peak_bytes, planned_bytes, setup_seconds, step_seconds, loss,
+// available_bytes, margin_bytes; a stop ends it Stopped (between the step's phases).
+struct StepProbeJob {
+    ExperimentSpec experiment;  // its model, optimizer, precision, seed and clipping
+    std::int64_t batch = 0;     // 0: the largest batch whose plan fits the budget
+    std::string device;         // empty: training.device
+};
 
-// "train", "resume", "fork", "evaluate", "lr_find", "sweep", "data_check", "label_check"
+using Job = std::variant<TrainJob, EvaluateJob, LrFindJob, SweepJob, DataCheckJob, LabelCheckJob, StepProbeJob>;
+
+// "train", "resume", "fork", "evaluate", "lr_find", "sweep", "data_check", "label_check", "step_probe"
 std::string jobKind(const Job& job);
 
 struct JobEnvironment {

@@ -56,5 +56,6 @@ JobResult runLrFindJob(const LrFindJob& job, const JobEnvironment& env, RunContr
 JobResult runSweepJob(const SweepJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 JobResult runDataCheckJob(const DataCheckJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 JobResult runLabelCheckJob(const LabelCheckJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
+JobResult runStepProbeJob(const StepProbeJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener);
 
 }  // namespace ts

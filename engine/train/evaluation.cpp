@@ -5,23 +5,22 @@
 #include <stdexcept>
 
 #include "backend/backend.h"
+#include "graph/training_check.h"
 #include "train/run_control.h"
 
 namespace ts {
 
 GraphBinding GraphBinding::of(const CheckedGraph& graph)
 {
+    // The Model page shows the same problem before a run is ever started.
+    if (const auto problem = trainingProblem(graph)) throw std::invalid_argument(problem->what());
     GraphBinding b;
-    b.label = "label";
+    b.label = kLabelInput;
     for (const ValueInfo& v : graph.values)
         if (v.producer < 0 && v.name != b.label) {
             b.input = v.name;
             break;
         }
-    if (b.input.empty()) throw std::invalid_argument("the model has no data input (an input other than \"label\")");
-    if (graph.findValue(b.label) < 0) throw std::invalid_argument("the model has no \"label\" input");
-    if (graph.lossValue < 0) throw std::invalid_argument("the model has no loss node to train");
-    if (graph.outputValue < 0) throw std::invalid_argument("the model has no output");
     b.logits = graph.values[static_cast<std::size_t>(graph.outputValue)].name;
     return b;
 }

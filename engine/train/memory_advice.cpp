@@ -66,6 +66,31 @@ std::size_t availableTrainingBytes(Backend& backend)
     return system + (held.reserved - held.allocated);
 }
 
+std::size_t memoryMargin(std::size_t availableBytes, bool gpu)
+{
+    const std::size_t floor = gpu ? std::size_t(512) << 20 : std::size_t(1) << 30;
+    return std::max(floor, availableBytes / (gpu ? 10 : 5));
+}
+
+MemoryBudget memoryBudget(Backend& backend)
+{
+    MemoryBudget b;
+    b.available = availableTrainingBytes(backend);
+    if (b.available == 0) return b;
+    b.margin = memoryMargin(b.available, backend.device().kind == DeviceKind::CUDA);
+    b.usable = b.available > b.margin ? b.available - b.margin : 0;
+    return b;
+}
+
+std::string describeBudget(const MemoryBudget& budget, Backend& backend, const std::string& whose)
+{
+    const std::string available =
+        formatBytes(double(budget.available)) + " " + availableMemoryName(backend) + (whose.empty() ? "" : " " + whose);
+    if (budget.margin == 0 && budget.usable == budget.available) return available;
+    return formatBytes(double(budget.usable)) + " of the " + available + ", " + formatBytes(double(budget.margin)) +
+           " kept free for the system";
+}
+
 std::int64_t largestFittingBatch(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes,
                                  std::int64_t limit)
 {
@@ -99,13 +124,14 @@ std::string availableMemoryName(Backend& backend)
 }
 
 std::optional<std::string> memoryRefusal(const ExperimentSpec& spec, std::int64_t batch, const RunMemory& need,
-                                         Backend& backend, std::size_t availableBytes, const std::string& whose, int ranks)
+                                         Backend& backend, const MemoryBudget& budget, const std::string& whose, int ranks)
 {
-    if (availableBytes == 0 || need.total() <= availableBytes) return std::nullopt;
+    const std::size_t availableBytes = budget.usable;
+    if (budget.available == 0 || need.total() <= availableBytes) return std::nullopt;
     std::ostringstream out;
     out << "the run does not fit in memory: at batch " << batch << (ranks > 1 ? " per rank" : "") << " it needs " << formatBytes(double(need.total())) << " ("
-        << describeRunMemory(need, spec.optimizer.type).text << "), more than the " << formatBytes(double(availableBytes)) << " "
-        << availableMemoryName(backend) << " " << whose << ".";
+        << describeRunMemory(need, spec.optimizer.type).text << "), more than the " << describeBudget(budget, backend, whose)
+        << ".";
     const std::int64_t largest = largestFittingBatch(spec, backend, availableBytes, std::max<std::int64_t>(batch - 1, 0));
     if (largest > 0) {
         out << " The largest batch that fits: training.batch_size: " << largest * ranks << " ("
@@ -135,17 +161,18 @@ std::optional<std::string> memoryRefusal(const ExperimentSpec& spec, std::int64_
     return out.str();
 }
 
-std::string largestBatchNote(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes, std::int64_t batch,
+std::string largestBatchNote(const ExperimentSpec& spec, Backend& backend, const MemoryBudget& budget, std::int64_t batch,
                              int ranks)
 {
-    if (availableBytes == 0) return {};
+    const std::size_t availableBytes = budget.usable;
+    if (budget.available == 0) return {};
     try {
         planRunMemory(spec, 1, backend);
     } catch (const std::exception&) {  // not the batch's fault
         return {};
     }
     const std::int64_t largest = largestFittingBatch(spec, backend, availableBytes, std::max<std::int64_t>(batch - 1, 0));
-    return formatBytes(double(availableBytes)) + " " + availableMemoryName(backend) +
+    return describeBudget(budget, backend) +
            (largest > 0 ? ": the largest batch that fits is training.batch_size: " + std::to_string(largest * ranks)
                         : ": not even batch 1 fits");
 }

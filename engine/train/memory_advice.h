@@ -31,6 +31,24 @@ std::vector<std::string> runMemoryArgs(const RunMemory& m, const std::string& op
 // the backend's caching allocator holds free (a new run reuses them). 0 when unknown. On the
 // CPU the loader's batches (max(prefetch, workers) + 1 of them) share that RAM, beyond the plan.
 std::size_t availableTrainingBytes(Backend& backend);
+
+// What a plan may take of the free memory: never all of it. The machine keeps a margin for
+// itself: on the CPU max(1 GiB, 20%) of the available RAM (the desktop, other programs, the
+// loader's batches and the page cache; past the RAM the kernel swaps and then kills the
+// biggest process, taking unsaved work with it); on a GPU max(512 MiB, 10%) of its free memory
+// (the CUDA context, library workspaces and the caching allocator's fragmentation; past it a
+// step fails with an out-of-memory error, which is recoverable). The largest batch the studio
+// offers, its one-step check and every training run plan within `usable`.
+struct MemoryBudget {
+    std::size_t available = 0;  // availableTrainingBytes; 0: unknown (nothing is refused then)
+    std::size_t margin = 0;     // kept free for the machine
+    std::size_t usable = 0;     // available - margin (a caller sharing the machine may divide it)
+};
+std::size_t memoryMargin(std::size_t availableBytes, bool gpu);
+MemoryBudget memoryBudget(Backend& backend);
+// "17.6 GiB of the 22.0 GiB of RAM available (MemAvailable) <whose>, 4.4 GiB kept free for
+// the system", or "8.0 GiB of RAM available (MemAvailable) <whose>" when no margin is kept.
+std::string describeBudget(const MemoryBudget& budget, Backend& backend, const std::string& whose = {});
 // The largest batch size in [1, limit] whose planned training memory (planRunMemory) fits
 // `availableBytes`: exact, by doubling then bisection (the plan grows with the batch), so
 // about 2 log2(answer) plans; 0 when not even batch 1 fits. Throws what checkGraph throws
@@ -41,19 +59,20 @@ std::int64_t largestFittingBatch(const ExperimentSpec& spec, Backend& backend, s
 
 // "of RAM available (MemAvailable)" or "free on cuda:0": what availableTrainingBytes counts.
 std::string availableMemoryName(Backend& backend);
-// The refusal of a run whose plan `need` at `batch` exceeds `availableBytes` (which `whose`
-// qualifies: "here", "per rank"; `batch` is per rank, of `ranks`): the breakdown, what is available and the largest
-// batch that fits, with the accumulation that keeps the effective batch, or what the fixed part
-// needs when not even batch 1 fits. nullopt when it fits or availableBytes is 0 (unknown).
+// The refusal of a job whose plan `need` at `batch` exceeds the budget's usable memory (which
+// `whose` qualifies: "here", "per rank"; `batch` is per rank, of `ranks`): the breakdown, what
+// may be used and the largest batch that fits, with the accumulation that keeps the effective
+// batch, or what the fixed part needs when not even batch 1 fits. nullopt when it fits or the
+// free memory is not known. The one check of every job (train, validate, the one-step check).
 std::optional<std::string> memoryRefusal(const ExperimentSpec& spec, std::int64_t batch, const RunMemory& need,
-                                         Backend& backend, std::size_t availableBytes, const std::string& whose,
+                                         Backend& backend, const MemoryBudget& budget, const std::string& whose,
                                          int ranks = 1);
 
 // For a model whose sizes overflow at `batch` (checkGraph's GraphError::Kind::TooLarge): "X of
 // RAM available (MemAvailable): the largest batch that fits is training.batch_size: N", or
 // that not even batch 1 fits; empty when the model is too large at batch 1 too (a layer
 // size is the problem, not the batch) or the free memory is not known.
-std::string largestBatchNote(const ExperimentSpec& spec, Backend& backend, std::size_t availableBytes, std::int64_t batch,
+std::string largestBatchNote(const ExperimentSpec& spec, Backend& backend, const MemoryBudget& budget, std::int64_t batch,
                              int ranks = 1);
 
 // "parameters 1.3 MiB, gradients ..., activations ... (batch 1024)" and, for `availableBytes`,

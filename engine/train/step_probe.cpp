@@ -13,6 +13,7 @@
 #include "tensor/format_bytes.h"
 #include "train/evaluation.h"
 #include "train/memory_advice.h"
+#include "train/run_control.h"
 
 namespace ts {
 
@@ -54,6 +55,9 @@ private:
     MathPrecision before_;
 };
 
+// Thrown between the phases when the control asks for a stop; caught below.
+struct StopRequested {};
+
 std::string tooLarge(const char* what, std::size_t bytes, std::size_t budget)
 {
     return std::string(what) + " " + formatBytes(double(bytes)) + ", more than the " + formatBytes(double(budget)) + " allowed";
@@ -61,10 +65,14 @@ std::string tooLarge(const char* what, std::size_t bytes, std::size_t budget)
 
 }  // namespace
 
-StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Backend& backend, std::size_t budgetBytes)
+StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Backend& backend, std::size_t budgetBytes,
+                            const RunControl* control)
 {
     StepProbe r;
     r.batch = batch;
+    const auto checkStop = [control] {
+        if (control && control->stopRequested()) throw StopRequested{};
+    };
     try {
         if (batch < 1) throw std::invalid_argument("batch size " + std::to_string(batch) + ": expected 1 or more");
         const auto precision = parseMathPrecision(spec.training.precision);
@@ -80,7 +88,9 @@ StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Back
         }
         const GraphBinding binding = GraphBinding::of(graph);
         // The batch belongs to the loader, not to the device's plan: made before counting.
+        checkStop();
         const Batch data = syntheticBatch(graph, binding, batch, backend.hostAllocator());
+        checkStop();
         Allocator& allocator = backend.allocator();
         backend.synchronize();
         const std::size_t before = allocator.stats().allocated;
@@ -94,6 +104,7 @@ StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Back
             std::unique_ptr<Optimizer> optimizer = makeOptimizer(spec.optimizer, exec);
             backend.synchronize();
             r.setupSeconds = secondsSince(setupStart);
+            checkStop();
 
             const auto stepStart = std::chrono::steady_clock::now();
             exec.setTraining(true);
@@ -104,7 +115,9 @@ StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Back
             exec.forward();
             r.loss = exec.loss();
             const std::vector<float> logits = hostLogits(exec, binding);  // as the trainer reads them
+            checkStop();
             exec.backward();
+            checkStop();
             gradientNorm(exec);
             if (spec.training.clipGradNorm > 0) clipGradientNorm(exec, spec.training.clipGradNorm);
             if (spec.training.clipGradValue > 0) clipGradientValue(exec, spec.training.clipGradValue);
@@ -120,6 +133,9 @@ StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Back
             return r;
         }
         r.outcome = StepProbe::Outcome::Ran;
+    } catch (const StopRequested&) {
+        r.outcome = StepProbe::Outcome::Stopped;
+        r.message = "stopped before the step was done";
     } catch (const DeviceOutOfMemory& e) {
         r.outcome = StepProbe::Outcome::OutOfMemory;
         r.message = e.what();

@@ -15,12 +15,14 @@
 namespace ts {
 
 class Backend;
+class RunControl;
 
 struct StepProbe {
     enum class Outcome {
         Ran,          // the step ran: peakBytes is what it took
         OutOfMemory,  // the device (or the budget) had too little memory: message says how much was asked
         Failed,       // anything else (a model that does not check, a bad setting): message
+        Stopped,      // the control asked it to stop before the step was done
     };
     Outcome outcome = Outcome::Failed;
     std::int64_t batch = 0;
@@ -37,8 +39,11 @@ struct StepProbe {
 // seed and clipping. `budgetBytes` (0: none) caps what the step may take: a plan above it is
 // reported as OutOfMemory without allocating, and so is a measured peak above it. The
 // backend is shared (one stream, one set of library handles and scratch buffers, one
-// allocator): the caller must not run this while a run trains on the same backend (the Model
-// page holds it back then). The backend's matrix precision is set for the step and restored.
-StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Backend& backend, std::size_t budgetBytes = 0);
+// allocator): the caller must not run this while a run trains on the same backend (the step
+// probe job runs on the job queue's one thread, after any run). The backend's matrix precision
+// is set for the step and restored. `control` (optional) is checked between the phases (the
+// data, set-up, forward, backward, the optimizer step): a stop ends it Stopped, memory freed.
+StepProbe probeTrainingStep(const ExperimentSpec& spec, std::int64_t batch, Backend& backend, std::size_t budgetBytes = 0,
+                            const RunControl* control = nullptr);
 
 }  // namespace ts

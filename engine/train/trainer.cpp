@@ -77,7 +77,9 @@ void Trainer::setup()
     // Refused before anything is allocated: past the free memory a run fails part-way on a GPU
     // and swaps until the kernel kills it on the CPU. Ranks on one machine share its RAM.
     const int sharing = backend_.device().kind == DeviceKind::CPU && ranks > 1 ? std::max(1, launchEnvironment().localSize) : 1;
-    const std::size_t available = availableTrainingBytes(backend_) / std::size_t(sharing);
+    // Within the budget, never to the last byte (train/memory_advice.h: the margin the machine keeps).
+    MemoryBudget budget = memoryBudget(backend_);
+    budget.usable /= std::size_t(sharing);
     CheckedGraph graph;
     MemoryPlan memoryPlan;
     try {
@@ -85,13 +87,13 @@ void Trainer::setup()
         memoryPlan = planMemory(graph, backend_, /*training=*/true);
     } catch (const GraphError& e) {  // sizes past 64-bit arithmetic: say which batch would fit
         if (e.kind() != GraphError::Kind::TooLarge) throw;
-        const std::string note = largestBatchNote(spec_, backend_, available, localBatch, ranks);
+        const std::string note = largestBatchNote(spec_, backend_, budget, localBatch, ranks);
         throw std::runtime_error(std::string(e.what()) + (note.empty() ? "" : "\n" + note));
     } catch (const SizeOverflow& e) {
-        const std::string note = largestBatchNote(spec_, backend_, available, localBatch, ranks);
+        const std::string note = largestBatchNote(spec_, backend_, budget, localBatch, ranks);
         throw std::runtime_error("at batch " + std::to_string(localBatch) + ", " + e.what() + (note.empty() ? "" : "\n" + note));
     }
-    if (auto refusal = memoryRefusal(spec_, localBatch, runMemory(memoryPlan, spec_.optimizer), backend_, available,
+    if (auto refusal = memoryRefusal(spec_, localBatch, runMemory(memoryPlan, spec_.optimizer), backend_, budget,
                                      sharing > 1 ? "per rank (" + std::to_string(sharing) + " ranks share this machine)" : "here",
                                      ranks))
         throw std::runtime_error(*refusal);
@@ -400,7 +402,7 @@ FinishedEvent Trainer::run()
         finished.metrics = last;
         std::string text = "out of memory: the system refused an allocation for the run";
         try {
-            text += "\n" + outOfMemoryAdvice(spec_, backend_, availableTrainingBytes(backend_));
+            text += "\n" + outOfMemoryAdvice(spec_, backend_, memoryBudget(backend_).usable);
         } catch (const std::exception&) {
         }
         finished.message = Message{std::move(text)};

@@ -45,6 +45,10 @@ const std::vector<MessageTemplate> kTemplates = {
     {LrFindRulesDisagree, "lr_find.rules_disagree",
      "the rules disagree by %1x (steepest descent %2, lowest loss / 10 %3, valley %4): the curve has no clear answer; "
      "repeat the test over several seeds or with more steps"},
+    {ProbeFindingBatch, "probe.finding_batch", "finding the largest batch that fits in %1 (%2 free, %3 of it kept free for the system)"},
+    {ProbeRunningStep, "probe.running_step", "one training step at batch %1"},
+    {ProbeRan, "probe.ran", "one step at batch %1: peak %2 (planned %3), %4 ms"},
+    {ProbeStopped, "probe.stopped", "the one-step check at batch %1 was stopped before its step was done"},
     {MemoryBreakdown, "memory.breakdown",
      "parameters %1, gradients %2, optimizer state (%3) %4, activations %5, workspace %6; total %7"},
     {TrainMemoryPlanned, "train.memory_planned",

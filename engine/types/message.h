@@ -42,6 +42,11 @@ enum class MessageId {
     LrFindFinished,
     LrFindFinishedDiverged,
     LrFindRulesDisagree,
+    // The Model page's one-step memory check (jobs/step_probe_job.cpp).
+    ProbeFindingBatch,
+    ProbeRunningStep,
+    ProbeRan,
+    ProbeStopped,
     MemoryBreakdown,
     TrainMemoryPlanned,
     TrainCpuThreadsAuto,

@@ -7,6 +7,8 @@
 
 #include "graph/graph_diagnosis.h"
 #include "graph/templates.h"
+#include "graph/training_check.h"
+#include "train/evaluation.h"
 
 using namespace ts;
 
@@ -104,6 +106,48 @@ private slots:
         QVERIFY(std::string(d.problems[0].what()).find("not a loss op") != std::string::npos);
         QVERIFY(d.find("loss")->known);
         QVERIFY(diagnoseGraph(Graph{}, 2).problems.size() == 1);  // empty: one problem, no crash
+    }
+
+    // A model that checks but has no loss cannot train: the builder lists that as its one
+    // problem (graph-wide, the shapes all known), in the trainer's own words, and knows the
+    // loss that fits: CrossEntropy for class scores and class indices, MSE for a float target.
+    void aModelWithoutALossIsAProblemWithItsFittingLoss()
+    {
+        Graph g = mlp();
+        g.nodes.pop_back();  // the loss
+        const GraphDiagnosis d = diagnoseGraph(g, 8);
+        QCOMPARE(d.problems.size(), std::size_t(1));
+        QCOMPARE(d.problems[0].kind(), GraphError::Kind::NotTrainable);
+        QVERIFY(d.problems[0].node().empty());
+        QVERIFY(d.checked.has_value() && d.find("fc3")->known);
+        QCOMPARE(d.batch, std::int64_t(8));
+        try {
+            GraphBinding::of(*d.checked);
+            QFAIL("the trainer took a model without a loss");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()), std::string(d.problems[0].what()));
+        }
+        const auto loss = fittingLoss(g, *d.checked);
+        QVERIFY(loss.has_value());
+        QCOMPARE(loss->op, std::string("CrossEntropy"));
+        QCOMPARE(loss->inputs, (std::vector<std::string>{"fc3", "label"}));
+        g.nodes.push_back(*loss);
+        QVERIFY(diagnoseGraph(g, 8).ok());
+        QVERIFY(!fittingLoss(g, checkGraph(g, 8)).has_value());  // it has one now
+
+        Graph regression;
+        regression.inputs = {{"x", Shape{4}}, {"label", Shape{2}}};
+        regression.add("fc", "Linear", {"x"}, {{"out_features", std::int64_t(2)}});
+        const auto mse = fittingLoss(regression, checkGraph(regression, 3));
+        QVERIFY(mse && mse->op == "MSE");
+        regression.nodes.push_back(*mse);
+        QVERIFY(diagnoseGraph(regression, 3).ok());
+
+        Graph mismatch;  // a float target of another shape: no loss is guessed
+        mismatch.inputs = {{"x", Shape{4}}, {"label", Shape{3}}};
+        mismatch.add("fc", "Linear", {"x"}, {{"out_features", std::int64_t(2)}});
+        QVERIFY(!fittingLoss(mismatch, checkGraph(mismatch, 3)).has_value());
+        QCOMPARE(diagnoseGraph(mismatch, 3).problems.at(0).kind(), GraphError::Kind::NotTrainable);
     }
 
     // The palette groups ops by category and the canvas draws one port per input: every op

@@ -164,7 +164,7 @@ private slots:
             QVERIFY(onlyTheBatchTooLarge(e, spec.model));
         }
         const std::size_t gib = std::size_t(1) << 30;
-        const std::string note = largestBatchNote(spec, cpuBackend(), gib, kMax);
+        const std::string note = largestBatchNote(spec, cpuBackend(), MemoryBudget{gib, 0, gib}, kMax);
         QVERIFY2(contains(note, "the largest batch that fits is training.batch_size: "), note.c_str());
         const std::int64_t largest = std::stoll(note.substr(note.rfind(' ') + 1));
         QVERIFY(planRunMemory(spec, largest, cpuBackend()).total() <= gib);
@@ -189,13 +189,13 @@ private slots:
         QVERIFY(need.parameters >= std::size_t(cost.parameters) * 4);
         QCOMPARE(need.optimizerState, 2 * need.gradients);  // adam
         const std::size_t available = std::size_t(8) << 30;
-        const auto refusal = memoryRefusal(spec, 128, need, cpuBackend(), available, "here");
+        const auto refusal = memoryRefusal(spec, 128, need, cpuBackend(), MemoryBudget{available, 0, available}, "here");
         QVERIFY(refusal);
         QVERIFY2(contains(*refusal, "does not fit in memory: at batch 128 it needs " + formatBytes(double(need.total()))), refusal->c_str());
         QVERIFY2(contains(*refusal, "more than the 8.0 GiB of RAM available (MemAvailable) here."), refusal->c_str());
         QVERIFY2(contains(*refusal, "Even batch 1 does not fit"), refusal->c_str());
-        QVERIFY(!memoryRefusal(spec, 128, need, cpuBackend(), need.total(), "here"));
-        QVERIFY(!memoryRefusal(spec, 128, need, cpuBackend(), 0, "here"));  // unknown: not refused
+        QVERIFY(!memoryRefusal(spec, 128, need, cpuBackend(), MemoryBudget{need.total(), 0, need.total()}, "here"));
+        QVERIFY(!memoryRefusal(spec, 128, need, cpuBackend(), MemoryBudget{}, "here"));  // unknown: not refused
     }
 
     // A size attribute past 2^31-1 is refused where it is read, naming the node and the value.

@@ -6,6 +6,9 @@
 // canvas (nodes from the Tab popup, wires dragged port to port, a node dragged, a rubber band).
 #include <QtTest>
 
+#include <QAction>
+#include <QGraphicsItem>
+#include <QGraphicsScene>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -14,14 +17,20 @@
 
 #include "graph/templates.h"
 #include "io/experiment_text.h"
+#include "ui/model/graph_edits.h"
 #include "ui/model/model_document.h"
+#include "ui/model/model_scene.h"
 #include "ui/model/model_page.h"
 #include "ui/model/model_summary_panel.h"
 #include "ui/model/node_properties.h"
 #include "ui/model/op_popup.h"
 #include "backend/backend.h"
 #include "train/memory_advice.h"
+#include "train/evaluation.h"
+#include "ui/train/training_session.h"
+#include "widgets/canvas_minimap.h"
 #include "widgets/node_canvas.h"
+#include "widgets/node_item.h"
 
 using namespace ts;
 using namespace ts::ui;
@@ -404,6 +413,7 @@ private slots:
         QCOMPARE(readAll(path), text);  // nothing lost
     }
 
+    // The largest batch leaves the margin the machine keeps (train/memory_advice.h) and says so.
     void summaryPlansTheExecutorsMemory()
     {
         ModelPage page;
@@ -412,51 +422,225 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(page.summary()->largestBatch() > 0, 20000);
         const RunMemory planned = planRunMemory(spec, spec.training.batchSize, cpuBackend());
         QCOMPARE(page.summary()->plannedMemory().total(), planned.total());
-        ExperimentSpec at = spec;
-        at.training.batchSize = page.summary()->largestBatch();
-        QVERIFY(planRunMemory(at, at.training.batchSize, cpuBackend()).total() <= availableTrainingBytes(cpuBackend()) * 1.01);
+        const std::int64_t largest = page.summary()->largestBatch();
+        const MemoryBudget budget = memoryBudget(cpuBackend());
+        QVERIFY(page.summary()->marginBytes() >= std::size_t(1) << 30);
+        QVERIFY(double(page.summary()->marginBytes()) >= 0.2 * double(budget.available) * 0.98);
+        // Other processes allocate meanwhile: the budget of now, within 2%.
+        QVERIFY(double(planRunMemory(spec, largest, cpuBackend()).total()) <= double(budget.usable) * 1.02);
+        QVERIFY(double(planRunMemory(spec, largest + 1, cpuBackend()).total()) > double(budget.usable) * 0.98);
+        QVERIFY(largestFittingBatch(spec, cpuBackend(), budget.available) > largest);  // all the free memory would take more
+        const QString shown = page.summary()->findChild<QLabel*>(QStringLiteral("summaryLargest"))->text();
+        QVERIFY2(shown.contains(QLocale().formattedDataSize(qint64(page.summary()->marginBytes()))) &&
+                     shown.contains(QStringLiteral("kept free for the system")),
+                 qPrintable(shown));
+        QVERIFY(page.summary()->findChild<QLabel*>(QStringLiteral("summaryLargest"))->toolTip().contains(QStringLiteral("20%")));
     }
 
-    // One real step confirms a batch: on request on the CPU (never by itself there, as the
-    // largest batch takes most of the RAM), off the UI thread, its peak shown beside the plan.
+    // One real step confirms a batch: a job on the session's queue (listed with the others),
+    // its peak shown beside the plan.
     void summaryConfirmsABatchWithOneStep()
     {
+        TrainingSession session;
         ModelPage page;
         const ExperimentSpec spec = shipped("fashion_mnist_cnn.yaml");
         page.setExperiment(spec);
         ModelSummaryPanel* summary = page.summary();
-        QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
-        QVERIFY(!summary->confirming());  // the CPU waits to be asked
         auto* button = summary->findChild<QPushButton*>(QStringLiteral("summaryConfirm"));
-        QVERIFY(button && button->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
+        QVERIFY(!button->isEnabled());  // no job queue, no step
+        summary->setSession(&session);
+        QVERIFY(button->isEnabled());
+        QVERIFY(!summary->confirming());  // never by itself
         QSignalSpy confirmed(summary, &ModelSummaryPanel::confirmed);
         summary->confirm(24);
         QVERIFY(summary->confirming());
-        QVERIFY(confirmed.wait(20000));
-        const StepProbe& probe = summary->lastProbe();
-        QVERIFY2(probe.ran(), probe.message.c_str());
-        QCOMPARE(probe.batch, std::int64_t(24));
+        QVERIFY(!button->isEnabled());
+        QVERIFY(summary->findChild<QPushButton*>(QStringLiteral("summaryCancelStep"))->isVisible() ||
+                !summary->isVisible());
+        QCOMPARE(session.jobs().size(), 1);
+        QCOMPARE(session.jobs().front().kind, QStringLiteral("step_probe"));
+        QVERIFY(confirmed.wait(30000));
+        const StepCheck& check = summary->lastCheck();
+        QVERIFY2(check.outcome == StepCheck::Outcome::Ran, qPrintable(check.message));
+        QCOMPARE(check.batch, std::int64_t(24));
         const RunMemory plan = planRunMemory(spec, 24, cpuBackend());
-        QVERIFY(probe.planned == plan);
-        QVERIFY(std::abs(double(probe.peakBytes) / double(plan.total()) - 1) <= 0.05);
+        QCOMPARE(check.plannedBytes, double(plan.total()));
+        QVERIFY(std::abs(check.peakBytes / double(plan.total()) - 1) <= 0.05);
         const QString shown = summary->findChild<QLabel*>(QStringLiteral("summaryConfirmation"))->text();
         QCOMPARE(shown, summary->confirmationText());
         QVERIFY2(shown.startsWith(QStringLiteral("one step at batch 24: peak ")), qPrintable(shown));
         QVERIFY2(shown.contains(QLocale().formattedDataSize(qint64(plan.total()))), qPrintable(shown));
-        // While a run trains, no step starts: it would share the backend with the run.
-        summary->setRunActive(true);
-        summary->confirm(8);
-        QVERIFY(!summary->confirming());
-        QVERIFY(!button->isEnabled());
-        QVERIFY(summary->findChild<QLabel*>(QStringLiteral("summaryConfirmation"))->text().contains(QStringLiteral("training")));
-        summary->setRunActive(false);
         QVERIFY(button->isEnabled());
-        QVERIFY(!summary->confirming());  // the CPU still waits to be asked
-        QCOMPARE(confirmed.count(), 1);
         // An edit makes the measurement stale: it is cleared, not left beside the new plan.
         setAttr(page, QStringLiteral("linear1"), QStringLiteral("out_features"), std::int64_t(64));
         QTRY_VERIFY_WITH_TIMEOUT(!summary->planning(), 20000);
         QVERIFY(summary->findChild<QLabel*>(QStringLiteral("summaryConfirmation"))->text().isEmpty());
+    }
+
+    // A batch beyond the budget is refused with the numbers before anything is allocated.
+    void theOneStepCheckRefusesABatchThatDoesNotFit()
+    {
+        TrainingSession session;
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ModelSummaryPanel* summary = page.summary();
+        summary->setSession(&session);
+        QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
+        QSignalSpy confirmed(summary, &ModelSummaryPanel::confirmed);
+        summary->confirm(std::int64_t(1) << 24);
+        QVERIFY(confirmed.wait(30000));
+        const StepCheck& check = summary->lastCheck();
+        QVERIFY2(check.outcome == StepCheck::Outcome::Refused, qPrintable(check.message));
+        QVERIFY2(check.message.contains(QStringLiteral("at batch 16777216 it needs")) &&
+                     check.message.contains(QStringLiteral("kept free for the system")) &&
+                     check.message.contains(QStringLiteral("The largest batch that fits: training.batch_size: ")),
+                 qPrintable(check.message));
+        QCOMPARE(check.peakBytes, 0.0);
+        const QString shown = summary->findChild<QLabel*>(QStringLiteral("summaryConfirmation"))->text();
+        QVERIFY2(shown.startsWith(QStringLiteral("refused before it allocated: ")), qPrintable(shown));
+    }
+
+    // The check is a job like any other: Cancel stops it (queued or under way).
+    void theOneStepCheckIsCancellable()
+    {
+        TrainingSession session;
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ModelSummaryPanel* summary = page.summary();
+        summary->setSession(&session);
+        QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
+        QSignalSpy confirmed(summary, &ModelSummaryPanel::confirmed);
+        summary->confirm(512);
+        auto* cancel = summary->findChild<QPushButton*>(QStringLiteral("summaryCancelStep"));
+        QVERIFY(!cancel->isHidden());
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(confirmed.wait(30000));
+        QVERIFY2(summary->lastCheck().outcome == StepCheck::Outcome::Stopped, qPrintable(summary->lastCheck().message));
+        QCOMPARE(summary->lastCheck().peakBytes, 0.0);
+        QVERIFY(cancel->isHidden());
+        QVERIFY(!summary->confirming());
+        const JobRow& row = session.jobs().front();
+        QVERIFY(row.state == JobRow::State::Stopped || row.state == JobRow::State::Cancelled);
+    }
+
+    // A model without a loss does not check: the problem is listed, Train This Model says why
+    // it is disabled (the trainer's own words), and the one-click fix adds the loss that fits
+    // the output and the labels as one undoable step.
+    void aModelWithoutALossShowsTheProblemAndTheFix()
+    {
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        QVERIFY(page.document()->diagnosis().ok());
+        QVERIFY(page.trainAction()->isEnabled());
+        QString loss;
+        for (const Node& n : page.document()->state().model.nodes)
+            if (n.op == "CrossEntropy") loss = QString::fromStdString(n.name);
+        page.canvas()->selectNodes({loss});
+        page.deleteSelection();
+        const GraphDiagnosis& d = page.document()->diagnosis();
+        QCOMPARE(d.problems.size(), std::size_t(1));
+        QCOMPARE(d.problems.front().kind(), GraphError::Kind::NotTrainable);
+        // The trainer refuses with the same rule.
+        try {
+            GraphBinding::of(*d.checked);
+            QFAIL("the trainer took a model without a loss");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()), std::string(d.problems.front().what()));
+        }
+        QVERIFY(!page.trainAction()->isEnabled());
+        QVERIFY2(page.trainAction()->toolTip().contains(QStringLiteral("no loss")), qPrintable(page.trainAction()->toolTip()));
+        QCOMPARE(page.problems()->count(), 1);
+        const QString listed = page.problems()->item(0)->text();
+        QVERIFY2(listed.contains(QStringLiteral("no loss")) && listed.contains(QStringLiteral("CrossEntropy after classifier")),
+                 qPrintable(listed));
+        auto* fix = page.findChild<QPushButton*>(QStringLiteral("modelAddLoss"));
+        QVERIFY(fix && !fix->isHidden());
+        QCOMPARE(page.fittingLossOp(), QStringLiteral("CrossEntropy"));
+        const int steps = page.document()->undoStack()->count();
+        QTest::mouseClick(fix, Qt::LeftButton);
+        QCOMPARE(page.document()->undoStack()->count(), steps + 1);
+        QVERIFY(page.document()->diagnosis().ok());
+        QVERIFY(page.trainAction()->isEnabled());
+        QVERIFY(fix->isHidden());
+        const Node& added = page.document()->state().model.nodes.back();
+        QCOMPARE(added.op, std::string("CrossEntropy"));
+        QCOMPARE(added.inputs, (std::vector<std::string>{"classifier", "label"}));
+        QCOMPARE(page.problems()->item(0)->text(), QStringLiteral("No problems: the model checks."));
+        // Drawn below the output, on no other node.
+        const QRectF at = page.canvas()->nodeRect(QString::fromStdString(added.name));
+        QVERIFY(at.top() > page.canvas()->nodeRect(QStringLiteral("classifier")).bottom());
+        for (const QString& id : page.canvas()->nodeIds())
+            if (id != QString::fromStdString(added.name)) QVERIFY2(!page.canvas()->nodeRect(id).intersects(at), qPrintable(id));
+        page.document()->undoStack()->undo();
+        QCOMPARE(page.document()->diagnosis().problems.front().kind(), GraphError::Kind::NotTrainable);
+        QVERIFY(!page.trainAction()->isEnabled());
+        QVERIFY(!fix->isHidden());
+    }
+
+    // Regression: a float target shaped as the output gets MSE.
+    void aRegressionModelGetsMse()
+    {
+        ExperimentSpec spec = emptyCnnExperiment();
+        spec.model = Graph{};
+        spec.model.inputs = {{"features", Shape{4}, DType::F32}, {"label", Shape{1}, DType::F32}};
+        spec.model.add("linear1", "Linear", {"features"}, {{"out_features", std::int64_t(1)}});
+        ModelPage page;
+        page.setExperiment(spec);
+        QCOMPARE(page.fittingLossOp(), QStringLiteral("MSE"));
+        const QString name = page.addFittingLoss();
+        QVERIFY(!name.isEmpty());
+        QVERIFY(page.document()->diagnosis().ok());
+        QCOMPARE(findNode(page.document()->state().model, name)->op, std::string("MSE"));
+    }
+
+    // Seen: with an error anywhere, every node's FLOPs were per batch (conv1 jumped x128).
+    void flopsStayPerSampleWhenAnotherNodeHasAnError()
+    {
+        ModelPage page;
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        auto flopsLine = [&](const QString& id) {
+            const widgets::NodeItem* item = nullptr;
+            for (QGraphicsItem* g : page.canvas()->scene()->items())
+                if (auto* n = dynamic_cast<widgets::NodeItem*>(g); n && n->look().title == id) item = n;
+            return item ? item->look().details.value(1) : QString();
+        };
+        const QString before = flopsLine(QStringLiteral("conv1"));
+        QVERIFY2(before.endsWith(QStringLiteral("FLOP/sample")), qPrintable(before));
+        const CheckedGraph one = checkGraph(page.document()->state().model, 1);
+        QVERIFY2(before.contains(compactCount(one.nodes.front().flops, QStringLiteral("FLOP"))), qPrintable(before));
+        setAttr(page, QStringLiteral("linear1"), QStringLiteral("in_features"), std::int64_t(5));  // a shape error below
+        QVERIFY(!page.document()->diagnosis().ok());
+        QCOMPARE(flopsLine(QStringLiteral("conv1")), before);
+    }
+
+    // New nodes land in free space near the view's centre: never on a node, never under the minimap.
+    void newNodesLandInFreeSpace()
+    {
+        ModelPage page;
+        page.resize(1200, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        QTest::qWait(50);
+        widgets::NodeCanvas* canvas = page.canvas();
+        QVERIFY(canvas->minimap()->isVisible());
+        const QRectF minimap = canvas->mapToScene(canvas->minimap()->geometry()).boundingRect();
+        QStringList added;
+        // The palette's way (the view's centre, on the model's column), then right onto the minimap.
+        for (int i = 0; i < 4; ++i) added << page.addOp(QStringLiteral("ReLU"), canvas->visibleSceneRect().center());
+        added << page.addOp(QStringLiteral("ReLU"), minimap.center());
+        QApplication::processEvents();
+        const QRectF visible = canvas->visibleSceneRect();
+        for (const QString& id : added) {
+            const QRectF r = canvas->nodeRect(id);
+            QVERIFY2(!r.intersects(minimap), qPrintable(id));
+            QVERIFY2(visible.contains(r), qPrintable(id));
+            for (const QString& other : canvas->nodeIds())
+                if (other != id) QVERIFY2(!canvas->nodeRect(other).intersects(r), qPrintable(id + " on " + other));
+        }
+        // Near where asked: the first one within a few node sizes of the centre.
+        QVERIFY(QLineF(canvas->nodeRect(added.front()).center(), visible.center()).length() < 400);
     }
 
     // A document destroyed with unsaved edits tells no one: its undo stack's last cleanChanged

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QToolButton>
 #include <QTreeView>
@@ -515,6 +516,61 @@ private slots:
     }
 
     // Nothing cut off at this scale (ctest runs it at 1 and at QT_SCALE_FACTOR=1.5); PNGs to look at.
+    // The red banner appears below the fields: shown or hidden, no field moves (a click aimed
+    // at padding as the banner appeared once landed on dilation).
+    void theErrorBannerNeverMovesTheFields()
+    {
+        // As on the page: in a scroll area, shorter than the editor.
+        QScrollArea scroll;
+        auto* owned = new NodeProperties;
+        NodeProperties& props = *owned;
+        scroll.setWidget(owned);
+        scroll.setWidgetResizable(true);
+        scroll.setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);  // as the page has it: a long banner must not narrow the fields
+        scroll.resize(320, 400);
+        scroll.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+        props.showNode(conv1());
+        // Where each field starts and how wide it is: what a click aims at (a line edit may
+        // gain or lose a pixel of height as the form re-rounds its rows).
+        auto geometries = [&] {
+            QTest::qWait(20);  // every posted relayout done
+            QList<QRect> out{QRect(props.nameField()->mapTo(&props, QPoint()), QSize(props.nameField()->width(), 1))};
+            for (const QString& attr : props.attributes())
+                out << QRect(props.field(attr)->mapTo(&props, QPoint()), QSize(props.field(attr)->width(), 1));
+            return out;
+        };
+        const QList<QRect> before = geometries();
+        QCOMPARE(before.size(), props.attributes().size() + 1);
+        props.setError("node 'conv1' (Conv2d, groups=1): input has 3 channels, in_channels says 1; a message long enough "
+                       "to wrap over several lines of the inspector, as the engine's shape errors do");
+        QVERIFY(!props.errorText().isEmpty());
+        QCOMPARE(geometries(), before);
+        props.setError({});
+        QCOMPARE(geometries(), before);
+    }
+
+    // Every op's description wraps whole, however narrow the inspector (MaxPool2d's and
+    // CrossEntropy's were cut at the bottom).
+    void opDescriptionsAreNeverClipped()
+    {
+        NodeProperties props;
+        props.resize(240, 900);
+        props.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&props));
+        const QLabel* note = props.findChild<QLabel*>(QStringLiteral("opDescription"));
+        QVERIFY(note);
+        for (const std::string& type : OpRegistry::builtin().types()) {
+            Node n;
+            n.name = "n";
+            n.op = type;
+            props.showNode(n);
+            QApplication::processEvents();
+            QVERIFY2(note->height() >= note->heightForWidth(note->width()),
+                     qPrintable(QString("%1: %2 px tall, needs %3").arg(QString::fromStdString(type)).arg(note->height()).arg(note->heightForWidth(note->width()))));
+        }
+    }
+
     void screenshotsAndNothingTruncated()
     {
         const QString scale = qEnvironmentVariable("QT_SCALE_FACTOR", "1");

@@ -1,9 +1,11 @@
 #include "model_page.h"
 
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSplitter>
@@ -12,6 +14,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "graph/training_check.h"
 #include "ops/registry.h"
 #include "model_document.h"
 #include "model_scene.h"
@@ -31,7 +34,7 @@ constexpr int kAttributeMergeBase = 0x4d00000;  // typing into one attribute mer
 ModelPage::ModelPage(QWidget* parent)
     : QWidget(parent), m_doc(new ModelDocument(this)), m_canvas(new widgets::NodeCanvas), m_scene(new ModelScene(m_canvas)),
       m_palette(new OpPalette), m_popup(new OpPopup(this)), m_properties(new NodeProperties), m_summary(new ModelSummaryPanel),
-      m_problems(new QListWidget), m_title(new QLabel), m_status(new QLabel)
+      m_problems(new QListWidget), m_addLoss(new QPushButton), m_title(new QLabel), m_status(new QLabel)
 {
     setObjectName(QStringLiteral("page_model"));
     m_canvas->setObjectName(QStringLiteral("modelCanvas"));
@@ -51,7 +54,14 @@ ModelPage::ModelPage(QWidget* parent)
     auto* problemsBox = new QWidget;
     auto* problemsLayout = new QVBoxLayout(problemsBox);
     problemsLayout->setContentsMargins(0, 0, 0, 0);
-    problemsLayout->addWidget(new QLabel(tr("Problems")));
+    auto* problemsHeader = new QHBoxLayout;
+    problemsHeader->addWidget(new QLabel(tr("Problems")));
+    problemsHeader->addStretch(1);
+    m_addLoss->setObjectName(QStringLiteral("modelAddLoss"));
+    m_addLoss->hide();
+    connect(m_addLoss, &QPushButton::clicked, this, [this] { addFittingLoss(); });
+    problemsHeader->addWidget(m_addLoss);
+    problemsLayout->addLayout(problemsHeader);
     problemsLayout->addWidget(m_problems);
     centre->addWidget(problemsBox);
     centre->setStretchFactor(0, 5);
@@ -61,6 +71,8 @@ ModelPage::ModelPage(QWidget* parent)
     auto* propertiesScroll = new QScrollArea;
     propertiesScroll->setWidget(m_properties);
     propertiesScroll->setWidgetResizable(true);
+    // A scroll bar that came and went with the error banner would narrow and widen every field.
+    propertiesScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     propertiesScroll->setFrameShape(QFrame::NoFrame);
     auto* right = new QSplitter(Qt::Vertical);
     m_right = right;
@@ -117,6 +129,10 @@ ModelPage::ModelPage(QWidget* parent)
     });
     connect(m_properties, &NodeProperties::checkpointChanged, this, [this](const QString& node, bool on) {
         m_doc->apply(setCheckpoint(m_doc->state(), {node}, on), on ? tr("Checkpoint %1").arg(node) : tr("Stop checkpointing %1").arg(node));
+    });
+    // The loss problem's own fix: a double-click on it adds the loss, as the button does.
+    connect(m_problems, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
+        if (item->data(Qt::UserRole + 1).toBool()) addFittingLoss();
     });
     connect(m_problems, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
         const QString node = item->data(Qt::UserRole).toString();
@@ -203,7 +219,7 @@ void ModelPage::connectCanvas()
 QString ModelPage::addOp(const QString& op, QPointF scenePos)
 {
     QString name;
-    const ModelState next = ui::addNode(m_doc->state(), op, scenePos, &name);
+    const ModelState next = ui::addNode(m_doc->state(), op, freeSpot(scenePos), &name);
     m_doc->apply(next, tr("Add %1").arg(name));
     m_canvas->selectNodes({name});
     return name;
@@ -245,7 +261,7 @@ void ModelPage::openPopup(QPointF scenePos, const QString& fromNode, const QStri
 void ModelPage::addFromPopup(const QString& op)
 {
     QString name;
-    ModelState s = ui::addNode(m_doc->state(), op, m_popupPos, &name);
+    ModelState s = ui::addNode(m_doc->state(), op, freeSpot(m_popupPos), &name);
     QString what = tr("Add %1").arg(name);
     if (!m_popupFrom.isEmpty()) {
         // Inputs are positional: an integer label can only go first where the op's first
@@ -269,11 +285,15 @@ void ModelPage::refresh()
     showProblems();
     showSelection();
     m_summary->setModel(m_doc->experiment(), m_doc->diagnosis());
-    const bool ok = m_doc->diagnosis().ok() && m_doc->hasExperiment();
+    const GraphDiagnosis& d = m_doc->diagnosis();
+    const bool ok = d.ok() && m_doc->hasExperiment();
     if (m_train) {
+        // The reason why not, the same one training would give (graph/training_check.h).
+        QString why = tr("Fix the problems first: the model does not check");
+        for (const auto& p : d.problems)
+            if (p.kind() == GraphError::Kind::NotTrainable) why = tr("The model cannot train: %1").arg(problemText(p));
         m_train->setEnabled(ok);
-        m_train->setToolTip(ok ? tr("Hand this model to the Train page")
-                               : tr("Fix the problems first: the model does not check"));
+        m_train->setToolTip(ok ? tr("Hand this model to the Train page") : why);
     }
     updateTitle();
     if (ok && !m_detached && !m_quiet && m_doc->undoStack()->count() > 0) emit experimentEdited(m_doc->experiment());
@@ -282,16 +302,66 @@ void ModelPage::refresh()
 void ModelPage::showProblems()
 {
     m_problems->clear();
-    for (const auto& p : m_doc->diagnosis().problems) {
-        auto* item = new QListWidgetItem(q(p.what()), m_problems);
-        item->setData(Qt::UserRole, q(p.node()));
-        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    const QString lossOp = fittingLossOp();
+    if (!lossOp.isEmpty()) {
+        m_addLoss->setText(tr("Add %1 Loss").arg(lossOp));
+        m_addLoss->setToolTip(tr("Adds a %1 node fed by the model's output and the labels (undo removes it)").arg(lossOp));
     }
+    for (const auto& p : m_doc->diagnosis().problems) {
+        const bool fixable = p.kind() == GraphError::Kind::NotTrainable && !lossOp.isEmpty();
+        auto* item = new QListWidgetItem(problemText(p), m_problems);
+        item->setData(Qt::UserRole, q(p.node()));
+        item->setData(Qt::UserRole + 1, fixable);
+        item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        if (fixable) item->setToolTip(tr("Double-click, or press %1, to add it").arg(m_addLoss->text()));
+    }
+    m_addLoss->setVisible(!lossOp.isEmpty());
     for (const auto& issue : m_doc->fileIssues()) {
         auto* item = new QListWidgetItem(tr("line %1:%2: %3").arg(issue.line).arg(issue.column).arg(q(issue.message)), m_problems);
         item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxInformation));
     }
     if (m_problems->count() == 0 && m_doc->hasExperiment()) new QListWidgetItem(tr("No problems: the model checks."), m_problems);
+}
+
+QString ModelPage::fittingLossOp() const
+{
+    const GraphDiagnosis& d = m_doc->diagnosis();
+    if (!d.checked) return {};
+    const auto loss = fittingLoss(m_doc->state().model, *d.checked);
+    return loss ? q(loss->op) : QString();
+}
+
+QString ModelPage::problemText(const GraphError& p) const
+{
+    const GraphDiagnosis& d = m_doc->diagnosis();
+    if (p.kind() != GraphError::Kind::NotTrainable || !d.checked || d.checked->lossValue >= 0) return q(p.what());
+    const auto loss = fittingLoss(m_doc->state().model, *d.checked);
+    if (!loss)
+        return tr("The model has no loss, so it cannot train. Add a loss node fed by the output and the label input: "
+                  "CrossEntropy for class scores against class indices, MSE for regression.");
+    return tr("The model has no loss, so it cannot train. Add %1 after %2: it compares the output with the labels.")
+        .arg(q(loss->op), q(loss->inputs.front()));
+}
+
+QString ModelPage::addFittingLoss()
+{
+    const GraphDiagnosis& d = m_doc->diagnosis();
+    if (!d.checked) return {};
+    const auto loss = fittingLoss(m_doc->state().model, *d.checked);
+    if (!loss) return {};
+    ModelState s = m_doc->state();
+    const std::string& output = loss->inputs.front();
+    const QRectF out = m_canvas->nodeRect(m_scene->canvasId(q(output)));
+    const QPointF below = out.isNull() ? viewCentre() : QPointF(out.center().x(), out.bottom() + 40 + m_canvas->typicalNodeSize().height() / 2);
+    const QPointF at = m_canvas->freeSpotNear(below, m_canvas->typicalNodeSize(), /*preferVisible=*/false);  // scrolled to below
+    s.model.nodes.push_back(*loss);
+    s.layout.positions[loss->name] = {at.x(), at.y()};
+    const QString name = q(loss->name);
+    m_doc->apply(s, tr("Add the loss %1").arg(name));
+    m_canvas->selectNodes({name});
+    m_canvas->ensureNodeVisible(name);
+    setStatus(tr("Added the loss %1 (%2).").arg(name, q(loss->op)));
+    return name;
 }
 
 void ModelPage::showSelection()
@@ -346,6 +416,8 @@ void ModelPage::showStart()
 QStringList ModelPage::selectedModelNodes() const { return m_scene->modelNodes(m_canvas->selectedNodes()); }
 
 QPointF ModelPage::viewCentre() const { return m_canvas->visibleSceneRect().center(); }
+
+QPointF ModelPage::freeSpot(QPointF near) const { return m_canvas->freeSpotNear(near, m_canvas->typicalNodeSize()); }
 
 void ModelPage::setStatus(const QString& text) { m_status->setText(text); }
 

@@ -7,12 +7,14 @@
 #include <QPointF>
 #include <QWidget>
 
+#include "graph/graph.h"
 #include "types/experiment_spec.h"
 
 class QAction;
 class QLabel;
 class QListWidget;
 class QMenu;
+class QPushButton;
 class QSplitter;
 class QToolBar;
 
@@ -56,6 +58,12 @@ public:
     void duplicateSelection();
     void deleteSelection();
     bool exportImage(const QString& path);  // .png or .svg
+    // The loss that fits the output and the labels (graph/training_check.h: CrossEntropy for
+    // class scores against class indices, MSE for regression), added below the output and
+    // wired, as one undoable step: the fix offered when the model has no loss. Empty when
+    // there is none to add (the model has a loss, or neither fits).
+    QString addFittingLoss();
+    QString fittingLossOp() const;  // what addFittingLoss would add ("CrossEntropy"); empty: nothing
 
     ModelDocument* document() const { return m_doc; }
     widgets::NodeCanvas* canvas() const { return m_canvas; }
@@ -63,6 +71,7 @@ public:
     NodeProperties* properties() const { return m_properties; }
     ModelSummaryPanel* summary() const { return m_summary; }
     QListWidget* problems() const { return m_problems; }
+    QAction* trainAction() const { return m_train; }
     QString statusText() const;
 
 protected:
@@ -86,6 +95,8 @@ private:
     QStringList selectedModelNodes() const;
     ModelLayout arrangedLayout(const QStringList& only = {}) const;  // the layout autoLayout applies
     QPointF viewCentre() const;
+    QPointF freeSpot(QPointF near) const;  // a new node's top-left: free space near `near` (its centre)
+    QString problemText(const GraphError& problem) const;  // the engine's, or the page's own words for one it explains
 
     ModelDocument* m_doc;
     widgets::NodeCanvas* m_canvas;
@@ -95,6 +106,7 @@ private:
     NodeProperties* m_properties;
     ModelSummaryPanel* m_summary;
     QListWidget* m_problems;
+    QPushButton* m_addLoss;  // the fix for a model without a loss, shown beside the problems
     QLabel *m_title, *m_status;
     QAction *m_train = nullptr, *m_group = nullptr, *m_ungroup = nullptr, *m_collapse = nullptr;
     QMenu* m_templates = nullptr;

@@ -50,7 +50,9 @@ QStringList detailsOf(const NodeDiagnosis* d, std::int64_t batch)
     QStringList cost;
     if (d->cost.parameters > 0)
         cost << QCoreApplication::translate("ModelScene", "%1 params").arg(compactCount(double(d->cost.parameters)));
-    cost << compactCount(d->cost.flops / double(std::max<std::int64_t>(1, batch)), QStringLiteral("FLOP"));
+    // Per sample whatever else is broken: the diagnosis's costs are for its whole batch.
+    cost << QCoreApplication::translate("ModelScene", "%1/sample")
+                .arg(compactCount(d->cost.flops / double(std::max<std::int64_t>(1, batch)), QStringLiteral("FLOP")));
     lines << cost.join(QStringLiteral(" · "));
     lines << QCoreApplication::translate("ModelScene", "holds %1 for backward")
                  .arg(QLocale().formattedDataSize(qint64(d->cost.activationBytes)));
@@ -80,7 +82,7 @@ QString compactCount(double v, const QString& unit)
 void ModelScene::show(const ModelState& state, const GraphDiagnosis& diagnosis)
 {
     const Graph& g = state.model;
-    const std::int64_t batch = diagnosis.checked ? diagnosis.checked->batch : 0;
+    const std::int64_t batch = diagnosis.batch;
     m_blockInputs.clear();
     m_blockOutput.clear();
     m_blockMembers.clear();

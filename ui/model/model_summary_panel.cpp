@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -10,12 +11,12 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include <utility>
-
 #include "backend/backend.h"
 #include "backend/select_backend.h"
+#include "jobs/job.h"
 #include "train/memory_advice.h"
 #include "model_scene.h"
+#include "ui/train/training_session.h"
 
 namespace ts::ui {
 
@@ -28,11 +29,20 @@ ModelSummaryPanel::ModelSummaryPanel(QWidget* parent) : QWidget(parent)
     m_breakdown->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_fits = new QLabel;
     m_fits->setWordWrap(true);
+    m_fits->setObjectName(QStringLiteral("summaryLargest"));
+    m_fits->setToolTip(tr("The largest batch whose planned training memory fits in the free memory less a margin the "
+                          "machine keeps for itself: the larger of 1 GiB and 20% of the available RAM, or of 512 MiB and "
+                          "10% of a GPU's free memory. Past the free RAM the system swaps, then kills the program."));
     m_confirm = new QPushButton(tr("Confirm with one step"));
     m_confirm->setObjectName(QStringLiteral("summaryConfirm"));
-    m_confirm->setToolTip(tr("Runs one real training step at the largest batch on synthetic data and measures the memory it "
-                             "takes. On the CPU that much RAM is in use for a moment."));
+    m_confirm->setToolTip(tr("Runs one real training step on synthetic data, as a job, at the largest batch that fits "
+                             "with the margin, and measures the memory it takes. Its memory is checked against what is "
+                             "free first; on the CPU that much RAM is in use for a moment."));
     m_confirm->setEnabled(false);
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setObjectName(QStringLiteral("summaryCancelStep"));
+    m_cancel->setToolTip(tr("Stop the one-step check (a step under way stops at its next phase)"));
+    m_cancel->hide();
     m_confirmation = new QLabel;
     m_confirmation->setWordWrap(true);
     m_confirmation->setObjectName(QStringLiteral("summaryConfirmation"));
@@ -61,14 +71,27 @@ ModelSummaryPanel::ModelSummaryPanel(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Largest batch:"), m_fits);
     auto* step = new QVBoxLayout;
     step->setContentsMargins(0, 0, 0, 0);
-    step->addWidget(m_confirm, 0, Qt::AlignLeft);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_confirm);
+    buttons->addWidget(m_cancel);
+    buttons->addStretch(1);
+    step->addLayout(buttons);
     step->addWidget(m_confirmation);
     form->addRow(tr("One step:"), step);
-    connect(m_confirm, &QPushButton::clicked, this, [this] { confirm(m_largest); });
+    connect(m_confirm, &QPushButton::clicked, this, [this] { confirm(0); });
+    connect(m_cancel, &QPushButton::clicked, this, &ModelSummaryPanel::cancelConfirmation);
 
     connect(m_batch, &QSpinBox::valueChanged, this, &ModelSummaryPanel::replan);
     connect(m_optimizer, &QComboBox::currentIndexChanged, this, &ModelSummaryPanel::replan);
     connect(m_precision, &QComboBox::currentIndexChanged, this, &ModelSummaryPanel::replan);
+}
+
+void ModelSummaryPanel::setSession(TrainingSession* session)
+{
+    if (m_session) disconnect(m_session, nullptr, this, nullptr);
+    m_session = session;
+    if (m_session) connect(m_session, &TrainingSession::jobsChanged, this, &ModelSummaryPanel::followJob);
+    updateButtons();
 }
 
 void ModelSummaryPanel::setModel(const ExperimentSpec& spec, const GraphDiagnosis& d)
@@ -78,9 +101,8 @@ void ModelSummaryPanel::setModel(const ExperimentSpec& spec, const GraphDiagnosi
     m_spec = spec;
     m_synced = true;
     m_ok = d.ok();
-    const double batch = double(std::max<std::int64_t>(1, spec.training.batchSize));
     m_parameters->setText(QLocale().toString(qlonglong(d.parameters)));
-    m_flops->setText(compactCount(d.flops / batch, QStringLiteral("FLOP")));
+    m_flops->setText(compactCount(d.flops / double(d.batch), QStringLiteral("FLOP")));
     if (otherSettings) {
         const QSignalBlocker b1(m_batch), b2(m_optimizer), b3(m_precision);
         m_batch->setValue(int(std::max<std::int64_t>(1, spec.training.batchSize)));
@@ -90,18 +112,26 @@ void ModelSummaryPanel::setModel(const ExperimentSpec& spec, const GraphDiagnosi
     replan();
 }
 
+void ModelSummaryPanel::updateButtons()
+{
+    const bool checking = m_jobId != 0;
+    m_confirm->setEnabled(m_session && m_ok && m_largest > 0 && !checking);
+    m_cancel->setVisible(checking);
+    if (!m_session) m_confirm->setToolTip(tr("Needs the studio's job queue"));
+}
+
 void ModelSummaryPanel::replan()
 {
     if (!m_ok) {
         ++m_generation;
         m_breakdown->setText(tr("not known until the model checks (see Problems)"));
         m_fits->clear();
-        m_confirm->setEnabled(false);
-        m_probeBatch = 0;
-        if (!m_probing) m_confirmation->clear();
+        m_largest = 0;
+        if (!confirming()) m_confirmation->clear();
+        updateButtons();
         return;
     }
-    if (m_running || m_probing) {  // one plan at a time, not beside a step; the newest settings are planned next
+    if (m_running) {  // one plan at a time; the newest settings are planned next
         m_pending = true;
         return;
     }
@@ -122,7 +152,6 @@ void ModelSummaryPanel::replan()
             return;
         }
         if (plan.generation == m_generation) show(plan);
-        if (m_probeBatch > 0 && !m_running && !m_probing) startProbe();
     });
     watcher->setFuture(QtConcurrent::run([spec, generation] {
         Plan plan;
@@ -130,10 +159,12 @@ void ModelSummaryPanel::replan()
         try {
             Backend& backend = selectBackend(spec.training.device);
             plan.device = QString::fromStdString(backend.name());
-            plan.gpu = backend.device().kind == DeviceKind::CUDA;
             plan.memory = planRunMemory(spec, spec.training.batchSize, backend);
-            plan.available = availableTrainingBytes(backend);
-            if (plan.available > 0) plan.largest = largestFittingBatch(spec, backend, plan.available);
+            const MemoryBudget budget = memoryBudget(backend);  // never to the last byte
+            plan.available = budget.available;
+            plan.margin = budget.margin;
+            plan.usable = budget.usable;
+            if (budget.available > 0) plan.largest = largestFittingBatch(spec, backend, budget.usable);
         } catch (const std::exception& e) {
             plan.error = QString::fromStdString(e.what());
         }
@@ -144,11 +175,12 @@ void ModelSummaryPanel::replan()
 void ModelSummaryPanel::show(const Plan& plan)
 {
     // A step measured for the drawing before this one says nothing about this one.
-    if (!m_probing && !m_runActive) m_confirmation->clear();
-    m_confirm->setEnabled(false);
+    if (!confirming()) m_confirmation->clear();
     if (!plan.error.isEmpty()) {
         m_breakdown->setText(tr("not known: %1").arg(plan.error));
         m_fits->clear();
+        m_largest = 0;
+        updateButtons();
         return;
     }
     const QLocale l;
@@ -156,104 +188,91 @@ void ModelSummaryPanel::show(const Plan& plan)
     const RunMemory& m = plan.memory;
     m_memory = m;
     m_largest = plan.largest;
+    m_margin = plan.margin;
     m_breakdown->setText(tr("%1 in all: parameters %2, gradients %3, optimizer state %4, activations %5, workspace %6")
                              .arg(size(m.total()), size(m.parameters), size(m.gradients), size(m.optimizerState),
                                   size(m.activations), size(m.workspace)));
     if (plan.available == 0) m_fits->setText(tr("unknown: %1 does not say how much memory is free").arg(plan.device));
     else if (plan.largest == 0)
-        m_fits->setText(tr("none: even batch 1 needs more than the %1 free on %2").arg(size(plan.available), plan.device));
+        m_fits->setText(tr("none: even batch 1 needs more than the %1 usable on %2 (%3 free, %4 of it kept free for the system)")
+                            .arg(size(plan.usable), plan.device, size(plan.available), size(plan.margin)));
     else
-        m_fits->setText(tr("%1 on %2 (%3 free)").arg(l.toString(qlonglong(plan.largest)), plan.device, size(plan.available)));
-    m_gpu = plan.gpu;
-    m_confirm->setEnabled(plan.largest > 0 && !m_runActive);
+        m_fits->setText(tr("%1 on %2 (%3 free, %4 of it kept free for the system)")
+                            .arg(l.toString(qlonglong(plan.largest)), plan.device, size(plan.available), size(plan.margin)));
+    updateButtons();
     emit planned();
-    // On a GPU the step is cheap and the answer matters most: confirm without being asked.
-    if (m_gpu && plan.largest > 0) confirm(plan.largest);
-}
-
-void ModelSummaryPanel::setRunActive(bool active)
-{
-    if (active == m_runActive) return;
-    m_runActive = active;
-    m_confirm->setEnabled(!active && !m_probing && m_ok && m_largest > 0);
-    if (active) {
-        m_probeBatch = 0;
-        if (!m_probing) m_confirmation->setText(tr("not while a run is training: the step would share the device with it"));
-    } else {
-        if (!m_probing) m_confirmation->clear();
-        if (m_gpu && m_ok && m_largest > 0) confirm(m_largest);
-    }
 }
 
 void ModelSummaryPanel::confirm(std::int64_t batch)
 {
-    if (!m_ok || batch < 1 || m_runActive) return;
-    m_probeBatch = batch;
-    m_confirmation->setText(tr("running one training step at batch %1…").arg(QLocale().toString(qlonglong(batch))));
-    if (!m_running && !m_probing) startProbe();
+    if (!m_ok || batch < 0 || !m_session || confirming()) return;
+    StepProbeJob job;
+    job.experiment = m_spec;
+    job.experiment.optimizer.type = m_optimizer->currentData().toString().toStdString();
+    job.experiment.training.precision = m_precision->currentData().toString().toStdString();
+    job.batch = batch;
+    const QString name = QString::fromStdString(m_spec.name.empty() ? std::string("model") : m_spec.name);
+    m_jobGeneration = m_generation;
+    m_jobId = m_session->enqueue(job, tr("%1: one step").arg(name), QString());
+    updateButtons();
+    followJob();
 }
 
-void ModelSummaryPanel::startProbe()
+void ModelSummaryPanel::cancelConfirmation()
 {
-    ExperimentSpec spec = m_spec;
-    spec.optimizer.type = m_optimizer->currentData().toString().toStdString();
-    spec.training.precision = m_precision->currentData().toString().toStdString();
-    const std::int64_t batch = std::exchange(m_probeBatch, 0);
-    const int generation = m_generation;
-    m_probing = true;
-    m_confirm->setEnabled(false);
-    auto* watcher = new QFutureWatcher<StepProbe>(this);
-    connect(watcher, &QFutureWatcher<StepProbe>::finished, this, [this, watcher, generation] {
-        const StepProbe probe = watcher->result();
-        watcher->deleteLater();
-        m_probing = false;
-        m_confirm->setEnabled(m_ok && m_largest > 0 && !m_runActive);
-        showProbe(probe, generation);
-        if (m_pending) {
-            m_pending = false;
-            replan();
-        } else if (m_probeBatch > 0) {
-            startProbe();
-        }
-    });
-    watcher->setFuture(QtConcurrent::run([spec, batch] {
-        try {
-            return probeTrainingStep(spec, batch, selectBackend(spec.training.device));
-        } catch (const std::exception& e) {  // selectBackend: no such device
-            StepProbe failed;
-            failed.batch = batch;
-            failed.message = e.what();
-            return failed;
-        }
-    }));
+    if (m_session && m_jobId) m_session->cancel(m_jobId);
 }
 
-void ModelSummaryPanel::showProbe(const StepProbe& probe, int generation)
+void ModelSummaryPanel::followJob()
 {
-    if (generation != m_generation) {  // the model or the settings changed meanwhile
-        if (m_probeBatch == 0) m_confirmation->clear();
+    if (!m_session || !m_jobId) return;
+    const JobRow* row = nullptr;
+    for (const JobRow& j : m_session->jobs())
+        if (j.id == m_jobId) row = &j;
+    if (!row) return;
+    const QLocale l;
+    if (!row->isDone()) {
+        if (row->state == JobRow::State::Queued)
+            m_confirmation->setText(tr("waiting for the job queue: the step runs after the jobs ahead of it"));
+        else if (row->state == JobRow::State::Stopping)
+            m_confirmation->setText(tr("stopping the one-step check…"));
+        else
+            m_confirmation->setText(row->what.isEmpty() ? tr("checking the memory…") : row->what + QStringLiteral("…"));
         return;
     }
-    m_probe = probe;
-    m_confirmation->setText(confirmationText());
+    StepCheck check;
+    check.outcome = row->state == JobRow::State::Finished                                 ? StepCheck::Outcome::Ran
+                    : row->state == JobRow::State::Stopped || row->state == JobRow::State::Cancelled ? StepCheck::Outcome::Stopped
+                    : row->message.contains(QLatin1String("does not fit in memory"))       ? StepCheck::Outcome::Refused
+                                                                                           : StepCheck::Outcome::Failed;
+    check.batch = std::int64_t(row->metrics.value(QStringLiteral("batch")));
+    check.peakBytes = row->metrics.value(QStringLiteral("peak_bytes"));
+    check.plannedBytes = row->metrics.value(QStringLiteral("planned_bytes"));
+    check.stepSeconds = row->metrics.value(QStringLiteral("step_seconds"));
+    check.message = row->message;
+    const bool current = m_jobGeneration == m_generation;
+    m_jobId = 0;
+    m_check = check;
+    // The model or the settings changed meanwhile: the answer is about another model.
+    m_confirmation->setText(current ? confirmationText() : QString());
+    updateButtons();
     emit confirmed();
 }
 
 QString ModelSummaryPanel::confirmationText() const
 {
     const QLocale l;
-    const QString batch = l.toString(qlonglong(m_probe.batch));
-    switch (m_probe.outcome) {
-    case StepProbe::Outcome::Ran:
+    const QString batch = l.toString(qlonglong(m_check.batch));
+    switch (m_check.outcome) {
+    case StepCheck::Outcome::Ran:
         return tr("one step at batch %1: peak %2 (planned %3), %4 ms")
-            .arg(batch, l.formattedDataSize(qint64(m_probe.peakBytes)), l.formattedDataSize(qint64(m_probe.planned.total())),
-                 l.toString(m_probe.stepSeconds * 1e3, 'f', 0));
-    case StepProbe::Outcome::OutOfMemory:
-        return tr("one step at batch %1 does not fit: %2").arg(batch, QString::fromStdString(m_probe.message));
-    case StepProbe::Outcome::Failed:
-        break;
+            .arg(batch, l.formattedDataSize(qint64(m_check.peakBytes)), l.formattedDataSize(qint64(m_check.plannedBytes)),
+                 l.toString(m_check.stepSeconds * 1e3, 'f', 0));
+    case StepCheck::Outcome::Refused: return tr("refused before it allocated: %1").arg(m_check.message);
+    case StepCheck::Outcome::Stopped: return m_check.message;
+    case StepCheck::Outcome::Failed: break;
     }
-    return tr("one step at batch %1 failed: %2").arg(batch, QString::fromStdString(m_probe.message));
+    return tr("the one-step check failed: %1").arg(m_check.message);
 }
 
 }  // namespace ts::ui

@@ -1,18 +1,18 @@
 // The Model page's cost and memory summary: total parameters, FLOPs per sample, and the
 // training memory the executor will plan (parameters, gradients, optimizer state, activations,
 // workspace) for the batch size, optimizer and precision chosen here, plus the largest batch
-// that fits the device (the GPU's free memory, or the RAM available on the CPU). Planning runs
-// off the UI thread; a newer request supersedes an older one.
+// that fits the device's memory budget (the GPU's free memory, or the RAM available on the
+// CPU, less the margin the machine keeps: train/memory_advice.h). Planning runs off the UI
+// thread; a newer request supersedes an older one.
 //
-// The largest batch is then confirmed by one real training step at that batch (the engine's
-// probeTrainingStep, off the UI thread): automatically when the device is a GPU, on request
-// ("Confirm with one step") on the CPU, where it takes that much of the machine's RAM. Planning
-// and the step take turns on the backend, never both at once.
+// "Confirm with one step" checks that batch with one real training step (the engine's
+// StepProbeJob) on the studio's job queue: after any run, never beside one, listed in the Jobs
+// panel, cancellable here, and refused with the numbers before it allocates when the batch
+// no longer fits the budget. It runs on request only, on every device.
 #pragma once
 #include <QWidget>
 
 #include "graph/graph_diagnosis.h"
-#include "train/step_probe.h"
 #include "types/experiment_spec.h"
 #include "types/run_memory.h"
 
@@ -23,6 +23,16 @@ class QPushButton;
 
 namespace ts::ui {
 
+class TrainingSession;
+
+// What the last one-step check said (the job's result).
+struct StepCheck {
+    enum class Outcome { Ran, Refused, Stopped, Failed } outcome = Outcome::Failed;
+    std::int64_t batch = 0;
+    double peakBytes = 0, plannedBytes = 0, stepSeconds = 0;
+    QString message;  // the job's, translated (why it was refused, stopped or failed)
+};
+
 class ModelSummaryPanel : public QWidget {
     Q_OBJECT
 public:
@@ -31,49 +41,51 @@ public:
     // The planned memory last shown (tests compare it with the engine's plan).
     RunMemory plannedMemory() const { return m_memory; }
     std::int64_t largestBatch() const { return m_largest; }
+    std::size_t marginBytes() const { return m_margin; }  // kept free below the free memory the figure was sized to
     bool planning() const { return m_running; }
-    // Runs one real training step at `batch` (the button: at the largest batch) and shows
-    // its peak beside the plan. Ignored while the model does not check.
+    // The job queue the one-step check runs on (none: the button stays disabled). Not owned.
+    void setSession(TrainingSession* session);
+    // Queues one real training step at `batch` (0: the largest batch that fits the budget when
+    // the job runs; the button's choice) and shows its peak beside the plan. Ignored while the
+    // model does not check or a check is already queued or running.
     void confirm(std::int64_t batch);
-    bool confirming() const { return m_probing; }
-    // A run trains (on any device): the step would share the backend's stream, handles and
-    // allocator with it, so none is started, by hand or by itself, until this is false again.
-    void setRunActive(bool active);
-    const StepProbe& lastProbe() const { return m_probe; }
+    void cancelConfirmation();
+    bool confirming() const { return m_jobId != 0; }
+    const StepCheck& lastCheck() const { return m_check; }
     QString confirmationText() const;
 
 signals:
     void planned();    // a plan and the largest batch arrived
-    void confirmed();  // a step's result arrived (lastProbe)
+    void confirmed();  // a check ended (lastCheck)
 
 private:
     struct Plan {
         int generation = 0;
         RunMemory memory;
         std::int64_t largest = 0;
-        std::size_t available = 0;
+        std::size_t available = 0, margin = 0, usable = 0;
         QString device, error;
-        bool gpu = false;
     };
     void replan();
     void show(const Plan& plan);
-    void startProbe();
-    void showProbe(const StepProbe& probe, int generation);
+    void followJob();  // the session's jobs changed: our check's state, or its result
+    void updateButtons();
 
     ExperimentSpec m_spec;
     bool m_ok = false, m_synced = false;
     QLabel *m_parameters, *m_flops, *m_breakdown, *m_fits, *m_confirmation;
-    QPushButton* m_confirm;
+    QPushButton *m_confirm, *m_cancel;
     QSpinBox* m_batch;
     QComboBox *m_optimizer, *m_precision;
     RunMemory m_memory;
     std::int64_t m_largest = 0;
+    std::size_t m_margin = 0;
     int m_generation = 0;
     bool m_running = false, m_pending = false;
-    // The step: one at a time; asked for while planning, it starts when the plan is shown.
-    bool m_probing = false, m_gpu = false, m_runActive = false;
-    std::int64_t m_probeBatch = 0;  // wanted next (0: none)
-    StepProbe m_probe;
+    TrainingSession* m_session = nullptr;
+    qint64 m_jobId = 0;           // the queued or running check (0: none)
+    int m_jobGeneration = 0;      // the drawing it checks: a result for an older one is not shown
+    StepCheck m_check;
 };
 
 }  // namespace ts::ui

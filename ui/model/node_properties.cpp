@@ -23,8 +23,8 @@ namespace {
 const QColor kProblemColour(0xc6, 0x28, 0x28);
 const QColor kProblemBase(0xfd, 0xec, 0xea);
 
-// The form's fixed rows: name and op above the attributes, checkpoint below them.
-constexpr int kRowsAbove = 2;
+// The form's fixed rows: name, op and its description above the attributes, checkpoint below them.
+constexpr int kRowsAbove = 3;
 constexpr int kRowsBelow = 1;
 
 void colourText(QLabel* label, const QColor& colour)
@@ -33,6 +33,25 @@ void colourText(QLabel* label, const QColor& colour)
     p.setColor(QPalette::WindowText, colour);
     label->setPalette(p);
 }
+
+// Holds a wrapped label at the height its text needs at its width: the form lays rows out by
+// their size hints and gave a wrapped description one or two lines, cutting the rest.
+class FullHeight : public QObject {
+public:
+    using QObject::QObject;
+    static void fit(QLabel* label)
+    {
+        const int need = label->heightForWidth(label->width());
+        if (need > 0 && need != label->minimumHeight()) label->setMinimumHeight(need);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize) fit(static_cast<QLabel*>(watched));
+        return false;
+    }
+};
 
 QLabel* wrappedLabel(QWidget* parent)
 {
@@ -129,11 +148,15 @@ NodeProperties::NodeProperties(QWidget* parent) : QWidget(parent)
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setEnabled(false);  // greyed: a state, not content
     m_error = wrappedLabel(this);
+    m_error->installEventFilter(new FullHeight(m_error));
     colourText(m_error, kProblemColour);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
 
     m_body = new QWidget(this);
+    // Never squeezed below its size hint (the scroll area scrolls instead): squeezed rows were
+    // re-rounded, and moved, whenever the banner below changed the total.
+    m_body->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_form = new QFormLayout(m_body);
     m_form->setContentsMargins(0, 0, 0, 0);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -153,20 +176,19 @@ NodeProperties::NodeProperties(QWidget* parent) : QWidget(parent)
     connect(m_name, &QLineEdit::editingFinished, this, &NodeProperties::commitName);
     m_form->addRow(tr("Name"), nameCell);
 
-    auto* opCell = new QWidget(m_body);
-    auto* opLayout = new QVBoxLayout(opCell);
-    opLayout->setContentsMargins(0, 0, 0, 0);
-    opLayout->setSpacing(2);
-    m_op = new QLabel(opCell);
+    m_op = new QLabel(m_body);
     m_op->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont bold = m_op->font();
     bold.setBold(true);
     m_op->setFont(bold);
-    m_opNote = wrappedLabel(opCell);
+    m_opNote = wrappedLabel(m_body);
+    m_opNote->installEventFilter(new FullHeight(m_opNote));
+    m_opNote->setObjectName(QStringLiteral("opDescription"));
     m_opNote->setEnabled(false);
-    opLayout->addWidget(m_op);
-    opLayout->addWidget(m_opNote);
-    m_form->addRow(tr("Op"), opCell);
+    m_form->addRow(tr("Op"), m_op);
+    // Its own row across both columns: nested in the op's cell, the form gave a wrapped
+    // description one line's height and cut the rest (MaxPool2d, CrossEntropy).
+    m_form->addRow(m_opNote);
 
     m_checkpoint = new QCheckBox(tr("Checkpoint activations"), m_body);
     m_checkpoint->setToolTip(tr("Memory for time: this node's activations are dropped after the forward pass and computed "
@@ -179,10 +201,12 @@ NodeProperties::NodeProperties(QWidget* parent) : QWidget(parent)
     });
     m_form->addRow(m_checkpoint);
 
+    // The error goes below the fields: shown or hidden, it never moves them (a click aimed at
+    // padding while the banner appeared once landed on dilation).
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_message);
-    layout->addWidget(m_error);
     layout->addWidget(m_body);
+    layout->addWidget(m_error);
     layout->addStretch(1);
 
     showNothing(tr("Select a node to edit it"));
@@ -201,6 +225,7 @@ void NodeProperties::showNothing(const QString& why)
 void NodeProperties::setError(const QString& message)
 {
     m_error->setText(message);
+    FullHeight::fit(m_error);
     m_error->setVisible(!message.isEmpty());
 }
 
@@ -249,6 +274,7 @@ void NodeProperties::showNode(const ts::Node& node)
                          : tr("The engine has no op \"%1\": its attributes are shown as written, read-only. Change the "
                               "op in the experiment file, or delete the node and add one from the palette.")
                                .arg(opType));
+    FullHeight::fit(m_opNote);  // a new text at the same width: no resize to do it
     m_op->setToolTip(op ? opToolTip(*op) : QString());
     {
         const QSignalBlocker blocker(m_checkpoint);

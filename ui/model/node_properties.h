@@ -37,7 +37,7 @@ public:
 
     void showNode(const ts::Node& node);        // the op looked up in OpRegistry::builtin(); unknown op: attributes shown read-only as text with a note
     void showNothing(const QString& why);       // "Select a node to edit it" / "3 nodes selected"
-    void setError(const QString& message);      // the engine's message for this node (shown at the top, red); empty clears
+    void setError(const QString& message);      // the engine's message for this node (red, below the fields, which it never moves); empty clears
 
     // For tests and the page: the widgets of attribute `attr` (null when not shown), the reason
     // shown under it, and the "Default: ..." line (empty when the value is the default).

@@ -70,6 +70,7 @@ QVariant JobsModel::data(const QModelIndex& index, int role) const
                              : j->kind == QLatin1String("sweep")    ? tr("sweep")
                              : j->kind == QLatin1String("data_check")  ? tr("data check")
                              : j->kind == QLatin1String("label_check") ? tr("label check")
+                             : j->kind == QLatin1String("step_probe")  ? tr("one-step memory check")
                                                                     : tr("train");
         return external ? tr("%1 (another process)").arg(j->title) : tr("#%1 %2 · %3").arg(j->id).arg(j->title, kind);
     }

@@ -389,6 +389,7 @@ void TrainingSession::drain()
                                if (j->state == JobRow::State::Finished) j->progress = 1;
                                j->etaSeconds = -1;
                                j->message = renderMessage(e.message);
+                               for (const auto& [name, value] : e.metrics) j->metrics.insert(qs(name), value);
                            }
                            m_controls.remove(m_currentJob);
                            m_currentJob = 0;

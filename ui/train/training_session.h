@@ -68,6 +68,7 @@ struct JobRow {
     qint64 runId = -1;
     QString message;        // how it ended
     QString what;           // what a non-training job is doing now ("reading train"); empty: nothing said
+    QMap<QString, double> metrics;  // the FinishedEvent's (a job's result: test_acc, a step probe's peak_bytes, ...)
     bool isDone() const { return state >= State::Finished; }
 };
 
