@@ -1139,19 +1139,19 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>finding the largest batch that fits in %1 (%2 free, %3 of it kept free for the system)</source>
-        <translation type="unfinished"></translation>
+        <translation>正在寻找能放进 %1 的最大批量（空闲 %2，其中 %3 为系统保留）</translation>
     </message>
     <message>
         <source>one training step at batch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>以批量 %1 运行一次训练步</translation>
     </message>
     <message>
         <source>one step at batch %1: peak %2 (planned %3), %4 ms</source>
-        <translation type="unfinished">批量 %1 的一步：峰值 %2（计划 %3），%4 毫秒</translation>
+        <translation>批量 %1 的单步：峰值 %2（计划 %3），%4 毫秒</translation>
     </message>
     <message>
         <source>the one-step check at batch %1 was stopped before its step was done</source>
-        <translation type="unfinished"></translation>
+        <translation>批量 %1 的单步检查在训练步完成之前已停止</translation>
     </message>
     <message numerus="yes">
         <source>dataset.image_shape is not given: %1, from the most common image size %2 (%3 of %n image(s); at most 256 pixels a side)</source>
@@ -1244,7 +1244,7 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>Fit a larger batch</source>
-        <translation>放下更大的批量</translation>
+        <translation>容纳更大的批量</translation>
     </message>
     <message>
         <source>Train an effective batch 4 times larger within 1.1 times the planned memory.</source>
@@ -1428,7 +1428,7 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>%1/sample</source>
-        <translation type="unfinished"></translation>
+        <translation>%1/样本</translation>
     </message>
 </context>
 <context>
@@ -3592,7 +3592,7 @@ Loss −log p(true class): %5</source>
     </message>
     <message>
         <source>one-step memory check</source>
-        <translation type="unfinished"></translation>
+        <translation>单步内存检查</translation>
     </message>
 </context>
 <context>
@@ -4462,35 +4462,35 @@ Loss −log p(true class): %5</source>
     </message>
     <message>
         <source>The model cannot train: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>该模型无法训练：%1</translation>
     </message>
     <message>
         <source>Add %1 Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 %1 损失</translation>
     </message>
     <message>
         <source>Adds a %1 node fed by the model&apos;s output and the labels (undo removes it)</source>
-        <translation type="unfinished"></translation>
+        <translation>添加一个以模型输出和标签为输入的 %1 节点（撤销即可移除）</translation>
     </message>
     <message>
         <source>Double-click, or press %1, to add it</source>
-        <translation type="unfinished"></translation>
+        <translation>双击此项或点击“%1”即可添加</translation>
     </message>
     <message>
         <source>The model has no loss, so it cannot train. Add a loss node fed by the output and the label input: CrossEntropy for class scores against class indices, MSE for regression.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型没有损失节点，因此无法训练。请添加一个以输出和标签输入为输入的损失节点：类别得分对类别索引用 CrossEntropy，回归用 MSE。</translation>
     </message>
     <message>
         <source>The model has no loss, so it cannot train. Add %1 after %2: it compares the output with the labels.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型没有损失节点，因此无法训练。请在 %2 之后添加 %1：它将输出与标签进行比较。</translation>
     </message>
     <message>
         <source>Add the loss %1</source>
-        <translation type="unfinished"></translation>
+        <translation>添加损失 %1</translation>
     </message>
     <message>
         <source>Added the loss %1 (%2).</source>
-        <translation type="unfinished"></translation>
+        <translation>已添加损失 %1（%2）。</translation>
     </message>
 </context>
 <context>
@@ -4577,55 +4577,55 @@ Loss −log p(true class): %5</source>
     </message>
     <message>
         <source>The largest batch whose planned training memory fits in the free memory less a margin the machine keeps for itself: the larger of 1 GiB and 20% of the available RAM, or of 512 MiB and 10% of a GPU&apos;s free memory. Past the free RAM the system swaps, then kills the program.</source>
-        <translation type="unfinished"></translation>
+        <translation>计划训练内存能放进空闲内存（减去为机器保留的余量）的最大批量：余量取 1 GiB 与可用内存 20% 中的较大者；GPU 则取 512 MiB 与其空闲显存 10% 中的较大者。超出空闲内存后，系统会先使用交换空间，然后终止程序。</translation>
     </message>
     <message>
         <source>Runs one real training step on synthetic data, as a job, at the largest batch that fits with the margin, and measures the memory it takes. Its memory is checked against what is free first; on the CPU that much RAM is in use for a moment.</source>
-        <translation type="unfinished"></translation>
+        <translation>以作业方式在合成数据上、按留出余量后能放下的最大批量运行一次真实的训练步，并测量它占用的内存。运行前先核对所需内存与空闲内存；在 CPU 上，这么多内存会被短暂占用。</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Stop the one-step check (a step under way stops at its next phase)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止单步检查（正在进行的训练步会在下一阶段停止）</translation>
     </message>
     <message>
         <source>Needs the studio&apos;s job queue</source>
-        <translation type="unfinished"></translation>
+        <translation>需要工作室的作业队列</translation>
     </message>
     <message>
         <source>none: even batch 1 needs more than the %1 usable on %2 (%3 free, %4 of it kept free for the system)</source>
-        <translation type="unfinished"></translation>
+        <translation>无：即使批量为 1，所需内存也超过 %2 上可用的 %1（空闲 %3，其中 %4 为系统保留）</translation>
     </message>
     <message>
         <source>%1 on %2 (%3 free, %4 of it kept free for the system)</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 上为 %1（空闲 %3，其中 %4 为系统保留）</translation>
     </message>
     <message>
         <source>%1: one step</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：单步检查</translation>
     </message>
     <message>
         <source>waiting for the job queue: the step runs after the jobs ahead of it</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待作业队列：排在前面的作业完成后才运行此训练步</translation>
     </message>
     <message>
         <source>stopping the one-step check…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止单步检查…</translation>
     </message>
     <message>
         <source>checking the memory…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查内存…</translation>
     </message>
     <message>
         <source>refused before it allocated: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>在分配内存之前已拒绝：%1</translation>
     </message>
     <message>
         <source>the one-step check failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>单步检查失败：%1</translation>
     </message>
 </context>
 <context>
