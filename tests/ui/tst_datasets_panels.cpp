@@ -625,6 +625,16 @@ private slots:
         }
         page.showClass("files", -1);  // a plain list again: no pairs
         QVERIFY(!page.grid()->pairs());
+
+        // A newly opened dataset starts at its top too.
+        const std::string other = m_tmp.filePath("idx_other").toStdString();
+        writeIdx(other, 400, 10, 8);
+        scrollDown();
+        opened.clear();
+        page.openPath(QString::fromStdString(other), "idx");
+        QVERIFY(opened.count() > 0 || opened.wait(30000));
+        QCOMPARE(page.gridModel()->rowCount(), 400);
+        QTRY_COMPARE(bar->value(), 0);
     }
 
     // Check now queues a DataCheckJob on the studio's job queue; when it ends the panel reads
