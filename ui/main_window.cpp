@@ -19,6 +19,7 @@
 #include <QToolButton>
 #include <QPushButton>
 
+#include "widgets/elided_text_tips.h"
 #include "ui/datasets/datasets_page.h"
 #include "ui/glossary/glossary_browser.h"
 #include "ui/hyperparameters/hyperparameters_page.h"
@@ -34,6 +35,7 @@
 #include "ui/train/train_page.h"
 #include "ui/train/training_session.h"
 #include "translations.h"
+#include "live_language.h"
 #include "user_files.h"
 
 namespace ts::ui {
@@ -49,6 +51,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("TrainStudio"));
     installUserFileWriter();  // chart and canvas exports through the engine's checks
+    widgets::ElidedTextTips::install();  // a cut-off cell shows its whole text on hover
 
     m_sidebar = new QListWidget;
     m_sidebar->setObjectName(QStringLiteral("sidebar"));
@@ -61,15 +64,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_stack->setObjectName(QStringLiteral("pages"));
     m_session = new TrainingSession(this);
 
-    // Wide enough for the longest title in the current language (Chinese ones are short).
-    int textWidth = 0;
-    for (Page page : kAllPages)
-        textWidth = qMax(textWidth, m_sidebar->fontMetrics().horizontalAdvance(PageInfo::title(page)));
-    const int itemWidth = qMax(160, m_sidebar->iconSize().width() + textWidth + 32);
     for (Page page : kAllPages) {
         auto* item = new QListWidgetItem(PageInfo::icon(page, style()), PageInfo::title(page), m_sidebar);
         item->setData(Qt::UserRole, PageInfo::key(page));
-        item->setSizeHint(QSize(itemWidth, 36));
         if (page == Page::Train)  // the window owns the session: it outlives the page's runs
             m_stack->addWidget(new TrainPage(m_session));
         else if (page == Page::Runs)
@@ -85,7 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         else
             m_stack->addWidget(new PlaceholderPage(page));
     }
-    m_sidebar->setFixedWidth(itemWidth + 2 * m_sidebar->frameWidth() + 2 * m_sidebar->spacing());
+    fitSidebar();
     connectExperimentPages();
 
     auto* central = new QWidget;
@@ -131,6 +128,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreSettings();
 }
 
+// Wide enough for the longest title in the current language (Chinese ones are short).
+void MainWindow::fitSidebar()
+{
+    int textWidth = 0;
+    for (Page page : kAllPages)
+        textWidth = qMax(textWidth, m_sidebar->fontMetrics().horizontalAdvance(PageInfo::title(page)));
+    const int itemWidth = qMax(160, m_sidebar->iconSize().width() + textWidth + 32);
+    for (int row = 0; row < m_sidebar->count(); ++row) m_sidebar->item(row)->setSizeHint(QSize(itemWidth, 36));
+    m_sidebar->setFixedWidth(itemWidth + 2 * m_sidebar->frameWidth() + 2 * m_sidebar->spacing());
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange && m_sidebar) {
+        // Page titles by page, not by their old words: one Chinese word can be two English ones.
+        for (int row = 0; row < m_sidebar->count(); ++row) m_sidebar->item(row)->setText(PageInfo::title(kAllPages[row]));
+        const QList<QAction*> pageActions = m_pageActions->actions();
+        for (int i = 0; i < pageActions.size(); ++i) pageActions[i]->setText(PageInfo::title(kAllPages[i]));
+        fitSidebar();
+        m_jobsDock->toggleViewAction()->setText(tr("&Jobs"));  // the dock's new title replaced it
+    }
+    QMainWindow::changeEvent(event);
+}
+
 void MainWindow::createJobsDock()
 {
     m_jobsPanel = new JobsPanel(m_session, QString::fromStdString(studioWorkspace().directory));
@@ -142,27 +163,23 @@ void MainWindow::createJobsDock()
     m_jobsDock->hide();  // until jobs wait in the queue, or the user asks (View > Jobs)
 }
 
-// The language setting: the system's, or one chosen here; read at start-up (studio_app.cpp),
-// so a change takes effect when the studio starts again.
+// The language setting: the system's, or one chosen here. Kept for the next start, and
+// applied at once: every open window's texts are translated anew (live_language.h).
 void MainWindow::createLanguageMenu(QMenu* menu)
 {
     menu->setObjectName(QStringLiteral("languageMenu"));
     auto* group = new QActionGroup(menu);
-    const QString current = QSettings().value(Translations::kSettingsKey).toString();
+    // What this studio speaks now: a --lang given for this start, else the setting.
+    const QString current = LiveLanguage::current();
     auto add = [&](const QString& text, const QString& code) {
         QAction* action = menu->addAction(text);
         action->setCheckable(true);
         action->setChecked(code == current);
         action->setData(code);
         group->addAction(action);
-        connect(action, &QAction::triggered, this, [this, code] {
+        connect(action, &QAction::triggered, this, [code] {
             QSettings().setValue(Translations::kSettingsKey, code);
-            // Said where it is seen, not only in the status bar; window-modal, no nested loop.
-            auto* box = new QMessageBox(QMessageBox::Information, tr("Language"),
-                                        tr("The language changes when TrainStudio starts again."), QMessageBox::Ok, this);
-            box->setObjectName(QStringLiteral("languageRestartNotice"));
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
+            LiveLanguage::use(code);
         });
     };
     add(tr("System Language"), QString());
@@ -189,6 +206,9 @@ void MainWindow::createMenus()
             openDataset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
             connect(openDataset, &QAction::triggered, this, [this] { setCurrentPage(Page::Datasets); });
             file->insertAction(recent->menuAction(), openDataset);
+            QAction* openFolder = datasets->openFolderAction();  // the same, for a folder only
+            connect(openFolder, &QAction::triggered, this, [this] { setCurrentPage(Page::Datasets); });
+            file->insertAction(recent->menuAction(), openFolder);
         }
         connect(recent, &QMenu::aboutToShow, this, [this, recent, trainPage] {
             recent->clear();

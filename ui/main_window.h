@@ -38,6 +38,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;  // the one place settings are written
+    void changeEvent(QEvent* event) override;      // a new language: the sidebar fits its titles
 
 private:
     void connectExperimentPages();
@@ -46,6 +47,7 @@ private:
     // Closing with a job running: asks, then stops every job and closes once they have ended.
     void askToStopAndQuit();
     void createLanguageMenu(QMenu* menu);
+    void fitSidebar();
     void restoreSettings();
     void saveSettings() const;
     void onRowChanged(int row);

@@ -10,6 +10,7 @@
 #include "main_window.h"
 #include "screenshot.h"
 #include "translations.h"
+#include "live_language.h"
 #include "version.h"
 
 namespace ts::ui {
@@ -97,7 +98,7 @@ int runStudio(int argc, char** argv)
     setIdentity();
     QGuiApplication::setDesktopFileName(QStringLiteral("trainstudio"));  // packaging/trainstudio.desktop
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/trainstudio.svg")));
-    Translations::install(language, &app);
+    LiveLanguage::use(language);  // switchable later in View > Language
 
     MainWindow window;
     if (!screenshot.isEmpty()) {

@@ -12,12 +12,11 @@ namespace {
 const QString kResourceDir = QStringLiteral(":/i18n");
 const QString kPrefix = QStringLiteral("trainstudio_");
 
-QTranslator* tryInstall(const QLocale& locale, const QString& name, const QString& dir, QObject* owner)
+QTranslator* tryLoad(const QLocale& locale, const QString& name, const QString& dir, QObject* owner)
 {
     auto* translator = new QTranslator(owner);
     // load(QLocale, ...) walks locale.uiLanguages(): zh_CN, zh-Hans-CN, ... as Qt documents.
-    if (translator->load(locale, name, QStringLiteral("_"), dir) && QCoreApplication::installTranslator(translator))
-        return translator;
+    if (translator->load(locale, name, QStringLiteral("_"), dir)) return translator;
     delete translator;
     return nullptr;
 }
@@ -31,19 +30,27 @@ QStringList Translations::available()
     return languages;
 }
 
-QList<QTranslator*> Translations::install(const QString& language, QObject* owner)
+QList<QTranslator*> Translations::load(const QString& language, QObject* owner)
 {
     const QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
-    if (!language.isEmpty()) QLocale::setDefault(locale);
-
-    QList<QTranslator*> installed;
+    QList<QTranslator*> loaded;
     // English is the source language: forcing it means loading nothing, whatever the system says.
-    if (locale.language() == QLocale::English) return installed;
-    if (QTranslator* t = tryInstall(locale, QStringLiteral("trainstudio"), kResourceDir, owner)) installed << t;
+    if (locale.language() == QLocale::English) return loaded;
+    if (QTranslator* t = tryLoad(locale, QStringLiteral("trainstudio"), kResourceDir, owner)) loaded << t;
     // Qt's own strings (standard buttons, the About Qt box, --help); absent without qt6-translations-l10n.
-    if (QTranslator* t = tryInstall(locale, QStringLiteral("qtbase"),
-                                    QLibraryInfo::path(QLibraryInfo::TranslationsPath), owner))
-        installed << t;
+    if (QTranslator* t = tryLoad(locale, QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath), owner))
+        loaded << t;
+    return loaded;
+}
+
+QList<QTranslator*> Translations::install(const QString& language, QObject* owner)
+{
+    if (!language.isEmpty()) QLocale::setDefault(QLocale(language));
+    QList<QTranslator*> installed;
+    for (QTranslator* t : load(language, owner)) {
+        if (QCoreApplication::installTranslator(t)) installed << t;
+        else delete t;
+    }
     return installed;
 }
 

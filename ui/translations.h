@@ -18,6 +18,9 @@ public:
     // QSettings key of the language chosen in View > Language; empty or absent: the system's.
     static inline const QString kSettingsKey = QStringLiteral("language");
 
+    // Loads, without installing, the translators for `language` (empty: the system's): the
+    // studio's own and Qt's, in the order to ask them; none for English.
+    static QList<QTranslator*> load(const QString& language, QObject* owner);
     // Installs translators for `language` ("zh_CN", "en"), or for the system locale when it is
     // empty, and makes that language the default QLocale when it is given. The translators
     // are children of `owner`; remove them with uninstall() (tests switch languages).

@@ -387,4 +387,20 @@ QStringList LiveChart::seriesIds() const
     return ids;
 }
 
+QStringList LiveChart::seriesLabels() const
+{
+    QStringList labels;
+    for (const auto& s : m_series) labels << s->label;
+    return labels;
+}
+
+void LiveChart::setSeriesLabels(const QStringList& labels)
+{
+    for (std::size_t i = 0; i < m_series.size() && i < std::size_t(labels.size()); ++i) {
+        m_series[i]->label = labels[qsizetype(i)];
+        updateSeriesPens(*m_series[i]);  // the graphs carry the name the legend shows
+    }
+    scheduleReplot();
+}
+
 }  // namespace ts::widgets

@@ -37,6 +37,10 @@ class EnvelopeGraph;
 
 class LiveChart : public QWidget {
     Q_OBJECT
+    // Its words as properties, so a language switch can translate them anew (ui/live_language.h).
+    Q_PROPERTY(QString title READ title WRITE setTitle)
+    Q_PROPERTY(QString yLabel READ yLabel WRITE setYLabel)
+    Q_PROPERTY(QStringList seriesLabels READ seriesLabels WRITE setSeriesLabels)
 public:
     enum class Style {
         Line,    // a normal line
@@ -59,11 +63,14 @@ public:
     void setLegendShown(bool on);
     bool legendInView() const;  // shown and taking its row: there is something to name
     void setYLabel(const QString& label);
+    QString yLabel() const;
 
     // Series. `id` is the caller's stable key; `label` is what the legend shows.
     bool addSeries(const QString& id, const QString& label, const QColor& color, Style style = Style::Line);
     bool hasSeries(const QString& id) const { return find(id) != nullptr; }
     QStringList seriesIds() const;  // in the order they were added
+    QStringList seriesLabels() const;  // what the legend shows, in the same order
+    void setSeriesLabels(const QStringList& labels);  // by position; extra labels are ignored
     void removeSeries(const QString& id);
     // Bulk append; false when the id is unknown or the vector sizes disagree.
     bool append(const QString& id, const ChartSamples& samples);

@@ -37,6 +37,8 @@ void LiveChart::setYLabel(const QString& label) {
     scheduleReplot();
 }
 
+QString LiveChart::yLabel() const { return m_plot->yAxis->label(); }
+
 void LiveChart::updateXAxisLabel() {
     QCPAxis* axis = m_plot->xAxis;
     const auto label = [&](const QString& text) { axis->setLabel(m_xLabelVisible ? text : QString()); };

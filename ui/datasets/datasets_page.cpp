@@ -497,10 +497,7 @@ void DatasetsPage::showOpened()
         setMessage(text + QLatin1Char('\n') + m_opened.advice, true);
     } else {
         const ts::DatasetFiles& f = *m_opened.files;
-        QString text = tr("%1: %2 training samples").arg(QString::fromStdString(f.name), countText(f.train->size()));
-        if (f.test) text += tr(", %1 test samples").arg(countText(f.test->size()));
-        text += tr(", %n class(es), samples of %1 (opened in %2 s)", nullptr, int(f.train->numClasses()))
-                    .arg(QString::fromStdString(f.train->sampleShape().str()), QLocale().toString(m_opened.seconds, 'f', 1));
+        const QString text = openedSummary();
         if (f.testError) {  // the training files are shown; training refuses until the test files are mended
             setMessage(text + QLatin1Char('\n') +
                            tr("The test files cannot be read, so only the training files are shown and training will "
@@ -512,6 +509,26 @@ void DatasetsPage::showOpened()
         setMessage(text, false);
     }
     updateActions();
+}
+
+QString DatasetsPage::openedSummary() const
+{
+    const ts::DatasetFiles& f = *m_opened.files;
+    QString text = tr("%1: %2 training samples").arg(QString::fromStdString(f.name), countText(f.train->size()));
+    if (f.test) text += tr(", %1 test samples").arg(countText(f.test->size()));
+    return text + tr(", %n class(es), samples of %1 (opened in %2 s)", nullptr, int(f.train->numClasses()))
+                      .arg(QString::fromStdString(f.train->sampleShape().str()), QLocale().toString(m_opened.seconds, 'f', 1));
+}
+
+// A new language: what this page composed from several texts is composed again.
+void DatasetsPage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange && m_opened.ok()) {
+        fillSplitAndClassFilters();
+        updateGridTitle();
+        if (!m_opened.files->testError) setMessage(openedSummary(), false);
+    }
+    QWidget::changeEvent(event);
 }
 
 void DatasetsPage::setMessage(const QString& text, bool error)

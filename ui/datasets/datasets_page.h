@@ -138,10 +138,12 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    QString openedSummary() const;  // "Fashion-MNIST: 60,000 training samples, …"
     struct StoreResult {
         std::optional<std::vector<ts::DatasetRecord>> records;  // set when read
         std::optional<ts::LabelOverlay> overlay;  // set when read

@@ -231,6 +231,16 @@ void OptionEditor::check(const Row& row, const QString& typed)
     showReason(row, QString::fromStdString(ts::checkOptionText(*row.option, yaml)));
 }
 
+void OptionEditor::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        for (const Row& row : m_rows) {
+            row.label->setToolTip(tooltip(row, row.reason->text()));
+            row.editor->setToolTip(tooltip(row, row.reason->text()));
+        }
+    QWidget::changeEvent(event);
+}
+
 void OptionEditor::showReason(const Row& row, const QString& reason)
 {
     row.reason->setText(reason);

@@ -44,6 +44,9 @@ public:
     int columnCount() const { return m_columnCount; }
     int widthForColumns(int columns) const;  // the least width that shows them whole
 
+protected:
+    void changeEvent(QEvent* event) override;  // a new language: the composed tool tips again
+
 signals:
     // After every accepted edit, with the whole experiment as it now is.
     void experimentEdited(const ts::ExperimentSpec& spec);

@@ -229,6 +229,15 @@ void LearnPage::refreshProgress()
     if (const int row = m_list->currentRow(); row >= 0) m_state->setText(progressText(progressOf(currentLessonId())));
 }
 
+void LearnPage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        refreshProgress();
+        if (const int row = m_list->currentRow(); row >= 0) showLesson(row);
+    }
+    QWidget::changeEvent(event);
+}
+
 void LearnPage::showLesson(int row)
 {
     if (row < 0) return;

@@ -45,6 +45,9 @@ public slots:
     void openStartingExperiment();
     void checkMyRuns();
 
+protected:
+    void changeEvent(QEvent* event) override;  // a new language: the list and the lesson again
+
 signals:
     // A shipped lesson experiment to open on the Train page.
     void openExperimentRequested(const QString& path);
