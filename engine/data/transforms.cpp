@@ -112,7 +112,7 @@ Augmentation Transforms::draw(std::uint64_t seed, std::int64_t epoch, std::int64
 
 void Transforms::apply(float* sample, const Augmentation& a, std::vector<float>& scratch) const
 {
-    if (a.partRows > 0)
+    if (a.partRows > 0 && a.partCols > 0)
         cropResizePlanar(sample, int(channels_), int(height_), int(width_), int(a.partTop), int(a.partLeft), int(a.partRows),
                          int(a.partCols));
     if (cropping()) crop(sample, a, scratch);

@@ -12,10 +12,10 @@ namespace ts {
 
 // The random choices for one sample.
 struct Augmentation {
-    // Random resized crop: the part (top, left, rows x cols) resized to the whole; rows 0: none.
-    std::int64_t partTop = 0, partLeft = 0, partRows = 0, partCols = 0;
     std::int64_t cropY = 0, cropX = 0;  // offset into the padded image, in [0, 2 * padding]
     bool flip = false;
+    // Random resized crop: the part (top, left, rows x cols) resized to the whole; rows 0: none.
+    std::int64_t partTop = 0, partLeft = 0, partRows = 0, partCols = 0;
 };
 
 class Transforms {
