@@ -83,6 +83,10 @@ ChartGrid::ChartGrid(QWidget* parent) : QWidget(parent)
     layout->addWidget(bar);
     layout->addWidget(m_scroll, 1);
 
+    m_scroll->viewport()->installEventFilter(this);  // its height sets the rows' height (the bar above may change it)
+    connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, &ChartGrid::snapToRow);
+    connect(m_scroll->verticalScrollBar(), &QScrollBar::sliderReleased, this, &ChartGrid::snapToRow);
+
     connect(m_xAxis, &QComboBox::activated, this, [this](int index) {
         const auto mode = XAxisMode(m_xAxis->itemData(index).toInt());
         for (const Entry& e : m_entries) e.chart->setXAxisMode(mode);
@@ -204,7 +208,7 @@ void ChartGrid::setMinimumCellSize(const QSize& size)
 }
 
 // Columns: as many as fit at the minimum width (at most four), then evened out over the rows.
-// Rows share the height; below the minimum height per row the grid scrolls instead.
+// Rows share the height; below the minimum height per row the grid scrolls instead, by whole rows.
 void ChartGrid::relayout()
 {
     std::vector<LiveChart*> shown;
@@ -235,13 +239,43 @@ void ChartGrid::relayout()
     }
     for (const Entry& e : m_entries)
         if (!e.visible) e.chart->hide();
-    m_cells->setMinimumHeight(rows > 0 ? rows * m_minimumCell.height() + (rows - 1) * spacing : 0);
+    // When the rows do not all fit (a short page: the Jobs dock open, a small window), the view
+    // shows whole rows only: the rows that fit share its height, and scrolling moves by rows,
+    // so no chart is ever cut at the view's edge.
+    const int view = m_scroll->viewport()->height();
+    int rowHeight = m_minimumCell.height();
+    int rest = 0;  // below the last row: the scroll range ends at a row's top
+    if (rows > 0 && rows * rowHeight + (rows - 1) * spacing > view) {
+        const int shownRows = std::clamp((view + spacing) / (rowHeight + spacing), 1, rows);
+        rowHeight = std::max(rowHeight, (view - (shownRows - 1) * spacing) / shownRows);
+        rest = std::max(0, view - (shownRows * rowHeight + (shownRows - 1) * spacing));
+        m_rowPitch = rowHeight + spacing;
+    } else {
+        m_rowPitch = 0;
+    }
+    m_scroll->verticalScrollBar()->setSingleStep(m_rowPitch > 0 ? std::max(1, m_rowPitch / 3) : 20);  // a wheel notch: a row
+    m_grid->setContentsMargins(0, 0, 0, rest);
+    m_cells->setMinimumHeight(rows > 0 ? rows * rowHeight + (rows - 1) * spacing + rest : 0);
+}
+
+void ChartGrid::snapToRow()
+{
+    QScrollBar* bar = m_scroll->verticalScrollBar();
+    if (m_rowPitch <= 0 || bar->isSliderDown()) return;
+    const int snapped = std::min(bar->maximum(), int(std::lround(double(bar->value()) / m_rowPitch)) * m_rowPitch);
+    if (snapped != bar->value()) bar->setValue(snapped);
 }
 
 void ChartGrid::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     relayout();
+}
+
+bool ChartGrid::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize) relayout();
+    return QWidget::eventFilter(watched, event);
 }
 
 void ChartGrid::updateFollowBox()

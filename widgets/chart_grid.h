@@ -1,6 +1,6 @@
 // Many live charts on one page: one bar for all of them (which charts show, x axis,
 // smoothing, follow, fit all) above a grid that reflows its columns to the width and fills
-// the height, scrolling only when the charts would get smaller than readable.
+// the height, scrolling (by whole rows) only when the charts would get smaller than readable.
 //
 // Choices that outlive the page (hidden charts, each chart's log scale) are kept in
 // QSettings under the key the page gives (setSettingsKey).
@@ -47,6 +47,7 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -57,6 +58,7 @@ private:
     };
     const Entry* find(const QString& id) const;
     void relayout();
+    void snapToRow();  // a scrolled grid rests at a row's top: no chart cut at the view's edge
     void retranslate();
     void save() const;
     void updateFollowBox();
@@ -67,6 +69,7 @@ private:
     QSize m_minimumCell{220, 150};
     int m_columns = 0;
     int m_rows = 0;
+    int m_rowPitch = 0;  // a row and its spacing while the grid scrolls; 0 when all rows fit
 
     QToolButton* m_chartsButton = nullptr;
     QLabel* m_xLabel = nullptr;

@@ -348,27 +348,27 @@
     </message>
     <message>
         <source>For another kind of dataset, pick its format from the Format list and open it again.</source>
-        <translation type="unfinished"></translation>
+        <translation>其他类型的数据集：请在格式列表中选择其格式，然后重新打开。</translation>
     </message>
     <message>
         <source>If the message names a file, remove or replace it.</source>
-        <translation type="unfinished"></translation>
+        <translation>如果消息中指出了某个文件，请删除或替换该文件。</translation>
     </message>
     <message>
         <source>An image folder holds one sub-folder of PNG or JPEG images per class (flowers/daisy/1.png, flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders (flowers/train/daisy/…, flowers/test/daisy/…).</source>
-        <translation type="unfinished"></translation>
+        <translation>图像文件夹中每个类别一个子文件夹，存放 PNG 或 JPEG 图像（flowers/daisy/1.png、flowers/rose/2.jpg）；或者包含 train/ 和 test/ 两个文件夹，各自存放这样的类别子文件夹（flowers/train/daisy/…、flowers/test/daisy/…）。</translation>
     </message>
     <message>
         <source>%1: no such file or folder.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：文件或文件夹不存在。</translation>
     </message>
     <message>
         <source>%1 holds no dataset that can be read: no class folders of images, no IDX or CIFAR-10 files.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 中没有可读取的数据集：既没有存放图像的类别文件夹，也没有 IDX 或 CIFAR-10 文件。</translation>
     </message>
     <message>
         <source>%1 is not a file of a dataset that can be read (a CSV table, an IDX or CIFAR-10 file, or an image of an image folder).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不是可读取的数据集文件（可读取的有：CSV 表格、IDX 或 CIFAR-10 文件，或图像文件夹中的图像）。</translation>
     </message>
 </context>
 <context>
@@ -1131,11 +1131,11 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>device auto: %1; evaluating on the CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>设备 auto：%1；改用 CPU 评估</translation>
     </message>
     <message>
         <source>device auto: %1; predicting on the CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>设备 auto：%1；改用 CPU 预测</translation>
     </message>
     <message>
         <source>finding the largest batch that fits in %1 (%2 free, %3 of it kept free for the system)</source>
@@ -2470,23 +2470,23 @@ Double-click to open</source>
     <name>ts::ui::DatasetOpenDialog</name>
     <message>
         <source>Open Dataset Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开数据集文件夹</translation>
     </message>
     <message>
         <source>Open Dataset</source>
-        <translation type="unfinished">打开数据集</translation>
+        <translation>打开数据集</translation>
     </message>
     <message>
         <source>Dataset files and folders (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集文件和文件夹 (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</translation>
     </message>
     <message>
         <source>All files (*)</source>
-        <translation type="unfinished">所有文件 (*)</translation>
+        <translation>所有文件 (*)</translation>
     </message>
     <message>
         <source>Open</source>
-        <translation type="unfinished">打开</translation>
+        <translation>打开</translation>
     </message>
 </context>
 <context>
@@ -2739,35 +2739,35 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     </message>
     <message>
         <source>Open a dataset&apos;s folder or file: IDX, CIFAR-10 batches, a CSV table or an image folder. You can also drop one on this page.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开数据集的文件夹或文件：IDX、CIFAR-10 批次、CSV 表格或图像文件夹。也可以直接拖放到本页。</translation>
     </message>
     <message>
         <source>Open Dataset &amp;Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开数据集文件夹(&amp;F)…</translation>
     </message>
     <message>
         <source>Choose a dataset&apos;s folder (an image folder, or IDX or CIFAR-10 files).</source>
-        <translation type="unfinished"></translation>
+        <translation>选择数据集所在的文件夹（图像文件夹，或存放 IDX、CIFAR-10 文件的文件夹）。</translation>
     </message>
     <message>
         <source>The format is told from the files&apos; names. When the guess is wrong, pick it here: the folder or file you opened opens again in that format. With the experiment&apos;s dataset shown, the format you pick is used for the next dataset you open.</source>
-        <translation type="unfinished"></translation>
+        <translation>格式根据文件名判断。判断有误时请在此选择：你打开的文件夹或文件会按所选格式重新打开。若当前显示的是实验的数据集，所选格式将用于你下一次打开的数据集。</translation>
     </message>
     <message>
         <source>The next dataset you open has its format told from its files.</source>
-        <translation type="unfinished"></translation>
+        <translation>下一次打开的数据集将根据其文件判断格式。</translation>
     </message>
     <message>
         <source>The next dataset you open (File &gt; Open Dataset…) is read as %1; the dataset shown stays as it is.</source>
-        <translation type="unfinished"></translation>
+        <translation>下一次打开的数据集（文件 &gt; 打开数据集…）将按%1读取；当前显示的数据集保持不变。</translation>
     </message>
     <message>
         <source>%1 cannot be read as %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将 %1 按%2读取：%3</translation>
     </message>
     <message>
         <source>Still shown: %1, read as %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>仍显示：%1（按%2读取）。</translation>
     </message>
 </context>
 <context>
@@ -6447,7 +6447,7 @@ Click to show them</source>
     </message>
     <message>
         <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,7 @@
 #include "store/run_reader.h"
 #include "store/workspace.h"
 #include "ui/train/train_charts.h"
+#include "widgets/live_chart.h"
 #include "ui/train/train_page.h"
 #include "ui/train/training_session.h"
 
@@ -860,6 +861,58 @@ private slots:
         QStringList texts;
         for (int i = 0; i < box->count(); ++i) texts << box->itemText(i);
         QCOMPARE(texts.removeDuplicates(), 0);  // no two items read alike
+    }
+
+    // The Jobs dock open in a 960x600 window leaves the charts little height: the grid then
+    // shows whole rows and scrolls by rows, so every chart in view is whole, at the top, after
+    // each wheel notch and at the end, and every chart can be reached.
+    void chartGridKeepsChartsWholeWithTheJobsDock()
+    {
+        MainWindow w;
+        w.resize(960, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setCurrentPage(Page::Train);
+        auto* jobs = w.findChild<QDockWidget*>("jobsDock");
+        QVERIFY(jobs);
+        if (!jobs->isVisible()) w.findChild<QAction*>("actionJobs")->trigger();
+        QTRY_VERIFY(jobs->isVisible());
+        auto* charts = w.findChild<ts::ui::TrainCharts*>();
+        QVERIFY(charts);
+        auto* area = charts->findChild<QScrollArea*>();
+        QScrollBar* bar = area->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0);  // the rows do not all fit: it scrolls
+        QSet<ts::widgets::LiveChart*> seen;
+        auto checkWhole = [&] {
+            QApplication::processEvents();
+            const QRect view = area->viewport()->rect();
+            int whole = 0;
+            for (ts::widgets::LiveChart* c : charts->charts()) {
+                if (!c->isVisible()) continue;
+                const QRect r(c->mapTo(area->viewport(), QPoint(0, 0)), c->size());
+                if (!r.intersects(view)) continue;
+                if (!view.contains(r))
+                    return QString("a chart is cut: %1x%2 at %3,%4 in a %5x%6 view (scrolled to %7)")
+                        .arg(r.width()).arg(r.height()).arg(r.x()).arg(r.y()).arg(view.width()).arg(view.height()).arg(bar->value());
+                if (c->height() < 150) return QString("a chart squashed to %1 px high").arg(c->height());
+                seen.insert(c);
+                ++whole;
+            }
+            return whole > 0 ? QString() : QString("no chart in view");
+        };
+        QString problem = checkWhole();
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        for (int notch = 0; notch < 40 && bar->value() < bar->maximum(); ++notch) {
+            QWheelEvent wheel(QPointF(5, 5), area->viewport()->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(area->viewport(), &wheel);
+            problem = checkWhole();
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        QCOMPARE(bar->value(), bar->maximum());
+        int shown = 0;
+        for (ts::widgets::LiveChart* c : charts->charts()) shown += c->isVisible() ? 1 : 0;
+        QCOMPARE(seen.size(), shown);  // every chart was whole in view at some point
     }
 
     void mainWindowShowsTheTrainPage()
