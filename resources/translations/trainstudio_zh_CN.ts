@@ -1395,6 +1395,77 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
 </context>
 <context>
+    <name>MetricNames</name>
+    <message>
+        <source>test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Loss (per step)</source>
+        <translation>损失（每步）</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>Throughput (samples/s)</source>
+        <translation>吞吐量（样本/秒）</translation>
+    </message>
+    <message>
+        <source>Test loss</source>
+        <translation>测试损失</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>Training loss (epoch)</source>
+        <translation>训练损失（每轮）</translation>
+    </message>
+    <message>
+        <source>Test accuracy</source>
+        <translation>测试准确率</translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation>验证准确率</translation>
+    </message>
+    <message>
+        <source>Training accuracy</source>
+        <translation>训练准确率</translation>
+    </message>
+    <message>
+        <source>%1 top-%2 accuracy</source>
+        <translation>%1 top-%2 准确率</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+</context>
+<context>
     <name>ModelScene</name>
     <message>
         <source>input %1</source>
@@ -2979,7 +3050,7 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <name>ts::ui::EvaluationSamples</name>
     <message>
         <source>%1 →&#xa0;%2 (%3&#xa0;%)</source>
-        <translation>%1 →&#xa0;%2（%3&#xa0;%）</translation>
+        <translation>%1 →&#xa0;%2 (%3&#xa0;%)</translation>
     </message>
     <message>
         <source>Sample %1
@@ -4604,10 +4675,6 @@ Loss −log p(true class): %5</source>
         <translation>%2 上为 %1（空闲 %3，其中 %4 为系统保留）</translation>
     </message>
     <message>
-        <source>%1: one step</source>
-        <translation>%1：单步检查</translation>
-    </message>
-    <message>
         <source>waiting for the job queue: the step runs after the jobs ahead of it</source>
         <translation>正在等待作业队列：排在前面的作业完成后才运行此训练步</translation>
     </message>
@@ -4626,6 +4693,14 @@ Loss −log p(true class): %5</source>
     <message>
         <source>the one-step check failed: %1</source>
         <translation>单步检查失败：%1</translation>
+    </message>
+    <message>
+        <source>%1 at the largest batch that fits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at batch %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -4963,42 +5038,6 @@ Loss −log p(true class): %5</source>
 <context>
     <name>ts::ui::RunComparison</name>
     <message>
-        <source>Loss (per step)</source>
-        <translation>损失（每步）</translation>
-    </message>
-    <message>
-        <source>Validation loss</source>
-        <translation>验证损失</translation>
-    </message>
-    <message>
-        <source>Test loss</source>
-        <translation>测试损失</translation>
-    </message>
-    <message>
-        <source>Training loss (epoch)</source>
-        <translation>训练损失（每轮）</translation>
-    </message>
-    <message>
-        <source>Validation accuracy</source>
-        <translation>验证准确率</translation>
-    </message>
-    <message>
-        <source>Test accuracy</source>
-        <translation>测试准确率</translation>
-    </message>
-    <message>
-        <source>Training accuracy</source>
-        <translation>训练准确率</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <source>Gradient norm</source>
-        <translation>梯度范数</translation>
-    </message>
-    <message>
         <source>Differences only</source>
         <translation>仅显示差异</translation>
     </message>
@@ -5329,6 +5368,10 @@ SHA-256：%2</translation>
     <message>
         <source>%1 nodes</source>
         <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1：</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "evaluation_view.h"
 
+#include "ui/metric_names.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -159,7 +161,7 @@ void EvaluationView::showReport(const EvaluationRecord& record)
     const EvaluationReport& r = *m_report;
     QString summary = tr("Evaluation of the %1 split at epoch %2 (%3 samples): accuracy %4 %, macro F1 %5, "
                          "ECE %6, NLL %7, Brier %8")
-                          .arg(QString::fromStdString(record.split))
+                          .arg(MetricNames::split(QString::fromStdString(record.split)))
                           .arg(record.epoch)
                           .arg(QLocale().toString(qint64(record.samples)))
                           .arg(number(r.classification.accuracy() * 100, 2), number(r.classification.macro.f1),

@@ -1,5 +1,7 @@
 #include "run_comparison.h"
 
+#include "ui/metric_names.h"
+
 #include <QCheckBox>
 #include <QClipboard>
 #include <QGuiApplication>
@@ -45,18 +47,7 @@ const ComparedMetric kMetrics[] = {{"loss", true},      {"val_loss", false}, {"t
                                    {"train_loss", false}, {"val_acc", false}, {"test_acc", false},
                                    {"train_acc", false}, {"lr", true},       {"grad_norm", true}};
 
-QString titleOf(const QString& metric)
-{
-    if (metric == QLatin1String("loss")) return RunComparison::tr("Loss (per step)");
-    if (metric == QLatin1String("val_loss")) return RunComparison::tr("Validation loss");
-    if (metric == QLatin1String("test_loss")) return RunComparison::tr("Test loss");
-    if (metric == QLatin1String("train_loss")) return RunComparison::tr("Training loss (epoch)");
-    if (metric == QLatin1String("val_acc")) return RunComparison::tr("Validation accuracy");
-    if (metric == QLatin1String("test_acc")) return RunComparison::tr("Test accuracy");
-    if (metric == QLatin1String("train_acc")) return RunComparison::tr("Training accuracy");
-    if (metric == QLatin1String("lr")) return RunComparison::tr("Learning rate");
-    return RunComparison::tr("Gradient norm");
-}
+QString titleOf(const QString& metric) { return MetricNames::label(metric); }
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "run_overview.h"
 
+#include "ui/metric_names.h"
+
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -131,7 +133,7 @@ RunOverview::Rows RunOverview::finalMetrics(const std::vector<MetricSummary>& su
         QString text = RunsModel::metricText(s->name, s->last);
         if (metricGoal(s->name) != MetricGoal::None && s->count > 1 && s->best != s->last)
             text = tr("%1 (best %2 at step %3)").arg(text, RunsModel::metricText(s->name, s->best)).arg(s->bestStep);
-        rows.push_back({QString::fromStdString(s->name) + QLatin1Char(':'), text});
+        rows.push_back({tr("%1:").arg(MetricNames::label(QString::fromStdString(s->name))), text});
     }
     if (rows.isEmpty()) rows.push_back({QString(), tr("Metrics appear after the first epoch.")});
     return rows;
@@ -242,7 +244,7 @@ QString RunOverview::settingText(const QString& label) const
 QString RunOverview::metricText(const QString& metric) const
 {
     for (const auto& [l, v] : m_shownMetrics)
-        if (l == metric + QLatin1Char(':')) return v;
+        if (l == tr("%1:").arg(MetricNames::label(metric))) return v;
     return {};
 }
 

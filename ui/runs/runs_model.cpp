@@ -1,5 +1,7 @@
 #include "runs_model.h"
 
+#include "ui/metric_names.h"
+
 #include <QDateTime>
 #include <QHash>
 #include <QLocale>
@@ -277,7 +279,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const
         if (column == Result)
             if (const HeadlineResult r = headlineResult(row.summaries); r.summary)
                 return (r.finalTest ? tr("%1: final %2 at step %3 (no validation split)") : tr("%1: best %2 at step %3"))
-                    .arg(QString::fromStdString(r.summary->name), QLocale().toString(r.value, 'g', 6))
+                    .arg(MetricNames::label(QString::fromStdString(r.summary->name)), QLocale().toString(r.value, 'g', 6))
                     .arg(r.step);
         return {};
     default: return {};
