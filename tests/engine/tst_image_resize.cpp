@@ -19,8 +19,13 @@
 #include "data/dataset.h"
 #include "data/image_decode.h"
 #include "data/image_folder_dataset.h"
+#include "blob_dataset.h"
 #include "data/transforms.h"
 #include "io/experiment_yaml.h"
+#include "jobs/job.h"
+#include "store/run_reader.h"
+#include "store/workspace.h"
+#include "train/run_control.h"
 
 using namespace ts;
 namespace fs = std::filesystem;
@@ -317,6 +322,40 @@ private slots:
         writeImage(grey + "/b/2.png", 600, 300, 1, std::vector<std::uint8_t>(600 * 300, 2));
         writeImage(grey + "/b/3.png", 30, 30, 1, std::vector<std::uint8_t>(30 * 30, 2));
         QCOMPARE(ImageFolderDataset(grey, {}, "g").sampleShape(), Shape({1, 128, 256}));
+    }
+
+    // A training job on an image folder of mixed sizes: the run's stored log says once how many
+    // images were resized and how, and which image_shape was chosen.
+    void theRunLogSaysWhatWasResized()
+    {
+        const std::string root = dir() + "/run_folder";
+        for (int i = 0; i < 6; ++i) {
+            const bool odd = i % 2;
+            writeImage(root + (odd ? "/a/" : "/b/") + std::to_string(i) + ".png", odd ? 12 : 20, odd ? 12 : 9, 1,
+                       std::vector<std::uint8_t>(std::size_t(odd ? 144 : 180), std::uint8_t(40 * i)));
+        }
+        writeImage(root + "/a/6.png", 12, 12, 1, std::vector<std::uint8_t>(144, 7));  // 4 of 7 are 12 x 12
+        const std::string yaml = dir() + "/run.yaml";
+        {
+            std::ofstream(yaml) << "dataset: {format: image_folder, path: run_folder, resize: pad, validation_fraction: 0}\n"
+                                   "model:\n  layers:\n    - Flatten\n    - Linear: {out_features: 2}\n    - CrossEntropy\n"
+                                   "training: {epochs: 1, batch_size: 4, device: cpu}\n";
+        }
+        JobEnvironment env;
+        env.workspaceDir = dir() + "/ws";
+        env.cacheDir = dir() + "/cache";
+        env.systemSampleSeconds = 0;
+        test::Recorder rec;
+        RunControl control;
+        const JobResult result = runJob(TrainJob{.experiment = loadExperiment(yaml)}, env, control, rec);
+        QVERIFY2(result.finished.outcome == FinishedEvent::Outcome::Finished, result.finished.message.text.c_str());
+        std::vector<std::string> lines;
+        for (const LogLine& l : RunReader(Workspace::open(env.workspaceDir)).logs(result.runId)) lines.push_back(l.message.text);
+        const auto count = [&](const std::string& text) { return std::count(lines.begin(), lines.end(), text); };
+        QCOMPARE(count("3 of 7 images differ from 12x12: resized keeping the aspect ratio and padded with black "
+                       "(dataset.resize: pad)"), std::ptrdiff_t(1));
+        QCOMPARE(count("dataset.image_shape is not given: [1, 12, 12], from the most common image size 12x12 (4 of 7 "
+                       "images; at most 256 pixels a side)"), std::ptrdiff_t(1));
     }
 
     // dataset.resize is read, written back and refused when unknown, with line and column.
