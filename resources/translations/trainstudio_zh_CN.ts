@@ -5985,12 +5985,12 @@ Click to show them</source>
         <translation>其他 %1 种尺寸</translation>
     </message>
     <message>
-        <source>Widths %1 to %2, heights %3 to %4 pixels; every image is resized to %5 for training.</source>
-        <translation>宽度 %1 到 %2，高度 %3 到 %4 像素；训练时每张图像都缩放为 %5。</translation>
+        <source>Widths %1 to %2, heights %3 to %4 pixels; an image of another size becomes %5 for training (dataset.resize: %6).</source>
+        <translation>宽度 %1 到 %2 像素，高度 %3 到 %4 像素；尺寸不同的图像在训练时变为 %5（dataset.resize: %6）。</translation>
     </message>
     <message>
-        <source>%1 files are not readable PNG or JPEG images.</source>
-        <translation>%1 个文件不是可读的 PNG 或 JPEG 图像。</translation>
+        <source>%1 files are not readable images (PNG, JPEG, WebP, TIFF, BMP or GIF).</source>
+        <translation>%1 个文件不是可读取的图像（PNG、JPEG、WebP、TIFF、BMP 或 GIF）。</translation>
     </message>
 </context>
 <context>

@@ -12,14 +12,14 @@
 
 namespace ts::ui {
 
-// (width, height) of a PNG or JPEG file; (-1, -1) when it is neither, or damaged.
+// (width, height) of an image file (PNG, JPEG, WebP, TIFF, BMP, GIF); (-1, -1) when it is none, or damaged.
 // The engine's imageFileSize, its DataError turned into (-1, -1) for counting.
 std::pair<int, int> imageFileSize(const std::string& path);
 
 struct ImageSizeDistribution {
     std::map<std::pair<int, int>, std::int64_t> counts;  // (width, height) -> files
     std::int64_t looked = 0;     // files whose header was read
-    std::int64_t unreadable = 0; // of those, neither PNG nor JPEG or damaged
+    std::int64_t unreadable = 0; // of those, no image or damaged
     std::int64_t files = 0;      // files in the folder
     int minWidth = 0, maxWidth = 0, minHeight = 0, maxHeight = 0;
 };

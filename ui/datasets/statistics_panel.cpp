@@ -278,10 +278,12 @@ void StatisticsPanel::showImageSizes()
     if (bySize.size() > 6) parts << tr("%1 other sizes").arg(countText(std::int64_t(bySize.size() - 6)));
     text += ' ' + parts.join(QStringLiteral("; "));
     if (!d.counts.empty())
-        text += '\n' + tr("Widths %1 to %2, heights %3 to %4 pixels; every image is resized to %5 for training.")
+        text += '\n' + tr("Widths %1 to %2, heights %3 to %4 pixels; an image of another size becomes %5 for training "
+                           "(dataset.resize: %6).")
                            .arg(d.minWidth).arg(d.maxWidth).arg(d.minHeight).arg(d.maxHeight)
-                           .arg(QString::fromStdString(m_files->train->sampleShape().str()));
-    if (d.unreadable > 0) text += '\n' + tr("%1 files are not readable PNG or JPEG images.").arg(countText(d.unreadable));
+                           .arg(QString::fromStdString(m_files->train->sampleShape().str()), QString::fromStdString(m_spec.resize));
+    if (d.unreadable > 0)
+        text += '\n' + tr("%1 files are not readable images (PNG, JPEG, WebP, TIFF, BMP or GIF).").arg(countText(d.unreadable));
     m_sizesLabel->setText(text);
 }
 
