@@ -4696,11 +4696,11 @@ Loss −log p(true class): %5</source>
     </message>
     <message>
         <source>%1 at the largest batch that fits</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，按能放下的最大批量</translation>
     </message>
     <message>
         <source>%1 at batch %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，批量 %2</translation>
     </message>
 </context>
 <context>

@@ -39,6 +39,10 @@ ModelPage::ModelPage(QWidget* parent)
     setObjectName(QStringLiteral("page_model"));
     m_canvas->setObjectName(QStringLiteral("modelCanvas"));
     m_problems->setObjectName(QStringLiteral("modelProblems"));
+    // Problems wrap to the list's width (the engine's messages are long, Chinese ones too).
+    m_problems->setWordWrap(true);
+    m_problems->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_problems->setResizeMode(QListView::Adjust);
     m_status->setObjectName(QStringLiteral("modelStatus"));
     m_status->setWordWrap(true);
     QFont titleFont = m_title->font();
@@ -310,10 +314,11 @@ void ModelPage::showProblems()
     for (const auto& p : m_doc->diagnosis().problems) {
         const bool fixable = p.kind() == GraphError::Kind::NotTrainable && !lossOp.isEmpty();
         auto* item = new QListWidgetItem(problemText(p), m_problems);
+        item->setToolTip(item->text());
         item->setData(Qt::UserRole, q(p.node()));
         item->setData(Qt::UserRole + 1, fixable);
         item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
-        if (fixable) item->setToolTip(tr("Double-click, or press %1, to add it").arg(m_addLoss->text()));
+        if (fixable) item->setToolTip(item->text() + QLatin1Char('\n') + tr("Double-click, or press %1, to add it").arg(m_addLoss->text()));
     }
     m_addLoss->setVisible(!lossOp.isEmpty());
     for (const auto& issue : m_doc->fileIssues()) {

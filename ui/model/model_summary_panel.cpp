@@ -15,6 +15,7 @@
 #include "backend/select_backend.h"
 #include "jobs/job.h"
 #include "train/memory_advice.h"
+#include "full_height_label.h"
 #include "model_scene.h"
 #include "ui/train/training_session.h"
 
@@ -78,6 +79,10 @@ ModelSummaryPanel::ModelSummaryPanel(QWidget* parent) : QWidget(parent)
     step->addLayout(buttons);
     step->addWidget(m_confirmation);
     form->addRow(tr("One step:"), step);
+    for (QLabel* wrapped : {m_breakdown, m_fits, m_confirmation}) {
+        FullHeightLabel::keep(wrapped);
+        wrapped->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // beside its row's label, however tall the row
+    }
     connect(m_confirm, &QPushButton::clicked, this, [this] { confirm(0); });
     connect(m_cancel, &QPushButton::clicked, this, &ModelSummaryPanel::cancelConfirmation);
 
@@ -124,10 +129,10 @@ void ModelSummaryPanel::replan()
 {
     if (!m_ok) {
         ++m_generation;
-        m_breakdown->setText(tr("not known until the model checks (see Problems)"));
-        m_fits->clear();
+        FullHeightLabel::setText(m_breakdown, tr("not known until the model checks (see Problems)"));
+        FullHeightLabel::setText(m_fits, {});
         m_largest = 0;
-        if (!confirming()) m_confirmation->clear();
+        if (!confirming()) FullHeightLabel::setText(m_confirmation, {});
         updateButtons();
         return;
     }
@@ -175,10 +180,10 @@ void ModelSummaryPanel::replan()
 void ModelSummaryPanel::show(const Plan& plan)
 {
     // A step measured for the drawing before this one says nothing about this one.
-    if (!confirming()) m_confirmation->clear();
+    if (!confirming()) FullHeightLabel::setText(m_confirmation, {});
     if (!plan.error.isEmpty()) {
-        m_breakdown->setText(tr("not known: %1").arg(plan.error));
-        m_fits->clear();
+        FullHeightLabel::setText(m_breakdown, tr("not known: %1").arg(plan.error));
+        FullHeightLabel::setText(m_fits, {});
         m_largest = 0;
         updateButtons();
         return;
@@ -189,15 +194,15 @@ void ModelSummaryPanel::show(const Plan& plan)
     m_memory = m;
     m_largest = plan.largest;
     m_margin = plan.margin;
-    m_breakdown->setText(tr("%1 in all: parameters %2, gradients %3, optimizer state %4, activations %5, workspace %6")
+    FullHeightLabel::setText(m_breakdown, tr("%1 in all: parameters %2, gradients %3, optimizer state %4, activations %5, workspace %6")
                              .arg(size(m.total()), size(m.parameters), size(m.gradients), size(m.optimizerState),
                                   size(m.activations), size(m.workspace)));
-    if (plan.available == 0) m_fits->setText(tr("unknown: %1 does not say how much memory is free").arg(plan.device));
+    if (plan.available == 0) FullHeightLabel::setText(m_fits, tr("unknown: %1 does not say how much memory is free").arg(plan.device));
     else if (plan.largest == 0)
-        m_fits->setText(tr("none: even batch 1 needs more than the %1 usable on %2 (%3 free, %4 of it kept free for the system)")
+        FullHeightLabel::setText(m_fits, tr("none: even batch 1 needs more than the %1 usable on %2 (%3 free, %4 of it kept free for the system)")
                             .arg(size(plan.usable), plan.device, size(plan.available), size(plan.margin)));
     else
-        m_fits->setText(tr("%1 on %2 (%3 free, %4 of it kept free for the system)")
+        FullHeightLabel::setText(m_fits, tr("%1 on %2 (%3 free, %4 of it kept free for the system)")
                             .arg(l.toString(qlonglong(plan.largest)), plan.device, size(plan.available), size(plan.margin)));
     updateButtons();
     emit planned();
@@ -213,7 +218,9 @@ void ModelSummaryPanel::confirm(std::int64_t batch)
     job.batch = batch;
     const QString name = QString::fromStdString(m_spec.name.empty() ? std::string("model") : m_spec.name);
     m_jobGeneration = m_generation;
-    m_jobId = m_session->enqueue(job, tr("%1: one step").arg(name), QString());
+    const QString title = batch == 0 ? tr("%1 at the largest batch that fits").arg(name)
+                                     : tr("%1 at batch %2").arg(name, QLocale().toString(qlonglong(batch)));
+    m_jobId = m_session->enqueue(job, title, QString());
     updateButtons();
     followJob();
 }
@@ -233,11 +240,11 @@ void ModelSummaryPanel::followJob()
     const QLocale l;
     if (!row->isDone()) {
         if (row->state == JobRow::State::Queued)
-            m_confirmation->setText(tr("waiting for the job queue: the step runs after the jobs ahead of it"));
+            FullHeightLabel::setText(m_confirmation, tr("waiting for the job queue: the step runs after the jobs ahead of it"));
         else if (row->state == JobRow::State::Stopping)
-            m_confirmation->setText(tr("stopping the one-step check…"));
+            FullHeightLabel::setText(m_confirmation, tr("stopping the one-step check…"));
         else
-            m_confirmation->setText(row->what.isEmpty() ? tr("checking the memory…") : row->what + QStringLiteral("…"));
+            FullHeightLabel::setText(m_confirmation, row->what.isEmpty() ? tr("checking the memory…") : row->what + QStringLiteral("…"));
         return;
     }
     StepCheck check;
@@ -254,7 +261,7 @@ void ModelSummaryPanel::followJob()
     m_jobId = 0;
     m_check = check;
     // The model or the settings changed meanwhile: the answer is about another model.
-    m_confirmation->setText(current ? confirmationText() : QString());
+    FullHeightLabel::setText(m_confirmation, current ? confirmationText() : QString());
     updateButtons();
     emit confirmed();
 }

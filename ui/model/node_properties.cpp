@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "attr_help.h"
+#include "full_height_label.h"
 #include "ops/registry.h"
 
 namespace ts::ui {
@@ -33,25 +34,6 @@ void colourText(QLabel* label, const QColor& colour)
     p.setColor(QPalette::WindowText, colour);
     label->setPalette(p);
 }
-
-// Holds a wrapped label at the height its text needs at its width: the form lays rows out by
-// their size hints and gave a wrapped description one or two lines, cutting the rest.
-class FullHeight : public QObject {
-public:
-    using QObject::QObject;
-    static void fit(QLabel* label)
-    {
-        const int need = label->heightForWidth(label->width());
-        if (need > 0 && need != label->minimumHeight()) label->setMinimumHeight(need);
-    }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override
-    {
-        if (event->type() == QEvent::Resize) fit(static_cast<QLabel*>(watched));
-        return false;
-    }
-};
 
 QLabel* wrappedLabel(QWidget* parent)
 {
@@ -148,7 +130,7 @@ NodeProperties::NodeProperties(QWidget* parent) : QWidget(parent)
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setEnabled(false);  // greyed: a state, not content
     m_error = wrappedLabel(this);
-    m_error->installEventFilter(new FullHeight(m_error));
+    FullHeightLabel::keep(m_error);
     colourText(m_error, kProblemColour);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
@@ -182,7 +164,7 @@ NodeProperties::NodeProperties(QWidget* parent) : QWidget(parent)
     bold.setBold(true);
     m_op->setFont(bold);
     m_opNote = wrappedLabel(m_body);
-    m_opNote->installEventFilter(new FullHeight(m_opNote));
+    FullHeightLabel::keep(m_opNote);
     m_opNote->setObjectName(QStringLiteral("opDescription"));
     m_opNote->setEnabled(false);
     m_form->addRow(tr("Op"), m_op);
@@ -225,7 +207,7 @@ void NodeProperties::showNothing(const QString& why)
 void NodeProperties::setError(const QString& message)
 {
     m_error->setText(message);
-    FullHeight::fit(m_error);
+    FullHeightLabel::fit(m_error);
     m_error->setVisible(!message.isEmpty());
 }
 
@@ -274,7 +256,7 @@ void NodeProperties::showNode(const ts::Node& node)
                          : tr("The engine has no op \"%1\": its attributes are shown as written, read-only. Change the "
                               "op in the experiment file, or delete the node and add one from the palette.")
                                .arg(opType));
-    FullHeight::fit(m_opNote);  // a new text at the same width: no resize to do it
+    FullHeightLabel::fit(m_opNote);  // a new text at the same width: no resize to do it
     m_op->setToolTip(op ? opToolTip(*op) : QString());
     {
         const QSignalBlocker blocker(m_checkpoint);
