@@ -31,6 +31,11 @@ QString MetricNames::label(const QString& metric)
             if (split == QLatin1String("val")) return tr("Validation accuracy");
             return tr("Training accuracy");
         }
+        if (known && measure == QLatin1String("macro_f1")) {
+            if (split == QLatin1String("test")) return tr("Test macro F1");
+            if (split == QLatin1String("val")) return tr("Validation macro F1");
+            return tr("Training macro F1");
+        }
         if (known && measure.startsWith(QLatin1String("top")) && measure.endsWith(QLatin1String("_acc")))  // test_top5_acc
             return tr("%1 top-%2 accuracy").arg(split == QLatin1String("test") ? tr("Test")
                                                 : split == QLatin1String("val") ? tr("Validation") : tr("Training"),

@@ -1464,6 +1464,18 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>Training</source>
         <translation>训练</translation>
     </message>
+    <message>
+        <source>Test macro F1</source>
+        <translation>测试宏平均 F1</translation>
+    </message>
+    <message>
+        <source>Validation macro F1</source>
+        <translation>验证宏平均 F1</translation>
+    </message>
+    <message>
+        <source>Training macro F1</source>
+        <translation>训练宏平均 F1</translation>
+    </message>
 </context>
 <context>
     <name>ModelScene</name>

@@ -26,6 +26,7 @@
 
 #include <qcustomplot.h>
 #include "ui/runs/runs_model.h"
+#include "ui/live_language.h"
 #include "ui/runs/runs_page.h"
 #include "io/checkpoint.h"
 #include "store/run_reader.h"
@@ -243,6 +244,21 @@ private slots:
         QCOMPARE(RunsModel::resultText(r), QString("test acc 86.44 %"));
         Q_UNUSED(id);
         QCOMPARE(RunsModel::resultText(HeadlineResult{}), QString("—"));
+    }
+
+    // A language switch while the page is open: the table's statuses and headers follow it.
+    void tableFollowsALanguageSwitch()
+    {
+        RunWriter writer(m_ws);
+        addRun(writer, m_ws, {.name = "one"});
+        OPEN_PAGE(page, 1);
+        QCOMPARE(page->model()->index(0, RunsModel::Status).data().toString(), QString("Finished"));
+        const auto restore = qScopeGuard([] { LiveLanguage::use(QString()); });  // the system's, as before
+        QVERIFY(LiveLanguage::use("zh_CN"));
+        QTRY_COMPARE(page->model()->index(0, RunsModel::Status).data().toString(), QString("已完成"));
+        QCOMPARE(page->model()->headerData(RunsModel::Status, Qt::Horizontal).toString(), QString("状态"));
+        QVERIFY(LiveLanguage::use(QString()));
+        QTRY_COMPARE(page->model()->index(0, RunsModel::Status).data().toString(), QString("Finished"));
     }
 
     void refreshUpdatesRowsInPlace()

@@ -44,6 +44,13 @@ RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void RunsModel::refresh(RunReader& reader) { setRuns(reader.listRuns()); }
 
+void RunsModel::retranslate()
+{
+    for (std::size_t i = 0; i < m_rows.size(); ++i) m_keys[i] = keysOf(m_rows[i]);
+    if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
 RunsModel::RowKeys RunsModel::keysOf(const RunListing& row)
 {
     const RunInfo& run = row.run;

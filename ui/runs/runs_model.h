@@ -40,6 +40,8 @@ public:
     // have a listing. Rows are matched by run id.
     void setRuns(std::vector<ts::RunListing> runs);
     void clear();
+    // The rows' texts again, in the language now in use (statuses and devices are kept as text).
+    void retranslate();
 
     // Sorting and filtering by the rows' ready keys (RunsProxyModel uses them).
     bool lessThan(int leftRow, int rightRow, int column) const;

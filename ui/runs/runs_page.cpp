@@ -181,6 +181,12 @@ QList<QAction*> RunsPage::runActions() const
     return {m_resumeAction, m_evaluateAction, m_exportAction, m_renameAction, m_deleteAction, m_refreshAction};
 }
 
+void RunsPage::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange) m_model->retranslate();
+    QWidget::changeEvent(event);
+}
+
 void RunsPage::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);

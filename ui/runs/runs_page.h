@@ -93,6 +93,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;  // a new language: the table's texts again
 
 private:
     void createActions();
