@@ -347,14 +347,6 @@
         <translation>图像文件夹（每个类别一个子文件夹）</translation>
     </message>
     <message>
-        <source>For another kind of dataset, pick its format from the Format list and open it again.</source>
-        <translation>其他类型的数据集：请在格式列表中选择其格式，然后重新打开。</translation>
-    </message>
-    <message>
-        <source>If the message names a file, remove or replace it.</source>
-        <translation>如果消息中指出了某个文件，请删除或替换该文件。</translation>
-    </message>
-    <message>
         <source>An image folder holds one sub-folder of PNG or JPEG images per class (flowers/daisy/1.png, flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders (flowers/train/daisy/…, flowers/test/daisy/…).</source>
         <translation>图像文件夹中每个类别一个子文件夹，存放 PNG 或 JPEG 图像（flowers/daisy/1.png、flowers/rose/2.jpg）；或者包含 train/ 和 test/ 两个文件夹，各自存放这样的类别子文件夹（flowers/train/daisy/…、flowers/test/daisy/…）。</translation>
     </message>
@@ -369,6 +361,14 @@
     <message>
         <source>%1 is not a file of a dataset that can be read (a CSV table, an IDX or CIFAR-10 file, or an image of an image folder).</source>
         <translation>%1 不是可读取的数据集文件（可读取的有：CSV 表格、IDX 或 CIFAR-10 文件，或图像文件夹中的图像）。</translation>
+    </message>
+    <message>
+        <source>%1 For another kind of dataset, pick its format from the Format list and open it again.</source>
+        <translation>%1其他类型的数据集：请在格式列表中选择其格式，然后重新打开。</translation>
+    </message>
+    <message>
+        <source>%1 If the message names a file, remove or replace it.</source>
+        <translation>%1如果消息中指出了某个文件，请删除或替换该文件。</translation>
     </message>
 </context>
 <context>

@@ -59,15 +59,14 @@ QString firstImage(const QString& root)
 QString adviceFor(const ts::DatasetSpec& spec, const QString& error)
 {
     if (spec.format.empty())
-        return datasetLayoutsText() + QLatin1Char(' ') +
-               DatasetOpener::tr("For another kind of dataset, pick its format from the Format list and open it again.");
+        return DatasetOpener::tr("%1 For another kind of dataset, pick its format from the Format list and open it again.")
+            .arg(datasetLayoutsText());
     if (error.contains(QLatin1String("not found")) || error.contains(QLatin1String("no such")))
         return DatasetOpener::tr("Check that the folder holds the dataset's files, or open another folder (File > Open Dataset…).");
     if (spec.format == "csv")
         return DatasetOpener::tr("Choose the label and feature columns in the table below, or fix the line named in the message.");
     if (spec.format == "image_folder")
-        return datasetLayoutsText() + QLatin1Char(' ') +
-               DatasetOpener::tr("If the message names a file, remove or replace it.");
+        return DatasetOpener::tr("%1 If the message names a file, remove or replace it.").arg(datasetLayoutsText());
     return DatasetOpener::tr("The file named in the message is damaged or of another format: download it again, or pick another "
                   "format if the guess was wrong.");
 }

@@ -425,13 +425,14 @@ void DatasetsPage::onOpened()
     if (keepShown && !result.ok() && m_opened.ok()) {
         // Another format for the chosen path did not read it: what was shown stays, as it was.
         const QString tried = datasetFormatName(QString::fromStdString(result.spec.format));
-        setMessage(tr("%1 cannot be read as %2: %3").arg(m_chosenPath, tried, result.error) + QLatin1Char('\n') +
-                       result.advice + QLatin1Char('\n') +
-                       tr("Still shown: %1, read as %2.")
-                           .arg(QString::fromStdString(m_opened.files->name),
-                                datasetFormatName(QString::fromStdString(m_opened.spec.format))),
+        QString text = tr("%1 cannot be read as %2: %3").arg(m_chosenPath, tried, result.error) + QLatin1Char('\n');
+        if (result.spec.format != "csv") text += result.advice + QLatin1Char('\n');  // a CSV's advice is about a table not shown
+        setMessage(text + tr("Still shown: %1, read as %2.")
+                              .arg(QString::fromStdString(m_opened.files->name),
+                                   datasetFormatName(QString::fromStdString(m_opened.spec.format))),
                    true);
         showFormatOf(m_opened.spec);
+        updateActions();
         emit datasetOpened();
         return;
     }

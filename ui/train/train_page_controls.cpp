@@ -265,6 +265,7 @@ void TrainPage::onExperimentChosen(int index)
         return;
     }
     m_lastExperimentIndex = index;
+    m_experiment->setToolTip(QDir::toNativeSeparators(file));  // the box may cut a long name and its folder
     try {
         m_spec = ts::loadExperiment(file.toStdString());
         loadIntoEditor(*m_spec);
