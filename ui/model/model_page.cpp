@@ -91,7 +91,12 @@ ModelPage::ModelPage(QWidget* parent)
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 0);
-    split->setSizes({200, 800, 320});
+    // The canvas is the page: in a small window (960 x 600) the palette and the inspector give
+    // way to it, down to a width that still reads (their own minimums would take two thirds).
+    const int em = fontMetrics().averageCharWidth();
+    m_palette->setMinimumWidth(em * 17);  // "BatchNorm2d" whole
+    right->setMinimumWidth(em * 26);
+    split->setSizes({em * 22, em * 100, em * 40});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
