@@ -451,6 +451,7 @@ private slots:
         QVERIFY(!button->isEnabled());  // no job queue, no step
         summary->setSession(&session);
         QVERIFY(button->isEnabled());
+        QVERIFY2(button->toolTip().contains(QStringLiteral("as a job")), qPrintable(button->toolTip()));
         QVERIFY(!summary->confirming());  // never by itself
         QSignalSpy confirmed(summary, &ModelSummaryPanel::confirmed);
         summary->confirm(24);

@@ -36,9 +36,6 @@ ModelSummaryPanel::ModelSummaryPanel(QWidget* parent) : QWidget(parent)
                           "10% of a GPU's free memory. Past the free RAM the system swaps, then kills the program."));
     m_confirm = new QPushButton(tr("Confirm with one step"));
     m_confirm->setObjectName(QStringLiteral("summaryConfirm"));
-    m_confirm->setToolTip(tr("Runs one real training step on synthetic data, as a job, at the largest batch that fits "
-                             "with the margin, and measures the memory it takes. Its memory is checked against what is "
-                             "free first; on the CPU that much RAM is in use for a moment."));
     m_confirm->setEnabled(false);
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setObjectName(QStringLiteral("summaryCancelStep"));
@@ -122,7 +119,10 @@ void ModelSummaryPanel::updateButtons()
     const bool checking = m_jobId != 0;
     m_confirm->setEnabled(m_session && m_ok && m_largest > 0 && !checking);
     m_cancel->setVisible(checking);
-    if (!m_session) m_confirm->setToolTip(tr("Needs the studio's job queue"));
+    m_confirm->setToolTip(m_session ? tr("Runs one real training step on synthetic data, as a job, at the largest batch that "
+                                         "fits with the margin, and measures the memory it takes. Its memory is checked "
+                                         "against what is free first; on the CPU that much RAM is in use for a moment.")
+                                    : tr("Needs the studio's job queue"));
 }
 
 void ModelSummaryPanel::replan()
