@@ -86,6 +86,11 @@ ChartGrid::ChartGrid(QWidget* parent) : QWidget(parent)
     m_scroll->viewport()->installEventFilter(this);  // its height sets the rows' height (the bar above may change it)
     connect(m_scroll->verticalScrollBar(), &QScrollBar::valueChanged, this, &ChartGrid::snapToRow);
     connect(m_scroll->verticalScrollBar(), &QScrollBar::sliderReleased, this, &ChartGrid::snapToRow);
+    // New row heights (the view grew or shrank): the same row stays at the top.
+    connect(m_scroll->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] {
+        if (m_rowPitch > 0) m_scroll->verticalScrollBar()->setValue(m_topRow * m_rowPitch);
+        snapToRow();
+    });
 
     connect(m_xAxis, &QComboBox::activated, this, [this](int index) {
         const auto mode = XAxisMode(m_xAxis->itemData(index).toInt());
@@ -262,7 +267,8 @@ void ChartGrid::snapToRow()
 {
     QScrollBar* bar = m_scroll->verticalScrollBar();
     if (m_rowPitch <= 0 || bar->isSliderDown()) return;
-    const int snapped = std::min(bar->maximum(), int(std::lround(double(bar->value()) / m_rowPitch)) * m_rowPitch);
+    m_topRow = int(std::lround(double(bar->value()) / m_rowPitch));
+    const int snapped = std::min(bar->maximum(), m_topRow * m_rowPitch);
     if (snapped != bar->value()) bar->setValue(snapped);
 }
 

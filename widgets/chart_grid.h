@@ -70,6 +70,7 @@ private:
     int m_columns = 0;
     int m_rows = 0;
     int m_rowPitch = 0;  // a row and its spacing while the grid scrolls; 0 when all rows fit
+    int m_topRow = 0;    // the row at the top of the view while it scrolls
 
     QToolButton* m_chartsButton = nullptr;
     QLabel* m_xLabel = nullptr;

@@ -913,6 +913,20 @@ private slots:
         int shown = 0;
         for (ts::widgets::LiveChart* c : charts->charts()) shown += c->isVisible() ? 1 : 0;
         QCOMPARE(seen.size(), shown);  // every chart was whole in view at some point
+
+        // Scrolled to a middle row, the dock closed and opened again: taller, then shorter
+        // rows, and still whole charts in view.
+        bar->setValue(bar->maximum() / 2);
+        w.findChild<QAction*>("actionJobs")->trigger();
+        QTRY_VERIFY(!jobs->isVisible());
+        QTest::qWait(50);
+        problem = checkWhole();
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        w.findChild<QAction*>("actionJobs")->trigger();
+        QTRY_VERIFY(jobs->isVisible());
+        QTest::qWait(50);
+        problem = checkWhole();
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void mainWindowShowsTheTrainPage()
