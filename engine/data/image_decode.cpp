@@ -105,19 +105,10 @@ Opened openImage(const std::string& path)
     Opened o;
     o.format = formatOf(loader, path);
     if (o.format.empty()) throw notAnImage(path);
-    // A name ending in "]" would be read as load options ("a.png[page=2]"): such a file is read
-    // into memory and loaded from there.
-    VipsImage* image = nullptr;
-    if (!path.empty() && path.back() == ']') {
-        const std::vector<std::uint8_t> bytes = readFileBytes(path);
-        VipsBlob* blob = vips_blob_copy(bytes.data(), bytes.size());
-        image = vips_image_new_from_buffer(VIPS_AREA(blob)->data, VIPS_AREA(blob)->length, "", "fail_on", VIPS_FAIL_ON_WARNING,
-                                           "access", VIPS_ACCESS_SEQUENTIAL, nullptr);
-        if (image) g_object_set_data_full(G_OBJECT(image), "ts-bytes", blob, [](gpointer b) { vips_area_unref(VIPS_AREA(b)); });
-        else vips_area_unref(VIPS_AREA(blob));
-    } else {
-        image = vips_image_new_from_file(path.c_str(), "fail_on", VIPS_FAIL_ON_WARNING, "access", VIPS_ACCESS_SEQUENTIAL, nullptr);
-    }
+    // vips would read a trailing "[...]" as load options ("a.png[page=2]"): the readers pass only
+    // names that end in an image extension (isImageFileName), so none has one.
+    VipsImage* image =
+        vips_image_new_from_file(path.c_str(), "fail_on", VIPS_FAIL_ON_WARNING, "access", VIPS_ACCESS_SEQUENTIAL, nullptr);
     if (!image) throw DataError(path, -1, path + ": damaged " + o.format + " image (" + takeVipsError() + ")");
     o.image.reset(image);
     return o;

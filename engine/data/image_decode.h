@@ -25,6 +25,7 @@ bool isImageFileName(const std::string& path);
 // "PNG, JPEG, WebP, TIFF, BMP or GIF", for messages.
 const char* imageFormatsText();
 
+// `path` ends in one of those extensions (isImageFileName): vips reads a trailing "[...]" as options.
 // Decodes the file (its kind told by its first bytes, not its name) into `channels` (1 or 3)
 // channels. Throws DataError naming the file when it is no image of those formats, is damaged,
 // or is too large (more than 8192 x 8192 pixels, checked from the header before decoding).
