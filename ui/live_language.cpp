@@ -239,15 +239,20 @@ Contexts contextsOf(const QObject* object)
 // The source each text set by a switch came from, by the thing showing it: one Chinese word
 // may stand for two English texts ("学习率": "Learning rate", "learning rate"), and the way
 // back takes the one it came from.
-QHash<QPair<const void*, QString>, Origin> g_chosen;
+QHash<QString, Origin> g_chosen;  // by chosenKey()
+
+QString chosenKey(const void* owner, const QByteArray& slot, const QString& shown)
+{
+    return QString::number(quintptr(owner), 16) + QLatin1Char('/') + QLatin1String(slot) + QLatin1Char('/') + shown;
+}
 
 // Sets a text through `set` when it was made by tr() and reads differently now.
-void update(const RememberingTranslator& tr, const Contexts& contexts, const void* owner, const QString& shown,
-            const std::function<void(const QString&)>& set)
+void update(const RememberingTranslator& tr, const Contexts& contexts, const void* owner, const QByteArray& slot,
+            const QString& shown, const std::function<void(const QString&)>& set)
 {
     if (shown.isEmpty()) return;
     std::optional<Origin> origin;
-    if (auto it = g_chosen.constFind({owner, shown}); it != g_chosen.constEnd()) origin = *it;
+    if (auto it = g_chosen.constFind(chosenKey(owner, slot, shown)); it != g_chosen.constEnd()) origin = *it;
     else origin = tr.originOf(shown, contexts);
     QString now = origin ? origin->translate(origin->n) : tr.retranslated(shown, contexts);
     if (now.isNull() && shown.contains(QLatin1Char('\n'))) {  // lines composed from several texts
@@ -258,7 +263,7 @@ void update(const RememberingTranslator& tr, const Contexts& contexts, const voi
         if (any) now = lines.join(QLatin1Char('\n'));
     }
     if (now.isNull()) return;
-    if (origin) g_chosen.insert({owner, now}, *origin);
+    if (origin) g_chosen.insert(chosenKey(owner, slot, now), *origin);
     if (now != shown) set(now);
 }
 
@@ -270,12 +275,12 @@ void retranslateProperties(const RememberingTranslator& tr, const Contexts& cont
             const QMetaProperty property = mo->property(i);
             if (!property.isWritable()) continue;
             if (property.metaType().id() == QMetaType::QString) {
-                update(tr, contexts, w, property.read(w).toString(), [&](const QString& s) { property.write(w, s); });
+                update(tr, contexts, w, property.name(), property.read(w).toString(), [&](const QString& s) { property.write(w, s); });
             } else if (property.metaType().id() == QMetaType::QStringList) {
                 QStringList texts = property.read(w).toStringList();
                 bool changed = false;
                 for (QString& text : texts)
-                    update(tr, contexts, w, text, [&](const QString& s) { text = s, changed = true; });
+                    update(tr, contexts, w, property.name(), text, [&](const QString& s) { text = s, changed = true; });
                 if (changed) property.write(w, texts);
             }
         }
@@ -284,8 +289,8 @@ void retranslateProperties(const RememberingTranslator& tr, const Contexts& cont
 void retranslateItems(const RememberingTranslator& tr, const Contexts& ctx, QStandardItem* item)
 {
     if (!item) return;
-    update(tr, ctx, item, item->text(), [item](const QString& s) { item->setText(s); });
-    update(tr, ctx, item, item->toolTip(), [item](const QString& s) { item->setToolTip(s); });
+    update(tr, ctx, item, "text", item->text(), [item](const QString& s) { item->setText(s); });
+    update(tr, ctx, item, "toolTip", item->toolTip(), [item](const QString& s) { item->setToolTip(s); });
     for (int row = 0; row < item->rowCount(); ++row)
         for (int column = 0; column < item->columnCount(); ++column) retranslateItems(tr, ctx, item->child(row, column));
 }
@@ -293,8 +298,8 @@ void retranslateItems(const RememberingTranslator& tr, const Contexts& ctx, QSta
 void retranslateTree(const RememberingTranslator& tr, const Contexts& ctx, QTreeWidgetItem* item)
 {
     for (int c = 0; c < item->columnCount(); ++c) {
-        update(tr, ctx, item, item->text(c), [item, c](const QString& s) { item->setText(c, s); });
-        update(tr, ctx, item, item->toolTip(c), [item, c](const QString& s) { item->setToolTip(c, s); });
+        update(tr, ctx, item, "text", item->text(c), [item, c](const QString& s) { item->setText(c, s); });
+        update(tr, ctx, item, "toolTip", item->toolTip(c), [item, c](const QString& s) { item->setToolTip(c, s); });
     }
     for (int i = 0; i < item->childCount(); ++i) retranslateTree(tr, ctx, item->child(i));
 }
@@ -303,51 +308,51 @@ void retranslateWidget(const RememberingTranslator& tr, QWidget* w)
 {
     const Contexts ctx = contextsOf(w);
     retranslateProperties(tr, ctx, w);
-    update(tr, ctx, w, w->windowTitle(), [w](const QString& s) { w->setWindowTitle(s); });
-    update(tr, ctx, w, w->toolTip(), [w](const QString& s) { w->setToolTip(s); });
-    update(tr, ctx, w, w->statusTip(), [w](const QString& s) { w->setStatusTip(s); });
-    update(tr, ctx, w, w->whatsThis(), [w](const QString& s) { w->setWhatsThis(s); });
-    update(tr, ctx, w, w->accessibleName(), [w](const QString& s) { w->setAccessibleName(s); });
+    update(tr, ctx, w, "windowTitle", w->windowTitle(), [w](const QString& s) { w->setWindowTitle(s); });
+    update(tr, ctx, w, "toolTip", w->toolTip(), [w](const QString& s) { w->setToolTip(s); });
+    update(tr, ctx, w, "statusTip", w->statusTip(), [w](const QString& s) { w->setStatusTip(s); });
+    update(tr, ctx, w, "whatsThis", w->whatsThis(), [w](const QString& s) { w->setWhatsThis(s); });
+    update(tr, ctx, w, "accessibleName", w->accessibleName(), [w](const QString& s) { w->setAccessibleName(s); });
 
     if (auto* label = qobject_cast<QLabel*>(w))
-        update(tr, ctx, label, label->text(), [label](const QString& s) { label->setText(s); });
+        update(tr, ctx, label, "text", label->text(), [label](const QString& s) { label->setText(s); });
     else if (auto* button = qobject_cast<QAbstractButton*>(w))
-        update(tr, ctx, button, button->text(), [button](const QString& s) { button->setText(s); });
+        update(tr, ctx, button, "text", button->text(), [button](const QString& s) { button->setText(s); });
     else if (auto* group = qobject_cast<QGroupBox*>(w))
-        update(tr, ctx, group, group->title(), [group](const QString& s) { group->setTitle(s); });
+        update(tr, ctx, group, "title", group->title(), [group](const QString& s) { group->setTitle(s); });
     else if (auto* line = qobject_cast<QLineEdit*>(w))
-        update(tr, ctx, line, line->placeholderText(), [line](const QString& s) { line->setPlaceholderText(s); });
+        update(tr, ctx, line, "placeholderText", line->placeholderText(), [line](const QString& s) { line->setPlaceholderText(s); });
     else if (auto* text = qobject_cast<QTextEdit*>(w))
-        update(tr, ctx, text, text->placeholderText(), [text](const QString& s) { text->setPlaceholderText(s); });
+        update(tr, ctx, text, "placeholderText", text->placeholderText(), [text](const QString& s) { text->setPlaceholderText(s); });
     else if (auto* plain = qobject_cast<QPlainTextEdit*>(w))
-        update(tr, ctx, plain, plain->placeholderText(), [plain](const QString& s) { plain->setPlaceholderText(s); });
+        update(tr, ctx, plain, "placeholderText", plain->placeholderText(), [plain](const QString& s) { plain->setPlaceholderText(s); });
     else if (auto* progress = qobject_cast<QProgressBar*>(w))
-        update(tr, ctx, progress, progress->format(), [progress](const QString& s) { progress->setFormat(s); });
+        update(tr, ctx, progress, "format", progress->format(), [progress](const QString& s) { progress->setFormat(s); });
     else if (auto* bar = qobject_cast<QTabBar*>(w)) {
         for (int i = 0; i < bar->count(); ++i) {
-            update(tr, ctx, bar, bar->tabText(i), [bar, i](const QString& s) { bar->setTabText(i, s); });
-            update(tr, ctx, bar, bar->tabToolTip(i), [bar, i](const QString& s) { bar->setTabToolTip(i, s); });
+            update(tr, ctx, bar, "tabText", bar->tabText(i), [bar, i](const QString& s) { bar->setTabText(i, s); });
+            update(tr, ctx, bar, "tabToolTip", bar->tabToolTip(i), [bar, i](const QString& s) { bar->setTabToolTip(i, s); });
         }
     } else if (auto* combo = qobject_cast<QComboBox*>(w)) {
         if (qobject_cast<QStandardItemModel*>(combo->model()))  // other models translate in data()
             for (int i = 0; i < combo->count(); ++i) {
-                update(tr, ctx, combo, combo->itemText(i), [combo, i](const QString& s) { combo->setItemText(i, s); });
+                update(tr, ctx, combo, "itemText", combo->itemText(i), [combo, i](const QString& s) { combo->setItemText(i, s); });
                 const QString tip = combo->itemData(i, Qt::ToolTipRole).toString();
-                update(tr, ctx, combo, tip, [combo, i](const QString& s) { combo->setItemData(i, s, Qt::ToolTipRole); });
+                update(tr, ctx, combo, "itemToolTip", tip, [combo, i](const QString& s) { combo->setItemData(i, s, Qt::ToolTipRole); });
             }
     } else if (auto* spin = qobject_cast<QSpinBox*>(w)) {
-        update(tr, ctx, spin, spin->suffix(), [spin](const QString& s) { spin->setSuffix(s); });
-        update(tr, ctx, spin, spin->prefix(), [spin](const QString& s) { spin->setPrefix(s); });
-        update(tr, ctx, spin, spin->specialValueText(), [spin](const QString& s) { spin->setSpecialValueText(s); });
+        update(tr, ctx, spin, "suffix", spin->suffix(), [spin](const QString& s) { spin->setSuffix(s); });
+        update(tr, ctx, spin, "prefix", spin->prefix(), [spin](const QString& s) { spin->setPrefix(s); });
+        update(tr, ctx, spin, "specialValueText", spin->specialValueText(), [spin](const QString& s) { spin->setSpecialValueText(s); });
     } else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(w)) {
-        update(tr, ctx, dspin, dspin->suffix(), [dspin](const QString& s) { dspin->setSuffix(s); });
-        update(tr, ctx, dspin, dspin->prefix(), [dspin](const QString& s) { dspin->setPrefix(s); });
-        update(tr, ctx, dspin, dspin->specialValueText(), [dspin](const QString& s) { dspin->setSpecialValueText(s); });
+        update(tr, ctx, dspin, "suffix", dspin->suffix(), [dspin](const QString& s) { dspin->setSuffix(s); });
+        update(tr, ctx, dspin, "prefix", dspin->prefix(), [dspin](const QString& s) { dspin->setPrefix(s); });
+        update(tr, ctx, dspin, "specialValueText", dspin->specialValueText(), [dspin](const QString& s) { dspin->setSpecialValueText(s); });
     } else if (auto* list = qobject_cast<QListWidget*>(w)) {
         for (int i = 0; i < list->count(); ++i) {
             QListWidgetItem* item = list->item(i);
-            update(tr, ctx, item, item->text(), [item](const QString& s) { item->setText(s); });
-            update(tr, ctx, item, item->toolTip(), [item](const QString& s) { item->setToolTip(s); });
+            update(tr, ctx, item, "text", item->text(), [item](const QString& s) { item->setText(s); });
+            update(tr, ctx, item, "toolTip", item->toolTip(), [item](const QString& s) { item->setToolTip(s); });
         }
     } else if (auto* tree = qobject_cast<QTreeWidget*>(w)) {
         retranslateTree(tr, ctx, tree->headerItem());
@@ -355,14 +360,14 @@ void retranslateWidget(const RememberingTranslator& tr, QWidget* w)
     } else if (auto* table = qobject_cast<QTableWidget*>(w)) {
         for (int c = 0; c < table->columnCount(); ++c)
             if (QTableWidgetItem* h = table->horizontalHeaderItem(c))
-                update(tr, ctx, h, h->text(), [h](const QString& s) { h->setText(s); });
+                update(tr, ctx, h, "text", h->text(), [h](const QString& s) { h->setText(s); });
         for (int r = 0; r < table->rowCount(); ++r) {
             if (QTableWidgetItem* h = table->verticalHeaderItem(r))
-                update(tr, ctx, h, h->text(), [h](const QString& s) { h->setText(s); });
+                update(tr, ctx, h, "text", h->text(), [h](const QString& s) { h->setText(s); });
             for (int c = 0; c < table->columnCount(); ++c)
                 if (QTableWidgetItem* item = table->item(r, c)) {
-                    update(tr, ctx, item, item->text(), [item](const QString& s) { item->setText(s); });
-                    update(tr, ctx, item, item->toolTip(), [item](const QString& s) { item->setToolTip(s); });
+                    update(tr, ctx, item, "text", item->text(), [item](const QString& s) { item->setText(s); });
+                    update(tr, ctx, item, "toolTip", item->toolTip(), [item](const QString& s) { item->setToolTip(s); });
                 }
         }
     } else if (auto* view = qobject_cast<QAbstractItemView*>(w)) {
@@ -388,11 +393,11 @@ void retranslateAction(const RememberingTranslator& tr, QAction* a)
     const QString shortcut = a->shortcut().toString(QKeySequence::NativeText);
     const QString keyed = shortcut.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(shortcut);
     const bool tipFollowsText = !keyed.isEmpty() && a->toolTip() == withoutMnemonic(a->text()) + keyed;
-    update(tr, ctx, a, a->text(), [a](const QString& s) { a->setText(s); });
+    update(tr, ctx, a, "text", a->text(), [a](const QString& s) { a->setText(s); });
     if (tipFollowsText) a->setToolTip(withoutMnemonic(a->text()) + keyed);
-    else update(tr, ctx, a, a->toolTip(), [a](const QString& s) { a->setToolTip(s); });
-    update(tr, ctx, a, a->statusTip(), [a](const QString& s) { a->setStatusTip(s); });
-    update(tr, ctx, a, a->whatsThis(), [a](const QString& s) { a->setWhatsThis(s); });
+    else update(tr, ctx, a, "toolTip", a->toolTip(), [a](const QString& s) { a->setToolTip(s); });
+    update(tr, ctx, a, "statusTip", a->statusTip(), [a](const QString& s) { a->setStatusTip(s); });
+    update(tr, ctx, a, "whatsThis", a->whatsThis(), [a](const QString& s) { a->setWhatsThis(s); });
 }
 
 // Every widget and every action of every window, each visited once.
@@ -426,10 +431,15 @@ bool LiveLanguage::use(const QString& language)
     g_translator->setFiles(files);
     g_current = language;
 
-    if (qobject_cast<QApplication*>(app)) retranslateOpenWindows(*g_translator);
-    // What pages compute from their data they compute again (changeEvent); Qt's own widgets too.
     QEvent event(QEvent::LanguageChange);
-    QCoreApplication::sendEvent(app, &event);
+    if (qobject_cast<QApplication*>(app)) {
+        retranslateOpenWindows(*g_translator);
+        // Then, at once, what pages compose from their data they compose again (changeEvent),
+        // from the texts just translated; Qt's own widgets too. QApplication would post it.
+        for (QWidget* window : QApplication::topLevelWidgets()) QCoreApplication::sendEvent(window, &event);
+    } else {
+        QCoreApplication::sendEvent(app, &event);
+    }
     return true;
 }
 
