@@ -784,6 +784,17 @@ private slots:
         QCOMPARE(QString::fromStdString(page.opened().spec.path), QFileInfo(fruit).absoluteFilePath());
         QCOMPARE(page.opened().files->train->numClasses(), std::int64_t(3));
         QVERIFY(page.opened().files->test);
+        // Inside it, train/ selected: the whole dataset (train/ alone would lose the test split).
+        page.showOpenDialog();
+        dialog = openDialogOf(page);
+        QVERIFY(dialog);
+        dialog->setDirectory(fruit);
+        dialog->selectFile(fruit + "/train");
+        QTRY_COMPARE(dialog->selectedFiles(), QStringList{fruit + "/train"});
+        QTest::mouseClick(dialog->openButton(), Qt::LeftButton);
+        QVERIFY(waitOpened(page));
+        QCOMPARE(QString::fromStdString(page.opened().spec.path), QFileInfo(fruit).absoluteFilePath());
+        QVERIFY(page.opened().files->test);
 
         // Open Dataset Folder…: the folder shown.
         page.showOpenFolderDialog();

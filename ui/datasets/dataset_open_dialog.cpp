@@ -66,8 +66,19 @@ void DatasetOpenDialog::accept()
     const bool open = info.isFile() || (info.isDir() && (folderShown || fileMode() == QFileDialog::Directory ||
                                                          !guessDatasetFormat(path).isEmpty()));
     if (!open) return QFileDialog::accept();
-    emit datasetChosen(info.absoluteFilePath());
+    emit datasetChosen(splitRoot(info.absoluteFilePath()));
     QDialog::accept();
+}
+
+// train/ or test/ of a train/ + test/ image folder stands for the whole dataset: opened alone it
+// would lose the other split.
+QString DatasetOpenDialog::splitRoot(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir() || (info.fileName() != QLatin1String("train") && info.fileName() != QLatin1String("test"))) return path;
+    const QDir parent = info.dir();
+    const bool both = parent.exists(QStringLiteral("train")) && parent.exists(QStringLiteral("test"));
+    return both && guessDatasetFormat(parent.absolutePath()) == QLatin1String("image_folder") ? parent.absolutePath() : path;
 }
 
 void DatasetOpenDialog::showEvent(QShowEvent* event)

@@ -33,6 +33,7 @@ protected:
 
 private:
     void refreshOpenButton();  // after Qt's own update: Open with nothing selected opens the folder shown
+    static QString splitRoot(const QString& path);
 
     QLabel* m_layouts = nullptr;
 };
