@@ -38,13 +38,13 @@ struct InputSource {
     std::string label;  // the label the input carries (IDX labels file, CSV label column); empty: none
 };
 
-class PredictionInputs : public Dataset {
 // An input left out: its file and why, the message naming the file as the throw would have.
 struct SkippedInput {
     std::string path;
     std::string reason;
 };
 
+class PredictionInputs : public Dataset {
 public:
     std::int64_t size() const override { return std::int64_t(sources_.size()); }
     Shape sampleShape() const override { return shape_; }
