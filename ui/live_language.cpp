@@ -2,28 +2,20 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
-#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
-#include <QDoubleSpinBox>
-#include <QGroupBox>
 #include <QHash>
 #include <QLabel>
-#include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
 #include <QMutex>
-#include <QPlainTextEdit>
 #include <QPointer>
-#include <QProgressBar>
 #include <QRegularExpression>
 #include <QSet>
-#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabBar>
 #include <QTableWidget>
-#include <QTextEdit>
 #include <QTranslator>
 #include <QTreeWidget>
 
@@ -267,13 +259,26 @@ void update(const RememberingTranslator& tr, const Contexts& contexts, const voi
     if (now != shown) set(now);
 }
 
-// Our own widgets' words, declared as properties (a chart's title, axis label and legend).
+// The words a widget shows that are properties: Qt's (a label's text, a button's, a group's
+// title, tool tips, placeholders, spin box affixes, a progress format) by name, and every
+// writable text property our own widgets declare (a chart's title, axis label and legend).
+// What a user types (a line edit's text, a combo box's current text) is no property named here.
+bool showsWords(const QWidget* w, const QMetaObject* declaredBy, const QByteArray& name)
+{
+    static const QSet<QByteArray> qtWords{"windowTitle", "toolTip", "statusTip", "whatsThis", "accessibleName",
+                                          "accessibleDescription", "title", "placeholderText", "format",
+                                          "suffix", "prefix", "specialValueText"};
+    if (QByteArray(declaredBy->className()).startsWith("ts::")) return true;
+    if (name == "text") return qobject_cast<const QLabel*>(w) || qobject_cast<const QAbstractButton*>(w);
+    return qtWords.contains(name);
+}
+
 void retranslateProperties(const RememberingTranslator& tr, const Contexts& contexts, QWidget* w)
 {
-    for (const QMetaObject* mo = w->metaObject(); mo && QByteArray(mo->className()).startsWith("ts::"); mo = mo->superClass())
+    for (const QMetaObject* mo = w->metaObject(); mo; mo = mo->superClass())
         for (int i = mo->propertyOffset(); i < mo->propertyCount(); ++i) {  // its own, not its bases'
             const QMetaProperty property = mo->property(i);
-            if (!property.isWritable()) continue;
+            if (!property.isWritable() || !showsWords(w, mo, property.name())) continue;
             if (property.metaType().id() == QMetaType::QString) {
                 update(tr, contexts, w, property.name(), property.read(w).toString(), [&](const QString& s) { property.write(w, s); });
             } else if (property.metaType().id() == QMetaType::QStringList) {
@@ -308,27 +313,8 @@ void retranslateWidget(const RememberingTranslator& tr, QWidget* w)
 {
     const Contexts ctx = contextsOf(w);
     retranslateProperties(tr, ctx, w);
-    update(tr, ctx, w, "windowTitle", w->windowTitle(), [w](const QString& s) { w->setWindowTitle(s); });
-    update(tr, ctx, w, "toolTip", w->toolTip(), [w](const QString& s) { w->setToolTip(s); });
-    update(tr, ctx, w, "statusTip", w->statusTip(), [w](const QString& s) { w->setStatusTip(s); });
-    update(tr, ctx, w, "whatsThis", w->whatsThis(), [w](const QString& s) { w->setWhatsThis(s); });
-    update(tr, ctx, w, "accessibleName", w->accessibleName(), [w](const QString& s) { w->setAccessibleName(s); });
 
-    if (auto* label = qobject_cast<QLabel*>(w))
-        update(tr, ctx, label, "text", label->text(), [label](const QString& s) { label->setText(s); });
-    else if (auto* button = qobject_cast<QAbstractButton*>(w))
-        update(tr, ctx, button, "text", button->text(), [button](const QString& s) { button->setText(s); });
-    else if (auto* group = qobject_cast<QGroupBox*>(w))
-        update(tr, ctx, group, "title", group->title(), [group](const QString& s) { group->setTitle(s); });
-    else if (auto* line = qobject_cast<QLineEdit*>(w))
-        update(tr, ctx, line, "placeholderText", line->placeholderText(), [line](const QString& s) { line->setPlaceholderText(s); });
-    else if (auto* text = qobject_cast<QTextEdit*>(w))
-        update(tr, ctx, text, "placeholderText", text->placeholderText(), [text](const QString& s) { text->setPlaceholderText(s); });
-    else if (auto* plain = qobject_cast<QPlainTextEdit*>(w))
-        update(tr, ctx, plain, "placeholderText", plain->placeholderText(), [plain](const QString& s) { plain->setPlaceholderText(s); });
-    else if (auto* progress = qobject_cast<QProgressBar*>(w))
-        update(tr, ctx, progress, "format", progress->format(), [progress](const QString& s) { progress->setFormat(s); });
-    else if (auto* bar = qobject_cast<QTabBar*>(w)) {
+    if (auto* bar = qobject_cast<QTabBar*>(w)) {
         for (int i = 0; i < bar->count(); ++i) {
             update(tr, ctx, bar, "tabText", bar->tabText(i), [bar, i](const QString& s) { bar->setTabText(i, s); });
             update(tr, ctx, bar, "tabToolTip", bar->tabToolTip(i), [bar, i](const QString& s) { bar->setTabToolTip(i, s); });
@@ -340,14 +326,6 @@ void retranslateWidget(const RememberingTranslator& tr, QWidget* w)
                 const QString tip = combo->itemData(i, Qt::ToolTipRole).toString();
                 update(tr, ctx, combo, "itemToolTip", tip, [combo, i](const QString& s) { combo->setItemData(i, s, Qt::ToolTipRole); });
             }
-    } else if (auto* spin = qobject_cast<QSpinBox*>(w)) {
-        update(tr, ctx, spin, "suffix", spin->suffix(), [spin](const QString& s) { spin->setSuffix(s); });
-        update(tr, ctx, spin, "prefix", spin->prefix(), [spin](const QString& s) { spin->setPrefix(s); });
-        update(tr, ctx, spin, "specialValueText", spin->specialValueText(), [spin](const QString& s) { spin->setSpecialValueText(s); });
-    } else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(w)) {
-        update(tr, ctx, dspin, "suffix", dspin->suffix(), [dspin](const QString& s) { dspin->setSuffix(s); });
-        update(tr, ctx, dspin, "prefix", dspin->prefix(), [dspin](const QString& s) { dspin->setPrefix(s); });
-        update(tr, ctx, dspin, "specialValueText", dspin->specialValueText(), [dspin](const QString& s) { dspin->setSpecialValueText(s); });
     } else if (auto* list = qobject_cast<QListWidget*>(w)) {
         for (int i = 0; i < list->count(); ++i) {
             QListWidgetItem* item = list->item(i);
