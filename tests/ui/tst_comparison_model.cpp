@@ -46,8 +46,8 @@ private slots:
         model.setGroupBy("optimizer.lr");
         QCOMPARE(model.groupKey(), QString("optimizer.lr"));
         QCOMPARE(model.columnCount(), 3);
-        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("optimizer.lr = 0.001 (n = 2)"));
-        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QString("optimizer.lr = 0.01 (n = 3)"));
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("Learning rate = 0.001 (n = 2)"));
+        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QString("Learning rate = 0.01 (n = 3)"));
         QCOMPARE(model.columnRunCount(2), 3);
 
         // 90 and 92 %: mean 91, s = sqrt((1 + 1) / 1) = 1.41; 80, 84, 88 %: mean 84, s = sqrt((16 + 0 + 16) / 2) = 4.
@@ -72,7 +72,7 @@ private slots:
         QVERIFY(model.differingSettings().contains("optimizer.lr"));
 
         // Copying writes the groups.
-        QVERIFY(ComparisonModel::toCsv(model).startsWith("Setting or result,optimizer.lr = 0.001 (n = 2),optimizer.lr = 0.01 (n = 3)\n"));
+        QVERIFY(ComparisonModel::toCsv(model).startsWith("Setting or result,Learning rate = 0.001 (n = 2),Learning rate = 0.01 (n = 3)\n"));
     }
 
     void groupingSurvivesRefreshAndFallsBack()
@@ -110,8 +110,8 @@ private slots:
         QCOMPARE(model.settingValue("sweep", 3), QString("(none)"));
         model.setGroupBy("sweep");
         QCOMPARE(model.columnCount(), 4);
-        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("sweep = (none) (n = 1)"));
-        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QString("sweep = mlp-aaaa (n = 2)"));
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("Sweep = (none) (n = 1)"));
+        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QString("Sweep = mlp-aaaa (n = 2)"));
         QCOMPARE(model.index(row(model, "best test_acc"), 2).data().toString(), QString("85.00 ± 7.07 %"));
         // No run of a sweep: no sweep row.
         model.setRuns({run(1, "0.001", "1", 0.90, 60), run(2, "0.01", "1", 0.80, 60)});

@@ -585,13 +585,13 @@ private slots:
         QCOMPARE(comparison->pointCount("loss", ids[0]), -1);  // runs are no longer drawn one by one
         loss->replotNow();
         QCPGraph* mean = loss->rawGraph("group0");
-        QCOMPARE(mean->name(), QString("optimizer.lr = 0.001 (n = 2)"));
-        QVERIFY(comparison->legendText().contains("optimizer.lr = 0.01 (n = 1)"));
+        QCOMPARE(mean->name(), QString("Learning rate = 0.001 (n = 2)"));
+        QVERIFY(comparison->legendText().contains("Learning rate = 0.01 (n = 1)"));
         QCOMPARE(mean->dataCount(), 10);
         QCOMPARE(mean->data()->at(0)->value, 4.0);
         QVERIFY(qAbs(loss->rawGraph("group0_high")->data()->at(0)->value - (4.0 + 2.0 * std::sqrt(2.0))) < 1e-12);
         QVERIFY(qAbs(loss->rawGraph("group0_low")->data()->at(1)->value - (2.0 - std::sqrt(2.0))) < 1e-12);
-        QCOMPARE(loss->rawGraph("group1")->name(), QString("optimizer.lr = 0.01 (n = 1)"));
+        QCOMPARE(loss->rawGraph("group1")->name(), QString("Learning rate = 0.01 (n = 1)"));
         QCOMPARE(loss->rawGraph("group1_high")->data()->at(0)->value, 2.0);  // one run: no spread
 
         const RunComparison::Band band = RunComparison::meanAndSpread(

@@ -273,7 +273,7 @@ void ComparisonModel::rebuildColumns()
         std::map<QString, QVector<int>> groups;  // ordered by value, as the group charts are
         for (int i = 0; i < m_runNames.size(); ++i) groups[settingValue(m_groupKey, i)].push_back(i);
         for (const auto& [value, runs] : groups)
-            m_columns.push_back({tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(runs.size()), runs});
+            m_columns.push_back({tr("%1 = %2 (n = %3)").arg(settingLabel(m_groupKey), value).arg(runs.size()), runs});
     }
     for (Row& row : m_rows) {
         row.shown.clear();

@@ -271,7 +271,7 @@ void RunComparison::rebuildGroupCharts(RunReader& reader)
         std::map<QString, int> sizes;  // value -> runs, in the order the groups take
         for (int i = 0; i < m_runIds.size(); ++i) ++sizes[m_model->settingValue(m_groupKey, i)];
         l.groupNames.clear();
-        for (const auto& [value, n] : sizes) l.groupNames << tr("%1 = %2 (n = %3)").arg(m_groupKey, value).arg(n);
+        for (const auto& [value, n] : sizes) l.groupNames << tr("%1 = %2 (n = %3)").arg(ComparisonModel::settingLabel(m_groupKey), value).arg(n);
         setLegend(l.groupNames);
         l.groupedBy = m_groupKey;
         l.groupedRuns = m_runIds;
