@@ -91,12 +91,12 @@ ModelPage::ModelPage(QWidget* parent)
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 0);
-    // The canvas is the page: in a small window (960 x 600) the palette and the inspector give
-    // way to it, down to a width that still reads (their own minimums would take two thirds).
+    // The canvas is the page: in a small window (960 x 600) the palette gives way to it, down
+    // to a width that still reads; the inspector keeps what its fields need.
     const int em = fontMetrics().averageCharWidth();
-    m_palette->setMinimumWidth(em * 17);  // "BatchNorm2d" whole
-    right->setMinimumWidth(em * 26);
-    split->setSizes({em * 22, em * 100, em * 40});
+    // "BatchNorm2d" whole, two tree levels in, beside the scroll bar.
+    m_palette->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("BatchNorm2d")) + em * 12);
+    split->setSizes({em * 20, em * 100, em * 36});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
