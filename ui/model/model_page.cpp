@@ -91,12 +91,7 @@ ModelPage::ModelPage(QWidget* parent)
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 0);
-    // The canvas is the page: in a small window (960 x 600) the palette gives way to it, down
-    // to a width that still reads; the inspector keeps what its fields need.
-    const int em = fontMetrics().averageCharWidth();
-    // "BatchNorm2d" whole, two tree levels in, beside the scroll bar.
-    m_palette->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("BatchNorm2d")) + em * 12);
-    split->setSizes({em * 20, em * 100, em * 36});
+    m_split = split;  // its widths are set when the page is first shown (showEvent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
@@ -404,6 +399,13 @@ void ModelPage::showEvent(QShowEvent* event)
         m_sized = true;
         const int summary = m_summary->sizeHint().height();
         m_right->setSizes({std::max(100, m_right->height() - summary), summary});
+        // The canvas is the page: the palette as wide as its names ("BatchNorm2d" two tree
+        // levels in), the inspector as its fields need, the canvas the rest, in a small window
+        // (960 x 600) too. Not minimums: the window may still be made narrower.
+        const int palette = fontMetrics().horizontalAdvance(QStringLiteral("BatchNorm2d")) + fontMetrics().averageCharWidth() * 12;
+        const int inspector = m_right->minimumSizeHint().width();
+        const int total = m_split->width() - 2 * m_split->handleWidth();
+        if (total > palette + inspector) m_split->setSizes({palette, total - palette - inspector, inspector});
     }
     if (!m_startPending) return;
     m_startPending = false;

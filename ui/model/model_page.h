@@ -120,6 +120,7 @@ private:
     bool m_startPending = false;  // opened while hidden: showStart when shown
     bool m_sized = false;         // the right column's split is set once, when first shown
     QSplitter* m_right = nullptr;
+    QSplitter* m_split = nullptr;  // palette | canvas | inspector
 };
 
 }  // namespace ts::ui
