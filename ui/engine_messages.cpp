@@ -134,7 +134,7 @@ const Template kTemplates[] = {
     {"export.no_class_names_nor_normalisation", QT_TRANSLATE_NOOP("EngineMessage", "the model's metadata has no class names and no normalisation: the dataset could not be read (%1)")},
     {"predict.no_best_checkpoint", QT_TRANSLATE_NOOP("EngineMessage", "run %1 marks no checkpoint as best (no tracked metric): predicting with the last one")},
     {"predict.image_converted", QT_TRANSLATE_N_NOOP("EngineMessage", "%1: the %2x%3 image was converted to %4x%5 with %n channel(s), as the experiment's image_shape converts its training images"), 6},
-    {"predict.folder_others", QT_TRANSLATE_N_NOOP("EngineMessage", "%1: %n file(s) that are not .png/.jpg/.jpeg images were left out"), 2},
+    {"predict.folder_others", QT_TRANSLATE_N_NOOP("EngineMessage", "%1: %n file(s) that are not images (PNG, JPEG, WebP, TIFF, BMP or GIF) were left out"), 2},
     {"predict.labels_from", QT_TRANSLATE_NOOP("EngineMessage", "%1: labels read from %2")},
     {"lesson.no_runs", QT_TRANSLATE_NOOP("EngineMessage", "No finished run of %1 yet: open the starting experiment and train it.")},
     {"lesson.data.no_check", QT_TRANSLATE_NOOP("EngineMessage", "No health check of %1 yet: run Check on the Datasets page (or trainstudio-cli data check).")},

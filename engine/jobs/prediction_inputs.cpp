@@ -25,11 +25,8 @@ std::string lowered(std::string s)
     return s;
 }
 
-bool isImageName(const fs::path& p)
-{
-    const std::string ext = lowered(p.extension().string());
-    return ext == ".png" || ext == ".jpg" || ext == ".jpeg";
-}
+// The image folder reader's extensions: predict takes what training takes.
+bool isImageName(const fs::path& p) { return isImageFileName(p.string()); }
 
 // By the name first (a damaged .png is a damaged image, not an unknown file), then the first bytes.
 Kind kindOf(const fs::path& path)
@@ -210,7 +207,7 @@ void PredictionInputs::addPath(const std::string& path, const ModelInput& model,
         }
         if (ec) throw std::invalid_argument(path + ": cannot list the folder (" + ec.message() + ")");
         if (images.empty())
-            throw std::invalid_argument(path + ": no .png, .jpg or .jpeg images in the folder (sub-folders are not read)");
+            throw std::invalid_argument(path + ": no images (" + imageFormatsText() + ") in the folder (sub-folders are not read)");
         std::sort(images.begin(), images.end());
         for (const fs::path& image : images)
             readOrSkip(image.string(), skipped, [&] { addImage(image.string(), model); });

@@ -261,7 +261,8 @@ const std::vector<MessageTemplate> kTemplates = {
      "%1: the %2x%3 image was converted to %4x%5 with %6 {6:channel|channels}, as the experiment's image_shape "
      "converts its training images"},
     {PredictFolderOthers, "predict.folder_others",
-     "%1: %2 {2:file that is not a .png/.jpg/.jpeg image was|files that are not .png/.jpg/.jpeg images were} left out"},
+     "%1: %2 {2:file that is not an image (PNG, JPEG, WebP, TIFF, BMP or GIF) was|files that are not images (PNG, JPEG, "
+     "WebP, TIFF, BMP or GIF) were} left out"},
     {PredictLabelsFrom, "predict.labels_from", "%1: labels read from %2"},
     {LessonNoRuns, "lesson.no_runs", "No finished run of %1 yet: open the starting experiment and train it."},
     {LessonDataNoCheck, "lesson.data.no_check", "No health check of %1 yet: run Check on the Datasets page (or trainstudio-cli data check)."},

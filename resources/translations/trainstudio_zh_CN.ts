@@ -907,12 +907,6 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
             <numerusform>%1：%2x%3 的图像已转换为 %4x%5、%n 个通道，与实验的 image_shape 转换训练图像的方式相同</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%1: %n file(s) that are not .png/.jpg/.jpeg images were left out</source>
-        <translation>
-            <numerusform>%1：跳过了 %n 个不是 .png/.jpg/.jpeg 图像的文件</numerusform>
-        </translation>
-    </message>
     <message>
         <source>%1: labels read from %2</source>
         <translation>%1：标签读取自 %2</translation>
@@ -1175,6 +1169,12 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>%1 of %n image(s) differ from %3: stretched to it, which changes their aspect ratio (dataset.resize: stretch)</source>
         <translation>
             <numerusform>%n 张图像中有 %1 张的尺寸不是 %3：已拉伸到该尺寸，宽高比随之改变（dataset.resize: stretch）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n file(s) that are not images (PNG, JPEG, WebP, TIFF, BMP or GIF) were left out</source>
+        <translation>
+            <numerusform>%1：%n 个不是图像（PNG、JPEG、WebP、TIFF、BMP 或 GIF）的文件被略过</numerusform>
         </translation>
     </message>
 </context>

@@ -23,6 +23,7 @@
 #include "data/transforms.h"
 #include "io/experiment_yaml.h"
 #include "jobs/job.h"
+#include "jobs/prediction_inputs.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
 #include "train/run_control.h"
@@ -252,6 +253,27 @@ private slots:
     // A folder of 3 classes, images of several sizes and modes: image_shape defaults to the most
     // common size (3 channels when any image has colour), the notes say so and count the images
     // of other sizes; samples come out in each mode with the expected content.
+    // Predict takes the formats training takes: a folder of WebP, TIFF and GIF images is read
+    // whole, and what is no image is left out and said.
+    void predictTakesWhatTrainingTakes()
+    {
+        const std::string root = dir() + "/predict";
+        writeImage(root + "/a.webp[lossless]", 20, 20, 3, std::vector<std::uint8_t>(20 * 20 * 3, 90));
+        writeImage(root + "/b.tif", 30, 20, 1, std::vector<std::uint8_t>(30 * 20, 200));
+        writeImage(root + "/c.gif", 20, 20, 1, std::vector<std::uint8_t>(20 * 20, 40));
+        { std::ofstream(root + "/notes.txt") << "not an image"; }
+        ModelInput model;
+        model.format = "image_folder";
+        model.sampleShape = Shape({1, 20, 20});
+        model.classNames = {"x", "y"};
+        const auto inputs = openPredictionInputs({root}, model);
+        QCOMPARE(inputs->size(), std::int64_t(3));
+        const std::vector<Message>& notes = inputs->notes();
+        QVERIFY(std::any_of(notes.begin(), notes.end(), [](const Message& m) {
+            return m.id == "predict.folder_others" && m.text.find("WebP") != std::string::npos;
+        }));
+    }
+
     void folderDefaultsToTheMostCommonSizeAndSaysWhatItDid()
     {
         const std::string root = dir() + "/folder";
