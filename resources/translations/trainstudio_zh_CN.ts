@@ -347,10 +347,6 @@
         <translation>图像文件夹（每个类别一个子文件夹）</translation>
     </message>
     <message>
-        <source>An image folder holds one sub-folder of PNG or JPEG images per class (flowers/daisy/1.png, flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders (flowers/train/daisy/…, flowers/test/daisy/…).</source>
-        <translation>图像文件夹中每个类别一个子文件夹，存放 PNG 或 JPEG 图像（flowers/daisy/1.png、flowers/rose/2.jpg）；或者包含 train/ 和 test/ 两个文件夹，各自存放这样的类别子文件夹（flowers/train/daisy/…、flowers/test/daisy/…）。</translation>
-    </message>
-    <message>
         <source>%1: no such file or folder.</source>
         <translation>%1：文件或文件夹不存在。</translation>
     </message>
@@ -369,6 +365,10 @@
     <message>
         <source>%1 If the message names a file, remove or replace it.</source>
         <translation>%1如果消息中指出了某个文件，请删除或替换该文件。</translation>
+    </message>
+    <message>
+        <source>An image folder holds one sub-folder of images (PNG, JPEG, WebP, TIFF, BMP or GIF) per class (flowers/daisy/1.png, flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders (flowers/train/daisy/…, flowers/test/daisy/…).</source>
+        <translation>图像文件夹中每个类别一个子文件夹，存放图像（PNG、JPEG、WebP、TIFF、BMP 或 GIF）（flowers/daisy/1.png、flowers/rose/2.jpg）；或者包含 train/ 和 test/ 两个文件夹，各自存放这样的类别子文件夹（flowers/train/daisy/…、flowers/test/daisy/…）。</translation>
     </message>
 </context>
 <context>
@@ -2560,16 +2560,16 @@ Double-click to open</source>
         <translation>打开数据集</translation>
     </message>
     <message>
-        <source>Dataset files and folders (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</source>
-        <translation>数据集文件和文件夹 (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)</translation>
-    </message>
-    <message>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
         <source>Open</source>
         <translation>打开</translation>
+    </message>
+    <message>
+        <source>Dataset files and folders (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)</source>
+        <translation>数据集文件和文件夹 (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)</translation>
     </message>
 </context>
 <context>
@@ -2625,14 +2625,6 @@ Double-click to open</source>
     <message>
         <source>Show All</source>
         <translation>显示全部</translation>
-    </message>
-    <message>
-        <source>Open a dataset (File &gt; Open Dataset…), or drop a dataset folder or file here.
-
-IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folders (one sub-folder of PNG or JPEG images per class) are read.</source>
-        <translation>请打开一个数据集（文件 &gt; 打开数据集…），或把数据集文件夹或文件拖放到这里。
-
-可读取 IDX（MNIST、Fashion-MNIST）、CIFAR-10 二进制批次、CSV 表格和图像文件夹（每个类别一个包含 PNG 或 JPEG 图像的子文件夹）。</translation>
     </message>
     <message>
         <source>Sample</source>
@@ -2851,6 +2843,14 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>Still shown: %1, read as %2.</source>
         <translation>仍显示：%1（按%2读取）。</translation>
+    </message>
+    <message>
+        <source>Open a dataset (File &gt; Open Dataset…), or drop a dataset folder or file here.
+
+IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folders (one sub-folder of PNG, JPEG, WebP, TIFF, BMP or GIF images per class) are read.</source>
+        <translation>请打开一个数据集（文件 &gt; 打开数据集…），或把数据集文件夹或文件拖放到这里。
+
+可读取 IDX（MNIST、Fashion-MNIST）、CIFAR-10 二进制批次、CSV 表格和图像文件夹（每个类别一个包含 PNG、JPEG、WebP、TIFF、BMP 或 GIF 图像的子文件夹）。</translation>
     </message>
 </context>
 <context>
@@ -4992,10 +4992,6 @@ Loss −log p(true class): %5</source>
         <translation>预测图像</translation>
     </message>
     <message>
-        <source>Images (*.png *.jpg *.jpeg)</source>
-        <translation>图像 (*.png *.jpg *.jpeg)</translation>
-    </message>
-    <message>
         <source>Drop an image here</source>
         <translation>将图像拖放到此处</translation>
     </message>
@@ -5018,6 +5014,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>%1: %2 (epoch %3 checkpoint)</source>
         <translation>%1：%2（第 %3 轮的检查点）</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)</source>
+        <translation>图像 (*.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)</translation>
     </message>
 </context>
 <context>

@@ -752,7 +752,7 @@ private slots:
         DatasetOpenDialog* dialog = openDialogOf(page);
         QVERIFY(dialog);
         const QString hint = dialog->layoutsLabel()->text();
-        QVERIFY2(dialog->layoutsLabel()->isVisible() && hint.contains("one sub-folder of PNG or JPEG images per class") &&
+        QVERIFY2(dialog->layoutsLabel()->isVisible() && hint.contains("one sub-folder of images (PNG, JPEG, WebP, TIFF, BMP or GIF) per class") &&
                      hint.contains("train/ and test/"),
                  qPrintable(hint));
         dialog->setDirectory(flowers);
@@ -818,7 +818,7 @@ private slots:
         QVERIFY(waitOpened(page));
         QVERIFY(!page.opened().ok());
         QVERIFY2(page.message().contains(loose + " holds no dataset that can be read") &&
-                     page.message().contains("one sub-folder of PNG or JPEG images per class") &&
+                     page.message().contains("one sub-folder of images (PNG, JPEG, WebP, TIFF, BMP or GIF) per class") &&
                      page.message().contains("train/ and test/"),
                  qPrintable(page.message()));
         page.openPath(loose, "image_folder");  // read as an image folder anyway: the reader's words, and the layouts

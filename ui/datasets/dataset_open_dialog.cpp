@@ -21,7 +21,7 @@ DatasetOpenDialog::DatasetOpenDialog(Mode mode, QWidget* parent)
         setOption(QFileDialog::ShowDirsOnly);
     } else {
         setFileMode(QFileDialog::ExistingFile);
-        setNameFilters({tr("Dataset files and folders (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg)"),
+        setNameFilters({tr("Dataset files and folders (*.csv *.csv.gz *-ubyte *-ubyte.gz *.bin *.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)"),
                         tr("All files (*)")});
     }
     setLabelText(QFileDialog::Accept, tr("Open"));

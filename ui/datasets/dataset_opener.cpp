@@ -75,7 +75,7 @@ QString adviceFor(const ts::DatasetSpec& spec, const QString& error)
 
 QString datasetLayoutsText()
 {
-    return DatasetOpener::tr("An image folder holds one sub-folder of PNG or JPEG images per class (flowers/daisy/1.png, "
+    return DatasetOpener::tr("An image folder holds one sub-folder of images (PNG, JPEG, WebP, TIFF, BMP or GIF) per class (flowers/daisy/1.png, "
                              "flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders "
                              "(flowers/train/daisy/…, flowers/test/daisy/…).");
 }

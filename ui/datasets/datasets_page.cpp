@@ -256,7 +256,7 @@ void DatasetsPage::buildUi()
 
     m_empty = new QLabel(tr("Open a dataset (File > Open Dataset…), or drop a dataset folder or file here.\n\n"
                             "IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folders "
-                            "(one sub-folder of PNG or JPEG images per class) are read."));
+                            "(one sub-folder of PNG, JPEG, WebP, TIFF, BMP or GIF images per class) are read."));
     m_empty->setObjectName(QStringLiteral("datasetEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);

@@ -69,7 +69,7 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent)
     m_choose = new QPushButton(tr("Choose an image…"));
     connect(m_choose, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Predict an image"), QString(),
-                                                          tr("Images (*.png *.jpg *.jpeg)"));
+                                                          tr("Images (*.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)"));
         if (!path.isEmpty()) predictFile(path);
     });
 
