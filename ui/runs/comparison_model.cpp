@@ -148,13 +148,21 @@ QStringList ComparisonModel::sortedByLabel(QStringList keys)
     QCollator collator(locale);
     collator.setNumericMode(true);
     collator.setCaseSensitivity(Qt::CaseInsensitive);
-    std::stable_sort(keys.begin(), keys.end(), [&](const QString& a, const QString& b) {
-        const bool optionA = !optionLabelOf(a).isEmpty(), optionB = !optionLabelOf(b).isEmpty();
-        if (optionA != optionB) return optionA;  // what people tune before the model's layers and names
-        const int byLabel = collator.compare(settingLabel(a), settingLabel(b));
-        return byLabel != 0 ? byLabel < 0 : collator.compare(a, b) < 0;
+    // Each key's label once (they are looked up in the option table), not once per comparison.
+    struct Keyed {
+        QString key, label;
+        bool option;
+    };
+    std::vector<Keyed> keyed;
+    for (const QString& key : keys) keyed.push_back({key, settingLabel(key), !optionLabelOf(key).isEmpty()});
+    std::stable_sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+        if (a.option != b.option) return a.option;  // what people tune before the model's layers and names
+        const int byLabel = collator.compare(a.label, b.label);
+        return byLabel != 0 ? byLabel < 0 : collator.compare(a.key, b.key) < 0;
     });
-    return keys;
+    QStringList sorted;
+    for (const Keyed& k : keyed) sorted << k.key;
+    return sorted;
 }
 
 void ComparisonModel::addNumberRow(const QString& name, const std::vector<double>& values)
