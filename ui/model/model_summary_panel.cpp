@@ -166,9 +166,7 @@ void ModelSummaryPanel::replan()
             plan.device = QString::fromStdString(backend.name());
             plan.memory = planRunMemory(spec, spec.training.batchSize, backend);
             const MemoryBudget budget = memoryBudget(backend);  // never to the last byte
-            plan.available = budget.available;
-            plan.margin = budget.margin;
-            plan.usable = budget.usable;
+            plan.budget = budget;
             if (budget.available > 0) plan.largest = largestFittingBatch(spec, backend, budget.usable);
         } catch (const std::exception& e) {
             plan.error = QString::fromStdString(e.what());
@@ -193,17 +191,17 @@ void ModelSummaryPanel::show(const Plan& plan)
     const RunMemory& m = plan.memory;
     m_memory = m;
     m_largest = plan.largest;
-    m_margin = plan.margin;
+    m_margin = plan.budget.margin;
     FullHeightLabel::setText(m_breakdown, tr("%1 in all: parameters %2, gradients %3, optimizer state %4, activations %5, workspace %6")
                              .arg(size(m.total()), size(m.parameters), size(m.gradients), size(m.optimizerState),
                                   size(m.activations), size(m.workspace)));
-    if (plan.available == 0) FullHeightLabel::setText(m_fits, tr("unknown: %1 does not say how much memory is free").arg(plan.device));
+    if (plan.budget.available == 0) FullHeightLabel::setText(m_fits, tr("unknown: %1 does not say how much memory is free").arg(plan.device));
     else if (plan.largest == 0)
         FullHeightLabel::setText(m_fits, tr("none: even batch 1 needs more than the %1 usable on %2 (%3 free, %4 of it kept free for the system)")
-                            .arg(size(plan.usable), plan.device, size(plan.available), size(plan.margin)));
+                            .arg(size(plan.budget.usable), plan.device, size(plan.budget.available), size(plan.budget.margin)));
     else
         FullHeightLabel::setText(m_fits, tr("%1 on %2 (%3 free, %4 of it kept free for the system)")
-                            .arg(l.toString(qlonglong(plan.largest)), plan.device, size(plan.available), size(plan.margin)));
+                            .arg(l.toString(qlonglong(plan.largest)), plan.device, size(plan.budget.available), size(plan.budget.margin)));
     updateButtons();
     emit planned();
 }

@@ -13,6 +13,7 @@
 #include <QWidget>
 
 #include "graph/graph_diagnosis.h"
+#include "train/memory_advice.h"
 #include "types/experiment_spec.h"
 #include "types/run_memory.h"
 
@@ -63,7 +64,7 @@ private:
         int generation = 0;
         RunMemory memory;
         std::int64_t largest = 0;
-        std::size_t available = 0, margin = 0, usable = 0;
+        ts::MemoryBudget budget;  // what the largest batch was sized to
         QString device, error;
     };
     void replan();
