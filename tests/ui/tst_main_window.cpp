@@ -99,12 +99,13 @@ QMap<QString, int> visibleTexts(QWidget& window)
 }
 
 // The texts once the window's background work (dataset statistics, runs, memory figures)
-// has settled: nothing says it is computing, and two looks 300 ms apart agree.
+// has settled: nothing says it is opening or computing, and two looks 300 ms apart agree.
 QMap<QString, int> settledTexts(QWidget& window)
 {
     auto busy = [](const QMap<QString, int>& texts) {
         for (auto it = texts.begin(); it != texts.end(); ++it)
-            if (it.key().contains("omputing") || it.key().contains("正在计算")) return true;
+            for (const char* working : {"omputing", "Opening ", "正在计算", "正在打开"})  // statistics, the dataset
+                if (it.key().contains(QString::fromUtf8(working))) return true;
         return false;
     };
     QMap<QString, int> before = visibleTexts(window);
