@@ -11,7 +11,7 @@
 #include "backend/select_backend.h"
 #include "commands.h"
 #include "data/dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "format.h"
 #include "json_output.h"
 #include "optim/optimizer.h"

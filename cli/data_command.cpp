@@ -12,7 +12,7 @@
 #include "format.h"
 #include "json_output.h"
 #include "terminal_text.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/dataset_catalog.h"
 #include "store/workspace.h"

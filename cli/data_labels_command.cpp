@@ -10,7 +10,7 @@
 #include "data/dataset.h"
 #include "format.h"
 #include "json_output.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/label_overlay.h"
 #include "store/run_reader.h"

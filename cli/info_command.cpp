@@ -6,7 +6,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/parallel.h"
 #include "backend/devices.h"
-#include "backend/nvml.h"
+#include "backend/nvml/nvml.h"
 #include "commands.h"
 #include "format.h"
 #include "dist/communicator.h"

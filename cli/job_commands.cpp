@@ -11,7 +11,7 @@
 #include "eval_report.h"
 #include "format.h"
 #include "json_output.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "io/output_file.h"
 #include "jobs/job.h"
 #include "store/run_reader.h"

@@ -11,7 +11,7 @@
 #include "json_output.h"
 #include "graph/cost_model.h"
 #include "graph/graph.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "runs_common.h"
 #include "runs_output.h"
 

@@ -11,7 +11,7 @@
 #include "backend/cpu/cpu_backend.h"
 #include "backend/devices.h"
 #include "backend/math_precision.h"
-#include "backend/selftest.h"
+#include "selftest/selftest.h"
 #include "commands.h"
 #include "format.h"
 #include "json_output.h"

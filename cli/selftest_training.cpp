@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "io/experiment_yaml.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/yaml/shipped_experiments.h"
 #include "jobs/job.h"
 #include "train/run_control.h"
 

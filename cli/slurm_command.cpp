@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "format.h"
 #include "output_file.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 
 namespace ts::cli {
 

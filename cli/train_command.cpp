@@ -13,7 +13,7 @@
 #include "dist/communicator.h"
 #include "format.h"
 #include "terminal_text.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/workspace.h"
 #include "train/run_control.h"

@@ -4,7 +4,7 @@
 
 #include "commands.h"
 #include "data/dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "format.h"
 #include "graph/cost_model.h"
 #include "memory_fit.h"

@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "backend/primitive.h"
 #include "tensor/allocator.h"
 #include "tensor/dtype.h"
 
@@ -24,6 +26,7 @@ namespace ts {
 
 enum class Activation : std::uint8_t { ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh };
 enum class PoolKind : std::uint8_t { Max, Avg };
+enum class UpsampleMode : std::uint8_t { Nearest, Bilinear };
 // How a backward primitive writes its input gradient dx: dx += ... or dx = ... (its buffer's
 // first writer, which saves zeroing it and reading the zeros back: 64 MB a step in the CNN).
 enum class GradWrite : std::uint8_t { Accumulate, Overwrite };
@@ -63,6 +66,28 @@ struct PoolGeometry {
     std::int64_t outW() const { return floorDiv(w + 2 * padW - kw, strideW) + 1; }
 };
 
+// x: [n, c, h, w]; y: [n, c, outH, outW]. Nearest takes source row floor(i * h / outH) (as
+// PyTorch's "nearest"); bilinear samples at (i + 0.5) * h / outH - 0.5, clamped at the edges
+// (align_corners false, ONNX's half_pixel).
+struct UpsampleGeometry {
+    std::int64_t n = 1, c = 1, h = 1, w = 1, outH = 1, outW = 1;
+};
+
+// Thrown by a primitive this backend does not implement (Backend::supports says false). The
+// executor never calls one: it plans such an op on the CPU.
+class UnsupportedPrimitive : public std::runtime_error {
+public:
+    UnsupportedPrimitive(const std::string& backend, Primitive p)
+        : std::runtime_error(std::string(primitiveName(p)) + " is not supported by the " + backend + " backend"),
+          primitive_(p)
+    {
+    }
+    Primitive primitive() const { return primitive_; }
+
+private:
+    Primitive primitive_;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -72,6 +97,11 @@ public:
     // Host memory that copies to this backend fastest: page-locked on CUDA (the loader
     // assembles batches in it), ordinary host memory on the CPU.
     virtual Allocator& hostAllocator() { return CpuAllocator::instance(); }
+    // Whether this backend runs `p` on `dtype` data (every float primitive is f32 today). The
+    // memory primitives are always there. The base answers true for the primitives every
+    // backend must implement (the pure virtuals) and false for the optional ones, whose base
+    // implementation throws UnsupportedPrimitive: a new primitive may land CPU-first.
+    virtual bool supports(Primitive p, DType dtype = DType::F32) const;
     // Waits for queued work (no-op on the CPU).
     virtual void synchronize() {}
     // Matrix-product precision for the following calls (see MathPrecision).
@@ -151,6 +181,18 @@ public:
                                std::int32_t* argmax) = 0;
     virtual void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy,
                                 const std::int32_t* argmax, float* dx, GradWrite write = GradWrite::Accumulate) = 0;
+
+    // Optional (see supports). y = upsampled x; backward: dx += the adjoint of the forward.
+    virtual void upsample2dForward(UpsampleMode mode, const UpsampleGeometry& g, const float* x, float* y)
+    {
+        (void)mode, (void)g, (void)x, (void)y;
+        throw UnsupportedPrimitive(name(), Primitive::upsample2dForward);
+    }
+    virtual void upsample2dBackward(UpsampleMode mode, const UpsampleGeometry& g, const float* dy, float* dx)
+    {
+        (void)mode, (void)g, (void)dy, (void)dx;
+        throw UnsupportedPrimitive(name(), Primitive::upsample2dBackward);
+    }
 
     // ---- normalisation ---------------------------------------------------------------------
     // Batch norm over x viewed as [n, c, inner]: statistics per channel over n and inner.

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
 

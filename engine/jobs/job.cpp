@@ -11,7 +11,7 @@
 #include "backend/select_backend.h"
 #include "data/dataset.h"
 #include "dist/communicator.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job_overlay.h"
 #include "jobs/job_parts.h"
 #include "jobs/run_recorder.h"

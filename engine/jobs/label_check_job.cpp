@@ -22,7 +22,7 @@
 #include "data/label_overlay.h"
 #include "data/loader.h"
 #include "data/subset_dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job_overlay.h"
 #include "jobs/job_parts.h"
 #include "jobs/label_ranking.h"

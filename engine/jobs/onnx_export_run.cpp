@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "data/dataset.h"
-#include "io/checkpoint.h"
-#include "io/experiment_yaml.h"
+#include "io/checkpoint/checkpoint.h"
+#include "io/yaml/experiment_yaml.h"
 #include "io/output_file.h"
 #include "jobs/job_parts.h"
 #include "store/resume_source.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/onnx_export.h"
+#include "io/onnx/onnx_export.h"
 #include "types/message.h"
 
 namespace ts {

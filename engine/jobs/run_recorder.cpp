@@ -5,7 +5,7 @@
 #include <sstream>
 #include <type_traits>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "store/database.h"
 #include "train/run_control.h"
 

@@ -10,7 +10,7 @@
 
 #include "backend/backend.h"
 #include "backend/devices.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job_parts.h"
 #include "jobs/sweep_store.h"
 #include "store/workspace.h"

@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "data/rng.h"
-#include "io/experiment_yaml.h"
-#include "io/sha256.h"
-#include "io/sweep_reader.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/checkpoint/sha256.h"
+#include "io/yaml/sweep_reader.h"
 
 namespace ts {
 

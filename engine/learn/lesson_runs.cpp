@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 
 namespace ts::learn {
 

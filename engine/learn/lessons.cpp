@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "io/shipped_experiments.h"
+#include "io/yaml/shipped_experiments.h"
 
 namespace ts {
 

@@ -145,7 +145,7 @@ private:
 
 }  // namespace
 
-void registerActivationOps(OpRegistry& r)
+TS_REGISTER_OPS(activation)
 {
     // flops per element: rough operation counts for the cost model.
     r.add(std::make_unique<PointwiseActivation>("ReLU", Activation::ReLU, 1.0));

@@ -1,25 +1,18 @@
-// The one list of the engine's ops. Each family file defines its ops and a register function.
+// The engine's ops: every op file's TS_REGISTER_OPS, collected by the build into
+// ops_families.inc (ops/collect_op_families.cmake), so the list is never written by hand.
 #include "ops/registry.h"
 
 namespace ts {
 
-void registerLinearOps(OpRegistry& r);      // Linear
-void registerConvOps(OpRegistry& r);        // Conv2d
-void registerPoolOps(OpRegistry& r);        // MaxPool2d, AvgPool2d, GlobalAvgPool
-void registerNormOps(OpRegistry& r);        // BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm
-void registerActivationOps(OpRegistry& r);  // ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh, Softmax, Dropout
-void registerStructureOps(OpRegistry& r);   // Flatten, Reshape, Add, Concat, Embedding
-void registerLossOps(OpRegistry& r);        // CrossEntropy, MSE, BCEWithLogits
+#define TS_OP_FAMILY(family) TS_REGISTER_OPS(family);
+#include "ops_families.inc"
+#undef TS_OP_FAMILY
 
 void registerBuiltinOps(OpRegistry& r)
 {
-    registerLinearOps(r);
-    registerConvOps(r);
-    registerPoolOps(r);
-    registerNormOps(r);
-    registerActivationOps(r);
-    registerStructureOps(r);
-    registerLossOps(r);
+#define TS_OP_FAMILY(family) registerOps_##family(r);
+#include "ops_families.inc"
+#undef TS_OP_FAMILY
 }
 
 }  // namespace ts

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ops/op.h"
+#include "ops/op_text.h"
 
 namespace ts {
 
@@ -13,7 +14,28 @@ namespace ts {
 inline AttrSpec weightInitAttr()
 {
     return AttrSpec{"init", AttrType::String, AttrValue(std::string("kaiming_normal")), {}, 0,
-                    {"kaiming_normal", "kaiming_uniform", "xavier_normal", "xavier_uniform", "pytorch", "zeros"}};
+                    {"kaiming_normal", "kaiming_uniform", "xavier_normal", "xavier_uniform", "pytorch", "zeros"}}
+        .withHelp(QT_TRANSLATE_NOOP("AttrHelp", "How the weights start. kaiming_normal (the default) or kaiming_uniform for ReLU networks; "
+                                    "xavier for tanh or sigmoid; pytorch (uniform ±1/sqrt(fan_in), also for the bias) reproduces "
+                                    "a PyTorch recipe; zeros only for tests (every unit would learn the same)."));
+}
+
+// Attributes several ops share, with the same meaning and help wherever they appear.
+inline AttrSpec biasAttr()
+{
+    return AttrSpec{"bias", AttrType::Bool, AttrValue(true)}.withHelp(QT_TRANSLATE_NOOP(
+        "AttrHelp", "Adds a learned bias. Turn it off when a normalization layer follows (its shift does the same)."));
+}
+inline AttrSpec epsAttr()
+{
+    return AttrSpec{"eps", AttrType::Float, AttrValue(1e-5),
+                    [](const AttrValue& v) -> std::string { return std::get<double>(v) > 0 ? "" : "must be > 0"; }}
+        .withHelp(QT_TRANSLATE_NOOP("AttrHelp", "Added to the variance before the square root so it is never zero. Keep the default 1e-5."));
+}
+inline AttrSpec affineAttr()
+{
+    return AttrSpec{"affine", AttrType::Bool, AttrValue(true)}.withHelp(QT_TRANSLATE_NOOP(
+        "AttrHelp", "Learns a scale and a shift per channel after normalizing. Keep it on unless you know why not."));
 }
 
 // The bias follows the weights' `init`: zeros, except PyTorch's uniform +-1/sqrt(fan_in).

@@ -105,6 +105,6 @@ private:
 
 }  // namespace
 
-void registerConvOps(OpRegistry& r) { r.add(std::make_unique<Conv2d>()); }
+TS_REGISTER_OPS(conv) { r.add(std::make_unique<Conv2d>()); }
 
 }  // namespace ts

@@ -1,5 +1,7 @@
 // Linear: y = x W^T + b over the last dimension; x [..., in], W [out, in], b [out].
 #include "ops/common.h"
+#include "ops/onnx_writer.h"
+#include "ops/op_text.h"
 #include "ops/registry.h"
 
 namespace ts {
@@ -10,12 +12,39 @@ class Linear final : public Op {
 public:
     std::string type() const override { return "Linear"; }
     OpCategory category() const override { return OpCategory::Layer; }
+    std::string help() const override { return QT_TRANSLATE_NOOP("AttrHelp", "Fully connected layer: y = xWᵀ + b"); }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        return {{"in_features", AttrType::Int, AttrValue(std::int64_t{0}), atLeast(0)},  // 0: from the input
-                {"out_features", AttrType::Int, std::nullopt, atLeast(1)},
-                {"bias", AttrType::Bool, AttrValue(true)},
-                weightInitAttr()};
+        return {AttrSpec{"in_features", AttrType::Int, AttrValue(std::int64_t{0}), atLeast(0)}.withHelp(
+                    QT_TRANSLATE_NOOP("AttrHelp", "The input's features. 0 takes them from the input; a number is checked against it.")),
+                AttrSpec{"out_features", AttrType::Int, std::nullopt, atLeast(1)}.withHelp(QT_TRANSLATE_NOOP(
+                    "AttrHelp", "The output's features: the layer's width, or the number of classes for the last layer.")),
+                biasAttr(), weightInitAttr()};
+    }
+    std::vector<OpCase> cases() const override
+    {
+        return {{"2x3 to 4", {{"out_features", std::int64_t{4}}}, {{Shape{2, 3}}}},
+                {"5x7 to 1 without bias", {{"out_features", std::int64_t{1}}, {"bias", false}}, {{Shape{5, 7}}}},
+                {"1x16 to 9", {{"out_features", std::int64_t{9}}}, {{Shape{1, 16}}}},
+                {"rank 3: the last dimension", {{"out_features", std::int64_t{3}}}, {{Shape{2, 3, 5}}}}};
+    }
+    // Gemm for [batch, features]; MatMul with the transposed weight (and Add) above rank 2.
+    std::string exportOnnx(OnnxNodeExport& e) const override
+    {
+        const std::string w = e.weightInput("weight");
+        const bool bias = e.attrs.getBool("bias");
+        if (e.inSpecs[0].shape.rank() == 2) {
+            std::vector<std::string> ins{e.in[0], w};
+            if (bias) ins.push_back(e.floatParam("bias"));
+            e.b.node("Gemm", ins, {e.out}, e.name, {{"transB", std::int64_t{1}}});
+            return e.out;
+        }
+        const std::string wt = e.step("weight_t");
+        e.b.node("Transpose", {w}, {wt}, e.name + "/transpose", {{"perm", std::vector<std::int64_t>{1, 0}}});
+        const std::string product = bias ? e.step("matmul") : e.out;
+        e.b.node("MatMul", {e.in[0], wt}, {product}, e.name + "/matmul");
+        if (bias) e.b.node("Add", {product, e.floatParam("bias")}, {e.out}, e.name + "/bias");
+        return e.out;
     }
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
     {
@@ -70,6 +99,6 @@ private:
 
 }  // namespace
 
-void registerLinearOps(OpRegistry& r) { r.add(std::make_unique<Linear>()); }
+TS_REGISTER_OPS(linear) { r.add(std::make_unique<Linear>()); }
 
 }  // namespace ts

@@ -160,7 +160,7 @@ public:
 
 }  // namespace
 
-void registerLossOps(OpRegistry& r)
+TS_REGISTER_OPS(loss)
 {
     r.add(std::make_unique<CrossEntropy>());
     r.add(std::make_unique<Mse>());

@@ -16,13 +16,6 @@ namespace ts {
 
 namespace {
 
-std::function<std::string(const AttrValue&)> positive()
-{
-    return [](const AttrValue& v) -> std::string { return std::get<double>(v) > 0 ? "" : "must be > 0"; };
-}
-
-AttrSpec epsAttr() { return {"eps", AttrType::Float, AttrValue(1e-5), positive()}; }
-
 // The first two params when `affine`: weight (ones) and bias (zeros), one per channel.
 std::vector<ParamSpec> affineParams(bool affine, std::int64_t channels)
 {
@@ -306,7 +299,7 @@ private:
 
 }  // namespace
 
-void registerNormOps(OpRegistry& r)
+TS_REGISTER_OPS(norm)
 {
     r.add(std::make_unique<BatchNorm>("BatchNorm1d", std::vector<int>{2, 3}, "[N, C] or [N, C, L]"));
     r.add(std::make_unique<BatchNorm>("BatchNorm2d", std::vector<int>{4}, "[N, C, H, W]"));

@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "ops/op_case.h"
 #include "types/attrs.h"
 #include "tensor/tensor.h"
 
 namespace ts {
+
+struct OnnxNodeExport;  // ops/onnx_writer.h
 
 struct TensorSpec {
     Shape shape;
@@ -92,12 +95,26 @@ struct OpContext {
 enum class OpCategory : std::uint8_t { Layer, Activation, Normalization, Pooling, Structure, Loss };
 std::string opCategoryName(OpCategory c);  // "layer", "activation", ... (stable, untranslated)
 
+// Everything about an op is here or in its op file: a test fails for a registered op without
+// help, without help for each attribute, without cases, or (unless a loss) without an ONNX form.
 class Op {
 public:
     virtual ~Op() = default;
     virtual std::string type() const = 0;  // "Linear", "Conv2d", ...
     virtual OpCategory category() const = 0;
+    // One line saying what the op does, in English, marked for translation (ops/op_text.h).
+    virtual std::string help() const { return {}; }
     virtual std::vector<AttrSpec> attrSpecs() const { return {}; }
+    // The configurations it is checked in (ops/op_case.h).
+    virtual std::vector<OpCase> cases() const { return {}; }
+    // Writes the op's inference form as ONNX nodes (opset 17) and returns the value name that
+    // holds its output: normally e.out, the input's for an op that is the identity at inference.
+    // Empty: the op has no ONNX form (a loss, which the export drops).
+    virtual std::string exportOnnx(OnnxNodeExport& e) const
+    {
+        (void)e;
+        return {};
+    }
     virtual int minInputs() const { return 1; }
     virtual int maxInputs() const { return 1; }  // -1: any number
     // Input i takes a gradient (false for integer targets and indices).

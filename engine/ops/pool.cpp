@@ -129,7 +129,7 @@ private:
 
 }  // namespace
 
-void registerPoolOps(OpRegistry& r)
+TS_REGISTER_OPS(pool)
 {
     r.add(std::make_unique<Pool2d>(PoolKind::Max));
     r.add(std::make_unique<Pool2d>(PoolKind::Avg));

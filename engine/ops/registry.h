@@ -1,6 +1,7 @@
-// Looks ops up by type name. builtin() holds every op of the engine, registered
-// explicitly in builtin_ops.cpp (static self-registration is dropped by the linker
-// from static libraries).
+// Looks ops up by type name. builtin() holds every op of the engine: each op file registers
+// its ops with TS_REGISTER_OPS(family) { r.add(...); }, and the build collects those lines
+// (ops/collect_op_families.cmake) for builtin_ops.cpp. Static self-registration would be
+// dropped by the linker from a static library; this keeps the one list the files themselves.
 #pragma once
 #include <map>
 #include <memory>
@@ -10,6 +11,9 @@
 #include "ops/op.h"
 
 namespace ts {
+
+class OpRegistry;
+#define TS_REGISTER_OPS(family) void registerOps_##family(OpRegistry& r)
 
 class OpRegistry {
 public:

@@ -245,7 +245,7 @@ public:
 
 }  // namespace
 
-void registerStructureOps(OpRegistry& r)
+TS_REGISTER_OPS(structure)
 {
     r.add(std::make_unique<Flatten>());
     r.add(std::make_unique<Reshape>());

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "io/checkpoint.h"
+#include "io/checkpoint/checkpoint.h"
 
 namespace fs = std::filesystem;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/checkpoint.h"
+#include "io/checkpoint/checkpoint.h"
 #include "store/run_reader.h"
 #include "types/message.h"
 

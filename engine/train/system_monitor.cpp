@@ -6,7 +6,7 @@
 #include <ctime>
 #include <unistd.h>
 
-#include "backend/nvml.h"
+#include "backend/nvml/nvml.h"
 
 namespace ts {
 

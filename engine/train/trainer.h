@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "data/dataset.h"
-#include "io/checkpoint.h"
+#include "io/checkpoint/checkpoint.h"
 #include "data/loader.h"
 #include "dist/gradient_buckets.h"
 #include "types/experiment_spec.h"

@@ -5,7 +5,7 @@
 
 #include <sys/statvfs.h>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "tensor/format_bytes.h"
 #include "train/trainer.h"
 

@@ -48,6 +48,16 @@ struct AttrSpec {
     std::function<std::string(const AttrValue&)> check;
     int listLength = 0;  // Ints/Floats: required length; a single number is repeated to it
     std::vector<std::string> choices;  // String: allowed values
+    // What it does and how to set it, in English, marked for translation where it is written
+    // (ops/op_text.h); the studio's tooltips and `trainstudio-cli ops` show it.
+    std::string help;
+
+    AttrSpec withHelp(std::string text) const
+    {
+        AttrSpec s = *this;
+        s.help = std::move(text);
+        return s;
+    }
 };
 
 // Checks `given` against `specs`: fills defaults, coerces int->float and n->[n, n], rejects

@@ -23,7 +23,7 @@
 
 #include "child_process.h"
 #include "data/dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"

@@ -20,7 +20,7 @@
 #include <fstream>
 
 #include "child_process.h"
-#include "io/checkpoint.h"
+#include "io/checkpoint/checkpoint.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"
 #include "tiny_experiment.h"

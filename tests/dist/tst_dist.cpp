@@ -19,7 +19,7 @@
 #include "dist/gradient_buckets.h"
 #include "dist_check.h"
 #include "fashion_subset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"

@@ -19,8 +19,8 @@
 
 #include "backend/backend.h"
 #include "exec/executor.h"
-#include "io/checkpoint.h"
-#include "io/sha256.h"
+#include "io/checkpoint/checkpoint.h"
+#include "io/checkpoint/sha256.h"
 #include "train/checkpoint_policy.h"
 
 using namespace ts;

@@ -11,7 +11,7 @@
 #include "blob_dataset.h"
 #include "exec/executor.h"
 #include "graph/templates.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "train/trainer.h"
 
 using namespace ts;

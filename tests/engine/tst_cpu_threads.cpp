@@ -15,7 +15,7 @@
 #include "backend/cpu/parallel.h"
 #include "blob_dataset.h"
 #include "data/dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "train/trainer.h"
 
 using namespace ts;

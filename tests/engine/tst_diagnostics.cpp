@@ -20,7 +20,7 @@
 #include "data/subset_dataset.h"
 #include "diverging_experiment.h"
 #include "idx_files.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/diagnostic_actions.h"
 #include "jobs/job.h"
 #include "store/run_reader.h"

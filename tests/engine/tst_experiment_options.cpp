@@ -11,8 +11,8 @@
 
 #include "backend/math_precision.h"
 #include "data/sampler.h"
-#include "io/experiment_options.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_options.h"
+#include "io/yaml/experiment_yaml.h"
 #include "optim/schedule.h"
 
 using namespace ts;

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/experiment_text.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_text.h"
+#include "io/yaml/experiment_yaml.h"
 #include "../common/shipped_experiment_rows.h"
 
 using namespace ts;

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "graph/templates.h"
-#include "io/experiment_yaml.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/yaml/shipped_experiments.h"
 #include "../common/shipped_experiment_rows.h"
 
 using namespace ts;

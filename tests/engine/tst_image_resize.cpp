@@ -21,7 +21,7 @@
 #include "data/image_folder_dataset.h"
 #include "blob_dataset.h"
 #include "data/transforms.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "jobs/prediction_inputs.h"
 #include "store/run_reader.h"

@@ -15,8 +15,8 @@
 
 #include "data/dataset.h"
 #include "lesson_data.h"
-#include "io/experiment_yaml.h"
-#include "io/onnx_export.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/onnx/onnx_export.h"
 #include "jobs/onnx_export_run.h"
 #include "jobs/job.h"
 #include "learn/lessons.h"

@@ -12,7 +12,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
 #include "exec/executor.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "optim/optimizer.h"
 #include "tensor/format_bytes.h"
 #include "train/evaluation.h"

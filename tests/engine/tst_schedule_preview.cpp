@@ -15,8 +15,8 @@
 
 #include "blob_dataset.h"
 #include "data/split_sizes.h"
-#include "io/experiment_yaml.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/yaml/shipped_experiments.h"
 #include "jobs/job.h"
 #include "optim/schedule_preview.h"
 #include "store/run_reader.h"

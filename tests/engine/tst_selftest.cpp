@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "backend/cpu/cpu_backend.h"
-#include "backend/selftest.h"
+#include "selftest/selftest.h"
 
 using namespace ts;
 

@@ -7,7 +7,7 @@
 
 #include "backend/backend.h"
 #include "blob_dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "tensor/format_bytes.h"
 #include "train/memory_advice.h"

@@ -16,7 +16,7 @@
 #include <thread>
 #include <unistd.h>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "store/database.h"
 #include "store/point_chunk.h"
 #include "store/run_reader.h"

@@ -24,7 +24,7 @@
 #include "backend/backend.h"
 #include "blob_dataset.h"
 #include "data/sample_cache.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/resume_source.h"
 #include "store/run_reader.h"

@@ -18,7 +18,7 @@
 #include <set>
 #include <sstream>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/sweep_runner.h"
 #include "store/run_reader.h"
 #include "train/run_control.h"

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-#include "backend/nvml.h"
+#include "backend/nvml/nvml.h"
 #include "train/system_monitor.h"
 
 using namespace ts;

@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "graph/templates.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 
 using namespace ts;
 

@@ -4,8 +4,8 @@
 // its weights and loaded as a resume would. (Raw bytes would stop at the checksum; the header
 // parser has its own target, fuzz_safetensors.)
 #include "fuzz_file.h"
-#include "io/checkpoint.h"
-#include "io/safetensors.h"
+#include "io/checkpoint/checkpoint.h"
+#include "io/checkpoint/safetensors.h"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // graph check) and as the Model page reads it (the lenient draft). Dataset paths in the input
 // point nowhere real; their checks are part of what is fuzzed.
 #include "fuzz_file.h"
-#include "io/experiment_text.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_text.h"
+#include "io/yaml/experiment_yaml.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -1,6 +1,6 @@
 // A safetensors file: the 8-byte length, the JSON header, the tensor data and its checksums.
 #include "fuzz_file.h"
-#include "io/safetensors.h"
+#include "io/checkpoint/safetensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

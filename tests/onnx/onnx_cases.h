@@ -9,7 +9,7 @@
 
 #include "exec/executor.h"
 #include "graph/graph.h"
-#include "io/checkpoint.h"
+#include "io/checkpoint/checkpoint.h"
 #include "ort_runner.h"
 
 namespace ts::test {

@@ -11,7 +11,7 @@
 
 #include "data/dataset.h"
 #include "data/idx_dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "jobs/onnx_export_run.h"
 #include "train/evaluation.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "io/onnx_export.h"
+#include "io/onnx/onnx_export.h"
 #include "ops/registry.h"
 #include "onnx_cases.h"
 

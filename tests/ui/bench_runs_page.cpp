@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "bench_timing.h"
-#include "io/experiment_yaml.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/yaml/shipped_experiments.h"
 #include "jobs/run_recorder.h"
 #include "live_chart.h"
 #include <qcustomplot.h>

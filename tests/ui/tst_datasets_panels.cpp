@@ -29,7 +29,7 @@
 #include "data/dataset_health.h"
 #include "data/sampler.h"
 #include "data/transforms.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "scratch_home.h"
 #include "store/dataset_catalog.h"
 #include "widgets/image_grid.h"

@@ -11,8 +11,8 @@
 
 #include "chinese_text.h"
 #include "help_tip.h"
-#include "io/experiment_options.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_options.h"
+#include "io/yaml/experiment_yaml.h"
 #include "scratch_home.h"
 #include "train/diagnostics.h"
 #include "types/message.h"

@@ -8,8 +8,8 @@
 #include "typing.h"
 #include <QtWidgets>
 
-#include "io/experiment_yaml.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/yaml/shipped_experiments.h"
 #include "range_test_chart.h"
 #include <qcustomplot.h>
 #include "scratch_home.h"

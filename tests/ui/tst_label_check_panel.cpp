@@ -19,7 +19,7 @@
 #include <set>
 
 #include "idx_files.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "scratch_home.h"
 #include "store/label_overlay.h"
 #include "ui/datasets/datasets_page.h"

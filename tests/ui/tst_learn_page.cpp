@@ -10,7 +10,7 @@
 
 #include "chinese_text.h"
 #include "idx_files.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "learn/lessons.h"
 #include "studio_suite.h"

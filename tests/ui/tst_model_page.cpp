@@ -16,7 +16,7 @@
 #include <QUndoStack>
 
 #include "graph/templates.h"
-#include "io/experiment_text.h"
+#include "io/yaml/experiment_text.h"
 #include "ui/model/graph_edits.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_scene.h"

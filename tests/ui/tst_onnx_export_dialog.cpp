@@ -16,7 +16,7 @@
 #include <filesystem>
 
 #include "idx_files.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "scratch_home.h"
 #include "ui/runs/onnx_export_dialog.h"
 #include "ui/train/training_session.h"

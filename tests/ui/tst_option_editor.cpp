@@ -15,8 +15,8 @@
 
 #include <set>
 
-#include "io/experiment_options.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_options.h"
+#include "io/yaml/experiment_yaml.h"
 #include "ui/hyperparameters/option_editor.h"
 #include "ui/hyperparameters/option_help.h"
 

@@ -12,7 +12,7 @@
 
 #include <cmath>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"

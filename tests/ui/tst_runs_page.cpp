@@ -20,15 +20,15 @@
 #include "ui/runs/run_details.h"
 #include "ui/runs/trade_off_chart.h"
 #include "ui/runs/run_overview.h"
-#include "io/experiment_yaml.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/yaml/shipped_experiments.h"
 #include "live_chart.h"
 
 #include <qcustomplot.h>
 #include "ui/runs/runs_model.h"
 #include "ui/live_language.h"
 #include "ui/runs/runs_page.h"
-#include "io/checkpoint.h"
+#include "io/checkpoint/checkpoint.h"
 #include "store/run_reader.h"
 #include "store/run_writer.h"
 

@@ -13,7 +13,7 @@
 
 #include "scratch_home.h"
 #include "tiny_experiment.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "live_chart.h"
 #include "optim/schedule_preview.h"

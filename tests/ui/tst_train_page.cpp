@@ -13,7 +13,7 @@
 
 #include "scratch_home.h"
 #include "tiny_experiment.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "ui/train/distributed_launch.h"
 #include "ui/train/jobs_model.h"
 #include "ui/main_window.h"

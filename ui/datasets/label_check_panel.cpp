@@ -17,7 +17,7 @@
 
 #include "check_job_progress.h"
 #include "data/dataset.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "store/run_reader.h"
 #include "ui/train/training_session.h"

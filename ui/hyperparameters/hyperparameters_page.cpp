@@ -14,7 +14,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "lr_finder_panel.h"
 #include "option_editor.h"
 #include "schedule_preview_chart.h"

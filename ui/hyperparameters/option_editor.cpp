@@ -16,7 +16,7 @@
 #include <climits>
 #include <cmath>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "option_help.h"
 #include "help_tip.h"
 #include "ui/glossary/glossary_browser.h"

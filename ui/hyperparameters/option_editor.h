@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "io/experiment_options.h"
+#include "io/yaml/experiment_options.h"
 #include "types/experiment_spec.h"
 
 class QFormLayout;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/experiment_options.h"
+#include "io/yaml/experiment_options.h"
 
 namespace ts::ui {
 

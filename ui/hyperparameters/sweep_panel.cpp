@@ -8,7 +8,7 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/job.h"
 #include "jobs/sweep_trials.h"
 #include "ui/train/training_session.h"

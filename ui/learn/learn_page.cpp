@@ -16,7 +16,7 @@
 #include <filesystem>
 
 #include "engine_messages.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "lesson_texts.h"
 #include "ui/glossary/glossary.h"
 #include "ui/glossary/glossary_browser.h"

@@ -129,22 +129,34 @@ const AttrText kAttrs[] = {
 
 QString translated(const char* text) { return QCoreApplication::translate(kContext, text); }
 
-const char* ownOpText(const QString& opType)
+const ts::Op* registered(const QString& opType) { return ts::OpRegistry::builtin().find(opType.toStdString()); }
+
+const ts::AttrSpec* findSpec(const std::vector<ts::AttrSpec>& specs, const QString& attr);
+
+// The op's own text (ops/*.cpp, collected for translation by lupdate), else the table above.
+// TODO(registry): the tables go once every op carries its help.
+QString ownOpText(const QString& opType)
 {
+    if (const ts::Op* op = registered(opType); op && !op->help().empty()) return translated(op->help().c_str());
     const QByteArray type = opType.toUtf8();
     for (const OpText& t : kOps)
-        if (type == t.op) return t.text;
-    return nullptr;
+        if (type == t.op) return translated(t.text);
+    return {};
 }
 
-const char* ownAttrText(const QString& opType, const QString& attr)
+QString ownAttrText(const QString& opType, const QString& attr)
 {
+    if (const ts::Op* op = registered(opType)) {
+        const std::vector<ts::AttrSpec> specs = op->attrSpecs();
+        if (const ts::AttrSpec* spec = findSpec(specs, attr); spec && !spec->help.empty())
+            return translated(spec->help.c_str());
+    }
     const QByteArray type = opType.toUtf8(), name = attr.toUtf8();
     for (const AttrText& t : kAttrs)
-        if (type == t.op && name == t.attr) return t.text;
+        if (type == t.op && name == t.attr) return translated(t.text);
     for (const AttrText& t : kAttrs)
-        if (std::strcmp(t.op, "*") == 0 && name == t.attr) return t.text;
-    return nullptr;
+        if (std::strcmp(t.op, "*") == 0 && name == t.attr) return translated(t.text);
+    return {};
 }
 
 const ts::AttrSpec* findSpec(const std::vector<ts::AttrSpec>& specs, const QString& attr)
@@ -158,13 +170,13 @@ const ts::AttrSpec* findSpec(const std::vector<ts::AttrSpec>& specs, const QStri
 
 QString opDescription(const QString& opType)
 {
-    if (const char* text = ownOpText(opType)) return translated(text);
+    if (const QString text = ownOpText(opType); !text.isEmpty()) return text;
     return QCoreApplication::translate("AttrHelp", "The %1 op").arg(opType);
 }
 
 QString attributeHelp(const QString& opType, const QString& attr)
 {
-    if (const char* text = ownAttrText(opType, attr)) return translated(text);
+    if (const QString text = ownAttrText(opType, attr); !text.isEmpty()) return text;
     const ts::Op* op = ts::OpRegistry::builtin().find(opType.toStdString());
     if (!op) return QCoreApplication::translate("AttrHelp", "Attribute %1 of %2.").arg(attr, opType);
     const std::vector<ts::AttrSpec> specs = op->attrSpecs();
@@ -174,8 +186,8 @@ QString attributeHelp(const QString& opType, const QString& attr)
         .arg(attr, opType, attrTypeText(*spec), attrDefaultText(*spec));
 }
 
-bool hasOpDescription(const QString& opType) { return ownOpText(opType) != nullptr; }
-bool hasAttributeHelp(const QString& opType, const QString& attr) { return ownAttrText(opType, attr) != nullptr; }
+bool hasOpDescription(const QString& opType) { return !ownOpText(opType).isEmpty(); }
+bool hasAttributeHelp(const QString& opType, const QString& attr) { return !ownAttrText(opType, attr).isEmpty(); }
 
 QString attrValueText(const ts::AttrValue& value)
 {

@@ -5,7 +5,7 @@
 #include <QFileInfo>
 #include <QUndoStack>
 
-#include "io/experiment_text.h"
+#include "io/yaml/experiment_text.h"
 #include "ui/user_files.h"
 
 namespace ts::ui {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "graph/graph_diagnosis.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "graph_edits.h"
 
 class QUndoStack;

@@ -13,8 +13,8 @@
 #include <filesystem>
 
 #include "graph/templates.h"
-#include "io/experiment_text.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_text.h"
+#include "io/yaml/shipped_experiments.h"
 #include "model_document.h"
 #include "model_page.h"
 #include "model_scene.h"

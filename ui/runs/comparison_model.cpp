@@ -12,7 +12,7 @@
 
 #include "graph/cost_model.h"
 #include "graph/graph.h"
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "runs_model.h"
 #include "ui/hyperparameters/option_help.h"
 

@@ -2,7 +2,7 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/evaluated_split.h"
 
 namespace ts::ui {

@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "io/experiment_yaml.h"
+#include "io/yaml/experiment_yaml.h"
 
 namespace ts::ui {
 

@@ -24,8 +24,8 @@
 
 #include "backend/backend.h"
 #include "backend/devices.h"
-#include "io/experiment_yaml.h"
-#include "io/shipped_experiments.h"
+#include "io/yaml/experiment_yaml.h"
+#include "io/yaml/shipped_experiments.h"
 #include "scientific_spin_box.h"
 #include "ui/system_info.h"
 #include "ui/engine_messages.h"

@@ -20,6 +20,8 @@ public:
     std::string name() const override { return "cpu"; }
     Device device() const override { return {DeviceKind::CPU, 0}; }
     Allocator& allocator() override;
+    // The reference: every primitive, on f32.
+    bool supports(Primitive p, DType dtype) const override { return isMemoryPrimitive(p) || dtype == DType::F32; }
 
     // cpu_memory.cpp
     void fill(float* x, std::int64_t n, float value) override;
@@ -69,6 +71,9 @@ public:
     void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax) override;
     void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax,
                         float* dx, GradWrite write = GradWrite::Accumulate) override;
+    // cpu_upsample.cpp
+    void upsample2dForward(UpsampleMode mode, const UpsampleGeometry& g, const float* x, float* y) override;
+    void upsample2dBackward(UpsampleMode mode, const UpsampleGeometry& g, const float* dy, float* dx) override;
 
     // cpu_norm.cpp
     void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* saveMean,

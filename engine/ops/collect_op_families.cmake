@@ -1,0 +1,20 @@
+# cmake -DOPS_DIR=engine/ops -DOUT=ops_families.inc -P collect_op_families.cmake
+# Writes one TS_OP_FAMILY(name) line per TS_REGISTER_OPS(name) in the op files, so the builtin
+# registry (builtin_ops.cpp) calls every op file's registration without a list kept by hand.
+file(GLOB _files ${OPS_DIR}/*.cpp)
+list(SORT _files)
+set(_text "// Generated from the TS_REGISTER_OPS lines of engine/ops/*.cpp; do not edit.\n")
+foreach(_file IN LISTS _files)
+  file(STRINGS ${_file} _lines REGEX "^TS_REGISTER_OPS\\([A-Za-z0-9_]+\\)")
+  foreach(_line IN LISTS _lines)
+    string(REGEX REPLACE "^TS_REGISTER_OPS\\(([A-Za-z0-9_]+)\\).*" "\\1" _family "${_line}")
+    string(APPEND _text "TS_OP_FAMILY(${_family})\n")
+  endforeach()
+endforeach()
+if(EXISTS ${OUT})
+  file(READ ${OUT} _old)
+  if(_old STREQUAL _text)
+    return()
+  endif()
+endif()
+file(WRITE ${OUT} "${_text}")
