@@ -1,7 +1,9 @@
-// Loss ops: each reduces to the batch mean, a rank-0 output that backward starts from.
+// Loss ops: each reduces to the batch mean, a rank-0 output that backward starts from. They
+// have no ONNX form (Op::exportOnnx's default): the export drops them with their labels.
 #include <string>
 
 #include "ops/common.h"
+#include "ops/op_text.h"
 #include "ops/registry.h"
 
 namespace ts {
@@ -32,11 +34,41 @@ class CrossEntropy final : public Op {
 public:
     std::string type() const override { return "CrossEntropy"; }
     OpCategory category() const override { return OpCategory::Loss; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Softmax cross-entropy of logits against class indices: the loss for classification");
+    }
     std::string inputName(int i) const override { return i == 0 ? "logits" : "target"; }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        return {{"label_smoothing", AttrType::Float, AttrValue(0.0), inRange(0, 1)},
-                {"class_weights", AttrType::Floats, AttrValue(std::vector<double>{}), atLeast(0)}};
+        return {AttrSpec{"label_smoothing", AttrType::Float, AttrValue(0.0), inRange(0, 1)}.withHelp(QT_TRANSLATE_NOOP(
+                    "AttrHelp", "Moves this share of each target's probability onto the other classes, so the model is "
+                                "less over-confident; 0.1 is a common start. It raises the loss's floor, so compare runs "
+                                "with the same value.")),
+                AttrSpec{"class_weights", AttrType::Floats, AttrValue(std::vector<double>{}), atLeast(0)}.withHelp(
+                    QT_TRANSLATE_NOOP("AttrHelp", "One weight per class, e.g. \"1, 1, 5\", for imbalanced data: about the inverse class "
+                                                  "frequency, scaled to a sensible range (too large a weight makes the model over-predict that "
+                                                  "class). Empty: every class weighs 1."))};
+    }
+    // The gradient check draws the (non-trainable) class weights afresh in [0.5, 1.5]; the
+    // attribute sets their count. The gradients are O(1/N), so the default atol 2e-3 could
+    // hide an error of order s/C^2 in the smoothing term. Tighter is safe: the loss is smooth,
+    // so the central difference is off by ~eps^2 = 1e-4 times a small third derivative, and
+    // f32 rounding of J adds ~1e-7 * |J| / eps ~ 1e-5.
+    std::vector<OpCase> cases() const override
+    {
+        const std::vector<double> weights{1, 2, 0.5, 1, 3};
+        const auto ce = [](std::string label, double smoothing, std::vector<double> w) {
+            return OpCase{std::move(label),
+                          {{"label_smoothing", smoothing}, {"class_weights", std::move(w)}},
+                          {{Shape{3, 5}, DType::F32, InputFill::normal(2.0)}, {Shape{3}, DType::I64, InputFill::integers(0, 5)}},
+                          true,
+                          1e-2,
+                          2e-4,
+                          1e-2};
+        };
+        return {ce("plain", 0.0, {}), ce("label_smoothing 0.1", 0.1, {}), ce("label_smoothing 0.4", 0.4, {}),
+                ce("class_weights", 0.0, weights), ce("both", 0.1, weights)};
     }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return 2; }
@@ -105,6 +137,11 @@ class Mse final : public Op {
 public:
     std::string type() const override { return "MSE"; }
     OpCategory category() const override { return OpCategory::Loss; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Mean squared error between prediction and target: the loss for regression");
+    }
+    std::vector<OpCase> cases() const override { return {{"3x4", {}, {{Shape{3, 4}}, {Shape{3, 4}}}}}; }
     std::string inputName(int i) const override { return i == 0 ? "prediction" : "target"; }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return 2; }
@@ -134,6 +171,15 @@ class BceWithLogits final : public Op {
 public:
     std::string type() const override { return "BCEWithLogits"; }
     OpCategory category() const override { return OpCategory::Loss; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Binary cross-entropy on logits, for yes/no and multi-label targets; more stable than Sigmoid followed by a BCE");
+    }
+    // Targets are probabilities in [0, 1].
+    std::vector<OpCase> cases() const override
+    {
+        return {{"4x3", {}, {{Shape{4, 3}, DType::F32, InputFill::normal(2.0)}, {Shape{4, 3}, DType::F32, InputFill::uniform(0, 1)}}}};
+    }
     std::string inputName(int i) const override { return i == 0 ? "logits" : "target"; }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return 2; }

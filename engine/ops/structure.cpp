@@ -3,6 +3,8 @@
 #include <string>
 
 #include "ops/common.h"
+#include "ops/onnx_writer.h"
+#include "ops/op_text.h"
 #include "ops/registry.h"
 
 namespace ts {
@@ -12,6 +14,18 @@ namespace {
 std::string str(std::int64_t v) { return std::to_string(v); }
 
 std::string listString(const std::vector<std::int64_t>& v) { return Shape(v).str(); }
+
+using I = std::int64_t;
+using Ints = std::vector<std::int64_t>;
+
+// ONNX Reshape to [0, perSample...]: 0 copies the input's batch, so no constant fixes it.
+std::string exportReshape(OnnxNodeExport& e, Ints perSample)
+{
+    perSample.insert(perSample.begin(), 0);
+    const std::string shape = e.b.int64s(e.name + "/shape", {I(perSample.size())}, perSample);
+    e.b.node("Reshape", {e.in[0], shape}, {e.out}, e.name);
+    return e.out;
+}
 
 // Flatten and Reshape keep the element order, so forward is a byte copy and backward adds
 // the output gradient into the input gradient unchanged (copies it, as its first writer).
@@ -27,9 +41,32 @@ class Flatten final : public Op {
 public:
     std::string type() const override { return "Flatten"; }
     OpCategory category() const override { return OpCategory::Structure; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Joins the dimensions from start_dim on into one: [N, C, H, W] becomes [N, C·H·W]");
+    }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        return {{"start_dim", AttrType::Int, AttrValue(std::int64_t{1}), atLeast(1)}};
+        return {AttrSpec{"start_dim", AttrType::Int, AttrValue(std::int64_t{1}), atLeast(1)}.withHelp(
+            QT_TRANSLATE_NOOP("AttrHelp", "The first dimension joined; 1 keeps only the batch dimension apart."))};
+    }
+    std::vector<OpCase> cases() const override
+    {
+        return {{"start_dim 1", {{"start_dim", I{1}}}, {{Shape{2, 3, 4, 5}}}},
+                {"start_dim 2", {{"start_dim", I{2}}}, {{Shape{2, 3, 4, 5}}}}};
+    }
+    // start_dim 1 is ONNX Flatten(axis 1); a later start keeps the leading dimensions by Reshape.
+    std::string exportOnnx(OnnxNodeExport& e) const override
+    {
+        const std::int64_t start = e.attrs.getInt("start_dim");
+        if (start == 1) {
+            e.b.node("Flatten", {e.in[0]}, {e.out}, e.name, {{"axis", I{1}}});
+            return e.out;
+        }
+        Ints perSample;
+        for (std::int64_t d = 1; d < start; ++d) perSample.push_back(e.inSpecs[0].shape[int(d)]);
+        perSample.push_back(-1);
+        return exportReshape(e, perSample);
     }
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
     {
@@ -52,10 +89,24 @@ class Reshape final : public Op {
 public:
     std::string type() const override { return "Reshape"; }
     OpCategory category() const override { return OpCategory::Structure; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Gives each sample a new shape with the same number of values");
+    }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        return {{"shape", AttrType::Ints, std::nullopt, atLeast(-1)}};  // per sample; one -1 is inferred
+        // per sample; one -1 is inferred
+        return {AttrSpec{"shape", AttrType::Ints, std::nullopt, atLeast(-1)}.withHelp(
+            QT_TRANSLATE_NOOP("AttrHelp", "The new shape of one sample, without the batch dimension, e.g. \"1, 28, 28\"; one -1 is "
+                                          "worked out from the rest."))};
     }
+    std::vector<OpCase> cases() const override
+    {
+        return {{"[2,12] -> [3,-1]", {{"shape", Ints{3, -1}}}, {{Shape{2, 12}}}},
+                {"[2,3,4] -> [12]", {{"shape", Ints{12}}}, {{Shape{2, 3, 4}}}},
+                {"[2,2,3,2] -> [-1,2]", {{"shape", Ints{-1, 2}}}, {{Shape{2, 2, 3, 2}}}}};
+    }
+    std::string exportOnnx(OnnxNodeExport& e) const override { return exportReshape(e, e.attrs.getInts("shape")); }
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
     {
         const Shape& s = in[0].shape;
@@ -95,6 +146,20 @@ class Add final : public Op {
 public:
     std::string type() const override { return "Add"; }
     OpCategory category() const override { return OpCategory::Structure; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Adds its inputs element by element (residual connections); the shapes must match");
+    }
+    std::vector<OpCase> cases() const override
+    {
+        return {{"2 inputs", {}, {{Shape{2, 3, 4}}, {Shape{2, 3, 4}}}},
+                {"3 inputs", {}, {{Shape{2, 3, 4}}, {Shape{2, 3, 4}}, {Shape{2, 3, 4}}}}};
+    }
+    std::string exportOnnx(OnnxNodeExport& e) const override
+    {
+        e.b.node(e.in.size() == 2 ? "Add" : "Sum", e.in, {e.out}, e.name);
+        return e.out;
+    }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return -1; }
     TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
@@ -130,7 +195,27 @@ class Concat final : public Op {
 public:
     std::string type() const override { return "Concat"; }
     OpCategory category() const override { return OpCategory::Structure; }
-    std::vector<AttrSpec> attrSpecs() const override { return {{"axis", AttrType::Int, AttrValue(std::int64_t{1})}}; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Joins its inputs along one axis (channels by default)");
+    }
+    std::vector<AttrSpec> attrSpecs() const override
+    {
+        return {AttrSpec{"axis", AttrType::Int, AttrValue(std::int64_t{1})}.withHelp(
+            QT_TRANSLATE_NOOP("AttrHelp", "The axis joined along (1: channels or features; negative counts from the end). The "
+                                          "other dimensions must match; the batch axis 0 cannot be joined."))};
+    }
+    std::vector<OpCase> cases() const override
+    {
+        return {{"axis 1, rank 4", {{"axis", I{1}}}, {{Shape{2, 1, 3, 2}}, {Shape{2, 3, 3, 2}}, {Shape{2, 2, 3, 2}}}},
+                {"axis -1, rank 4", {{"axis", I{-1}}}, {{Shape{2, 3, 2, 1}}, {Shape{2, 3, 2, 4}}, {Shape{2, 3, 2, 2}}}},
+                {"axis 2, rank 3", {{"axis", I{2}}}, {{Shape{3, 2, 2}}, {Shape{3, 2, 5}}}}};
+    }
+    std::string exportOnnx(OnnxNodeExport& e) const override
+    {
+        e.b.node("Concat", e.in, {e.out}, e.name, {{"axis", I(resolveAxis(e.attrs, e.inSpecs[0].shape.rank()))}});
+        return e.out;
+    }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return -1; }
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
@@ -199,12 +284,35 @@ class Embedding final : public Op {
 public:
     std::string type() const override { return "Embedding"; }
     OpCategory category() const override { return OpCategory::Layer; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Looks up a learned vector for each integer index (words, categories)");
+    }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        return {{"num_embeddings", AttrType::Int, std::nullopt, atLeast(1)},
-                {"embedding_dim", AttrType::Int, std::nullopt, atLeast(1)},
-                {"init", AttrType::String, AttrValue(std::string("normal")), {}, 0,
-                 {"normal", "xavier_normal", "xavier_uniform", "zeros"}}};
+        return {AttrSpec{"num_embeddings", AttrType::Int, std::nullopt, atLeast(1)}.withHelp(QT_TRANSLATE_NOOP(
+                    "AttrHelp", "How many different indices there are (the vocabulary or category count); an index must be below it.")),
+                AttrSpec{"embedding_dim", AttrType::Int, std::nullopt, atLeast(1)}.withHelp(
+                    QT_TRANSLATE_NOOP("AttrHelp", "The length of each learned vector.")),
+                AttrSpec{"init", AttrType::String, AttrValue(std::string("normal")), {}, 0,
+                         {"normal", "xavier_normal", "xavier_uniform", "zeros"}}
+                    .withHelp(QT_TRANSLATE_NOOP("AttrHelp", "How the vectors start: normal (standard normal, as PyTorch), xavier_normal or xavier_uniform; "
+                                                "zeros only for tests."))};
+    }
+    // 20 lookups into 3 rows (6 into 2): indices repeat, so the scatter-add of several lookups
+    // into one weight row is exercised.
+    std::vector<OpCase> cases() const override
+    {
+        return {{"[4,5] into 3x4", {{"num_embeddings", I{3}}, {"embedding_dim", I{4}}},
+                 {{Shape{4, 5}, DType::I64, InputFill::integers(0, 3)}}},
+                {"[6] into 2x3", {{"num_embeddings", I{2}}, {"embedding_dim", I{3}}},
+                 {{Shape{6}, DType::I64, InputFill::integers(0, 2)}}}};
+    }
+    // Rows of the [num_embeddings, dim] table picked by the int64 indices.
+    std::string exportOnnx(OnnxNodeExport& e) const override
+    {
+        e.b.node("Gather", {e.floatParam("weight"), e.in[0]}, {e.out}, e.name, {{"axis", I{0}}});
+        return e.out;
     }
     bool inputDifferentiable(int) const override { return false; }
     std::string inputName(int) const override { return "indices"; }

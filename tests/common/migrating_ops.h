@@ -8,14 +8,6 @@
 namespace ts::test {
 
 inline const std::set<std::string> kMigrating = {
-    "Conv2d",
-    "MaxPool2d",
-    "AvgPool2d",
-    "GlobalAvgPool",
-    "BatchNorm1d",
-    "BatchNorm2d",
-    "LayerNorm",
-    "GroupNorm",
     "ReLU",
     "LeakyReLU",
     "GELU",
@@ -24,14 +16,6 @@ inline const std::set<std::string> kMigrating = {
     "Tanh",
     "Softmax",
     "Dropout",
-    "Flatten",
-    "Reshape",
-    "Add",
-    "Concat",
-    "Embedding",
-    "CrossEntropy",
-    "MSE",
-    "BCEWithLogits",
 };
 
 }  // namespace ts::test
