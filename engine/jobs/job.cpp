@@ -39,18 +39,15 @@ RunStatus statusOf(FinishedEvent::Outcome outcome)
     return RunStatus::Failed;
 }
 
-// The experiment a training job trains: the given one or the checkpoint's, with overrides,
-// the job's epochs and device, and paths made absolute (the copy stored with the run must
-// find its data from anywhere).
+// The experiment a training job trains: the given one or the checkpoint's (its overrides
+// applied as it is read, so a problem is placed in that text), with the job's epochs and
+// device, and paths made absolute (the copy stored with the run must find its data from anywhere).
 ExperimentSpec experimentFor(const TrainJob& job, const Continuation* from)
 {
     ExperimentSpec spec = job.experiment ? *job.experiment
-                                         : parseExperiment(from->checkpoint.state.experimentYaml, from->source);
-    if (!job.overrides.empty()) {
-        const std::string source = spec.sourceFile.empty() ? (from ? from->source : "experiment") : spec.sourceFile;
-        spec = parseExperimentWithOverrides(experimentToYaml(spec), source, job.overrides);
-        spec.sourceFile = source;
-    }
+                        : job.overrides.empty()
+                            ? parseExperiment(from->checkpoint.state.experimentYaml, from->source)
+                            : parseExperimentWithOverrides(from->checkpoint.state.experimentYaml, from->source, job.overrides);
     spec = withAbsolutePaths(spec);
     if (job.epochs) spec.training.epochs = *job.epochs;
     if (!job.device.empty()) spec.training.device = job.device;
@@ -75,6 +72,9 @@ void checkTrainJob(const TrainJob& job, const JobEnvironment& env)
 {
     const bool resume = !job.resume.empty(), fork = !job.fork.empty();
     if (resume && fork) throw std::invalid_argument("a training job resumes or forks a run, not both");
+    if (job.experiment && !job.overrides.empty())
+        throw std::logic_error("overrides edit a forked checkpoint's experiment; a given experiment comes with its own "
+                               "applied (loadExperimentWithOverrides)");
     if (resume && (job.experiment || !job.overrides.empty()))
         throw std::invalid_argument("resume continues a run exactly as it was (only the epochs and the device may change); "
                                     "to change settings, fork it instead");

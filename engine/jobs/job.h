@@ -25,13 +25,15 @@ class RunControl;
 
 // Train: a new run, or a run continued from a checkpoint of the workspace.
 struct TrainJob {
-    // A new run's experiment; for a fork, replaces the checkpoint's copy (its `overrides`
-    // still apply). Resume takes the checkpoint's experiment as it was.
+    // A new run's experiment, or a fork's instead of the checkpoint's copy, with any --set
+    // already applied where it was read (loadExperimentWithOverrides: its errors name the
+    // file's lines). Resume takes the checkpoint's experiment as it was.
     std::optional<ExperimentSpec> experiment;
     std::string resume;  // a run id ("12") or a checkpoint file: continue it exactly
     std::string fork;    // a run id or a checkpoint file: a new run from it, settings changed
-    // key=value edits of a forked checkpoint's experiment ("optimizer.lr=3e-4"), validated
-    // like the file's own values (io/experiment_overrides.h).
+    // key=value edits of a forked checkpoint's own experiment ("optimizer.lr=3e-4"), applied
+    // once as its text is read and validated like its own values (io/yaml/experiment_yaml.h).
+    // Not with `experiment`, which carries its edits already.
     std::vector<std::string> overrides;
     std::optional<std::int64_t> epochs;  // train to this epoch instead of training.epochs
     std::string device;                  // empty: training.device

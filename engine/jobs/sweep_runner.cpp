@@ -81,6 +81,8 @@ private:
     bool train(SweepResult& result, SweepTrialResult& t, int rung, std::int64_t epochs);
     std::optional<double> metricAt(const SweepTrialResult& t, std::int64_t epoch) const;
     std::string metricText(std::optional<double> v) const { return v ? numberArg(*v) : "-"; }
+    // Trial t's experiment: the base with the trial's values applied, once per trial.
+    const ExperimentSpec& trialExperiment(const SweepTrial& t);
 
     const SweepJob& job_;
     const JobEnvironment& env_;
@@ -91,7 +93,19 @@ private:
     SweepSpec sweep_;
     std::optional<Workspace> workspace_;
     std::map<int, SweepTrialRecord> records_;
+    std::string baseYaml_;
+    std::map<int, ExperimentSpec> trialExperiments_;
 };
+
+const ExperimentSpec& Sweep::trialExperiment(const SweepTrial& t)
+{
+    if (const auto it = trialExperiments_.find(t.number); it != trialExperiments_.end()) return it->second;
+    if (baseYaml_.empty()) baseYaml_ = experimentToYaml(base_);
+    const std::string source = base_.sourceFile.empty() ? "experiment" : base_.sourceFile;
+    ExperimentSpec spec = parseExperimentWithOverrides(baseYaml_, source, t.overrides());
+    spec.sourceFile = source;
+    return trialExperiments_.emplace(t.number, std::move(spec)).first->second;
+}
 
 void Sweep::plan(SweepResult& result)
 {
@@ -122,12 +136,10 @@ void Sweep::checkMemory(SweepResult& result)
     const std::string device = job_.device.empty() ? base_.training.device : job_.device;
     Backend& backend = jobBackend(env_, device, trialListener_);
     const auto [available, where] = deviceMemory(backend);
-    const std::string baseYaml = experimentToYaml(base_);
     for (SweepTrialResult& t : result.trials) {
         const std::string k = std::to_string(t.trial.number);
         try {
-            const std::string source = base_.sourceFile.empty() ? "experiment" : base_.sourceFile;
-            const ExperimentSpec spec = parseExperimentWithOverrides(baseYaml, source, t.trial.overrides());
+            const ExperimentSpec& spec = trialExperiment(t.trial);
             const RunMemory need = planRunMemory(spec, spec.training.batchSize, backend);
             t.plannedBytes = need.total();
             if (available > 0 && need.total() > available) {
@@ -180,8 +192,7 @@ bool Sweep::train(SweepResult& result, SweepTrialResult& t, int rung, std::int64
     const std::string resumeFrom = records_.count(k) ? records_[k].resumeFrom : std::string();
     TrainJob trainJob;
     if (resumeFrom.empty()) {
-        trainJob.experiment = base_;
-        trainJob.overrides = t.trial.overrides();
+        trainJob.experiment = trialExperiment(t.trial);
         publish(SweepEvent::Kind::Training, k, rung,
                 makeMessage(MessageId::SweepTrialTraining, {std::to_string(k), std::to_string(rung), std::to_string(epochs)}));
     } else {

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
@@ -243,6 +244,15 @@ private slots:
         // Resuming with changed settings is refused with the way out.
         QVERIFY(!runCli({"train", "--resume", "1", "--workspace", ws, "--set", "optimizer.lr=1"}, &out));
         QVERIFY2(out.contains("--fork"), qPrintable(out));
+        // A bad value is read once, with the run's stored experiment: its problem is placed at the
+        // line of that text it replaces, and no run starts.
+        const QStringList stored = QString::fromStdString(reader.run(1)->experimentYaml).split('\n');
+        const auto lrLine = std::find_if(stored.begin(), stored.end(), [](const QString& l) { return l.contains("lr:"); });
+        QVERIFY(lrLine != stored.end());
+        QVERIFY(!runCli({"train", "--fork", "1", "--workspace", ws, "--set", "optimizer.lr=abc"}, &out));
+        QVERIFY2(out.contains(QString(":%1:").arg(lrLine - stored.begin() + 1)) && out.contains("from --set optimizer.lr=abc"),
+                 qPrintable(out));
+        QVERIFY(!RunReader(Workspace::open(ws.toStdString())).run(3));
     }
 };
 

@@ -408,8 +408,7 @@ private slots:
         const SweepTrialResult& winner = r.trials[std::size_t(r.best - 1)];
         const std::string plain = dir_.filePath("plain").toStdString();
         TrainJob job;
-        job.experiment = parseExperiment(baseYaml(), "sweep.yaml");
-        job.overrides = winner.trial.overrides();
+        job.experiment = parseExperimentWithOverrides(baseYaml(), "sweep.yaml", winner.trial.overrides());
         JobEnvironment env;
         env.workspaceDir = plain;
         env.systemSampleSeconds = 0;
