@@ -1,0 +1,154 @@
+// A backend that passes every call on to another one, the inner backend. It is the base of the
+// backends that watch every primitive (TracingBackend) or change a few (the executor's
+// fusions): they override what they need and inherit the rest. Without an inner backend
+// nothing is computed, a dry run: sumSquares gives 0, workspaces are 0 bytes, and the
+// allocator hands out placeholder addresses that must never be dereferenced.
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "backend/backend.h"
+
+namespace ts {
+
+// Distinct, aligned, non-null addresses that point at nothing: tensors of any shape for a dry
+// run, at no memory cost. Holds no memory, so its stats stay at zero.
+class PlaceholderAllocator final : public Allocator {
+public:
+    Device device() const override { return {DeviceKind::CPU, 0}; }
+    void* allocate(std::size_t bytes) override;
+    void deallocate(void*, std::size_t) override {}
+    AllocatorStats stats() const override { return {}; }
+    void resetPeak() override {}
+    void releaseCached() override {}
+
+private:
+    std::uintptr_t next_ = 1 << 16;
+};
+
+class ForwardingBackend : public Backend {
+public:
+    explicit ForwardingBackend(Backend* inner) : inner_(inner) {}
+    Backend* inner() const { return inner_; }
+
+    // The inner backend's, or for a dry run: "dry run", the host, the placeholder allocator,
+    // and every primitive supported.
+    std::string name() const override;
+    Device device() const override;
+    Allocator& allocator() override;
+    Allocator& hostAllocator() override;
+    bool supports(Primitive p, DType dtype) const override;
+    void synchronize() override;
+
+    void fill(float* x, std::int64_t n, float value) override;
+    void zeroBytes(void* x, std::size_t bytes) override;
+    void copyBytes(void* dst, const void* src, std::size_t bytes) override;
+    void copyToHost(void* hostDst, const void* src, std::size_t bytes) override;
+    void copyFromHost(void* dst, const void* hostSrc, std::size_t bytes) override;
+    void copy2d(const float* src, std::int64_t srcStride, float* dst, std::int64_t dstStride, std::int64_t rows,
+                std::int64_t cols, bool accumulate) override;
+
+    void gemm(bool transA, bool transB, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
+              std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) override;
+    void axpy(std::int64_t n, float alpha, const float* x, float* y) override;
+    void add(std::int64_t n, const float* a, const float* b, float* y) override;
+    void addBias(const float* bias, float* y, std::int64_t outer, std::int64_t channels, std::int64_t inner) override;
+    void biasBackward(const float* dy, float* dbias, std::int64_t outer, std::int64_t channels,
+                      std::int64_t inner) override;
+    double sumSquares(const float* x, std::int64_t n) override;
+    void segmentedSumSquares(const float* x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges,
+                             double* out) override;
+
+    void activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n) override;
+    void activationBackward(Activation act, float alpha, const float* x, const float* y, const float* dy, float* dx,
+                            std::int64_t n, GradWrite write = GradWrite::Accumulate) override;
+    void dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,
+                        std::uint64_t seed) override;
+    void dropoutBackward(const float* dy, const std::uint8_t* mask, float* dx, std::int64_t n, float p) override;
+
+    std::size_t conv2dWorkspaceBytes(const ConvGeometry& g) override;
+    void conv2dForward(const ConvGeometry& g, const float* x, const float* w, float* y, void* workspace) override;
+    void conv2dBackwardData(const ConvGeometry& g, const float* w, const float* dy, float* dx, void* workspace,
+                            GradWrite write = GradWrite::Accumulate) override;
+    void conv2dBackwardFilter(const ConvGeometry& g, const float* x, const float* dy, float* dw,
+                              void* workspace) override;
+    void conv2dBackward(const ConvGeometry& g, const float* x, const float* w, const float* dy, float* dx, float* dw,
+                        void* workspace, GradWrite write) override;
+    void pool2dForward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, std::int32_t* argmax) override;
+    void pool2dBackward(PoolKind kind, const PoolGeometry& g, const float* dy, const std::int32_t* argmax, float* dx,
+                        GradWrite write = GradWrite::Accumulate) override;
+    void upsample2dForward(UpsampleMode mode, const UpsampleGeometry& g, const float* x, float* y) override;
+    void upsample2dBackward(UpsampleMode mode, const UpsampleGeometry& g, const float* dy, float* dx) override;
+
+    void batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* saveMean,
+                                  float* saveInvStd, float* runningMean, float* runningVar, std::int64_t n,
+                                  std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                  const CrossRankSum* acrossRanks) override;
+    void batchNormForwardInference(const float* x, const float* gamma, const float* beta, const float* runningMean,
+                                   const float* runningVar, float* y, std::int64_t n, std::int64_t c,
+                                   std::int64_t inner, float eps) override;
+    void batchNormBackward(const float* x, const float* gamma, const float* dy, const float* saveMean,
+                           const float* saveInvStd, float* dx, float* dgamma, float* dbeta, std::int64_t n,
+                           std::int64_t c, std::int64_t inner, const CrossRankSum* acrossRanks,
+                           GradWrite write = GradWrite::Accumulate) override;
+    void batchNormReluForwardTraining(const float* x, const float* gamma, const float* beta, float* y, float* r,
+                                      float* saveMean, float* saveInvStd, float* runningMean, float* runningVar,
+                                      std::int64_t n, std::int64_t c, std::int64_t inner, float momentum, float eps,
+                                      const CrossRankSum* acrossRanks) override;
+    void batchNormReluBackward(const float* x, const float* gamma, const float* beta, const float* y, const float* r,
+                               const float* dr, float* dy, const float* saveMean, const float* saveInvStd, float* dx,
+                               float* dgamma, float* dbeta, std::int64_t n, std::int64_t c, std::int64_t inner,
+                               const CrossRankSum* acrossRanks, GradWrite write) override;
+    void batchNormBackwardInference(const float* x, const float* gamma, const float* dy, const float* runningMean,
+                                    const float* runningVar, float* dx, float* dgamma, float* dbeta, std::int64_t n,
+                                    std::int64_t c, std::int64_t inner, float eps) override;
+    void groupNormForward(const float* x, const float* gamma, const float* beta, float* y, float* mean, float* rstd,
+                          std::int64_t n, std::int64_t c, std::int64_t inner, std::int64_t groups,
+                          float eps) override;
+    void groupNormBackward(const float* x, const float* gamma, const float* dy, const float* mean, const float* rstd,
+                           float* dx, float* dgamma, float* dbeta, std::int64_t n, std::int64_t c, std::int64_t inner,
+                           std::int64_t groups) override;
+
+    void softmaxForward(const float* x, float* y, std::int64_t rows, std::int64_t cols) override;
+    void softmaxBackward(const float* y, const float* dy, float* dx, std::int64_t rows, std::int64_t cols) override;
+    void crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights, float* probs,
+                             float* loss, std::int64_t rows, std::int64_t cols, float labelSmoothing) override;
+    void crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,
+                              const float* dloss, float* dlogits, std::int64_t rows, std::int64_t cols,
+                              float labelSmoothing) override;
+    void mseForward(const float* pred, const float* target, float* loss, std::int64_t n) override;
+    void mseBackward(const float* pred, const float* target, const float* dloss, float* dpred, float* dtarget,
+                     std::int64_t n) override;
+    void bceWithLogitsForward(const float* logits, const float* target, float* loss, std::int64_t n) override;
+    void bceWithLogitsBackward(const float* logits, const float* target, const float* dloss, float* dlogits,
+                               float* dtarget, std::int64_t n) override;
+
+    void embeddingForward(const std::int64_t* indices, const float* table, float* y, std::int64_t count,
+                          std::int64_t rows, std::int64_t dim) override;
+    void embeddingBackward(const std::int64_t* indices, const float* dy, float* dtable, std::int64_t count,
+                           std::int64_t dim) override;
+
+    void sgdUpdate(float* param, const float* grad, float* momentumBuf, std::int64_t n, double lr, double momentum,
+                   bool nesterov, double weightDecay) override;
+    void adamUpdate(float* param, const float* grad, float* m, float* v, std::int64_t n, double lr, double beta1,
+                    double beta2, double eps, double weightDecay, bool decoupled, std::int64_t step) override;
+    void rmspropUpdate(float* param, const float* grad, float* squareAvg, float* momentumBuf, std::int64_t n,
+                       double lr, double alpha, double eps, double weightDecay, double momentum) override;
+    void scale(float* x, std::int64_t n, float alpha) override;
+    void clampValues(float* x, std::int64_t n, float lo, float hi) override;
+
+protected:
+    // Told of every primitive called here, before it goes on; `activation` is the function of
+    // activationForward and activationBackward. An override that runs another primitive in
+    // its place calls the inner backend, so only what was called here is told.
+    virtual void called(Primitive p, std::optional<Activation> activation = std::nullopt)
+    {
+        (void)p, (void)activation;
+    }
+
+private:
+    Backend* inner_;
+    PlaceholderAllocator placeholders_;
+};
+
+}  // namespace ts
