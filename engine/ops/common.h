@@ -38,6 +38,13 @@ inline AttrSpec affineAttr()
         "AttrHelp", "Learns a scale and a shift per channel after normalizing. Keep it on unless you know why not."));
 }
 
+// in_channels, num_features, num_channels: the input's channels, 0 taking them from the input.
+inline AttrSpec inputChannelsAttr(const char* name)
+{
+    return AttrSpec{name, AttrType::Int, AttrValue(std::int64_t{0}), atLeast(0)}.withHelp(
+        QT_TRANSLATE_NOOP("AttrHelp", "The input's channels. 0 takes them from the input; a number is checked against it."));
+}
+
 // The bias follows the weights' `init`: zeros, except PyTorch's uniform +-1/sqrt(fan_in).
 inline InitSpec biasInit(const Attrs& attrs, double fanIn)
 {
