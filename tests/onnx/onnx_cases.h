@@ -4,12 +4,14 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "exec/executor.h"
 #include "graph/graph.h"
 #include "io/checkpoint/checkpoint.h"
+#include "ops/op_case.h"
 #include "ort_runner.h"
 
 namespace ts::test {
@@ -29,27 +31,39 @@ inline NamedTensors randomWeights(const Graph& graph, std::uint64_t seed)
     return captureWeights(ex);
 }
 
-// The graph at `batch` on the CPU backend in inference mode: random inputs (floats in
-// [-3, 3], indices below `indexLimit`), and the output. Returns the OrtCase for `model`.
+// Random values for a graph input, drawn as its op case says where that bounds them
+// (InputFill::integers for indices, uniform for an op with a restricted domain); any other
+// float input uniformly in [-3, 3] (the other fills only keep finite differences off kinks).
+inline void drawInput(Tensor& t, const InputFill& fill, std::mt19937_64& rng)
+{
+    if (t.dtype() == DType::I64) {
+        if (fill.kind != InputFill::Kind::Integers) throw std::logic_error("an i64 input needs InputFill::integers");
+        std::uniform_int_distribution<std::int64_t> d(std::int64_t(fill.a), std::int64_t(fill.b) - 1);
+        for (std::int64_t i = 0; i < t.numel(); ++i) t.data<std::int64_t>()[i] = d(rng);
+        return;
+    }
+    const bool bounded = fill.kind == InputFill::Kind::Uniform;
+    std::uniform_real_distribution<float> d(bounded ? float(fill.a) : -3.0f, bounded ? float(fill.b) : 3.0f);
+    for (std::int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
+}
+
+// The graph at `batch` on the CPU backend in inference mode: random inputs (drawInput, by
+// `fills` per graph input; floats in [-3, 3] where none is given), and the output. Returns
+// the OrtCase for `model`.
 inline OrtCase cpuReference(const QString& name, const QString& model, const Graph& graph, const NamedTensors& weights,
-                            std::int64_t batch, std::uint64_t seed, std::int64_t indexLimit = 1)
+                            std::int64_t batch, std::uint64_t seed, const std::vector<InputFill>& fills = {})
 {
     const CheckedGraph cg = checkGraph(graph, batch);
     Executor ex(cg, cpuBackend(), false);
     restoreWeights(ex, weights, "random weights");
     OrtCase c{name, model, {}, {}};
     std::mt19937_64 rng(seed);
-    for (const GraphInput& in : graph.inputs) {
+    for (std::size_t k = 0; k < graph.inputs.size(); ++k) {
+        const GraphInput& in = graph.inputs[k];
         std::vector<std::int64_t> dims{batch};
         for (auto d : in.shape.dims()) dims.push_back(d);
         Tensor t = Tensor::empty(Shape(dims), in.dtype);
-        if (in.dtype == DType::I64) {
-            std::uniform_int_distribution<std::int64_t> d(0, indexLimit - 1);
-            for (std::int64_t i = 0; i < t.numel(); ++i) t.data<std::int64_t>()[i] = d(rng);
-        } else {
-            std::uniform_real_distribution<float> d(-3.0f, 3.0f);
-            for (std::int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(rng);
-        }
+        drawInput(t, k < fills.size() ? fills[k] : InputFill::normal(), rng);
         ex.setInput(in.name, t);
         c.inputs.push_back({QString::fromStdString(in.name), in.dtype == DType::I64 ? "int64" : "float32", dims,
                             QByteArray(static_cast<const char*>(t.raw()), qsizetype(t.bytes()))});
