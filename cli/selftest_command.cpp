@@ -38,6 +38,11 @@ void printSelftestHelp()
         "  tf32 / bf16 / f16: GEMM and convolution 5e-3 / 3e-2 / 5e-3, everything else 1e-5\n"
         "Integer outputs (max-pool argmax, dropout mask) must match exactly. Gradients start from\n"
         "the same random values on both sides, so the accumulate (+=) contract is checked too.\n"
+        "Then every registered op's cases run forward and backward on both sides from the same\n"
+        "inputs, parameters and output gradient: outputs and gradients within %g times the loosest\n"
+        "tolerance of the primitives the op calls. A primitive the candidate does not support is\n"
+        "reported as \"not supported\", an op calling one as \"runs on the CPU\" (as training runs\n"
+        "it); neither is a failure.\n"
         "\n"
         "Then, unless --no-training, it trains fashion_mnist_mlp and fashion_mnist_cnn (from\n"
         "--experiments DIR, else experiments/ here, else the shipped ones: installed, or the\n"
@@ -48,16 +53,17 @@ void printSelftestHelp()
         "  --device      cuda (device 0, the default), cuda:N, or cpu: a second CPU backend against\n"
         "                the first, which only checks the harness itself (everything matches)\n"
         "  --precision   the matrix-product precision of both sides (default f32); all: each in turn\n"
-        "  --json        one JSON object per case (\"error\" is \"inf\" for a mismatch that has no\n"
-        "                size: NaN, infinity or an integer differs, or a primitive threw), one per\n"
-        "                training comparison, and a final {\"event\":\"selftest\",\"passed\":N,\"failed\":M}\n"
+        "  --json        one JSON object per primitive case (\"event\":\"case\") and op case\n"
+        "                (\"op_case\"; \"error\" is \"inf\" for a mismatch that has no size: NaN,\n"
+        "                infinity or an integer differs, or a primitive threw), one per training\n"
+        "                comparison, and a final {\"event\":\"selftest\",\"passed\":N,\"failed\":M,...}\n"
         "  --seed N      the random inputs and the training seed (default 1)\n"
         "  --no-training check the primitives only (what ctest's cli.selftest_cuda runs)\n"
         "  --experiments DIR  where fashion_mnist_mlp.yaml and fashion_mnist_cnn.yaml are\n"
         "\n"
         "Exit codes: 0 everything passed; 1 a case failed (or an error); 77 no CUDA device to check\n"
         "(ctest reports the test as skipped).\n",
-        kTrainingSteps, kTrainingBatch, kTrainingEarlySteps, kTrainingEarlyTolerance, 100 * kTrainingFinalTolerance);
+        kSelftestOpFactor, kTrainingSteps, kTrainingBatch, kTrainingEarlySteps, kTrainingEarlyTolerance, 100 * kTrainingFinalTolerance);
 }
 
 std::vector<MathPrecision> parsePrecisions(const std::string& text)
@@ -76,31 +82,45 @@ int cudaIndex(const std::string& device)
     return std::stoi(digits);
 }
 
-void printTable(const SelftestReport& r, MathPrecision p)
+// One table of cases; a case the candidate does not support shows why in place of its numbers.
+void printCases(const std::vector<SelftestCase>& cases, const char* nameHeader, const char* shapeHeader)
 {
-    std::size_t wp = 9, ws = 5;
-    for (const auto& c : r.cases) wp = std::max(wp, c.primitive.size()), ws = std::max(ws, c.shape.size());
-    std::printf("\nprecision %s\n%-*s  %-*s  %10s  %9s  result\n", mathPrecisionName(p), int(wp), "primitive", int(ws),
-                "shape", "rel. error", "tolerance");
-    for (const auto& c : r.cases) {
-        std::printf("%-*s  %-*s  %10.3g  %9.3g  %s\n", int(wp), c.primitive.c_str(), int(ws), c.shape.c_str(), c.error,
+    std::size_t wn = std::string(nameHeader).size(), ws = std::string(shapeHeader).size();
+    for (const auto& c : cases) wn = std::max(wn, c.name.size()), ws = std::max(ws, c.shape.size());
+    std::printf("%-*s  %-*s  %10s  %9s  result\n", int(wn), nameHeader, int(ws), shapeHeader, "rel. error", "tolerance");
+    for (const auto& c : cases) {
+        if (!c.supported) {
+            std::printf("%-*s  %-*s  %10s  %9s  %s\n", int(wn), c.name.c_str(), int(ws), c.shape.c_str(), "-", "-", c.detail.c_str());
+            continue;
+        }
+        std::printf("%-*s  %-*s  %10.3g  %9.3g  %s\n", int(wn), c.name.c_str(), int(ws), c.shape.c_str(), c.error,
                     c.tolerance, c.passed ? "ok" : "FAIL");
         if (!c.passed) std::printf("    %s\n", c.detail.c_str());
     }
-    std::printf("%s: %d passed, %d failed\n", mathPrecisionName(p), r.passed(), r.failed());
+}
+
+void printTable(const SelftestReport& r, MathPrecision p)
+{
+    std::printf("\nprecision %s\n", mathPrecisionName(p));
+    printCases(r.primitives, "primitive", "shape");
+    std::printf("\n");
+    printCases(r.ops, "op", "case");
+    std::printf("%s: %d passed, %d failed, %d not supported\n", mathPrecisionName(p), r.passed(), r.failed(), r.unsupported());
 }
 
 void printCasesJson(const SelftestReport& r, MathPrecision p)
 {
-    for (const auto& c : r.cases)
-        printJson({{"event", "case"},
-                   {"primitive", c.primitive},
-                   {"shape", c.shape},
-                   {"precision", mathPrecisionName(p)},
-                   {"error", std::isinf(c.error) ? Json("inf") : Json(c.error)},  // a mismatch with no relative size
-                   {"tolerance", c.tolerance},
-                   {"passed", c.passed},
-                   {"detail", c.detail}});
+    for (const auto* cases : {&r.primitives, &r.ops})
+        for (const auto& c : *cases)
+            printJson({{"event", cases == &r.ops ? "op_case" : "case"},
+                       {cases == &r.ops ? "op" : "primitive", c.name},
+                       {"shape", c.shape},
+                       {"precision", mathPrecisionName(p)},
+                       {"error", std::isinf(c.error) ? Json("inf") : Json(c.error)},  // a mismatch with no relative size
+                       {"tolerance", c.tolerance},
+                       {"supported", c.supported},
+                       {"passed", c.passed},
+                       {"detail", c.detail}});
 }
 
 void printTraining(const TrainingComparison& t, bool json)
@@ -165,7 +185,7 @@ int selftestCommand(const std::vector<std::string>& args)
     std::fflush(stdout);
 
     Backend& reference = cpuBackend();
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, unsupported = 0;
     for (MathPrecision p : precisions) {
         SelftestOptions options;
         options.seed = seed;
@@ -175,6 +195,7 @@ int selftestCommand(const std::vector<std::string>& args)
         std::fflush(stdout);
         passed += report.passed();
         failed += report.failed();
+        unsupported += report.unsupported();
     }
     if (training) {
         if (!json) std::printf("\ntraining comparison (f32, %d steps of batch %d, seed %llu)\n", kTrainingSteps, kTrainingBatch,
@@ -190,9 +211,10 @@ int selftestCommand(const std::vector<std::string>& args)
         candidate->setMathPrecision(before);
     }
     if (json)
-        printJson({{"event", "selftest"}, {"device", what}, {"passed", passed}, {"failed", failed}});
+        printJson({{"event", "selftest"}, {"device", what}, {"passed", passed}, {"failed", failed}, {"not_supported", unsupported}});
     else
-        std::printf("\nselftest %s: %d passed, %d failed\n", failed ? "FAILED" : "passed", passed, failed);
+        std::printf("\nselftest %s: %d passed, %d failed, %d not supported\n", failed ? "FAILED" : "passed", passed, failed,
+                    unsupported);
     return failed ? 1 : 0;
 }
 

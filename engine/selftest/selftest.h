@@ -1,6 +1,9 @@
-// The backend self-test: runs every Backend primitive on a candidate (the CUDA backend) and
-// on a reference (the CPU backend) with the same random inputs and compares the outputs.
-// Plain C++: it reaches both backends only through the Backend interface.
+// The backend self-test: runs every Backend primitive, then every registered op's cases
+// (Op::cases) forward and backward, on a candidate (the CUDA backend) and on a reference (the
+// CPU backend) with the same random inputs and compares the outputs. Plain C++: it reaches
+// both backends only through the Backend interface. A primitive the candidate does not
+// support (Backend::supports) is reported as such, not run; an op that calls one is reported
+// as running on the CPU, which is what the executor does with it.
 //
 // Each case uploads fresh inputs drawn from the seed to both backends, runs the primitive on
 // each, downloads every output and computes the normwise relative error
@@ -30,6 +33,7 @@ namespace ts {
 
 constexpr double kSelftestTolerance = 1e-5;          // everything but matrix products
 constexpr double kSelftestMatmulToleranceF32 = 1e-4;  // GEMM and convolution in F32
+constexpr double kSelftestOpFactor = 10;             // an op's tolerance over its primitives'
 // GEMM and convolution at `p` (see above).
 double selftestMatmulTolerance(MathPrecision p);
 
@@ -42,18 +46,24 @@ struct SelftestOptions {
 };
 
 struct SelftestCase {
-    std::string primitive;  // the Backend method, e.g. "conv2dBackwardData"
+    std::string name;       // the Backend method ("conv2dBackwardData"), or an op's pass ("Conv2d backward")
     std::string shape;      // the call's sizes and settings, e.g. "m=3 n=5 k=7 NT lda=10 alpha=1.5 beta=0.5"
     double error = 0;       // worst normwise relative error over the outputs (inf: mismatch, NaN, throw)
     double tolerance = 0;
     bool passed = false;
     std::string detail;     // which output and element was worst, or what went wrong
+    // false: not run, because the candidate does not support it (Backend::supports): a primitive
+    // "not supported", an op whose primitives it lacks "runs on the CPU" (the executor's
+    // fallback). Neither passed nor failed.
+    bool supported = true;
 };
 
 struct SelftestReport {
-    std::vector<SelftestCase> cases;
+    std::vector<SelftestCase> primitives;  // one per primitive call checked
+    std::vector<SelftestCase> ops;         // each registered op's cases, forward and backward
     int passed() const;
     int failed() const;
+    int unsupported() const;
 };
 
 // Runs every case. Never throws for a failing primitive: an exception from either backend

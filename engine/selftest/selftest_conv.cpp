@@ -1,4 +1,4 @@
-// Self-test cases: convolution (forward, backward data, backward filter) and pooling.
+// Self-test cases: convolution (forward, backward data, backward filter), pooling and upsampling.
 #include "selftest/selftest_harness.h"
 
 namespace ts::selftest {
@@ -31,19 +31,19 @@ void convCase(Harness& h, const ConvGeometry& g)
     auto wsOf = [&](int s) { return ws[s].defined() ? ws[s].raw() : nullptr; };
 
     auto x = h.uniform(xN), w = h.uniform(wN), y = h.uniform(yN);  // y's old values must be overwritten
-    h.check("conv2dForward", shape, h.matmulTolerance(),
+    h.check(Primitive::conv2dForward, shape, h.matmulTolerance(),
             [&](Backend& be, int s) { be.conv2dForward(g, x[s], w[s], y[s], wsOf(s)); }, {h.out("y", y)});
     auto dy = h.uniform(yN), dw = h.uniform(wN);
     for (GradWrite write : kGradWrites) {
         auto dx = h.uniform(xN);  // old values: added to, or overwritten
-        h.check("conv2dBackwardData", shape + gradWriteText(write), h.matmulTolerance(),
+        h.check(Primitive::conv2dBackwardData, shape + gradWriteText(write), h.matmulTolerance(),
                 [&](Backend& be, int s) { be.conv2dBackwardData(g, w[s], dy[s], dx[s], wsOf(s), write); },
                 {h.out("dx", dx)});
     }
-    h.check("conv2dBackwardFilter", shape, h.matmulTolerance(),
+    h.check(Primitive::conv2dBackwardFilter, shape, h.matmulTolerance(),
             [&](Backend& be, int s) { be.conv2dBackwardFilter(g, x[s], dy[s], dw[s], wsOf(s)); }, {h.out("dw", dw)});
     auto dx = h.uniform(xN), dw2 = h.uniform(wN);  // both at once (a backend may share work between them)
-    h.check("conv2dBackward", shape + " overwrite", h.matmulTolerance(),
+    h.check(Primitive::conv2dBackward, shape + " overwrite", h.matmulTolerance(),
             [&](Backend& be, int s) { be.conv2dBackward(g, x[s], w[s], dy[s], dx[s], dw2[s], wsOf(s), GradWrite::Overwrite); },
             {h.out("dx", dx), h.out("dw", dw2)});
 }
@@ -70,17 +70,33 @@ void poolCase(Harness& h, PoolKind kind, const PoolGeometry& g)
     auto argmax = h.upload(std::vector<std::int32_t>(static_cast<std::size_t>(yN), -1));
     std::vector<Harness::Output> outputs{h.out("y", y)};
     if (isMax) outputs.push_back(h.out("argmax", argmax, true));
-    h.check("pool2dForward", (isMax ? "max " : "avg ") + shape, h.elementwiseTolerance(),
+    h.check(Primitive::pool2dForward, (isMax ? "max " : "avg ") + shape, h.elementwiseTolerance(),
             [&](Backend& be, int s) { be.pool2dForward(kind, g, x[s], y[s], isMax ? argmax[s] : nullptr); }, outputs);
 
     h.mirrorReference(argmax);  // the backward is checked on the reference's argmax
     auto dy = h.uniform(yN);
     for (GradWrite write : kGradWrites) {
         auto dx = h.uniform(xN);  // old values: added to, or overwritten (inputs no window reads too)
-        h.check("pool2dBackward", (isMax ? "max " : "avg ") + shape + gradWriteText(write), h.elementwiseTolerance(),
+        h.check(Primitive::pool2dBackward, (isMax ? "max " : "avg ") + shape + gradWriteText(write), h.elementwiseTolerance(),
                 [&](Backend& be, int s) { be.pool2dBackward(kind, g, dy[s], isMax ? argmax[s] : nullptr, dx[s], write); },
                 {h.out("dx", dx)});
     }
+}
+
+void upsampleCase(Harness& h, UpsampleMode mode, std::initializer_list<i64> x, i64 outH, i64 outW)
+{
+    const i64* d = x.begin();
+    UpsampleGeometry g;
+    g.n = d[0], g.c = d[1], g.h = d[2], g.w = d[3], g.outH = outH, g.outW = outW;
+    const std::string shape = format("%s x=[%lld, %lld, %lld, %lld] out=%lldx%lld", mode == UpsampleMode::Nearest ? "nearest" : "bilinear",
+                                     (long long)g.n, (long long)g.c, (long long)g.h, (long long)g.w, (long long)outH, (long long)outW);
+    const i64 xN = g.n * g.c * g.h * g.w, yN = g.n * g.c * outH * outW;
+    auto up = h.uniform(xN), y = h.uniform(yN);  // y's old values must be overwritten
+    h.check(Primitive::upsample2dForward, shape, h.elementwiseTolerance(),
+            [&](Backend& be, int s) { be.upsample2dForward(mode, g, up[s], y[s]); }, {h.out("y", y)});
+    auto dy = h.uniform(yN), dx = h.uniform(xN);  // dx's old values are added to
+    h.check(Primitive::upsample2dBackward, shape, h.elementwiseTolerance(),
+            [&](Backend& be, int s) { be.upsample2dBackward(mode, g, dy[s], dx[s]); }, {h.out("dx", dx)});
 }
 
 }  // namespace
@@ -113,6 +129,13 @@ void convPoolCases(Harness& h)
     if (h.large()) {
         poolCase(h, PoolKind::Max, pool({128, 32, 28, 28}, 2, 2, 0));
         poolCase(h, PoolKind::Avg, pool({128, 32, 28, 28}, 2, 2, 0));
+    }
+
+    for (UpsampleMode mode : {UpsampleMode::Nearest, UpsampleMode::Bilinear}) {
+        upsampleCase(h, mode, {2, 3, 5, 7}, 10, 14);   // scale 2
+        upsampleCase(h, mode, {3, 2, 7, 5}, 17, 11);   // no integer scale, unequal in h and w
+        upsampleCase(h, mode, {2, 3, 9, 8}, 4, 3);     // downsampling: several inputs per output
+        if (h.large()) upsampleCase(h, mode, {128, 32, 14, 14}, 28, 28);
     }
 }
 

@@ -4,9 +4,11 @@
 #include <cstdarg>
 #include <functional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "selftest/op_case_run.h"
 #include "selftest/selftest.h"
 #include "tensor/tensor.h"
 
@@ -95,16 +97,26 @@ public:
         return {std::move(name), [results](int s) { return std::vector<double>{results[s]}; }, false};
     }
 
-    // Runs `call` on the candidate, then the reference, compares `outputs` and records a case.
-    void check(std::string primitive, std::string shape, double tolerance,
+    // Runs `call` on the candidate, then the reference, compares `outputs` and records a case;
+    // when the candidate does not support `primitive`, records that instead (once).
+    void check(Primitive primitive, std::string shape, double tolerance,
                const std::function<void(Backend&, int side)>& call, const std::vector<Output>& outputs);
-    void record(SelftestCase c) { report_.cases.push_back(std::move(c)); }
+    // Whether the candidate supports `p` (in f32); records "not supported" the first time it does not.
+    bool candidateSupports(Primitive p);
+    void record(SelftestCase c) { report_.primitives.push_back(std::move(c)); }
+    void recordOp(SelftestCase c) { report_.ops.push_back(std::move(c)); }
+    // Runs `call` on the candidate, then the reference, and compares what `results` downloads
+    // from each side: c.error, c.passed and c.detail are filled in.
+    void measure(SelftestCase& c, const std::function<void(Backend&, int side)>& call,
+                 const std::function<std::vector<NamedValues>(int side)>& results);
+    std::uint64_t nextSeed() { return rng_(); }
 
 private:
     Backend* backends_[2];
     SelftestOptions options_;
     SelftestReport& report_;
     std::mt19937_64 rng_;
+    std::set<Primitive> reportedUnsupported_;
 };
 
 // printf into a std::string (shape texts).
@@ -122,5 +134,6 @@ void convPoolCases(Harness& h);     // selftest_conv.cpp
 void normCases(Harness& h);         // selftest_norm.cpp: batch norm, group/layer norm
 void lossCases(Harness& h);         // selftest_loss.cpp: softmax, losses
 void elementwiseCases(Harness& h);  // selftest_elementwise.cpp: activations, dropout, embedding, optimizers
+void opCases(Harness& h);          // selftest_ops.cpp: every registered op's cases, forward and backward
 
 }  // namespace ts::selftest

@@ -14,11 +14,11 @@ void softmaxCases(Harness& h, const Rows& r)
 {
     const i64 n = r.rows * r.cols;
     auto x = h.uniform(n, -8.0f, 8.0f), y = h.uniform(n);
-    h.check("softmaxForward", rowsText(r), h.elementwiseTolerance(),
+    h.check(Primitive::softmaxForward, rowsText(r), h.elementwiseTolerance(),
             [&](Backend& be, int s) { be.softmaxForward(x[s], y[s], r.rows, r.cols); }, {h.out("y", y)});
     h.mirrorReference(y);
     auto dy = h.uniform(n), dx = h.uniform(n);
-    h.check("softmaxBackward", rowsText(r), h.elementwiseTolerance(),
+    h.check(Primitive::softmaxBackward, rowsText(r), h.elementwiseTolerance(),
             [&](Backend& be, int s) { be.softmaxBackward(y[s], dy[s], dx[s], r.rows, r.cols); }, {h.out("dx", dx)});
 }
 
@@ -35,14 +35,14 @@ void crossEntropyCases(Harness& h, const Rows& r)
                 rowsText(r) + (weighted ? " class weights" : "") + (smoothing > 0 ? " label smoothing 0.1" : "");
             auto probs = h.uniform(n), loss = h.uniform(1);
             const float* w[2] = {weighted ? weights[kCand] : nullptr, weighted ? weights[kRef] : nullptr};
-            h.check("crossEntropyForward", shape, h.elementwiseTolerance(),
+            h.check(Primitive::crossEntropyForward, shape, h.elementwiseTolerance(),
                     [&](Backend& be, int s) {
                         be.crossEntropyForward(logits[s], targets[s], w[s], probs[s], loss[s], r.rows, r.cols, smoothing);
                     },
                     {h.out("loss", loss), h.out("probs", probs)});
             h.mirrorReference(probs);
             auto dlogits = h.uniform(n);
-            h.check("crossEntropyBackward", shape, h.elementwiseTolerance(),
+            h.check(Primitive::crossEntropyBackward, shape, h.elementwiseTolerance(),
                     [&](Backend& be, int s) {
                         be.crossEntropyBackward(probs[s], targets[s], w[s], dloss[s], dlogits[s], r.rows, r.cols, smoothing);
                     },
@@ -60,14 +60,14 @@ void pairLossCases(Harness& h, i64 n)
     const char* bceWhich[] = {"", " dtarget=null", " dlogits=null"};
 
     auto pred = h.uniform(n), target = h.uniform(n), loss = h.uniform(1);
-    h.check("mseForward", shape, tol, [&](Backend& be, int s) { be.mseForward(pred[s], target[s], loss[s], n); },
+    h.check(Primitive::mseForward, shape, tol, [&](Backend& be, int s) { be.mseForward(pred[s], target[s], loss[s], n); },
             {h.out("loss", loss)});
     for (int nulls = 0; nulls < 3; ++nulls) {
         auto dp = h.uniform(n), dt = h.uniform(n);
         std::vector<Harness::Output> outs;
         if (nulls != 2) outs.push_back(h.out("dpred", dp));
         if (nulls != 1) outs.push_back(h.out("dtarget", dt));
-        h.check("mseBackward", shape + mseWhich[nulls], tol,
+        h.check(Primitive::mseBackward, shape + mseWhich[nulls], tol,
                 [&](Backend& be, int s) {
                     be.mseBackward(pred[s], target[s], dloss[s], nulls == 2 ? nullptr : dp[s], nulls == 1 ? nullptr : dt[s], n);
                 },
@@ -75,14 +75,14 @@ void pairLossCases(Harness& h, i64 n)
     }
 
     auto logits = h.uniform(n, -6.0f, 6.0f), soft = h.uniform(n, 0.0f, 1.0f), bce = h.uniform(1);
-    h.check("bceWithLogitsForward", shape, tol,
+    h.check(Primitive::bceWithLogitsForward, shape, tol,
             [&](Backend& be, int s) { be.bceWithLogitsForward(logits[s], soft[s], bce[s], n); }, {h.out("loss", bce)});
     for (int nulls = 0; nulls < 3; ++nulls) {
         auto dl = h.uniform(n), dt = h.uniform(n);
         std::vector<Harness::Output> outs;
         if (nulls != 2) outs.push_back(h.out("dlogits", dl));
         if (nulls != 1) outs.push_back(h.out("dtarget", dt));
-        h.check("bceWithLogitsBackward", shape + bceWhich[nulls], tol,
+        h.check(Primitive::bceWithLogitsBackward, shape + bceWhich[nulls], tol,
                 [&](Backend& be, int s) {
                     be.bceWithLogitsBackward(logits[s], soft[s], dloss[s], nulls == 2 ? nullptr : dl[s],
                                              nulls == 1 ? nullptr : dt[s], n);

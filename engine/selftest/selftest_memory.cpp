@@ -23,23 +23,23 @@ void byteCases(Harness& h)
     // outputs are exact: any byte off is an infinite error.
     const i64 n = 4111;
     auto buf = h.upload(randomBytes(h, n));
-    h.check("zeroBytes", "4099 bytes at offset 1", h.elementwiseTolerance(), [&](Backend& be, int s) { be.zeroBytes(buf[s] + 1, 4099); },
+    h.check(Primitive::zeroBytes, "4099 bytes at offset 1", h.elementwiseTolerance(), [&](Backend& be, int s) { be.zeroBytes(buf[s] + 1, 4099); },
             {h.out("x", buf, true)});
     auto src = h.upload(randomBytes(h, n)), dst = h.upload(randomBytes(h, n));
-    h.check("copyBytes", "4099 bytes, src offset 3, dst offset 5", h.elementwiseTolerance(),
+    h.check(Primitive::copyBytes, "4099 bytes, src offset 3, dst offset 5", h.elementwiseTolerance(),
             [&](Backend& be, int s) { be.copyBytes(dst[s] + 5, src[s] + 3, 4099); }, {h.out("dst", dst, true)});
     auto fsrc = h.uniform(65537), fdst = h.uniform(65537);
-    h.check("copyBytes", "65537 floats", h.elementwiseTolerance(),
+    h.check(Primitive::copyBytes, "65537 floats", h.elementwiseTolerance(),
             [&](Backend& be, int s) { be.copyBytes(fdst[s], fsrc[s], 65537 * sizeof(float)); }, {h.out("dst", fdst)});
 
     const std::vector<u8> host = randomBytes(h, n);
     auto up = h.upload(randomBytes(h, n));
-    h.check("copyFromHost", "1001 bytes at offset 7", h.elementwiseTolerance(),
+    h.check(Primitive::copyFromHost, "1001 bytes at offset 7", h.elementwiseTolerance(),
             [&](Backend& be, int s) { be.copyFromHost(up[s] + 7, host.data() + 2, 1001); }, {h.out("dst", up, true)});
     auto down = h.upload(randomBytes(h, n));
     std::vector<double> got[2];
     const Harness::Output o{"host", [&](int s) { return got[s]; }, true};
-    h.check("copyToHost", "1003 bytes from offset 5", h.elementwiseTolerance(),
+    h.check(Primitive::copyToHost, "1003 bytes from offset 5", h.elementwiseTolerance(),
             [&](Backend& be, int s) {
                 std::vector<u8> tmp(1003);
                 be.synchronize();
@@ -57,7 +57,7 @@ void copy2dCases(Harness& h)
     for (const G& g : shapes)
         for (bool acc : {false, true}) {
             auto src = h.uniform(g.rows * g.srcStride), dst = h.uniform(g.rows * g.dstStride);
-            h.check("copy2d",
+            h.check(Primitive::copy2d,
                     format("rows=%lld cols=%lld srcStride=%lld dstStride=%lld%s", (long long)g.rows, (long long)g.cols,
                            (long long)g.srcStride, (long long)g.dstStride, acc ? " accumulate" : ""),
                     h.elementwiseTolerance(),
@@ -72,25 +72,25 @@ void flatCases(Harness& h)
     for (i64 n : h.flatSizes()) {
         const std::string shape = format("n=%lld", (long long)n);
         auto x = h.uniform(n), y = h.uniform(n), z = h.uniform(n);
-        h.check("fill", shape, tol, [&](Backend& be, int s) { be.fill(x[s], n, 0.37f); }, {h.out("x", x)});
+        h.check(Primitive::fill, shape, tol, [&](Backend& be, int s) { be.fill(x[s], n, 0.37f); }, {h.out("x", x)});
         auto a = h.uniform(n), b = h.uniform(n);
-        h.check("axpy", shape + " alpha=-0.7", tol, [&](Backend& be, int s) { be.axpy(n, -0.7f, a[s], y[s]); },
+        h.check(Primitive::axpy, shape + " alpha=-0.7", tol, [&](Backend& be, int s) { be.axpy(n, -0.7f, a[s], y[s]); },
                 {h.out("y", y)});
-        h.check("add", shape, tol, [&](Backend& be, int s) { be.add(n, a[s], b[s], z[s]); }, {h.out("y", z)});
+        h.check(Primitive::add, shape, tol, [&](Backend& be, int s) { be.add(n, a[s], b[s], z[s]); }, {h.out("y", z)});
         double sums[2] = {0, 0};
-        h.check("sumSquares", shape, tol, [&](Backend& be, int s) { sums[s] = be.sumSquares(a[s], n); },
+        h.check(Primitive::sumSquares, shape, tol, [&](Backend& be, int s) { sums[s] = be.sumSquares(a[s], n); },
                 {h.scalar("sum", sums)});
         // Per-layer gradient norms: ranges of a flat buffer, a one-element one included.
         const std::vector<std::pair<i64, i64>> ranges{{0, n / 3}, {n / 3, n / 3 + 1}, {n / 3 + 1, n}, {0, n}};
         std::vector<double> segments[2];
         Harness::Output segOut{"out", [&](int s) { return segments[s]; }, false};
-        h.check("segmentedSumSquares", shape + format(" %zu ranges", ranges.size()), tol,
+        h.check(Primitive::segmentedSumSquares, shape + format(" %zu ranges", ranges.size()), tol,
                 [&](Backend& be, int s) {
                     segments[s].assign(ranges.size(), -1.0);
                     be.segmentedSumSquares(a[s], ranges, segments[s].data());
                 },
                 {segOut});
-        h.check("scale", shape + " alpha=0.3", tol, [&](Backend& be, int s) { be.scale(b[s], n, 0.3f); },
+        h.check(Primitive::scale, shape + " alpha=0.3", tol, [&](Backend& be, int s) { be.scale(b[s], n, 0.3f); },
                 {h.out("x", b)});
 
         // Gradient-value clipping must keep NaN (the non-finite check runs after it) and clamp infinities.
@@ -99,7 +99,7 @@ void flatCases(Harness& h)
         for (i64 i = 41; i < n; i += 193) v[i] = std::numeric_limits<float>::infinity();
         for (i64 i = 73; i < n; i += 211) v[i] = -std::numeric_limits<float>::infinity();
         auto c = h.upload(v);
-        h.check("clampValues", shape + " [-1, 1.5] with NaN, +-inf", tol,
+        h.check(Primitive::clampValues, shape + " [-1, 1.5] with NaN, +-inf", tol,
                 [&](Backend& be, int s) { be.clampValues(c[s], n, -1.0f, 1.5f); }, {h.out("x", c)});
     }
 }
@@ -112,10 +112,10 @@ void biasCases(Harness& h)
     for (const G& g : shapes) {
         const std::string shape = format("[%lld, %lld, %lld]", (long long)g.outer, (long long)g.channels, (long long)g.inner);
         auto bias = h.uniform(g.channels), y = h.uniform(g.outer * g.channels * g.inner);
-        h.check("addBias", shape, h.elementwiseTolerance(),
+        h.check(Primitive::addBias, shape, h.elementwiseTolerance(),
                 [&](Backend& be, int s) { be.addBias(bias[s], y[s], g.outer, g.channels, g.inner); }, {h.out("y", y)});
         auto dy = h.uniform(g.outer * g.channels * g.inner), dbias = h.uniform(g.channels);
-        h.check("biasBackward", shape, h.elementwiseTolerance(),
+        h.check(Primitive::biasBackward, shape, h.elementwiseTolerance(),
                 [&](Backend& be, int s) { be.biasBackward(dy[s], dbias[s], g.outer, g.channels, g.inner); },
                 {h.out("dbias", dbias)});
     }
@@ -146,7 +146,7 @@ void gemmCases(Harness& h)
                     const i64 lda = (ta ? g.m : g.k) + pad, ldb = (tb ? g.k : g.n) + pad, ldc = g.n + pad;
                     auto a = h.uniform((ta ? g.k : g.m) * lda), b = h.uniform((tb ? g.n : g.k) * ldb);
                     auto c = h.uniform(g.m * ldc);  // beta = 0 must ignore these values
-                    h.check("gemm",
+                    h.check(Primitive::gemm,
                             format("m=%lld n=%lld k=%lld %c%c lda=%lld ldb=%lld ldc=%lld alpha=%g beta=%g", (long long)g.m,
                                    (long long)g.n, (long long)g.k, ta ? 'T' : 'N', tb ? 'T' : 'N', (long long)lda,
                                    (long long)ldb, (long long)ldc, alpha, beta),

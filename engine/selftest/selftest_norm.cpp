@@ -22,7 +22,7 @@ void batchNormCases(Harness& h, const BnShape& b)
     // the CPU's, and the same buffers left for the local path's check after it.
     const CrossRankSum oneRank = [](float*, std::size_t) {};
     for (const CrossRankSum* across : {&oneRank, static_cast<const CrossRankSum*>(nullptr)})
-        h.check("batchNormForwardTraining", shape + (across ? " across one rank" : ""), tol,
+        h.check(Primitive::batchNormForwardTraining, shape + (across ? " across one rank" : ""), tol,
                 [&](Backend& be, int s) {
                     be.batchNormForwardTraining(x[s], gamma[s], beta[s], y[s], mean[s], invStd[s], runMean[s],
                                                 runVar[s], n, c, inner, momentum, eps, across);
@@ -40,7 +40,7 @@ void batchNormCases(Harness& h, const BnShape& b)
         if (nulls != 1) outs.insert(outs.end(), {h.out("dgamma", dgamma), h.out("dbeta", dbeta)});
         const char* which[] = {"", " dgamma=dbeta=null", " dx=null", " across one rank", " overwrite"};
         const GradWrite write = nulls == 4 ? GradWrite::Overwrite : GradWrite::Accumulate;
-        h.check("batchNormBackward", shape + which[nulls], tol,
+        h.check(Primitive::batchNormBackward, shape + which[nulls], tol,
                 [&](Backend& be, int s) {
                     be.batchNormBackward(x[s], gamma[s], dy[s], mean[s], invStd[s], nulls == 2 ? nullptr : dx[s],
                                          nulls == 1 ? nullptr : dgamma[s], nulls == 1 ? nullptr : dbeta[s], n, c, inner,
@@ -52,7 +52,7 @@ void batchNormCases(Harness& h, const BnShape& b)
     // With the ReLU after it (the executor's fusion): both outputs, then the backward from the
     // ReLU's output gradient (dyScratch: the gradient of y, which a backend may use as scratch).
     auto yf = h.uniform(total), rf = h.uniform(total);
-    h.check("batchNormReluForwardTraining", shape, tol,
+    h.check(Primitive::batchNormReluForwardTraining, shape, tol,
             [&](Backend& be, int s) {
                 be.batchNormReluForwardTraining(x[s], gamma[s], beta[s], yf[s], rf[s], mean[s], invStd[s], runMean[s],
                                                 runVar[s], n, c, inner, momentum, eps, nullptr);
@@ -62,7 +62,7 @@ void batchNormCases(Harness& h, const BnShape& b)
     {
         auto dr = h.uniform(total), scratch = h.uniform(total), dx = h.uniform(total), dgamma = h.uniform(c),
              dbeta = h.uniform(c);
-        h.check("batchNormReluBackward", shape + " overwrite", tol,
+        h.check(Primitive::batchNormReluBackward, shape + " overwrite", tol,
                 [&](Backend& be, int s) {
                     be.batchNormReluBackward(x[s], gamma[s], beta[s], yf[s], rf[s], dr[s], scratch[s], mean[s],
                                              invStd[s], dx[s], dgamma[s], dbeta[s], n, c, inner, nullptr,
@@ -72,13 +72,13 @@ void batchNormCases(Harness& h, const BnShape& b)
     }
 
     auto rm = h.uniform(c), rv = h.uniform(c, 0.5f, 1.5f), yi = h.uniform(total);
-    h.check("batchNormForwardInference", shape, tol,
+    h.check(Primitive::batchNormForwardInference, shape, tol,
             [&](Backend& be, int s) {
                 be.batchNormForwardInference(x[s], gamma[s], beta[s], rm[s], rv[s], yi[s], n, c, inner, eps);
             },
             {h.out("y", yi)});
     auto dy = h.uniform(total), dx = h.uniform(total), dgamma = h.uniform(c), dbeta = h.uniform(c);
-    h.check("batchNormBackwardInference", shape, tol,
+    h.check(Primitive::batchNormBackwardInference, shape, tol,
             [&](Backend& be, int s) {
                 be.batchNormBackwardInference(x[s], gamma[s], dy[s], rm[s], rv[s], dx[s], dgamma[s], dbeta[s], n, c, inner,
                                               eps);
@@ -98,7 +98,7 @@ void groupNormCases(Harness& h, const GnShape& g)
     if (inner == 1 && groups == 1) shape += " (LayerNorm)";
     auto x = h.uniform(total, -1.0f, 2.0f), gamma = h.uniform(c, 0.5f, 1.5f), beta = h.uniform(c, -0.5f, 0.5f);
     auto y = h.uniform(total), mean = h.uniform(stats), rstd = h.uniform(stats);
-    h.check("groupNormForward", shape, tol,
+    h.check(Primitive::groupNormForward, shape, tol,
             [&](Backend& be, int s) {
                 be.groupNormForward(x[s], gamma[s], beta[s], y[s], mean[s], rstd[s], n, c, inner, groups, eps);
             },
@@ -109,7 +109,7 @@ void groupNormCases(Harness& h, const GnShape& g)
         auto dy = h.uniform(total), dx = h.uniform(total), dgamma = h.uniform(c), dbeta = h.uniform(c);
         std::vector<Harness::Output> outs{h.out("dx", dx)};
         if (!frozen) outs.insert(outs.end(), {h.out("dgamma", dgamma), h.out("dbeta", dbeta)});
-        h.check("groupNormBackward", shape + (frozen ? " dgamma=dbeta=null" : ""), tol,
+        h.check(Primitive::groupNormBackward, shape + (frozen ? " dgamma=dbeta=null" : ""), tol,
                 [&](Backend& be, int s) {
                     be.groupNormBackward(x[s], gamma[s], dy[s], mean[s], rstd[s], dx[s], frozen ? nullptr : dgamma[s],
                                          frozen ? nullptr : dbeta[s], n, c, inner, groups);

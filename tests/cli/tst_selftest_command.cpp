@@ -1,7 +1,8 @@
 // `trainstudio-cli selftest`: the real binary (QProcess). Without a GPU, --device cuda must
 // say so in one line and exit 77 (ctest's skip code); --device cpu runs the whole harness
-// (a second CPU backend against the first) and everything must pass, in the table and in
-// JSON; with training, the Fashion-MNIST runs on both CPU instances must agree exactly.
+// (a second CPU backend against the first: every primitive, then every registered op's cases)
+// and everything must pass, in the table and in JSON; with training, the Fashion-MNIST runs on
+// both CPU instances must agree exactly.
 #include <QtTest>
 
 #include "child_process.h"
@@ -66,9 +67,11 @@ private slots:
         QVERIFY(r.out.contains("a second CPU backend (checks the harness only)"));
         QVERIFY(r.out.contains(QRegularExpression("primitive +shape +rel. error +tolerance +result")));
         QVERIFY(r.out.contains(QRegularExpression("\ngemm +m=130 n=67 k=257 TT lda=133 ldb=260 ldc=70 alpha=1.5 beta=0.5 +0 +0.0001 +ok\n")));
+        QVERIFY(r.out.contains(QRegularExpression("\nop +case +rel. error +tolerance +result\n")));
+        QVERIFY(r.out.contains(QRegularExpression("\nLinear backward +5x7 to 1 without bias: x=\\[5, 7\\] +0 +0.001 +ok\n")));
         QVERIFY(!r.out.contains("FAIL"));
-        QVERIFY(!r.out.contains("training"));
-        QVERIFY(r.out.contains(QRegularExpression("\nselftest passed: \\d{3,} passed, 0 failed\n$")));
+        QVERIFY(!r.out.contains("training comparison"));
+        QVERIFY(r.out.contains(QRegularExpression("\nselftest passed: \\d{3,} passed, 0 failed, 0 not supported\n$")));
     }
 
     void cpuHarnessWithTrainingInJson()
@@ -77,14 +80,19 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.out.right(2000) + r.err));
         const QList<QJsonObject> objects = jsonLines(r.out);
         QVERIFY(objects.size() > 300);
-        int cases = 0;
+        int cases = 0, opCases = 0;
         QStringList experiments;
         for (const QJsonObject& o : objects) {
             const QString event = o["event"].toString();
-            if (event == "case") {
+            if (event == "op_case") {
+                ++opCases;
+                QVERIFY2(o["passed"].toBool() && o["supported"].toBool(), qPrintable(o["op"].toString()));
+                QCOMPARE(o["error"].toDouble(), 0.0);
+                if (o["op"].toString().startsWith("Linear ")) QVERIFY(qFuzzyCompare(o["tolerance"].toDouble(), 5e-2));
+            } else if (event == "case") {
                 ++cases;
                 QCOMPARE(o["precision"].toString(), QString("tf32"));
-                QVERIFY(o["passed"].toBool());
+                QVERIFY(o["passed"].toBool() && o["supported"].toBool());
                 QCOMPARE(o["error"].toDouble(), 0.0);
                 const bool matmul = o["primitive"].toString() == "gemm" || o["primitive"].toString().startsWith("conv2d");
                 QCOMPARE(o["tolerance"].toDouble(), matmul ? 5e-3 : 1e-5);
@@ -98,8 +106,10 @@ private slots:
         QCOMPARE(experiments, (QStringList{"fashion_mnist_mlp", "fashion_mnist_cnn"}));
         const QJsonObject last = objects.back();
         QCOMPARE(last["event"].toString(), QString("selftest"));
-        QCOMPARE(last["passed"].toInt(), cases + 2);
+        QVERIFY(opCases >= 8);  // Linear's four cases, forward and backward, at least
+        QCOMPARE(last["passed"].toInt(), cases + opCases + 2);
         QCOMPARE(last["failed"].toInt(), 0);
+        QCOMPARE(last["not_supported"].toInt(), 0);
     }
 
     void usage()
