@@ -183,6 +183,42 @@ const Reference kConvTranspose{
      {1.232054f, 1.589561f},
     }};
 
+// ---- Conv2d groups: a MobileNet block, depthwise 3x3 (stride 2) -> ReLU -> grouped 1x1. x seq([1, 4, 5, 5]),
+// wd seq([4, 1, 3, 3], 0.9, 0.2, 0.5), bd seq([4], 1.3, 0.4, 0.5), wp seq([6, 2, 1, 1], 0.6, 0.5, 0.5), bp seq([6], 1.1, 0.7, 0.5);
+// gradients: x, wd, bd, wp, bp.
+// F.conv2d(F.relu(F.conv2d(x, wd, bd, stride=2, padding=1, groups=4)), wp, bp, groups=2)
+const Reference kMobileNetBlock{
+    Shape{1, 6, 3, 3},
+    {0.4100095f, 0.3505417f, 0.8419161f, 1.079744f, 0.6787881f, 0.3586515f, 0.5878713f, 0.9846469f,
+     0.8454652f, 0.6687413f, 0.5107147f, 0.9218652f, 1.527257f, 1.224695f, 0.5625104f, 0.7092968f, 1.041293f,
+     1.081185f, 0.16349f, 0.1084333f, -0.0849738f, 0.1159356f, 0.2976195f, 0.1378607f, 0.01501937f,
+     -0.1411533f, 0.02693873f, -0.3784012f, -0.6911801f, -0.6298588f, -0.3784012f, -0.3784012f, -0.5035431f,
+     -1.074078f, -0.9170406f, -0.4729446f, -0.4629073f, -0.6539884f, -0.7186642f, -0.4629073f, -0.4629073f,
+     -0.5096985f, -1.09871f, -1.010756f, -0.5590671f, -0.0415447f, 0.1327548f, 0.02456193f, -0.0415447f,
+     -0.0415447f, 0.04968682f, 0.1933566f, 0.1000603f, -0.01668984f},
+    {
+     {-0.08091401f, -0.132233f, 0.0f, 0.0f, 0.0f, 0.2817423f, 0.3795886f, 0.01034f, -0.04238891f, -0.2374772f,
+      -0.173899f, -0.281417f, -0.007098918f, -0.07535336f, 0.1630398f, 0.06114025f, 0.2481019f, 0.002495873f,
+      0.1480224f, -0.1946636f, 0.0f, 0.0f, 0.0f, -0.03686998f, 0.09429153f, 0.0f, -0.2706775f, -0.1673174f,
+      -0.2561831f, -0.1970939f, 0.04838089f, 0.109545f, 0.2422022f, 0.3447516f, 0.2853054f, -0.134174f,
+      0.05025194f, 0.0f, 0.0f, 0.0f, 0.1241552f, -0.01489087f, -0.0632991f, 0.06921005f, -0.02675785f,
+      0.1943234f, 0.2112103f, 0.1755464f, 0.05430138f, 0.07420714f, 0.0f, -0.07737399f, -0.2850221f,
+      -0.3644021f, -0.3220688f, 0.0f, -0.05931396f, 0.2032308f, 0.2449511f, 0.2296464f, 0.0f, 0.0f, 0.0f,
+      0.0f, 0.0f, -0.3543543f, -0.4104553f, -0.3072177f, -0.2596338f, -0.1155918f, 0.323579f, 0.3905952f,
+      0.2805362f, 0.301266f, 0.1055528f, 0.0f, -0.1210616f, -0.02388153f, 0.09137156f, 0.0f, 0.0f, 0.1374765f,
+      0.07954194f, -0.09863488f, 0.02681559f, 0.0f, 0.0f, 0.0f, 0.08928151f, 0.01761236f, 0.04184547f,
+      0.1457252f, 0.0f, -0.1013873f, -0.05866127f, 0.02748392f, -0.1051544f, 0.0f, 0.0f, 0.0f},
+     {-0.1678994f, 0.4588485f, 0.418113f, 0.2784397f, -0.02750202f, -0.3898178f, -0.2506275f, -0.4874378f,
+      0.05643376f, -0.169459f, -0.768679f, -0.4621383f, 0.05559421f, 0.4763916f, 0.9571736f, -0.6161776f,
+      0.06877602f, 0.04683652f, -0.3241015f, -0.6272116f, -0.3296799f, 0.1831693f, 0.360491f, 0.7609257f,
+      -0.870061f, -0.4915345f, -0.2609463f, -0.1156591f, 0.2427558f, 0.2245604f, 0.1773828f, 0.08605041f,
+      -0.1024777f, 0.2780811f, 0.1637049f, 0.1568283f},
+     {0.01497245f, 0.1763632f, 0.2247171f, 0.2446178f},
+     {0.8086907f, -0.370362f, 0.7786351f, -0.3606851f, 0.7483596f, -0.3509063f, -1.765796f, -0.04041314f,
+      -1.753892f, -0.04090459f, -1.741492f, -0.0413844f},
+     {-0.001019478f, -0.0006073117f, -0.0001952052f, 0.0002169609f, 0.0006293654f, 0.001041174f},
+    }};
+
 }  // namespace
 
 Q_DECLARE_METATYPE(const Reference*)
@@ -231,6 +267,30 @@ private slots:
                        "input has 4 channels");
         EXPECT_REFUSED(refusal("ConvTranspose2d", with("padding", i64{3}), Shape{1, 4, 1, 1}), "padding", "crops the whole output");
         QVERIFY(refusal("ConvTranspose2d", up, Shape{1, 4, 5}).message.contains("rank 4 ([N, C, H, W])"));
+    }
+
+    // ---- Conv2d with groups (depthwise and grouped): run as a block, backward through all three.
+    void depthwiseSeparableBlockMatchesPyTorch()
+    {
+        const Tensor x = seq(Shape{1, 4, 5, 5}, 0.37, 0.1);
+        OpRun depthwise("Conv2d",
+                        {{"out_channels", i64{4}}, {"kernel_size", i64{3}}, {"stride", i64{2}}, {"padding", i64{1}}, {"groups", i64{4}}},
+                        {x}, {seq(Shape{4, 1, 3, 3}, 0.9, 0.2, 0.5), seq(Shape{4}, 1.3, 0.4, 0.5)});
+        const Tensor mid = depthwise.forward();
+        OpRun relu("ReLU", {}, {mid}, {});
+        const Tensor activated = relu.forward();
+        OpRun pointwise("Conv2d", {{"out_channels", i64{6}}, {"kernel_size", i64{1}}, {"groups", i64{2}}}, {activated},
+                        {seq(Shape{6, 2, 1, 1}, 0.6, 0.5, 0.5), seq(Shape{6}, 1.1, 0.7, 0.5)});
+        const Tensor y = pointwise.forward();
+        QCOMPARE(y.shape(), kMobileNetBlock.shape);
+        expectClose(y, kMobileNetBlock.y, "y");
+        const std::vector<Tensor> pw = pointwise.backward(dyFor(y));
+        const std::vector<Tensor> dw = depthwise.backward(relu.backward(pw[0])[0]);
+        expectClose(dw[0], kMobileNetBlock.grads[0], "dx");
+        expectClose(dw[1], kMobileNetBlock.grads[1], "depthwise dw");
+        expectClose(dw[2], kMobileNetBlock.grads[2], "depthwise db");
+        expectClose(pw[1], kMobileNetBlock.grads[3], "pointwise dw");
+        expectClose(pw[2], kMobileNetBlock.grads[4], "pointwise db");
     }
 
 };
