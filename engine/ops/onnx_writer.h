@@ -13,7 +13,7 @@
 
 namespace ts {
 
-using OnnxAttrValue = std::variant<std::int64_t, float, std::vector<std::int64_t>>;
+using OnnxAttrValue = std::variant<std::int64_t, float, std::vector<std::int64_t>, std::string>;
 using OnnxAttrs = std::vector<std::pair<std::string, OnnxAttrValue>>;
 
 class OnnxGraphWriter {

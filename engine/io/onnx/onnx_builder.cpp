@@ -47,6 +47,14 @@ void OnnxBuilder::attr(onnx::NodeProto& n, const std::string& name, const std::v
     for (std::int64_t v : values) a.add_ints(v);
 }
 
+void OnnxBuilder::attr(onnx::NodeProto& n, const std::string& name, const std::string& value)
+{
+    onnx::AttributeProto& a = *n.add_attribute();
+    a.set_name(name);
+    a.set_type(onnx::AttributeProto::STRING);
+    a.set_s(value);
+}
+
 namespace {
 
 onnx::TensorProto& initializer(onnx::GraphProto& g, const std::string& name, const std::vector<std::int64_t>& dims,

@@ -27,6 +27,7 @@ public:
     static void attr(onnx::NodeProto& n, const std::string& name, std::int64_t value);
     static void attr(onnx::NodeProto& n, const std::string& name, float value);
     static void attr(onnx::NodeProto& n, const std::string& name, const std::vector<std::int64_t>& values);
+    static void attr(onnx::NodeProto& n, const std::string& name, const std::string& value);
 
     // Initializers (constants); each returns its value name.
     std::string floats(const std::string& name, const std::vector<std::int64_t>& dims, const float* data);
