@@ -219,6 +219,98 @@ const Reference kMobileNetBlock{
      {-0.001019478f, -0.0006073117f, -0.0001952052f, 0.0002169609f, 0.0006293654f, 0.001041174f},
     }};
 
+// ---- Upsample: x seq(x_shape) as each says; gradient: x.
+// x = seq([1, 2, 2, 3]); F.interpolate(x, scale_factor=2, mode='nearest')
+const Reference kNearestX2{
+    Shape{1, 2, 4, 6},
+    {0.09983341f, 0.09983341f, 0.4528863f, 0.4528863f, 0.7446431f, 0.7446431f, 0.09983341f, 0.09983341f,
+     0.4528863f, 0.4528863f, 0.7446431f, 0.7446431f, 0.935616f, 0.935616f, 0.9999576f, 0.9999576f, 0.9289597f,
+     0.9289597f, 0.935616f, 0.935616f, 0.9999576f, 0.9999576f, 0.9289597f, 0.9289597f, 0.7322314f, 0.7322314f,
+     0.4363991f, 0.4363991f, 0.08150215f, 0.08150215f, 0.7322314f, 0.7322314f, 0.4363991f, 0.4363991f,
+     0.08150215f, 0.08150215f, -0.2844257f, -0.2844257f, -0.6118579f, -0.6118579f, -0.856478f, -0.856478f,
+     -0.2844257f, -0.2844257f, -0.6118579f, -0.6118579f, -0.856478f, -0.856478f},
+    {
+     {-0.7239937f, 1.604793f, 1.269518f, 1.874381f, 0.03105295f, -1.863825f, -1.222696f, -1.637043f,
+      0.6662087f, -0.6045167f, 1.669143f, 1.171916f},
+    }};
+
+// x = seq([1, 1, 2, 3]); F.interpolate(x, scale_factor=(3, 2), mode='nearest')
+const Reference kNearestX3By2{
+    Shape{1, 1, 6, 6},
+    {0.09983341f, 0.09983341f, 0.4528863f, 0.4528863f, 0.7446431f, 0.7446431f, 0.09983341f, 0.09983341f,
+     0.4528863f, 0.4528863f, 0.7446431f, 0.7446431f, 0.09983341f, 0.09983341f, 0.4528863f, 0.4528863f,
+     0.7446431f, 0.7446431f, 0.935616f, 0.935616f, 0.9999576f, 0.9999576f, 0.9289597f, 0.9289597f, 0.935616f,
+     0.935616f, 0.9999576f, 0.9999576f, 0.9289597f, 0.9289597f, 0.935616f, 0.935616f, 0.9999576f, 0.9999576f,
+     0.9289597f, 0.9289597f},
+    {
+     {-0.036249f, -0.001214147f, 0.03583622f, -0.03605964f, 1.621246e-05f, 0.03606504f},
+    }};
+
+// x = seq([1, 1, 3, 4]); F.interpolate(x, size=(5, 7), mode='nearest')
+const Reference kNearestTo5x7{
+    Shape{1, 1, 5, 7},
+    {0.09983341f, 0.09983341f, 0.4528863f, 0.4528863f, 0.7446431f, 0.7446431f, 0.935616f, 0.09983341f,
+     0.09983341f, 0.4528863f, 0.4528863f, 0.7446431f, 0.7446431f, 0.935616f, 0.9999576f, 0.9999576f,
+     0.9289597f, 0.9289597f, 0.7322314f, 0.7322314f, 0.4363991f, 0.9999576f, 0.9999576f, 0.9289597f,
+     0.9289597f, 0.7322314f, 0.7322314f, 0.4363991f, 0.08150215f, 0.08150215f, -0.2844257f, -0.2844257f,
+     -0.6118579f, -0.6118579f, -0.856478f},
+    {
+     {-0.1203402f, 2.829106f, 1.08205f, -0.9527547f, -0.9477558f, -2.855853f, -0.02304658f, 1.330087f,
+      1.851551f, 0.6285713f, -1.637878f, -0.858707f},
+    }};
+
+// x = seq([1, 2, 3, 3]); F.interpolate(x, scale_factor=2, mode='bilinear', align_corners=False)
+const Reference kBilinearX2{
+    Shape{1, 2, 6, 6},
+    {0.09983341f, 0.1880966f, 0.364623f, 0.5258255f, 0.6717039f, 0.7446431f, 0.3087791f, 0.3789978f,
+     0.5194353f, 0.6399212f, 0.7404552f, 0.7907223f, 0.7266704f, 0.7608002f, 0.82906f, 0.8681124f, 0.8779578f,
+     0.8828806f, 0.8847699f, 0.8783444f, 0.8654935f, 0.8235748f, 0.7525885f, 0.7170953f, 0.7830776f,
+     0.7316303f, 0.6287359f, 0.5063082f, 0.3643471f, 0.2933666f, 0.7322314f, 0.6582733f, 0.5103571f,
+     0.3476748f, 0.1702264f, 0.08150215f, -0.2844257f, -0.3662837f, -0.5299999f, -0.6730129f, -0.795323f,
+     -0.856478f, -0.4596137f, -0.5207173f, -0.6429244f, -0.7413099f, -0.8158736f, -0.8531554f, -0.8099898f,
+     -0.8295844f, -0.8687736f, -0.8779038f, -0.8569748f, -0.8465103f, -0.8868122f, -0.86522f, -0.8220354f,
+     -0.7517669f, -0.6544142f, -0.6057379f, -0.6900811f, -0.627624f, -0.5027098f, -0.3628991f, -0.2081918f,
+     -0.1308382f, -0.5917156f, -0.5088261f, -0.343047f, -0.1684652f, 0.01491939f, 0.1066117f},
+    {
+     {0.005667742f, 1.075561f, 0.5519836f, 0.4444472f, 0.006983854f, -0.4408261f, -0.5173868f, -1.083602f,
+      -0.0444335f, 0.08525003f, 1.090821f, 0.4803134f, 0.4364973f, -0.02170097f, -0.4477487f, -0.5878159f,
+      -1.065835f, 0.03520688f},
+    }};
+
+// x = seq([1, 1, 2, 2]); F.interpolate(x, scale_factor=3, mode='bilinear', align_corners=False)
+const Reference kBilinearX3{
+    Shape{1, 1, 6, 6},
+    {0.09983341f, 0.09983342f, 0.2175177f, 0.335202f, 0.4528863f, 0.4528863f, 0.09983342f, 0.09983343f,
+     0.2175177f, 0.335202f, 0.4528863f, 0.4528863f, 0.31477f, 0.31477f, 0.4144454f, 0.5141208f, 0.6137962f,
+     0.6137962f, 0.5297065f, 0.5297065f, 0.6113731f, 0.6930396f, 0.7747061f, 0.7747061f, 0.7446431f,
+     0.7446431f, 0.8083007f, 0.8719583f, 0.935616f, 0.935616f, 0.7446431f, 0.7446431f, 0.8083007f, 0.8719584f,
+     0.935616f, 0.935616f},
+    {
+     {0.6666502f, 0.7802215f, -0.7440093f, -0.7044677f},
+    }};
+
+// x = seq([1, 1, 3, 4]); F.interpolate(x, size=(5, 7), mode='bilinear', align_corners=False)
+const Reference kBilinearTo5x7{
+    Shape{1, 1, 5, 7},
+    {0.09983341f, 0.2259237f, 0.4276682f, 0.5987647f, 0.758284f, 0.8674114f, 0.935616f, 0.4598831f,
+     0.5253947f, 0.6302134f, 0.6914971f, 0.7394107f, 0.7372682f, 0.7359293f, 0.9999576f, 0.9746011f,
+     0.934031f, 0.8305954f, 0.7111005f, 0.5420533f, 0.436399f, 0.4488843f, 0.3603286f, 0.2186395f,
+     0.06335302f, -0.09315836f, -0.244647f, -0.3393272f, 0.08150215f, -0.04918638f, -0.258288f, -0.4481418f,
+     -0.6293308f, -0.7691137f, -0.856478f},
+    {
+     {0.2463684f, 1.907676f, 1.106231f, -1.054914f, -1.514894f, -1.542663f, 0.4962429f, 1.795619f, 1.911582f,
+      0.2898323f, -1.813124f, -1.502927f},
+    }};
+
+// x = seq([1, 1, 3, 5]); F.interpolate(x, size=(2, 3), mode='bilinear', align_corners=False)
+const Reference kBilinearDownTo2x3{
+    Shape{1, 1, 2, 3},
+    {0.3789842f, 0.6675821f, 0.6932704f, -0.3042025f, -0.6297835f, -0.7073409f},
+    {
+     {0.1477601f, 0.07388008f, 0.6311032f, 0.2479163f, 0.4958324f, 0.1618306f, 0.08091529f, 0.2207629f,
+      0.03165059f, 0.06330115f, 0.3377316f, 0.1688658f, 0.03118549f, -0.1529645f, -0.3059289f},
+    }};
+
 }  // namespace
 
 Q_DECLARE_METATYPE(const Reference*)
@@ -291,6 +383,37 @@ private slots:
         expectClose(dw[2], kMobileNetBlock.grads[2], "depthwise db");
         expectClose(pw[1], kMobileNetBlock.grads[3], "pointwise dw");
         expectClose(pw[2], kMobileNetBlock.grads[4], "pointwise db");
+    }
+
+    // ---- Upsample (the CPU primitive, cpu_upsample.cpp, against F.interpolate)
+    void upsampleMatchesPyTorch_data()
+    {
+        QTest::addColumn<Shape>("x");
+        QTest::addColumn<Attrs>("attrs");
+        QTest::addColumn<const Reference*>("reference");
+        const std::string bilinear = "bilinear";
+        QTest::newRow("nearest x2") << Shape{1, 2, 2, 3} << Attrs{} << &kNearestX2;
+        QTest::newRow("nearest x3 by x2") << Shape{1, 1, 2, 3} << Attrs{{"scale_factor", Ints{3, 2}}} << &kNearestX3By2;
+        QTest::newRow("nearest to 5x7") << Shape{1, 1, 3, 4} << Attrs{{"size", Ints{5, 7}}} << &kNearestTo5x7;
+        QTest::newRow("bilinear x2") << Shape{1, 2, 3, 3} << Attrs{{"mode", bilinear}} << &kBilinearX2;
+        QTest::newRow("bilinear x3") << Shape{1, 1, 2, 2} << Attrs{{"mode", bilinear}, {"scale_factor", i64{3}}} << &kBilinearX3;
+        QTest::newRow("bilinear to 5x7") << Shape{1, 1, 3, 4} << Attrs{{"mode", bilinear}, {"size", Ints{5, 7}}} << &kBilinearTo5x7;
+        QTest::newRow("bilinear down to 2x3") << Shape{1, 1, 3, 5} << Attrs{{"mode", bilinear}, {"size", Ints{2, 3}}}
+                                              << &kBilinearDownTo2x3;
+    }
+    void upsampleMatchesPyTorch()
+    {
+        QFETCH(Shape, x);
+        QFETCH(Attrs, attrs);
+        QFETCH(const Reference*, reference);
+        expectReference("Upsample", attrs, seq(x, 0.37, 0.1), {}, *reference);
+    }
+    void upsampleRefusalsNameTheAttribute()
+    {
+        EXPECT_REFUSED(refusal("Upsample", {{"size", Ints{5, 0}}}, Shape{1, 2, 3, 3}), "size", "give both, or 0 for scale_factor");
+        QVERIFY(refusal("Upsample", {{"mode", std::string("bicubic")}}, Shape{1, 2, 3, 3}).message.contains("mode"));
+        QVERIFY(refusal("Upsample", {{"scale_factor", i64{0}}}, Shape{1, 2, 3, 3}).message.contains("scale_factor"));
+        QVERIFY(refusal("Upsample", {}, Shape{1, 2, 3}).message.contains("rank 4 ([N, C, H, W])"));
     }
 
 };
