@@ -311,6 +311,32 @@ const Reference kBilinearDownTo2x3{
       0.03165059f, 0.06330115f, 0.3377316f, 0.1688658f, 0.03118549f, -0.1529645f, -0.3059289f},
     }};
 
+// ---- Conv1d: x seq([2, 4, 9]), w seq([6, 2, 3], 0.9, 0.2, 0.5), b seq([6], 1.3, 0.4, 0.5)
+// F.conv1d(x, w, b, stride=2, padding=1, dilation=3, groups=2)
+const Reference kConv1d{
+    Shape{2, 6, 3},
+    {1.632458f, 1.24054f, 0.6771047f, 1.161434f, 0.3525714f, -0.2310639f, -0.522284f, -1.157124f, -1.334547f,
+     -1.857267f, -1.622287f, -1.229261f, -1.384258f, -0.387761f, -0.1046535f, 0.3319071f, 1.361866f,
+     1.328213f, 1.255617f, 0.2990278f, 0.1800002f, 0.7621539f, -0.5142205f, -0.1520732f, -0.6522835f,
+     -1.315905f, -0.7371733f, -1.260557f, -0.6884668f, -0.3887855f, -0.697502f, 0.5646098f, 0.08455741f,
+     0.6069551f, 1.636972f, 0.7279189f},
+    {
+     {0.0f, 0.512186f, 0.5064616f, 0.4785659f, 0.652483f, 0.3247261f, 0.4916316f, 0.2989939f, 0.0f, 0.0f,
+      -0.2807678f, -0.4524739f, -0.3267306f, -0.6480501f, -0.459769f, -0.5388382f, -0.5249009f, 0.0f, 0.0f,
+      -0.6538619f, -0.4565923f, -0.5325263f, -0.5091109f, -0.09996857f, -0.3221866f, 0.02092511f, 0.0f, 0.0f,
+      0.5351254f, 0.5131022f, 0.4862636f, 0.6443534f, 0.3055895f, 0.4725552f, 0.2659476f, 0.0f, 0.0f,
+      0.5164279f, 0.5200123f, 0.470667f, 0.6517271f, 0.327185f, 0.4769244f, 0.2938122f, 0.0f, 0.0f,
+      -0.2864539f, -0.467979f, -0.3249347f, -0.6499375f, -0.4685513f, -0.5262202f, -0.5215612f, 0.0f, 0.0f,
+      -0.6551845f, -0.4646791f, -0.5193565f, -0.5053155f, -0.09482934f, -0.3082942f, 0.02696618f, 0.0f, 0.0f,
+      0.5388404f, 0.5259598f, 0.4774704f, 0.642931f, 0.3070984f, 0.4575217f, 0.2604642f, 0.0f},
+     {3.02842f, 2.803094f, 0.5250533f, -3.16491f, -2.365509f, -0.1442912f, -1.135646f, 0.7090766f, 0.9190395f,
+      1.102803f, -0.9743724f, -0.737213f, -1.881768f, -3.519043f, -1.453f, 2.051419f, 3.349325f, 0.8886494f,
+      3.200218f, 1.885551f, -0.2336093f, -3.113067f, -1.296954f, 0.619f, -1.082769f, 1.157239f, 0.5287206f,
+      0.973767f, -1.354944f, -0.3116796f, -2.106954f, -3.054007f, -0.3002357f, 2.129862f, 2.66503f,
+      -0.3042995f},
+     {4.302064f, 0.1253303f, -4.428609f, 4.346202f, 0.04028308f, -4.386875f},
+    }};
+
 }  // namespace
 
 Q_DECLARE_METATYPE(const Reference*)
@@ -414,6 +440,28 @@ private slots:
         QVERIFY(refusal("Upsample", {{"mode", std::string("bicubic")}}, Shape{1, 2, 3, 3}).message.contains("mode"));
         QVERIFY(refusal("Upsample", {{"scale_factor", i64{0}}}, Shape{1, 2, 3, 3}).message.contains("scale_factor"));
         QVERIFY(refusal("Upsample", {}, Shape{1, 2, 3}).message.contains("rank 4 ([N, C, H, W])"));
+    }
+
+    // ---- Conv1d
+    void conv1dMatchesPyTorch()
+    {
+        const Attrs attrs{{"out_channels", i64{6}}, {"kernel_size", i64{3}}, {"stride", i64{2}}, {"padding", i64{1}},
+                          {"dilation", i64{3}}, {"groups", i64{2}}};
+        const Tensor x = seq(Shape{2, 4, 9}, 0.37, 0.1);
+        const std::vector<Tensor> params{seq(Shape{6, 2, 3}, 0.9, 0.2, 0.5), seq(Shape{6}, 1.3, 0.4, 0.5)};
+        expectReference("Conv1d", attrs, x, params, kConv1d);
+        expectOverwriteWritesAll("Conv1d", attrs, x, params);
+    }
+    void conv1dRefusalsNameTheAttribute()
+    {
+        const Attrs conv{{"out_channels", i64{4}}, {"kernel_size", i64{5}}};
+        const auto with = [&](const char* name, AttrValue v) { Attrs a = conv; a.set(name, std::move(v)); return a; };
+        EXPECT_REFUSED(refusal("Conv1d", conv, Shape{1, 2, 4}), "kernel_size", "input has length 4 (4 with padding), shorter than the kernel's extent 5");
+        EXPECT_REFUSED(refusal("Conv1d", with("dilation", i64{2}), Shape{1, 2, 8}), "dilation", "shorter than the kernel's extent 9");
+        EXPECT_REFUSED(refusal("Conv1d", with("groups", i64{3}), Shape{1, 6, 9}), "out_channels", "does not divide out_channels = 4");
+        EXPECT_REFUSED(refusal("Conv1d", with("in_channels", i64{3}), Shape{1, 2, 9}), "in_channels", "input has 2 channels");
+        QVERIFY(refusal("Conv1d", conv, Shape{1, 2, 9, 9}).message.contains("rank 3 ([N, C, L])"));
+        QVERIFY(refusal("Conv1d", with("kernel_size", Ints{3, 3}), Shape{1, 2, 9}).message.contains("kernel_size"));
     }
 
 };
