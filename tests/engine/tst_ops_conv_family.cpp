@@ -337,6 +337,34 @@ const Reference kConv1d{
      {4.302064f, 0.1253303f, -4.428609f, 4.346202f, 0.04028308f, -4.386875f},
     }};
 
+// ---- MaxPool1d and AvgPool1d: x seq([1, 2, 7]), kernel 3, stride 2, padding 1; gradient: x.
+// F.max_pool1d(x, 3, 2, 1)
+const Reference kMaxPool1d{
+    Shape{1, 2, 4},
+    {0.4528863f, 0.935616f, 0.9999576f, 0.9289597f, 0.4363991f, 0.08150215f, -0.6118579f, -0.9805384f},
+    {
+     {0.0f, 0.2955202f, 0.0f, 0.841471f, 0.9916648f, 0.6754632f, 0.0f, 0.04158066f, -0.6118579f, 0.0f,
+      -0.9775301f, 0.0f, 0.0f, -0.8834547f},
+    }};
+
+// F.avg_pool1d(x, 3, 2, 1, count_include_pad=True)
+const Reference kAvgPool1dPadCounted{
+    Shape{1, 2, 4},
+    {0.1842399f, 0.7110484f, 0.9548445f, 0.5537304f, 0.1726338f, -0.2715938f, -0.8178379f, -0.6552387f},
+    {
+     {0.09850674f, 0.3789971f, 0.2804903f, 0.6110452f, 0.3305549f, 0.5557094f, 0.2251544f, 0.01386022f,
+      -0.1900924f, -0.2039526f, -0.529796f, -0.3258434f, -0.6203282f, -0.2944849f},
+    }};
+
+// F.avg_pool1d(x, 3, 2, 1, count_include_pad=False)
+const Reference kAvgPool1dPadNotCounted{
+    Shape{1, 2, 4},
+    {0.2763599f, 0.7110484f, 0.9548445f, 0.8305956f, 0.2589506f, -0.2715938f, -0.8178379f, -0.9828581f},
+    {
+     {0.1477601f, 0.4282504f, 0.2804903f, 0.6110452f, 0.3305549f, 0.6682866f, 0.3377316f, 0.02079033f,
+      -0.1831623f, -0.2039526f, -0.529796f, -0.3258434f, -0.7675707f, -0.4417273f},
+    }};
+
 }  // namespace
 
 Q_DECLARE_METATYPE(const Reference*)
@@ -462,6 +490,38 @@ private slots:
         EXPECT_REFUSED(refusal("Conv1d", with("in_channels", i64{3}), Shape{1, 2, 9}), "in_channels", "input has 2 channels");
         QVERIFY(refusal("Conv1d", conv, Shape{1, 2, 9, 9}).message.contains("rank 3 ([N, C, L])"));
         QVERIFY(refusal("Conv1d", with("kernel_size", Ints{3, 3}), Shape{1, 2, 9}).message.contains("kernel_size"));
+    }
+
+    // ---- MaxPool1d and AvgPool1d
+    void pool1dMatchesPyTorch_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<bool>("countIncludePad");
+        QTest::addColumn<const Reference*>("reference");
+        QTest::newRow("max") << "MaxPool1d" << true << &kMaxPool1d;
+        QTest::newRow("average, pad counted") << "AvgPool1d" << true << &kAvgPool1dPadCounted;
+        QTest::newRow("average, pad not counted") << "AvgPool1d" << false << &kAvgPool1dPadNotCounted;
+    }
+    void pool1dMatchesPyTorch()
+    {
+        QFETCH(QString, op);
+        QFETCH(bool, countIncludePad);
+        QFETCH(const Reference*, reference);
+        Attrs attrs{{"kernel_size", i64{3}}, {"stride", i64{2}}, {"padding", i64{1}}};
+        if (op == "AvgPool1d") attrs.set("count_include_pad", countIncludePad);
+        const Tensor x = seq(Shape{1, 2, 7}, 0.37, 0.1);
+        expectReference(op.toStdString(), attrs, x, {}, *reference);
+        expectOverwriteWritesAll(op.toStdString(), attrs, x, {});
+    }
+    void pool1dRefusalsNameTheAttribute()
+    {
+        for (const char* op : {"MaxPool1d", "AvgPool1d"}) {
+            EXPECT_REFUSED(refusal(op, {{"kernel_size", i64{3}}, {"padding", i64{2}}}, Shape{1, 2, 9}), "padding",
+                           "padding 2 is more than half the kernel 3");
+            EXPECT_REFUSED(refusal(op, {{"kernel_size", i64{5}}}, Shape{1, 2, 4}), "kernel_size",
+                           "input has length 4, shorter than the kernel 5 even with padding");
+            QVERIFY(refusal(op, {{"kernel_size", i64{2}}}, Shape{1, 2, 4, 4}).message.contains("rank 3 ([N, C, L])"));
+        }
     }
 
 };
