@@ -315,6 +315,82 @@
         <source>Attributes:</source>
         <translation>属性：</translation>
     </message>
+    <message>
+        <source>1-D convolution over [N, C, L] sequences (time series, audio, token features): learned filters slide along the length</source>
+        <translation>对 [N, C, L] 序列（时间序列、音频、词元特征）做一维卷积：可学习的滤波器沿长度方向滑动</translation>
+    </message>
+    <message>
+        <source>The number of filters, so the output&apos;s channels.</source>
+        <translation>滤波器的数量，即输出的通道数。</translation>
+    </message>
+    <message>
+        <source>How many neighbouring steps each filter sees; 3 to 7 is usual.</source>
+        <translation>每个滤波器看到的相邻步数；通常为 3 到 7。</translation>
+    </message>
+    <message>
+        <source>How far the filter moves between outputs; 2 halves the length.</source>
+        <translation>滤波器在相邻两个输出之间移动的距离；2 会使长度减半。</translation>
+    </message>
+    <message>
+        <source>Zeros added at each end of the sequence. kernel_size / 2 (1 for a kernel of 3) keeps the length.</source>
+        <translation>在序列两端各补的零。取 kernel_size / 2（核为 3 时取 1）可保持长度不变。</translation>
+    </message>
+    <message>
+        <source>Transposed convolution: each input pixel spreads a learned filter over the output; stride 2 doubles the image (the up-step of decoders and U-Nets)</source>
+        <translation>转置卷积：每个输入像素把一个可学习的滤波器铺到输出上；stride 为 2 时图像尺寸加倍（解码器和 U-Net 的上采样步骤）</translation>
+    </message>
+    <message>
+        <source>The output&apos;s channels. Decoders usually halve them as the image doubles (128, 64, 32).</source>
+        <translation>输出的通道数。解码器中图像尺寸加倍时通常减半（128, 64, 32）。</translation>
+    </message>
+    <message>
+        <source>The filter&apos;s height and width (one number for both, or &quot;3, 5&quot;). 2 with stride 2 doubles the image exactly; 4 with stride 2 and padding 1 too, with overlapping filters.</source>
+        <translation>滤波器的高度和宽度（一个数同时用于两者，或写成 &quot;3, 5&quot;）。2 配 stride 2 时图像尺寸正好加倍；4 配 stride 2 和 padding 1 也加倍，但滤波器相互重叠。</translation>
+    </message>
+    <message>
+        <source>How far apart the input&apos;s pixels land in the output; 2 doubles the image.</source>
+        <translation>相邻输入像素在输出中相隔的距离；2 会使图像尺寸加倍。</translation>
+    </message>
+    <message>
+        <source>Rows and columns cropped from each border of the output, as in PyTorch: kernel 3, stride 2, padding 1 and output_padding 1 double the image.</source>
+        <translation>从输出的每条边裁掉的行数和列数，与 PyTorch 相同：kernel 3、stride 2、padding 1 加 output_padding 1 时图像尺寸加倍。</translation>
+    </message>
+    <message>
+        <source>Rows and columns added at the bottom and right of the output, to pick between the sizes a stride allows; smaller than the stride.</source>
+        <translation>在输出的下边和右边补充的行数和列数，用于在该 stride 允许的几种尺寸中选定一种；必须小于 stride。</translation>
+    </message>
+    <message>
+        <source>Keeps the largest value of each window along a sequence: halves the length with kernel 2</source>
+        <translation>沿序列保留每个窗口中的最大值：核为 2 时长度减半</translation>
+    </message>
+    <message>
+        <source>Averages each window along a sequence</source>
+        <translation>沿序列对每个窗口求平均</translation>
+    </message>
+    <message>
+        <source>The window&apos;s length; 2 halves the sequence.</source>
+        <translation>窗口的长度；2 会使序列长度减半。</translation>
+    </message>
+    <message>
+        <source>Padding added at each end of the sequence; at most half the kernel.</source>
+        <translation>在序列两端各补充的长度；最多为核大小的一半。</translation>
+    </message>
+    <message>
+        <source>Enlarges the image by a fixed rule, learning nothing: nearest repeats pixels, bilinear blends neighbours. Often followed by a 3x3 Conv2d in decoders</source>
+        <translation>按固定规则放大图像，不学习任何参数：nearest 重复像素，bilinear 混合相邻像素。在解码器中后面常接一个 3x3 Conv2d</translation>
+    </message>
+    <message>
+        <source>nearest repeats each pixel (blocky, exact); bilinear interpolates between the four nearest pixels (smooth), with PyTorch&apos;s align_corners=False.</source>
+        <translation>nearest 重复每个像素（呈块状，数值不变）；bilinear 在最近的四个像素之间插值（平滑），与 PyTorch 的 align_corners=False 相同。</translation>
+    </message>
+    <message>
+        <source>How many times taller and wider the output is (one number for both, or &quot;2, 3&quot;).</source>
+        <translation>输出的高度和宽度分别是输入的几倍（一个数同时用于两者，或写成 &quot;2, 3&quot;）。</translation>
+    </message>
+    <message>
+        <source>The output&apos;s height and width instead of a scale factor (any size, smaller too); 0 uses scale_factor.</source>
+        <translation>直接给出输出的高度和宽度，代替缩放倍数（任意尺寸，也可以更小）；0 表示使用 scale_factor。</translation>
+    </message>
 </context>
 <context>
     <name>DatasetOpener</name>
