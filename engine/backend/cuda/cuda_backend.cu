@@ -106,6 +106,20 @@ void* CudaBackend::hostScratch(std::size_t bytes)
 
 // One backend per device for the life of the process. Heap-allocated and never destroyed:
 // executors and trainer threads may still hold references while static destructors run.
+bool CudaBackend::implements(Primitive p, DType dtype)
+{
+    if (isMemoryPrimitive(p)) return true;
+    if (dtype != DType::F32) return false;
+    switch (p) {
+    // The optional primitives (Backend's default throws) that no cuda_*.cu file implements yet.
+    case Primitive::upsample2dForward:
+    case Primitive::upsample2dBackward: return false;
+    default: return true;
+    }
+}
+
+bool cudaSupports(Primitive p, DType dtype) { return CudaBackend::implements(p, dtype); }
+
 Backend& cudaBackend(int index)
 {
     static std::mutex* mutex = new std::mutex;

@@ -33,6 +33,9 @@ public:
     CudaBackend& operator=(const CudaBackend&) = delete;
 
     std::string name() const override { return name_; }  // "cuda:0 (NVIDIA H200)"
+    // Answered without a device (cudaSupports in backend/devices.h), so it is one list.
+    static bool implements(Primitive p, DType dtype);
+    bool supports(Primitive p, DType dtype) const override { return implements(p, dtype); }
     Device device() const override { return {DeviceKind::CUDA, index_}; }
     Allocator& allocator() override { return allocator_; }
     Allocator& hostAllocator() override { return pinned_; }
