@@ -104,8 +104,6 @@ void* CudaBackend::hostScratch(std::size_t bytes)
     return hostScratch_;
 }
 
-// One backend per device for the life of the process. Heap-allocated and never destroyed:
-// executors and trainer threads may still hold references while static destructors run.
 bool CudaBackend::implements(Primitive p, DType dtype)
 {
     if (isMemoryPrimitive(p)) return true;
@@ -120,6 +118,8 @@ bool CudaBackend::implements(Primitive p, DType dtype)
 
 bool cudaSupports(Primitive p, DType dtype) { return CudaBackend::implements(p, dtype); }
 
+// One backend per device for the life of the process. Heap-allocated and never destroyed:
+// executors and trainer threads may still hold references while static destructors run.
 Backend& cudaBackend(int index)
 {
     static std::mutex* mutex = new std::mutex;
