@@ -67,6 +67,7 @@ void ConsoleListener::onStarted(const StartedEvent& e)
                    {"validation_samples", e.validationSamples},
                    {"test_samples", e.testSamples},
                    {"memory_bytes", e.memory.total()},
+                   {"cpu_nodes", e.cpuNodes},
                    {"ranks", e.ranks}});
         return;
     }
@@ -80,6 +81,7 @@ void ConsoleListener::onStarted(const StartedEvent& e)
                     static_cast<long long>(e.stepsPerEpoch));
     if (e.ranks > 1)
         std::printf(", data parallel on %d ranks (%lld samples each)", e.ranks, static_cast<long long>(e.batchSize / e.ranks));
+    if (e.cpuNodes > 0) std::printf(", %s partly on the CPU", countText(e.cpuNodes, "node").c_str());
     std::printf("\n");
 }
 

@@ -44,6 +44,8 @@ const Template kTemplates[] = {
     {"probe.stopped", QT_TRANSLATE_NOOP("EngineMessage", "the one-step check at batch %1 was stopped before its step was done")},
     {"memory.breakdown", QT_TRANSLATE_NOOP("EngineMessage", "parameters %1, gradients %2, optimizer state (%3) %4, activations %5, workspace %6; total %7")},
     {"train.memory_planned", QT_TRANSLATE_NOOP("EngineMessage", "memory on %1 (planned): parameters %2, gradients %3, optimizer state (%4) %5, activations %6, workspace %7; total %8")},
+    {"train.cpu_forward", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 forward runs on the CPU, as %3 does not support %2 (%n node(s))"), 4},
+    {"train.cpu_backward", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 backward runs on the CPU, as %3 does not support %2 (%n node(s))"), 4},
     {"train.cpu_threads_auto", QT_TRANSLATE_N_NOOP("EngineMessage", "computing with %n CPU thread(s): the cores other programs leave idle, followed during the run (training.threads: 0, automatic)"), 1},
     {"train.cpu_threads_fixed", QT_TRANSLATE_N_NOOP("EngineMessage", "computing with %n CPU thread(s) (training.threads)"), 1},
     {"train.cpu_threads_changed", QT_TRANSLATE_NOOP("EngineMessage", "CPU threads now %1: other programs' use of the cores changed (the results do not depend on it)")},

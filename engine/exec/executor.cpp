@@ -111,6 +111,10 @@ Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool t
         segmentState_.emplace_back(state, seg.stateBackup.bytes ? static_cast<char*>(arena_->data()) + seg.stateBackup.offset : nullptr);
     }
 
+    cpuPasses_.assign(graph_.nodes.size(), 0);
+    for (const CpuPass& p : plan_.cpuPasses) cpuPasses_[static_cast<std::size_t>(p.node)] |= 1u << unsigned(p.pass);
+    if (!plan_.cpuPasses.empty()) cpu_ = std::make_unique<CpuFallback>(backend_, plan_.hostWorkspaceBytes);
+
     planFusion();
     lossSeed_ = Tensor::empty(Shape{1}, DType::F32, alloc);
     const float one = 1.0f;
@@ -156,10 +160,11 @@ void Executor::setInput(const std::string& name, const Tensor& host)
 
 void Executor::setTraining(bool training) { training_ = training && trainingPlan_; }
 
-OpContext Executor::context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved) const
+OpContext Executor::context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved,
+                            Backend& backend) const
 {
     const CheckedNode& node = graph_.nodes[i];
-    OpContext ctx{backend_, node.attrs};
+    OpContext ctx{backend, node.attrs};
     for (int v : node.inputs) ctx.inputs.push_back(values[v]);
     ctx.output = values[node.output];
     for (int p : nodeParams_[i]) ctx.params.push_back(params_[p].value);
@@ -171,13 +176,27 @@ OpContext Executor::context(std::size_t i, const std::vector<Tensor>& values, co
     return ctx;
 }
 
+void Executor::run(std::size_t i, OpPass pass, OpContext& ctx)
+{
+    const Op& op = *graph_.nodes[i].op;
+    if (cpuPasses_[i] & (1u << unsigned(pass))) {
+        std::vector<bool> state;  // what a forward may update: the buffers (running statistics)
+        for (int p : nodeParams_[i]) state.push_back(!params_[p].trainable);
+        cpu_->run(op, ctx, isBackward(pass), state);
+    } else if (isBackward(pass)) {
+        op.backward(ctx);
+    } else {
+        op.forward(ctx);
+    }
+}
+
 void Executor::forward()
 {
+    const OpPass pass = training_ ? OpPass::TrainingForward : OpPass::InferenceForward;
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
         if (fusing() && fusedWith(i) >= 0) continue;  // node i - 1 ran it
-        OpContext ctx = context(i, values_, saved_[i]);
-        if (fusing() && fusedRelu_[i] >= 0) ctx.reluOutput = values_[graph_.nodes[std::size_t(fusedRelu_[i])].output];
-        timed(i, &NodeTiming::forwardSeconds, [&] { graph_.nodes[i].op->forward(ctx); });
+        OpContext ctx = context(i, values_, saved_[i], backendOf(i));
+        timed(i, &NodeTiming::forwardSeconds, [&] { run(i, pass, ctx); });
     }
 }
 
@@ -189,8 +208,8 @@ void Executor::recompute(const CheckpointSegment& segment)
     if (backup) backend_.copyBytes(backup, state, segment.stateBackup.bytes);
     for (int j = segment.first; j <= segment.last; ++j) {
         const auto i = static_cast<std::size_t>(j);
-        OpContext ctx = context(i, backValues_, backSaved_[i]);
-        timed(i, &NodeTiming::recomputeSeconds, [&] { graph_.nodes[i].op->forward(ctx); });
+        OpContext ctx = context(i, backValues_, backSaved_[i], backend_);  // segments are never fused
+        timed(i, &NodeTiming::recomputeSeconds, [&] { run(i, OpPass::TrainingForward, ctx); });
     }
     if (backup) backend_.copyBytes(state, backup, segment.stateBackup.bytes);
 }
@@ -200,6 +219,7 @@ void Executor::backward()
     if (!trainingPlan_) throw std::logic_error("backward() on an executor planned for inference");
     if (graph_.lossValue < 0) throw std::logic_error("backward() on a graph without a loss node");
     const int n = static_cast<int>(graph_.nodes.size());
+    const OpPass pass = training_ ? OpPass::TrainingBackward : OpPass::InferenceBackward;
     for (int i = n - 1; i >= 0; --i) {
         if (segmentEndingAt_[i] >= 0) recompute(plan_.segments[static_cast<std::size_t>(segmentEndingAt_[i])]);
         if (!plan_.runsBackward[i]) continue;
@@ -212,18 +232,13 @@ void Executor::backward()
             if (backwardHook_) backwardHook_(i);
             continue;
         }
-        OpContext ctx = context(static_cast<std::size_t>(i), backValues_, backSaved_[i]);
+        const auto k = static_cast<std::size_t>(i);
+        OpContext ctx = context(k, backValues_, backSaved_[k], backendOf(k));
         for (int v : node.inputs) ctx.gradInputs.push_back(grads_[v]);
         ctx.gradOutput = grads_[node.output];
-        if (fusing() && fusedRelu_[static_cast<std::size_t>(i)] >= 0) {
-            const int relu = graph_.nodes[static_cast<std::size_t>(fusedRelu_[static_cast<std::size_t>(i)])].output;
-            ctx.reluOutput = backValues_[relu];
-            ctx.outputGradScratch = ctx.gradOutput;
-            ctx.gradOutput = grads_[relu];
-        }
-        for (int p : nodeParams_[i]) ctx.gradParams.push_back(params_[p].grad);
-        ctx.gradInputWrite = gradInputWrite_[static_cast<std::size_t>(i)];
-        timed(static_cast<std::size_t>(i), &NodeTiming::backwardSeconds, [&] { node.op->backward(ctx); });
+        for (int p : nodeParams_[k]) ctx.gradParams.push_back(params_[p].grad);
+        ctx.gradInputWrite = gradInputWrite_[k];
+        timed(k, &NodeTiming::backwardSeconds, [&] { run(k, pass, ctx); });
         if (backwardHook_) backwardHook_(i);
     }
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/cpu_fallback.h"
 #include "exec/memory_plan.h"
 #include "graph/graph.h"
 #include "tensor/tensor.h"
@@ -83,8 +84,8 @@ public:
     void zeroGrad();
 
     // Fusion: in training, a batch norm runs the ReLU right after it in its own passes over
-    // memory (Op::runsFollowingRelu) where the memory plan allows it (fusedWith). Same results,
-    // bit for bit; on by default, off to compare.
+    // memory where the backend has the fused primitives and the memory plan allows it
+    // (executor_fusion.cpp, fusedWith). Same results, bit for bit; on by default, off to compare.
     void setFusion(bool on) { fusion_ = on; }
     // The node whose forward and backward run node i's in training (-1: none).
     int fusedWith(std::size_t i) const { return i > 0 && fusedRelu_[i - 1] == int(i) ? int(i) - 1 : -1; }
@@ -101,7 +102,12 @@ public:
 private:
     Tensor bufferView(const BufferPlan& b, const TensorSpec& spec) const;
     // Node i's context on the given views of values and saved buffers (forward or backward).
-    OpContext context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved) const;
+    OpContext context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved,
+                      Backend& backend) const;
+    // The backend node i's training passes run on: a fusion's, or the executor's.
+    Backend& backendOf(std::size_t i) { return fusing() && fused_[i] ? *fused_[i] : backend_; }
+    // Runs a pass of node i on its context: on the CPU where the plan puts it (cpuPasses).
+    void run(std::size_t i, OpPass pass, OpContext& ctx);
     void recompute(const CheckpointSegment& segment);
     void planFusion();  // executor_fusion.cpp
     bool fusing() const { return fusion_ && training_; }
@@ -132,8 +138,11 @@ private:
     CrossRankSum crossRankSum_;
     bool profiling_ = false;
     std::vector<NodeTiming> timings_;
+    std::vector<unsigned> cpuPasses_;  // per node: bit p set where the plan runs OpPass p on the CPU
+    std::unique_ptr<CpuFallback> cpu_;  // null without such passes
     bool fusion_ = true;
     std::vector<int> fusedRelu_;  // per node: the ReLU node it runs too, or -1
+    std::vector<std::unique_ptr<Backend>> fused_;  // per node: the backend that runs that ReLU too, or null
 };
 
 }  // namespace ts

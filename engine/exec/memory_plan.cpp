@@ -119,7 +119,45 @@ std::size_t place(std::vector<BufferPlan*>& buffers)
     return buffers.size() <= kLargestFirstLimit ? placeLargestFirst(buffers) : placeInTimeOrder(buffers);
 }
 
+// Traces each pass the plan runs (with the gradients it wants) and finds what the backend lacks.
+void planPrimitives(const CheckedGraph& g, Backend& backend, const std::vector<bool>& needsGrad, MemoryPlan& plan)
+{
+    plan.traces.resize(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const CheckedNode& node = g.nodes[i];
+        std::vector<TensorSpec> inputs;
+        std::vector<bool> inputGrads;
+        for (int v : node.inputs) inputs.push_back(g.values[v].spec), inputGrads.push_back(needsGrad[v]);
+        bool onCpu = false;
+        for (OpPass pass : kAllOpPasses) {
+            const bool runs = pass == OpPass::InferenceForward ||
+                              (plan.training && (pass == OpPass::TrainingForward || plan.runsBackward[i]));
+            if (!runs) continue;
+            std::vector<PrimitiveCall>& calls = plan.traces[i][pass] = traceOp(*node.op, pass, node.attrs, inputs, inputGrads);
+            std::vector<Primitive> missing = unsupportedPrimitives(calls, backend);
+            if (missing.empty()) continue;
+            plan.cpuPasses.push_back(CpuPass{static_cast<int>(i), pass, std::move(missing)});
+            onCpu = true;
+        }
+        if (onCpu)
+            plan.hostWorkspaceBytes = std::max(plan.hostWorkspaceBytes, node.op->workspaceBytes(cpuBackend(), node.attrs, inputs,
+                                                                                                g.values[node.output].spec));
+    }
+}
+
 }  // namespace
+
+bool MemoryPlan::onCpu(int node, OpPass pass) const
+{
+    return std::any_of(cpuPasses.begin(), cpuPasses.end(), [&](const CpuPass& c) { return c.node == node && c.pass == pass; });
+}
+
+int MemoryPlan::cpuNodes() const
+{
+    std::set<int> nodes;
+    for (const CpuPass& c : cpuPasses) nodes.insert(c.node);
+    return static_cast<int>(nodes.size());
+}
 
 MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
 {
@@ -249,6 +287,7 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
         }
     }
     for (CheckpointSegment& s : plan.segments) s.stateBackup.start = rec[s.first], s.stateBackup.end = rec[s.last];
+    planPrimitives(g, backend, needsGrad, plan);
 
     std::vector<BufferPlan*> all;
     for (auto& b : plan.values) all.push_back(&b);

@@ -12,11 +12,15 @@
 // of the segment's last node, the segment's forward runs again in slots of its own, into
 // second buffers that then live until their backward. The timeline grows by one slot per
 // recomputed node, so every buffer keeps one interval and the plan stays static.
+//
+// The plan also knows which primitives every node calls (a trace of each pass, ops/op_trace.h)
+// and so which passes the backend cannot run: the executor runs those on the CPU.
 #pragma once
 #include <cstddef>
 #include <vector>
 
 #include "graph/graph.h"
+#include "ops/op_trace.h"
 
 namespace ts {
 
@@ -34,6 +38,14 @@ struct BufferPlan {
 struct CheckpointSegment {
     int first = 0, last = 0;
     BufferPlan stateBackup;  // bytes 0: the segment has no such parameters
+};
+
+// A pass of a node that the backend lacks a primitive for (`missing`, in call order): the
+// executor runs it on the CPU, copying what it reads to the host and what it writes back.
+struct CpuPass {
+    int node = 0;
+    OpPass pass = OpPass::TrainingForward;
+    std::vector<Primitive> missing;
 };
 
 struct MemoryPlan {
@@ -56,6 +68,14 @@ struct MemoryPlan {
     std::vector<CheckpointSegment> segments;       // in execution order
     std::vector<BufferPlan> recomputedValues;      // per value: bytes 0 unless dropped after forward
     std::vector<std::vector<BufferPlan>> recomputedSaved;  // per node: empty unless recomputed
+
+    // Per node: the primitives each pass the plan runs calls (the others stay empty): inference
+    // forward always; training forward, and both backwards where the node runs backward, in training.
+    std::vector<OpTrace> traces;
+    std::vector<CpuPass> cpuPasses;  // in node order
+    std::size_t hostWorkspaceBytes = 0;  // the CPU's scratch for them: host memory, not in total()
+    bool onCpu(int node, OpPass pass) const;
+    int cpuNodes() const;  // nodes with a pass on the CPU
 };
 
 // Alignment of every buffer in the arena (cuDNN/cuBLAS like 256-byte alignment).

@@ -169,11 +169,10 @@ public:
         const Affine af = affineOf(c, d.affine, d.c);
         const float eps = static_cast<float>(c.attrs.getFloat("eps"));
         if (c.training)
-            c.backend.batchNormReluForwardTraining(f32(c.inputs[0]), af.gamma, af.beta, f32(c.output),
-                                                   f32(c.reluOutput), f32(c.saved[0]), f32(c.saved[1]),
-                                                   f32(c.params[d.running]), f32(c.params[d.running + 1]), d.n, d.c,
-                                                   d.inner, static_cast<float>(c.attrs.getFloat("momentum")), eps,
-                                                   c.acrossRanks);
+            c.backend.batchNormForwardTraining(f32(c.inputs[0]), af.gamma, af.beta, f32(c.output), f32(c.saved[0]),
+                                               f32(c.saved[1]), f32(c.params[d.running]), f32(c.params[d.running + 1]),
+                                               d.n, d.c, d.inner, static_cast<float>(c.attrs.getFloat("momentum")), eps,
+                                               c.acrossRanks);
         else
             c.backend.batchNormForwardInference(f32(c.inputs[0]), af.gamma, af.beta, f32(c.params[d.running]),
                                                 f32(c.params[d.running + 1]), f32(c.output), d.n, d.c, d.inner, eps);
@@ -184,13 +183,6 @@ public:
         const Affine af = affineOf(c, d.affine, d.c);
         float* dx = gradInput(c);
         if (!dx && !af.dgamma && !af.dbeta) return;
-        if (c.training && c.reluOutput.defined()) {
-            c.backend.batchNormReluBackward(f32(c.inputs[0]), af.gamma, af.beta, f32(c.output), f32(c.reluOutput),
-                                            f32(c.gradOutput), f32(c.outputGradScratch), f32(c.saved[0]),
-                                            f32(c.saved[1]), dx, af.dgamma, af.dbeta, d.n, d.c, d.inner, c.acrossRanks,
-                                            c.gradWrite(0));
-            return;
-        }
         if (c.training) {
             c.backend.batchNormBackward(f32(c.inputs[0]), af.gamma, f32(c.gradOutput), f32(c.saved[0]), f32(c.saved[1]),
                                         dx, af.dgamma, af.dbeta, d.n, d.c, d.inner, c.acrossRanks, c.gradWrite(0));
@@ -203,7 +195,6 @@ public:
                                              static_cast<float>(c.attrs.getFloat("eps")));
     }
     bool overwritesFreshGradients() const override { return true; }
-    bool runsFollowingRelu() const override { return true; }
 
 private:
     struct Dims {

@@ -83,11 +83,6 @@ struct OpContext {
     {
         return i < gradInputWrite.size() ? gradInputWrite[i] : GradWrite::Accumulate;
     }
-
-    // The executor's fusion (Op::runsFollowingRelu): defined when this node also runs the ReLU
-    // that follows it, into reluOutput. Backward's gradOutput is then that ReLU's output
-    // gradient, and outputGradScratch this node's own output gradient buffer, free to use.
-    Tensor reluOutput, outputGradScratch;
 };
 
 // The family an op belongs to: the model builder's palette groups ops by it, so a newly
@@ -158,9 +153,6 @@ public:
     // True: backward honours ctx.gradWrite(i), so the executor may hand it an input gradient
     // buffer it has not zeroed. Worth it for the ops whose input gradient is a whole activation.
     virtual bool overwritesFreshGradients() const { return false; }
-    // Whether forward and backward in training mode can also run a ReLU of the output
-    // (OpContext::reluOutput): one pass over memory instead of two.
-    virtual bool runsFollowingRelu() const { return false; }
 };
 
 // Shape-rule helpers shared by ops.

@@ -13,6 +13,7 @@
 #include "dist/bucket_reducer.h"
 #include "dist/communicator.h"
 #include "dist/metric_reduction.h"
+#include "exec/cpu_fallback.h"
 #include "optim/schedule_preview.h"
 #include "train/data_fit.h"
 #include "tensor/checked_size.h"
@@ -239,10 +240,13 @@ void Trainer::announce()
     if (valLoader_) e.validationSamples = splits_.validation->size();
     if (testLoader_) e.testSamples = splits_.test->size();
     e.memory = runMemory(exec_->plan(), spec_.optimizer);
+    e.cpuNodes = exec_->plan().cpuNodes();
     publish(e);
     std::vector<std::string> memory = runMemoryArgs(e.memory, spec_.optimizer.type);
     memory.insert(memory.begin(), backend_.name());
     log(LogEvent::Level::Info, makeMessage(MessageId::TrainMemoryPlanned, std::move(memory)));
+    for (Message& m : describeCpuPasses(exec_->graph(), exec_->plan(), backend_.name()))
+        log(LogEvent::Level::Info, std::move(m));
     if (cpuThreads_)
         log(LogEvent::Level::Info, makeMessage(cpuThreads_->automatic() ? MessageId::TrainCpuThreadsAuto
                                                                          : MessageId::TrainCpuThreadsFixed,

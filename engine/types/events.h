@@ -33,6 +33,7 @@ struct StartedEvent {
     int ranks = 1;  // processes training the run together (data parallel, dist/)
     std::int64_t trainSamples = 0, validationSamples = 0, testSamples = 0;  // per epoch / pass
     RunMemory memory;               // planned: parameters, gradients, optimizer state, activations, workspace
+    int cpuNodes = 0;               // nodes with a pass the backend lacks, run on the CPU (the log says which)
 
     std::int64_t stepsThisRun() const { return totalSteps > firstStep ? totalSteps - firstStep : 0; }
 };

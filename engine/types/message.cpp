@@ -54,6 +54,8 @@ const std::vector<MessageTemplate> kTemplates = {
     {TrainMemoryPlanned, "train.memory_planned",
      "memory on %1 (planned): parameters %2, gradients %3, optimizer state (%4) %5, activations %6, workspace %7; "
      "total %8"},
+    {TrainCpuForward, "train.cpu_forward", "%1 forward runs on the CPU, as %3 does not support %2 (%4 {4:node|nodes})"},
+    {TrainCpuBackward, "train.cpu_backward", "%1 backward runs on the CPU, as %3 does not support %2 (%4 {4:node|nodes})"},
     {TrainCpuThreadsAuto, "train.cpu_threads_auto",
      "computing with %1 CPU {1:thread|threads}: the cores other programs leave idle, followed during the run "
      "(training.threads: 0, automatic)"},

@@ -49,6 +49,9 @@ enum class MessageId {
     ProbeStopped,
     MemoryBreakdown,
     TrainMemoryPlanned,
+    // A pass the backend lacks a primitive for, run on the CPU (exec/cpu_fallback.h).
+    TrainCpuForward,
+    TrainCpuBackward,
     TrainCpuThreadsAuto,
     TrainCpuThreadsFixed,
     TrainCpuThreadsChanged,
