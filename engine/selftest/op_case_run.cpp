@@ -166,7 +166,7 @@ std::vector<NamedValues> OpCaseRun::gradients() const
     return out;
 }
 
-std::vector<PrimitiveCall> traceOpCase(const Op& op, const OpCase& c, bool backward)
+std::vector<PrimitiveCall> traceOpCase(const Op& op, const OpCase& c, OpPass pass)
 {
     Attrs attrs;
     const std::string err = normaliseAttrs(op.attrSpecs(), c.attrs, attrs);
@@ -177,9 +177,14 @@ std::vector<PrimitiveCall> traceOpCase(const Op& op, const OpCase& c, bool backw
         specs.push_back({c.inputs[i].shape, c.inputs[i].dtype});
         grads.push_back(c.inputs[i].dtype == DType::F32 && op.inputDifferentiable(static_cast<int>(i)));
     }
+    return traceOp(op, pass, attrs, specs, grads);
+}
+
+std::vector<PrimitiveCall> traceOpCase(const Op& op, const OpCase& c, bool backward)
+{
     const OpPass pass = c.training ? (backward ? OpPass::TrainingBackward : OpPass::TrainingForward)
                                    : (backward ? OpPass::InferenceBackward : OpPass::InferenceForward);
-    return traceOp(op, pass, attrs, specs, grads);
+    return traceOpCase(op, c, pass);
 }
 
 std::string opCaseShapes(const OpCase& c)

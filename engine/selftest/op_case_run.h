@@ -52,8 +52,10 @@ private:
 // The case's input shapes, "x=[2, 3]" or "x1=[4, 5] x2=[4]" (reports).
 std::string opCaseShapes(const OpCase& c);
 
-// The primitives a case calls in forward (backward = false) or backward, in order: a dry run
-// (ops/op_trace.h), nothing computed. Backward takes the gradients OpCaseRun takes.
+// The primitives one pass of a case calls, in order: a dry run (ops/op_trace.h), nothing
+// computed. Backward takes the gradients OpCaseRun takes. The bool form: forward (false) or
+// backward in the case's own mode (OpCase::training), as OpCaseRun runs it.
+std::vector<PrimitiveCall> traceOpCase(const Op& op, const OpCase& c, OpPass pass);
 std::vector<PrimitiveCall> traceOpCase(const Op& op, const OpCase& c, bool backward);
 
 }  // namespace ts

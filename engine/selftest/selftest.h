@@ -19,6 +19,9 @@
 //                       < 1e-5; GEMM and convolution < 1e-4.
 //   TF32: GEMM and convolution < 5e-3;  BF16: < 3e-2;  F16: < 5e-3.
 //   Reduced precision applies to GEMM and convolution only; everything else keeps 1e-5.
+//   An op case's outputs and gradients: kSelftestOpFactor (10) times the loosest tolerance
+//   of the primitives it calls (an op chains a few, and a later one can amplify an earlier
+//   one's differences: batch norm's backward reads its forward's statistics).
 // Both backends are set to the same precision for the run (and restored afterwards). The
 // reduced-precision tolerances hold whether the reference rounds the operands like the
 // candidate or still computes in f32.
@@ -33,7 +36,7 @@ namespace ts {
 
 constexpr double kSelftestTolerance = 1e-5;          // everything but matrix products
 constexpr double kSelftestMatmulToleranceF32 = 1e-4;  // GEMM and convolution in F32
-constexpr double kSelftestOpFactor = 10;             // an op's tolerance over its primitives'
+constexpr double kSelftestOpFactor = 10;             // an op case's tolerance over its primitives' (above)
 // GEMM and convolution at `p` (see above).
 double selftestMatmulTolerance(MathPrecision p);
 
