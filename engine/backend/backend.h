@@ -18,13 +18,14 @@
 #include <utility>
 #include <vector>
 
+#include "backend/activation_math.h"  // the Activation enum and its functors
+#include "backend/host_device.h"
 #include "backend/primitive.h"
 #include "tensor/allocator.h"
 #include "tensor/dtype.h"
 
 namespace ts {
 
-enum class Activation : std::uint8_t { ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh };
 enum class PoolKind : std::uint8_t { Max, Avg };
 enum class UpsampleMode : std::uint8_t { Nearest, Bilinear };
 // How a backward primitive writes its input gradient dx: dx += ... or dx = ... (its buffer's
@@ -145,7 +146,8 @@ public:
     }
 
     // ---- elementwise ---------------------------------------------------------------------
-    // alpha is LeakyReLU's negative slope; unused otherwise. GELU is the exact erf form.
+    // alpha is the activation's parameter where it has one (LeakyReLU's negative slope);
+    // the maths of each is its functor in backend/activation_math.h, which says what alpha is.
     virtual void activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n) = 0;
     // dx += dy * f'(x) (= with Overwrite); y = f(x) is passed so sigmoid/tanh need not recompute.
     virtual void activationBackward(Activation act, float alpha, const float* x, const float* y,
@@ -320,13 +322,6 @@ protected:
 std::string compiledBackends();
 // The process-wide CPU backend.
 Backend& cpuBackend();
-
-// Marks the few helpers shared verbatim by host code and CUDA kernels.
-#ifdef __CUDACC__
-#define TS_HOST_DEVICE __host__ __device__
-#else
-#define TS_HOST_DEVICE
-#endif
 
 // Counter-based uniform in [0, 1): a pure function of (seed, index), so CPU and CUDA
 // produce identical random streams (dropout masks, augmentation). One definition for both:

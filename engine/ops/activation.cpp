@@ -1,6 +1,10 @@
-// Activations (ReLU, LeakyReLU, GELU, SiLU, Sigmoid, Tanh), Softmax over the last
-// dimension, and inverted Dropout. All keep the input's shape.
+// The pointwise activations (one op per functor of backend/activation_math.h, named as it
+// is), Softmax over the last dimension, and inverted Dropout. All keep the input's shape.
+#include <optional>
+
 #include "ops/common.h"
+#include "ops/onnx_writer.h"
+#include "ops/op_text.h"
 #include "ops/registry.h"
 
 namespace ts {
@@ -13,58 +17,168 @@ TensorSpec sameAsFloatInput(std::span<const TensorSpec> in)
     return {in[0].shape, DType::F32};
 }
 
-// One class for the six pointwise activations; they differ only in the backend's enum
-// (and LeakyReLU's slope attribute).
+// ---- the pointwise activations ------------------------------------------------------------
+
+// What an activation op adds to its functor: its text, its one attribute (passed to the
+// functor as alpha), its cases and its ONNX form. The op's type is the functor's name.
+struct ActivationDef {
+    Activation act;
+    const char* help;
+    double flopsPerElement;        // a rough operation count, for the cost model
+    std::optional<AttrSpec> param;  // LeakyReLU's negative_slope, ELU's alpha, Softplus's beta
+    std::vector<OpCase> cases;
+    std::string (*onnx)(OnnxNodeExport&);
+};
+
 class PointwiseActivation final : public Op {
 public:
-    PointwiseActivation(std::string type, Activation act, double flopsPerElement)
-        : type_(std::move(type)), act_(act), flopsPerElement_(flopsPerElement)
-    {
-    }
-    std::string type() const override { return type_; }
+    explicit PointwiseActivation(ActivationDef def) : def_(std::move(def)) {}
+    std::string type() const override { return activationName(def_.act); }
     OpCategory category() const override { return OpCategory::Activation; }
+    std::string help() const override { return def_.help; }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        if (act_ == Activation::LeakyReLU) return {{"negative_slope", AttrType::Float, AttrValue(0.01)}};
+        if (def_.param) return {*def_.param};
         return {};
     }
+    std::vector<OpCase> cases() const override { return def_.cases; }
+    std::string exportOnnx(OnnxNodeExport& e) const override { return def_.onnx(e); }
     TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
     {
         return sameAsFloatInput(in);
     }
     double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec& out) const override
     {
-        return flopsPerElement_ * double(out.shape.numel());
+        return def_.flopsPerElement * double(out.shape.numel());
     }
     void forward(OpContext& c) const override
     {
-        c.backend.activationForward(act_, slope(c), f32(c.inputs[0]), f32(c.output), c.output.numel());
+        c.backend.activationForward(def_.act, alpha(c.attrs), f32(c.inputs[0]), f32(c.output), c.output.numel());
     }
     void backward(OpContext& c) const override
     {
         if (!c.gradInputs[0].defined()) return;
-        c.backend.activationBackward(act_, slope(c), f32(c.inputs[0]), f32(c.output), f32(c.gradOutput),
+        c.backend.activationBackward(def_.act, alpha(c.attrs), f32(c.inputs[0]), f32(c.output), f32(c.gradOutput),
                                      f32(c.gradInputs[0]), c.output.numel(), c.gradWrite(0));
     }
     bool overwritesFreshGradients() const override { return true; }
 
 private:
-    float slope(const OpContext& c) const
-    {
-        return act_ == Activation::LeakyReLU ? static_cast<float>(c.attrs.getFloat("negative_slope")) : 0.0f;
-    }
-    std::string type_;
-    Activation act_;
-    double flopsPerElement_;
+    float alpha(const Attrs& a) const { return def_.param ? static_cast<float>(a.getFloat(def_.param->name)) : 0.0f; }
+    ActivationDef def_;
 };
+
+// The gradient-check shapes every activation runs in; `fill` keeps kinks out of the finite
+// differences' reach (eps 0.01) or reaches the saturating tails.
+std::vector<OpCase> activationCases(InputFill fill, Attrs attrs = {})
+{
+    return {{"[3,7]", attrs, {{Shape{3, 7}, DType::F32, fill}}},
+            {"[2,3,5,5]", attrs, {{Shape{2, 3, 5, 5}, DType::F32, fill}}},
+            {"[1,1]", attrs, {{Shape{1, 1}, DType::F32, fill}}}};
+}
+// ReLU-like kinks at 0: every |x| >= 0.05 > eps.
+std::vector<OpCase> kinkedAtZeroCases(Attrs attrs = {})
+{
+    return activationCases(InputFill::awayFromZero(0.05), std::move(attrs));
+}
+// Smooth ones: normal with stddev 2 reaches the saturating tails too.
+std::vector<OpCase> smoothCases() { return activationCases(InputFill::normal(2.0)); }
+
+
+std::string onnxUnary(OnnxNodeExport& e, const char* onnxType)
+{
+    e.b.node(onnxType, {e.in[0]}, {e.out}, e.name);
+    return e.out;
+}
+
+std::string reluOnnx(OnnxNodeExport& e) { return onnxUnary(e, "Relu"); }
+std::string sigmoidOnnx(OnnxNodeExport& e) { return onnxUnary(e, "Sigmoid"); }
+std::string tanhOnnx(OnnxNodeExport& e) { return onnxUnary(e, "Tanh"); }
+
+std::string leakyReluOnnx(OnnxNodeExport& e)
+{
+    e.b.node("LeakyRelu", {e.in[0]}, {e.out}, e.name, {{"alpha", static_cast<float>(e.attrs.getFloat("negative_slope"))}});
+    return e.out;
+}
+
+
+// x * sigmoid(x)
+std::string siluOnnx(OnnxNodeExport& e)
+{
+    const std::string s = e.step("sigmoid");
+    e.b.node("Sigmoid", {e.in[0]}, {s}, e.name + "/sigmoid");
+    e.b.node("Mul", {e.in[0], s}, {e.out}, e.name);
+    return e.out;
+}
+
+// The exact GELU the engine computes, x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt 2)).
+std::string geluOnnx(OnnxNodeExport& e)
+{
+    const std::string& name = e.name;
+    const std::string scaled = e.step("scaled"), erf = e.step("erf"), shifted = e.step("plus_one"), product = e.step("times_x");
+    e.b.node("Mul", {e.in[0], e.b.scalar(name + "/inv_sqrt2", static_cast<float>(1.0 / std::sqrt(2.0)))}, {scaled},
+             name + "/scale");
+    e.b.node("Erf", {scaled}, {erf}, name + "/erf");
+    e.b.node("Add", {erf, e.b.scalar(name + "/one", 1.0f)}, {shifted}, name + "/plus_one");
+    e.b.node("Mul", {e.in[0], shifted}, {product}, name + "/times_x");
+    e.b.node("Mul", {product, e.b.scalar(name + "/half", 0.5f)}, {e.out}, name);
+    return e.out;
+}
+
+
+
+
+std::vector<ActivationDef> activationDefs()
+{
+    return {
+        {Activation::ReLU, QT_TRANSLATE_NOOP("AttrHelp", "max(0, x): the default activation, fast and well understood"), 1.0,
+         std::nullopt, kinkedAtZeroCases(), reluOnnx},
+        {Activation::LeakyReLU,
+         QT_TRANSLATE_NOOP("AttrHelp", "x for x > 0, negative_slope · x otherwise: a ReLU whose units cannot die"), 2.0,
+         AttrSpec{"negative_slope", AttrType::Float, AttrValue(0.01)}.withHelp(
+             QT_TRANSLATE_NOOP("AttrHelp", "The slope for negative inputs; 0.01 is usual, 0.2 in GANs.")),
+         kinkedAtZeroCases({{"negative_slope", 0.1}}), leakyReluOnnx},
+        {Activation::GELU, QT_TRANSLATE_NOOP("AttrHelp", "x · Φ(x), a smooth ReLU: the usual choice in Transformers"), 8.0,
+         std::nullopt, smoothCases(), geluOnnx},
+        {Activation::SiLU, QT_TRANSLATE_NOOP("AttrHelp", "x · sigmoid(x) (Swish), a smooth ReLU used in modern CNNs"), 5.0,
+         std::nullopt, smoothCases(), siluOnnx},
+        {Activation::Sigmoid,
+         QT_TRANSLATE_NOOP("AttrHelp", "1 / (1 + e⁻ˣ): squashes to (0, 1); saturates, so avoid it in deep hidden layers"), 4.0,
+         std::nullopt, smoothCases(), sigmoidOnnx},
+        {Activation::Tanh,
+         QT_TRANSLATE_NOOP("AttrHelp", "tanh(x): squashes to (-1, 1), centred at zero; saturates like the sigmoid"), 4.0,
+         std::nullopt, smoothCases(), tanhOnnx},
+    };
+}
+
+// ---- softmax and dropout ------------------------------------------------------------------
 
 class Softmax final : public Op {
 public:
     std::string type() const override { return "Softmax"; }
     OpCategory category() const override { return OpCategory::Activation; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Turns scores into probabilities that sum to 1 over the last dimension (not before "
+                                             "CrossEntropy, which applies it itself)");
+    }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        return {{"dim", AttrType::Int, AttrValue(std::int64_t{-1})}};
+        return {AttrSpec{"dim", AttrType::Int, AttrValue(std::int64_t{-1})}.withHelp(
+            QT_TRANSLATE_NOOP("AttrHelp", "The dimension that sums to 1. Only the last one is supported: -1."))};
+    }
+    std::vector<OpCase> cases() const override
+    {
+        return {{"[N,C] 4x5", {}, {{Shape{4, 5}}}},
+                {"[N,C] 2x37", {}, {{Shape{2, 37}}}},
+                {"[N,T,C] 2x3x7", {}, {{Shape{2, 3, 7}}}},
+                {"dim 2 named explicitly", {{"dim", std::int64_t{2}}}, {{Shape{3, 2, 4}}}}};
+    }
+    // The axis is written out because Softmax-13 changed what the default means.
+    std::string exportOnnx(OnnxNodeExport& e) const override
+    {
+        e.b.node("Softmax", {e.in[0]}, {e.out}, e.name, {{"axis", std::int64_t{e.inSpecs[0].shape.rank() - 1}}});
+        return e.out;
     }
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
     {
@@ -107,10 +221,25 @@ class Dropout final : public Op {
 public:
     std::string type() const override { return "Dropout"; }
     OpCategory category() const override { return OpCategory::Layer; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Zeroes a random share p of the values while training (and scales the rest by "
+                                             "1/(1-p)); identity when evaluating");
+    }
     std::vector<AttrSpec> attrSpecs() const override
     {
-        return {{"p", AttrType::Float, AttrValue(0.5), inRange(0.0, 1.0)}};
+        return {AttrSpec{"p", AttrType::Float, AttrValue(0.5), inRange(0.0, 1.0)}.withHelp(QT_TRANSLATE_NOOP(
+            "AttrHelp", "The share of values dropped while training: 0.1–0.5; after dense layers, not right before "
+                        "batch norm (its statistics would differ between training and evaluation)."))};
     }
+    // The gradient check passes one seed to every forward, so each probe sees the same mask.
+    std::vector<OpCase> cases() const override
+    {
+        OpCase eval{"evaluation p=0.3", {{"p", 0.3}}, {{Shape{4, 3, 5}}}};
+        eval.training = false;
+        return {{"training p=0.3", {{"p", 0.3}}, {{Shape{4, 3, 5}}}}, eval, {"training p=0", {{"p", 0.0}}, {{Shape{4, 3, 5}}}}};
+    }
+    std::string exportOnnx(OnnxNodeExport& e) const override { return e.in[0]; }  // the identity at inference
     TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
     {
         return sameAsFloatInput(in);
@@ -147,13 +276,7 @@ private:
 
 TS_REGISTER_OPS(activation)
 {
-    // flops per element: rough operation counts for the cost model.
-    r.add(std::make_unique<PointwiseActivation>("ReLU", Activation::ReLU, 1.0));
-    r.add(std::make_unique<PointwiseActivation>("LeakyReLU", Activation::LeakyReLU, 2.0));
-    r.add(std::make_unique<PointwiseActivation>("GELU", Activation::GELU, 8.0));
-    r.add(std::make_unique<PointwiseActivation>("SiLU", Activation::SiLU, 5.0));
-    r.add(std::make_unique<PointwiseActivation>("Sigmoid", Activation::Sigmoid, 4.0));
-    r.add(std::make_unique<PointwiseActivation>("Tanh", Activation::Tanh, 4.0));
+    for (ActivationDef& def : activationDefs()) r.add(std::make_unique<PointwiseActivation>(std::move(def)));
     r.add(std::make_unique<Softmax>());
     r.add(std::make_unique<Dropout>());
 }

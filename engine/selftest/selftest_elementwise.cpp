@@ -11,8 +11,8 @@ namespace {
 
 void activationCases(Harness& h, i64 n)
 {
-    // Every activation in the backend's list, with one alpha for those that take one: 3.5 as
-    // LeakyReLU's slope or ELU's alpha, and as Softplus's beta it crosses the threshold
+    // Every activation in the backend's list, with alpha 3.5 (ignored by those without a
+    // parameter): far from any default, and as Softplus's beta it crosses the threshold
     // (beta x = 20) at x = 5.7, inside the range.
     const float alpha = 3.5f;
     // Exact zeros too: ReLU's derivative at 0 is 0 (PyTorch), a backend using x >= 0 differs there.

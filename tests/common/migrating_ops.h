@@ -7,15 +7,6 @@
 
 namespace ts::test {
 
-inline const std::set<std::string> kMigrating = {
-    "ReLU",
-    "LeakyReLU",
-    "GELU",
-    "SiLU",
-    "Sigmoid",
-    "Tanh",
-    "Softmax",
-    "Dropout",
-};
+inline const std::set<std::string> kMigrating = {};
 
 }  // namespace ts::test

@@ -1,6 +1,7 @@
 // Elementwise primitives on the CPU: activations, dropout and row softmax.
-// Each activation is a small inline function applied by one generic loop, so the loop
-// body is branch-light and GCC vectorises the cheap ones (ReLU, LeakyReLU, dropout).
+// Each activation is its functor from backend/activation_math.h (the expression the CUDA
+// kernel runs too) applied by one generic loop, so the loop body is branch-light and GCC
+// vectorises the cheap ones (those without exp, erf or tanh) and dropout.
 #include <algorithm>
 #include <cmath>
 
@@ -15,103 +16,35 @@ namespace {
 constexpr std::int64_t kCheapGrain = 1 << 14;   // a compare or multiply per element
 constexpr std::int64_t kCostlyGrain = 1 << 11;  // an exp/erf/tanh or a hash per element
 
-constexpr double kInvSqrt2 = 0.70710678118654752440;
-constexpr double kInvSqrt2Pi = 0.39894228040143267794;
-
-// y[i] = f(x[i])
-template <class F> void mapUnary(std::int64_t n, std::int64_t grain, const float* x, float* y, F f)
-{
-    cpu::parallelFor(n, grain, [&](std::int64_t i0, std::int64_t i1) {
-        for (std::int64_t i = i0; i < i1; ++i) y[i] = f(x[i]);
-    });
-}
-
-// dx[i] += dy[i] * derivative(x[i], y[i]), or = with Overwrite
-template <class D>
-void activationGrad(GradWrite write, std::int64_t n, std::int64_t grain, const float* x, const float* y,
-                    const float* dy, float* dx, D derivative)
-{
-    cpu::withGradWrite(write, [&](auto mode) {
-        cpu::parallelFor(n, grain, [&](std::int64_t i0, std::int64_t i1) {
-            for (std::int64_t i = i0; i < i1; ++i) cpu::putGrad(mode, dx[i], dy[i] * derivative(x[i], y[i]));
-        });
-    });
-}
-
-// ReLU's backward as a select on loaded values (PyTorch's threshold_backward: where(x > 0, dy, 0)).
-// Written as dy * (x > 0 ? 1 : 0), GCC emitted a scalar loop branching on the sign of x, which
-// on real activations (random signs) mispredicts half the time: 9 ms instead of 2 for the CNN's
-// first block.
-void reluBackward(GradWrite write, std::int64_t n, const float* x, const float* dy, float* dx)
-{
-    cpu::withGradWrite(write, [&](auto mode) {
-        cpu::parallelFor(n, 1 << 14, [&](std::int64_t i0, std::int64_t i1) {
-            for (std::int64_t i = i0; i < i1; ++i) {
-                const float g = dy[i];
-                cpu::putGrad(mode, dx[i], x[i] > 0.0f ? g : 0.0f);
-            }
-        });
-    });
-}
-
-// exp only ever sees -|x|, so it cannot overflow for large |x|.
-inline float stableSigmoid(float x)
-{
-    const float e = std::exp(-std::abs(x));
-    const float s = 1.0f / (1.0f + e);
-    return x >= 0.0f ? s : e * s;
-}
-
-// Phi(x) through erfc: 1 + erf(x/sqrt2) would cancel catastrophically for x << 0. Double,
-// because the float argument's rounding is amplified ~x^2 times in the tail.
-inline double normalCdf(double x) { return 0.5 * std::erfc(-x * kInvSqrt2); }
-inline double normalPdf(double x) { return kInvSqrt2Pi * std::exp(-0.5 * x * x); }
+constexpr std::int64_t grain(bool cheap) { return cheap ? kCheapGrain : kCostlyGrain; }
 
 }  // namespace
 
 void CpuBackend::activationForward(Activation act, float alpha, const float* x, float* y, std::int64_t n)
 {
-    switch (act) {
-    case Activation::ReLU:
-        return mapUnary(n, kCheapGrain, x, y, [](float v) { return cpu::relu(v); });
-    case Activation::LeakyReLU:
-        return mapUnary(n, kCheapGrain, x, y, [alpha](float v) { return v > 0.0f ? v : alpha * v; });
-    case Activation::GELU:
-        return mapUnary(n, kCostlyGrain, x, y, [](float v) { return static_cast<float>(v * normalCdf(v)); });
-    case Activation::SiLU:
-        return mapUnary(n, kCostlyGrain, x, y, [](float v) { return v * stableSigmoid(v); });
-    case Activation::Sigmoid:
-        return mapUnary(n, kCostlyGrain, x, y, [](float v) { return stableSigmoid(v); });
-    case Activation::Tanh:
-        return mapUnary(n, kCostlyGrain, x, y, [](float v) { return std::tanh(v); });
-    }
+    visitActivation(act, [&](auto f) {
+        using F = decltype(f);
+        cpu::parallelFor(n, grain(F::kCheapForward), [&](std::int64_t i0, std::int64_t i1) {
+            for (std::int64_t i = i0; i < i1; ++i) y[i] = F::forward(x[i], alpha);
+        });
+    });
 }
 
+// dx[i] += dy[i] * f'(x[i]) (= with Overwrite); y is read only by the functors that use it.
 void CpuBackend::activationBackward(Activation act, float alpha, const float* x, const float* y, const float* dy,
                                     float* dx, std::int64_t n, GradWrite write)
 {
-    switch (act) {
-    case Activation::ReLU:
-        return reluBackward(write, n, x, dy, dx);
-    case Activation::LeakyReLU:
-        return activationGrad(write, n, kCheapGrain, x, y, dy, dx,
-                              [alpha](float v, float) { return v > 0.0f ? 1.0f : alpha; });
-    case Activation::GELU:
-        return activationGrad(write, n, kCostlyGrain, x, y, dy, dx, [](float v, float) {
-            const double d = v;
-            return static_cast<float>(normalCdf(d) + d * normalPdf(d));
+    visitActivation(act, [&](auto f) {
+        using F = decltype(f);
+        cpu::withGradWrite(write, [&](auto mode) {
+            cpu::parallelFor(n, grain(F::kCheapGrad), [&](std::int64_t i0, std::int64_t i1) {
+                for (std::int64_t i = i0; i < i1; ++i) {
+                    const float yi = F::kReadsY ? y[i] : 0.0f;
+                    cpu::putGrad(mode, dx[i], F::grad(x[i], yi, dy[i], alpha));
+                }
+            });
         });
-    case Activation::SiLU:
-        // d/dx x s(x) = s + x s (1 - s); s recomputed since y / x fails at x = 0.
-        return activationGrad(write, n, kCostlyGrain, x, y, dy, dx, [](float v, float) {
-            const float s = stableSigmoid(v);
-            return s * (1.0f + v * (1.0f - s));
-        });
-    case Activation::Sigmoid:
-        return activationGrad(write, n, kCheapGrain, x, y, dy, dx, [](float, float s) { return s * (1.0f - s); });
-    case Activation::Tanh:
-        return activationGrad(write, n, kCheapGrain, x, y, dy, dx, [](float, float t) { return 1.0f - t * t; });
-    }
+    });
 }
 
 void CpuBackend::dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,

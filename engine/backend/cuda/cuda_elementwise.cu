@@ -1,6 +1,7 @@
-// Elementwise primitives on the GPU: activations, dropout and row softmax, with the formulas
-// of cpu_elementwise.cpp (GELU through erfc in double, the overflow-free sigmoid, dropout's
-// keep rule on the shared hashUniform), so the two backends agree to rounding.
+// Elementwise primitives on the GPU: activations, dropout and row softmax. Each activation
+// is its functor from backend/activation_math.h run by one generic kernel, the very float
+// expression the CPU backend runs; dropout keeps its mask by the shared hashUniform. So the
+// two backends agree to the rounding of the math library (erfcf, expf, tanhf, ...).
 #include "backend/cuda/cuda_backend.h"
 #include "backend/cuda/cuda_check.h"
 #include "backend/cuda/cuda_reduce.cuh"
@@ -12,79 +13,23 @@ namespace {
 using cuda::gridFor;
 using cuda::kThreads;
 
-constexpr double kInvSqrt2 = 0.70710678118654752440;
-constexpr double kInvSqrt2Pi = 0.39894228040143267794;
-
-// exp only ever sees -|x|: no overflow for large |x|.
-__device__ inline float stableSigmoid(float x)
-{
-    const float e = expf(-fabsf(x));
-    const float s = 1.0f / (1.0f + e);
-    return x >= 0.0f ? s : e * s;
-}
-// Phi through erfc (no cancellation for x << 0), in double like the CPU.
-__device__ inline double normalCdf(double x) { return 0.5 * erfc(-x * kInvSqrt2); }
-__device__ inline double normalPdf(double x) { return kInvSqrt2Pi * exp(-0.5 * x * x); }
-
-template <Activation A> __device__ inline float activate(float v, float alpha)
-{
-    if constexpr (A == Activation::ReLU) return v > 0.0f ? v : 0.0f;
-    else if constexpr (A == Activation::LeakyReLU) return v > 0.0f ? v : alpha * v;
-    else if constexpr (A == Activation::GELU) return static_cast<float>(v * normalCdf(v));
-    else if constexpr (A == Activation::SiLU) return v * stableSigmoid(v);
-    else if constexpr (A == Activation::Sigmoid) return stableSigmoid(v);
-    else return tanhf(v);
-}
-
-// f'(x) given x and y = f(x).
-template <Activation A> __device__ inline float derivative(float v, float y, float alpha)
-{
-    if constexpr (A == Activation::ReLU) return v > 0.0f ? 1.0f : 0.0f;
-    else if constexpr (A == Activation::LeakyReLU) return v > 0.0f ? 1.0f : alpha;
-    else if constexpr (A == Activation::GELU) {
-        const double d = v;
-        return static_cast<float>(normalCdf(d) + d * normalPdf(d));
-    } else if constexpr (A == Activation::SiLU) {
-        const float s = stableSigmoid(v);  // recomputed: y / x fails at x = 0
-        return s * (1.0f + v * (1.0f - s));
-    } else if constexpr (A == Activation::Sigmoid) return y * (1.0f - y);
-    else return 1.0f - y * y;
-}
-
-template <Activation A> __global__ void activationForwardKernel(const float* x, float* y, long long n, float alpha)
+template <class F> __global__ void activationForwardKernel(const float* x, float* y, long long n, float alpha)
 {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-        y[i] = activate<A>(x[i], alpha);
+        y[i] = F::forward(x[i], alpha);
 }
 
-template <Activation A>
+// dx += dy * f'(x), or = with overwrite (a uniform branch: dx's old bits are never read).
+template <class F>
 __global__ void activationBackwardKernel(const float* x, const float* y, const float* dy, float* dx, long long n,
-                                         float alpha)
+                                         float alpha, bool overwrite)
 {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-        if constexpr (A == Activation::ReLU) {
-            dx[i] += x[i] > 0.0f ? dy[i] : 0.0f;  // a select, as the CPU: 0 * inf would be NaN
-        } else {
-            // y is only read where the derivative uses it (it may be unset for the others).
-            const float yi = (A == Activation::Sigmoid || A == Activation::Tanh) ? y[i] : 0.0f;
-            dx[i] += dy[i] * derivative<A>(x[i], yi, alpha);
-        }
+        const float yi = F::kReadsY ? y[i] : 0.0f;  // y is read only where the derivative uses it
+        const float g = F::grad(x[i], yi, dy[i], alpha);
+        if (overwrite) dx[i] = g;
+        else dx[i] += g;
     }
-}
-
-template <Activation A>
-void launchForward(cudaStream_t stream, const float* x, float* y, long long n, float alpha)
-{
-    activationForwardKernel<A><<<gridFor(n), kThreads, 0, stream>>>(x, y, n, alpha);
-    TS_CUDA_LAUNCHED();
-}
-
-template <Activation A>
-void launchBackward(cudaStream_t stream, const float* x, const float* y, const float* dy, float* dx, long long n,
-                    float alpha)
-{
-    activationBackwardKernel<A><<<gridFor(n), kThreads, 0, stream>>>(x, y, dy, dx, n, alpha);
-    TS_CUDA_LAUNCHED();
 }
 
 __global__ void dropoutForwardKernel(const float* x, float* y, std::uint8_t* mask, long long n, float p, float scale,
@@ -166,14 +111,10 @@ void CudaBackend::activationForward(Activation act, float alpha, const float* x,
 {
     makeCurrent();
     if (n <= 0) return;
-    switch (act) {
-    case Activation::ReLU: return launchForward<Activation::ReLU>(stream_, x, y, n, alpha);
-    case Activation::LeakyReLU: return launchForward<Activation::LeakyReLU>(stream_, x, y, n, alpha);
-    case Activation::GELU: return launchForward<Activation::GELU>(stream_, x, y, n, alpha);
-    case Activation::SiLU: return launchForward<Activation::SiLU>(stream_, x, y, n, alpha);
-    case Activation::Sigmoid: return launchForward<Activation::Sigmoid>(stream_, x, y, n, alpha);
-    case Activation::Tanh: return launchForward<Activation::Tanh>(stream_, x, y, n, alpha);
-    }
+    visitActivation(act, [&](auto f) {
+        activationForwardKernel<decltype(f)><<<gridFor(n), kThreads, 0, stream_>>>(x, y, n, alpha);
+    });
+    TS_CUDA_LAUNCHED();
 }
 
 void CudaBackend::activationBackward(Activation act, float alpha, const float* x, const float* y, const float* dy,
@@ -181,16 +122,11 @@ void CudaBackend::activationBackward(Activation act, float alpha, const float* x
 {
     makeCurrent();
     if (n <= 0 || !dx) return;
-    // Overwrite as zero + accumulate: a memset is cheap here, and the kernels stay one form.
-    if (write == GradWrite::Overwrite) zeroBytes(dx, static_cast<std::size_t>(n) * sizeof(float));
-    switch (act) {
-    case Activation::ReLU: return launchBackward<Activation::ReLU>(stream_, x, y, dy, dx, n, alpha);
-    case Activation::LeakyReLU: return launchBackward<Activation::LeakyReLU>(stream_, x, y, dy, dx, n, alpha);
-    case Activation::GELU: return launchBackward<Activation::GELU>(stream_, x, y, dy, dx, n, alpha);
-    case Activation::SiLU: return launchBackward<Activation::SiLU>(stream_, x, y, dy, dx, n, alpha);
-    case Activation::Sigmoid: return launchBackward<Activation::Sigmoid>(stream_, x, y, dy, dx, n, alpha);
-    case Activation::Tanh: return launchBackward<Activation::Tanh>(stream_, x, y, dy, dx, n, alpha);
-    }
+    visitActivation(act, [&](auto f) {
+        activationBackwardKernel<decltype(f)>
+            <<<gridFor(n), kThreads, 0, stream_>>>(x, y, dy, dx, n, alpha, write == GradWrite::Overwrite);
+    });
+    TS_CUDA_LAUNCHED();
 }
 
 void CudaBackend::dropoutForward(const float* x, float* y, std::uint8_t* mask, std::int64_t n, float p,

@@ -1,0 +1,130 @@
+// The activation functions, each written once as a functor that the CPU loop
+// (cpu/cpu_elementwise.cpp) and the one generic CUDA kernel (cuda/cuda_elementwise.cu) both
+// call, in float on both: the CPU reference tests the very expression the GPU runs.
+//
+// TS_ACTIVATIONS is the one list: the Activation enum, kAllActivations, activationName() and
+// visitActivation() are generated from it, so an activation is added by a line there and its
+// functor here (then its op in ops/activation.cpp). Each functor act::<Name> has
+//   forward(x, alpha)        y = f(x)
+//   grad(x, y, dy, alpha)    dy * f'(x), given y = f(x) (sigmoid and tanh use y, the rest x)
+//   kReadsY                  grad reads y; for the others y may be anything
+//   kCheapForward/kCheapGrad a compare or a multiply per element, no exp, erf or tanh (the
+//                            CPU splits cheap loops over threads only when they are long)
+// alpha is the parameter of those that have one (each says what it is); the others ignore it.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "backend/host_device.h"
+
+#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh)
+
+namespace ts {
+
+#define TS_ACTIVATION_ENUM(name) name,
+enum class Activation : std::uint8_t { TS_ACTIVATIONS(TS_ACTIVATION_ENUM) };
+#undef TS_ACTIVATION_ENUM
+
+#define TS_ACTIVATION_ENUM(name) Activation::name,
+inline constexpr Activation kAllActivations[] = {TS_ACTIVATIONS(TS_ACTIVATION_ENUM)};
+#undef TS_ACTIVATION_ENUM
+
+// "ReLU", "GELU", ...: the name of the op that runs it.
+constexpr const char* activationName(Activation a)
+{
+    switch (a) {
+#define TS_ACTIVATION_NAME(name) \
+    case Activation::name: return #name;
+        TS_ACTIVATIONS(TS_ACTIVATION_NAME)
+#undef TS_ACTIVATION_NAME
+    }
+    return "?";
+}
+
+namespace act {
+
+inline constexpr float kInvSqrt2 = 0.70710678118654752440f;
+inline constexpr float kInvSqrt2Pi = 0.39894228040143267794f;
+
+// exp only ever sees -|x|, so it cannot overflow for large |x|.
+TS_HOST_DEVICE inline float sigmoid(float x)
+{
+    const float e = expf(-fabsf(x));
+    const float s = 1.0f / (1.0f + e);
+    return x >= 0.0f ? s : e * s;
+}
+
+struct ReLU {
+    static constexpr bool kReadsY = false, kCheapForward = true, kCheapGrad = true;
+    TS_HOST_DEVICE static float forward(float x, float) { return x > 0.0f ? x : 0.0f; }
+    // A select, not dy * (x > 0): 0 * inf would be NaN, and GCC turned the product into a
+    // branch on the sign of x that mispredicts half the time (9 ms instead of 2 in the CNN's
+    // first block). PyTorch's threshold_backward is the same select.
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float) { return x > 0.0f ? dy : 0.0f; }
+};
+
+// alpha: the negative slope.
+struct LeakyReLU {
+    static constexpr bool kReadsY = false, kCheapForward = true, kCheapGrad = true;
+    TS_HOST_DEVICE static float forward(float x, float slope) { return x > 0.0f ? x : slope * x; }
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float slope) { return x > 0.0f ? dy : slope * dy; }
+};
+
+// The exact form x * Phi(x), Phi through erfc: 1 + erf(x / sqrt 2) would cancel to 0 for
+// x << 0. In float the rounding of x / sqrt 2 is amplified ~x^2 times in the negative tail
+// (2.8e-6 relative at x = -6, where GELU is -6e-9).
+struct GELU {
+    static constexpr bool kReadsY = false, kCheapForward = false, kCheapGrad = false;
+    TS_HOST_DEVICE static float cdf(float x) { return 0.5f * erfcf(-x * kInvSqrt2); }
+    TS_HOST_DEVICE static float forward(float x, float) { return x * cdf(x); }
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float)
+    {
+        return dy * (cdf(x) + x * (kInvSqrt2Pi * expf(-0.5f * x * x)));
+    }
+};
+
+// x * sigmoid(x) (Swish); the derivative recomputes sigmoid since y / x fails at x = 0.
+struct SiLU {
+    static constexpr bool kReadsY = false, kCheapForward = false, kCheapGrad = false;
+    TS_HOST_DEVICE static float forward(float x, float) { return x * sigmoid(x); }
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float)
+    {
+        const float s = sigmoid(x);
+        return dy * (s * (1.0f + x * (1.0f - s)));
+    }
+};
+
+struct Sigmoid {
+    static constexpr bool kReadsY = true, kCheapForward = false, kCheapGrad = true;
+    TS_HOST_DEVICE static float forward(float x, float) { return sigmoid(x); }
+    TS_HOST_DEVICE static float grad(float, float s, float dy, float) { return dy * (s * (1.0f - s)); }
+};
+
+struct Tanh {
+    static constexpr bool kReadsY = true, kCheapForward = false, kCheapGrad = true;
+    TS_HOST_DEVICE static float forward(float x, float) { return tanhf(x); }
+    TS_HOST_DEVICE static float grad(float, float t, float dy, float) { return dy * (1.0f - t * t); }
+};
+
+
+
+
+
+}  // namespace act
+
+// fn(act::<Name>{}) for the activation: the one switch over the list, used to pick the CPU
+// loop and the CUDA kernel alike.
+template <class Fn> decltype(auto) visitActivation(Activation a, Fn&& fn)
+{
+    switch (a) {
+#define TS_ACTIVATION_CASE(name) \
+    case Activation::name: return fn(act::name{});
+        TS_ACTIVATIONS(TS_ACTIVATION_CASE)
+#undef TS_ACTIVATION_CASE
+    }
+    throw std::invalid_argument("unknown activation " + std::to_string(int(a)));
+}
+
+}  // namespace ts
