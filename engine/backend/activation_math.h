@@ -19,7 +19,7 @@
 
 #include "backend/host_device.h"
 
-#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh)
+#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh) X(ELU)
 
 namespace ts {
 
@@ -108,6 +108,16 @@ struct Tanh {
     TS_HOST_DEVICE static float grad(float, float t, float dy, float) { return dy * (1.0f - t * t); }
 };
 
+// x for x > 0, alpha (e^x - 1) otherwise. The derivative alpha e^x comes from x: from y it
+// would be y + alpha, which cancels for x << 0. At 0 it is alpha, as in PyTorch.
+struct ELU {
+    static constexpr bool kReadsY = false, kCheapForward = false, kCheapGrad = false;
+    TS_HOST_DEVICE static float forward(float x, float alpha) { return x > 0.0f ? x : alpha * expm1f(x); }
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float alpha)
+    {
+        return x > 0.0f ? dy : dy * (alpha * expf(x));
+    }
+};
 
 
 

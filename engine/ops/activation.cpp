@@ -84,6 +84,11 @@ std::vector<OpCase> kinkedAtZeroCases(Attrs attrs = {})
 // Smooth ones: normal with stddev 2 reaches the saturating tails too.
 std::vector<OpCase> smoothCases() { return activationCases(InputFill::normal(2.0)); }
 
+std::vector<OpCase> plus(std::vector<OpCase> cases, OpCase more)
+{
+    cases.push_back(std::move(more));
+    return cases;
+}
 
 std::string onnxUnary(OnnxNodeExport& e, const char* onnxType)
 {
@@ -101,6 +106,11 @@ std::string leakyReluOnnx(OnnxNodeExport& e)
     return e.out;
 }
 
+std::string eluOnnx(OnnxNodeExport& e)
+{
+    e.b.node("Elu", {e.in[0]}, {e.out}, e.name, {{"alpha", static_cast<float>(e.attrs.getFloat("alpha"))}});
+    return e.out;
+}
 
 // x * sigmoid(x)
 std::string siluOnnx(OnnxNodeExport& e)
@@ -130,6 +140,7 @@ std::string geluOnnx(OnnxNodeExport& e)
 
 std::vector<ActivationDef> activationDefs()
 {
+    using F = InputFill;
     return {
         {Activation::ReLU, QT_TRANSLATE_NOOP("AttrHelp", "max(0, x): the default activation, fast and well understood"), 1.0,
          std::nullopt, kinkedAtZeroCases(), reluOnnx},
@@ -148,6 +159,16 @@ std::vector<ActivationDef> activationDefs()
         {Activation::Tanh,
          QT_TRANSLATE_NOOP("AttrHelp", "tanh(x): squashes to (-1, 1), centred at zero; saturates like the sigmoid"), 4.0,
          std::nullopt, smoothCases(), tanhOnnx},
+        // alpha 1 is smooth through 0 (both sides' slope is 1); any other alpha has a kink there.
+        {Activation::ELU,
+         QT_TRANSLATE_NOOP("AttrHelp", "x for x > 0, alpha · (eˣ − 1) otherwise: a smooth ReLU whose negative outputs pull the "
+                                       "mean towards zero"),
+         4.0,
+         AttrSpec{"alpha", AttrType::Float, AttrValue(1.0), atLeast(0.0)}.withHelp(
+             QT_TRANSLATE_NOOP("AttrHelp", "The value large negative inputs approach is −alpha; 1.0 is usual.")),
+         plus(smoothCases(),
+              OpCase{"alpha 0.5: a kink at 0", {{"alpha", 0.5}}, {{Shape{4, 6}, DType::F32, F::awayFromZero(0.05)}}}),
+         eluOnnx},
     };
 }
 

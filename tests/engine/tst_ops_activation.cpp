@@ -38,11 +38,13 @@ Tensor tensorOf(std::initializer_list<float> values)
 double paramFor(const std::string& op)
 {
     if (op == "LeakyReLU") return 0.1;
+    if (op == "ELU") return 0.5;
     return 0.0;
 }
 Attrs attrsFor(const std::string& op)
 {
     if (op == "LeakyReLU") return {{"negative_slope", paramFor(op)}};
+    if (op == "ELU") return {{"alpha", paramFor(op)}};
     return {};
 }
 
@@ -59,6 +61,7 @@ double reference(const std::string& op, double x)
     if (op == "SiLU") return x * refSigmoid(x);
     if (op == "Sigmoid") return refSigmoid(x);
     if (op == "Tanh") return std::tanh(x);
+    if (op == "ELU") return x > 0 ? x : a * (std::exp(x) - 1.0);
     throw std::invalid_argument("no reference for " + op);
 }
 // f'(x); at a kink, the side PyTorch takes (ReLU: 0 at 0).
@@ -72,6 +75,7 @@ double referenceDerivative(const std::string& op, double x)
     if (op == "SiLU") return s + x * s * (1 - s);
     if (op == "Sigmoid") return s * (1 - s);
     if (op == "Tanh") return 1 - t * t;
+    if (op == "ELU") return x > 0 ? 1.0 : a * std::exp(x);
     throw std::invalid_argument("no reference for " + op);
 }
 
@@ -140,6 +144,7 @@ private slots:
             {"Sigmoid", 1.0f, 0.7310585786300049}, {"Tanh", 0.5f, 0.46211715726000974},
             {"Sigmoid", 100.0f, 1.0},              {"ReLU", -2.0f, 0.0},
             {"LeakyReLU", -2.0f, -0.2},            {"LeakyReLU", 3.0f, 3.0},
+            {"ELU", -1.0f, -0.31606027941427883},  {"ELU", 2.0f, 2.0},  // 0.5 (e^-1 - 1)
         };
         for (const auto& c : cases) {
             const float y = runForward(c.op, attrsFor(c.op), {tensorOf({c.x})}, {}).data<float>()[0];
@@ -173,6 +178,13 @@ private slots:
     void saturatedTailsStayFinite()
     {
         const Tensor x = tensorOf({-100.0f, 100.0f, -1000.0f, -10.0f});
+        // The ReLU-like ones: x itself far right, finite far left (no exp overflowing to inf or NaN).
+        for (const char* op : {"ELU"}) {
+            const Tensor y = runForward(op, {}, {x}, {});
+            for (int i = 0; i < 4; ++i) QVERIFY2(std::isfinite(y.data<float>()[i]), op);
+            QCOMPARE(y.data<float>()[1], 100.0f);
+        }
+        QCOMPARE(runForward("ELU", {}, {x}, {}).data<float>()[2], -1.0f);  // -alpha
         const Tensor sig = runForward("Sigmoid", {}, {x}, {});
         QVERIFY(std::isfinite(sig.data<float>()[0]) && sig.data<float>()[0] >= 0.0f && sig.data<float>()[0] < 1e-30f);
         QCOMPARE(sig.data<float>()[1], 1.0f);
