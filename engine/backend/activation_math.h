@@ -19,7 +19,7 @@
 
 #include "backend/host_device.h"
 
-#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh) X(ELU)
+#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh) X(ELU) X(Softplus)
 
 namespace ts {
 
@@ -119,6 +119,28 @@ struct ELU {
     }
 };
 
+// Softplus is x itself where beta * x exceeds this (PyTorch's default threshold): there
+// log(1 + e^bx) / beta differs from x by less than float resolution, and e^bx could overflow.
+inline constexpr float kSoftplusThreshold = 20.0f;
+TS_HOST_DEVICE inline float softplus(float x, float beta)
+{
+    const float bx = x * beta;
+    return bx > kSoftplusThreshold ? x : log1pf(expf(bx)) / beta;
+}
+
+// log(1 + e^(beta x)) / beta (alpha: beta), a smooth ReLU; its derivative is sigmoid(beta x),
+// written as PyTorch's e^bx / (e^bx + 1), which below the threshold cannot overflow.
+struct Softplus {
+    static constexpr bool kReadsY = false, kCheapForward = false, kCheapGrad = false;
+    TS_HOST_DEVICE static float forward(float x, float beta) { return softplus(x, beta); }
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float beta)
+    {
+        const float bx = x * beta;
+        if (bx > kSoftplusThreshold) return dy;
+        const float z = expf(bx);
+        return dy * (z / (z + 1.0f));
+    }
+};
 
 
 

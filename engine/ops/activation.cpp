@@ -135,8 +135,25 @@ std::string geluOnnx(OnnxNodeExport& e)
     return e.out;
 }
 
+// ONNX's Softplus is log(1 + e^x); beta != 1 is Softplus(beta x) / beta. (Its lack of a
+// threshold changes nothing: above beta x = 20 the two differ by less than float resolution.)
+std::string softplusOnnx(OnnxNodeExport& e)
+{
+    const float beta = static_cast<float>(e.attrs.getFloat("beta"));
+    if (beta == 1.0f) return onnxUnary(e, "Softplus");
+    const std::string scaled = e.step("scaled"), soft = e.step("softplus");
+    e.b.node("Mul", {e.in[0], e.b.scalar(e.name + "/beta", beta)}, {scaled}, e.name + "/scale");
+    e.b.node("Softplus", {scaled}, {soft}, e.name + "/softplus");
+    e.b.node("Div", {soft, e.b.scalar(e.name + "/beta_divisor", beta)}, {e.out}, e.name);
+    return e.out;
+}
 
 
+AttrSpec positiveFloatAttr(const char* name, double value)
+{
+    return {name, AttrType::Float, AttrValue(value),
+            [](const AttrValue& v) -> std::string { return std::get<double>(v) > 0 ? "" : "must be > 0"; }};
+}
 
 std::vector<ActivationDef> activationDefs()
 {
@@ -169,6 +186,16 @@ std::vector<ActivationDef> activationDefs()
          plus(smoothCases(),
               OpCase{"alpha 0.5: a kink at 0", {{"alpha", 0.5}}, {{Shape{4, 6}, DType::F32, F::awayFromZero(0.05)}}}),
          eluOnnx},
+        {Activation::Softplus,
+         QT_TRANSLATE_NOOP("AttrHelp", "log(1 + e^(beta · x)) / beta: a smooth ReLU that is always positive, e.g. for an output "
+                                       "that must stay above zero"),
+         5.0,
+         positiveFloatAttr("beta", 1.0).withHelp(QT_TRANSLATE_NOOP(
+             "AttrHelp", "How sharply it bends: larger values come closer to a ReLU; 1 is usual. Where beta · x > 20 "
+                         "the output is x itself, as in PyTorch.")),
+         plus(smoothCases(), OpCase{"beta 2 across the threshold (beta · x = 20 at x = 10)", {{"beta", 2.0}},
+                                    {{Shape{4, 8}, DType::F32, F::uniform(-12.0, 12.0)}}}),
+         softplusOnnx},
     };
 }
 

@@ -39,12 +39,14 @@ double paramFor(const std::string& op)
 {
     if (op == "LeakyReLU") return 0.1;
     if (op == "ELU") return 0.5;
+    if (op == "Softplus") return 4.0;  // beta x crosses the threshold 20 at x = 5, inside the tested range
     return 0.0;
 }
 Attrs attrsFor(const std::string& op)
 {
     if (op == "LeakyReLU") return {{"negative_slope", paramFor(op)}};
     if (op == "ELU") return {{"alpha", paramFor(op)}};
+    if (op == "Softplus") return {{"beta", paramFor(op)}};
     return {};
 }
 
@@ -52,6 +54,7 @@ Attrs attrsFor(const std::string& op)
 // has the range these points need; log1p, since 1 + e^-24 would keep only 6 digits of e^-24).
 double refGelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
 double refSigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double refSoftplus(double x, double beta) { return std::log1p(std::exp(beta * x)) / beta; }
 double reference(const std::string& op, double x)
 {
     const double a = paramFor(op);
@@ -62,6 +65,7 @@ double reference(const std::string& op, double x)
     if (op == "Sigmoid") return refSigmoid(x);
     if (op == "Tanh") return std::tanh(x);
     if (op == "ELU") return x > 0 ? x : a * (std::exp(x) - 1.0);
+    if (op == "Softplus") return refSoftplus(x, a);
     throw std::invalid_argument("no reference for " + op);
 }
 // f'(x); at a kink, the side PyTorch takes (ReLU: 0 at 0).
@@ -76,6 +80,7 @@ double referenceDerivative(const std::string& op, double x)
     if (op == "Sigmoid") return s * (1 - s);
     if (op == "Tanh") return 1 - t * t;
     if (op == "ELU") return x > 0 ? 1.0 : a * std::exp(x);
+    if (op == "Softplus") return refSigmoid(a * x);
     throw std::invalid_argument("no reference for " + op);
 }
 
@@ -145,6 +150,7 @@ private slots:
             {"Sigmoid", 100.0f, 1.0},              {"ReLU", -2.0f, 0.0},
             {"LeakyReLU", -2.0f, -0.2},            {"LeakyReLU", 3.0f, 3.0},
             {"ELU", -1.0f, -0.31606027941427883},  {"ELU", 2.0f, 2.0},  // 0.5 (e^-1 - 1)
+            {"Softplus", 0.5f, 0.5317320027607432},  // ln(1 + e^2) / 4
         };
         for (const auto& c : cases) {
             const float y = runForward(c.op, attrsFor(c.op), {tensorOf({c.x})}, {}).data<float>()[0];
@@ -179,12 +185,13 @@ private slots:
     {
         const Tensor x = tensorOf({-100.0f, 100.0f, -1000.0f, -10.0f});
         // The ReLU-like ones: x itself far right, finite far left (no exp overflowing to inf or NaN).
-        for (const char* op : {"ELU"}) {
+        for (const char* op : {"ELU", "Softplus"}) {
             const Tensor y = runForward(op, {}, {x}, {});
             for (int i = 0; i < 4; ++i) QVERIFY2(std::isfinite(y.data<float>()[i]), op);
             QCOMPARE(y.data<float>()[1], 100.0f);
         }
         QCOMPARE(runForward("ELU", {}, {x}, {}).data<float>()[2], -1.0f);  // -alpha
+        QCOMPARE(runForward("Softplus", {}, {x}, {}).data<float>()[2], 0.0f);
         const Tensor sig = runForward("Sigmoid", {}, {x}, {});
         QVERIFY(std::isfinite(sig.data<float>()[0]) && sig.data<float>()[0] >= 0.0f && sig.data<float>()[0] < 1e-30f);
         QCOMPARE(sig.data<float>()[1], 1.0f);
