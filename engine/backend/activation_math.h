@@ -19,7 +19,7 @@
 
 #include "backend/host_device.h"
 
-#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh) X(ELU) X(Softplus)
+#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh) X(ELU) X(Softplus) X(Mish)
 
 namespace ts {
 
@@ -142,6 +142,16 @@ struct Softplus {
     }
 };
 
+// x tanh(softplus(x)); d/dx = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), since sp' = sigmoid.
+struct Mish {
+    static constexpr bool kReadsY = false, kCheapForward = false, kCheapGrad = false;
+    TS_HOST_DEVICE static float forward(float x, float) { return x * tanhf(softplus(x, 1.0f)); }
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float)
+    {
+        const float t = tanhf(softplus(x, 1.0f));
+        return dy * (t + x * sigmoid(x) * (1.0f - t * t));
+    }
+};
 
 
 }  // namespace act

@@ -148,6 +148,15 @@ std::string softplusOnnx(OnnxNodeExport& e)
     return e.out;
 }
 
+// Mish is an ONNX op only from opset 18: x * tanh(softplus(x)).
+std::string mishOnnx(OnnxNodeExport& e)
+{
+    const std::string soft = e.step("softplus"), t = e.step("tanh");
+    e.b.node("Softplus", {e.in[0]}, {soft}, e.name + "/softplus");
+    e.b.node("Tanh", {soft}, {t}, e.name + "/tanh");
+    e.b.node("Mul", {e.in[0], t}, {e.out}, e.name);
+    return e.out;
+}
 
 AttrSpec positiveFloatAttr(const char* name, double value)
 {
@@ -196,6 +205,10 @@ std::vector<ActivationDef> activationDefs()
          plus(smoothCases(), OpCase{"beta 2 across the threshold (beta · x = 20 at x = 10)", {{"beta", 2.0}},
                                     {{Shape{4, 8}, DType::F32, F::uniform(-12.0, 12.0)}}}),
          softplusOnnx},
+        {Activation::Mish,
+         QT_TRANSLATE_NOOP("AttrHelp", "x · tanh(softplus(x)): a smooth ReLU close to SiLU, used in YOLO-style detectors"), 10.0,
+         std::nullopt, plus(smoothCases(), OpCase{"wide range", {}, {{Shape{4, 8}, DType::F32, F::uniform(-25.0, 25.0)}}}),
+         mishOnnx},
     };
 }
 

@@ -66,6 +66,7 @@ double reference(const std::string& op, double x)
     if (op == "Tanh") return std::tanh(x);
     if (op == "ELU") return x > 0 ? x : a * (std::exp(x) - 1.0);
     if (op == "Softplus") return refSoftplus(x, a);
+    if (op == "Mish") return x * std::tanh(refSoftplus(x, 1.0));
     throw std::invalid_argument("no reference for " + op);
 }
 // f'(x); at a kink, the side PyTorch takes (ReLU: 0 at 0).
@@ -81,6 +82,10 @@ double referenceDerivative(const std::string& op, double x)
     if (op == "Tanh") return 1 - t * t;
     if (op == "ELU") return x > 0 ? 1.0 : a * std::exp(x);
     if (op == "Softplus") return refSigmoid(a * x);
+    if (op == "Mish") {
+        const double tsp = std::tanh(refSoftplus(x, 1.0));
+        return tsp + x * s * (1 - tsp * tsp);
+    }
     throw std::invalid_argument("no reference for " + op);
 }
 
@@ -151,6 +156,7 @@ private slots:
             {"LeakyReLU", -2.0f, -0.2},            {"LeakyReLU", 3.0f, 3.0},
             {"ELU", -1.0f, -0.31606027941427883},  {"ELU", 2.0f, 2.0},  // 0.5 (e^-1 - 1)
             {"Softplus", 0.5f, 0.5317320027607432},  // ln(1 + e^2) / 4
+            {"Mish", 1.0f, 0.8650983882673103},      // tanh(ln(1 + e))
         };
         for (const auto& c : cases) {
             const float y = runForward(c.op, attrsFor(c.op), {tensorOf({c.x})}, {}).data<float>()[0];
@@ -185,7 +191,7 @@ private slots:
     {
         const Tensor x = tensorOf({-100.0f, 100.0f, -1000.0f, -10.0f});
         // The ReLU-like ones: x itself far right, finite far left (no exp overflowing to inf or NaN).
-        for (const char* op : {"ELU", "Softplus"}) {
+        for (const char* op : {"ELU", "Softplus", "Mish"}) {
             const Tensor y = runForward(op, {}, {x}, {});
             for (int i = 0; i < 4; ++i) QVERIFY2(std::isfinite(y.data<float>()[i]), op);
             QCOMPARE(y.data<float>()[1], 100.0f);
