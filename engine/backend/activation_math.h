@@ -19,7 +19,7 @@
 
 #include "backend/host_device.h"
 
-#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh) X(ELU) X(Softplus) X(Mish)
+#define TS_ACTIVATIONS(X) X(ReLU) X(LeakyReLU) X(GELU) X(SiLU) X(Sigmoid) X(Tanh) X(ELU) X(Softplus) X(Mish) X(Hardswish)
 
 namespace ts {
 
@@ -153,6 +153,21 @@ struct Mish {
     }
 };
 
+// x relu6(x + 3) / 6, MobileNetV3's cheap swish. Selects, not fminf/fmaxf: they vectorise
+// on the CPU, and NaN still comes through (both comparisons fail). The derivative is PyTorch's:
+// 0 below -3, x / 3 + 1/2 up to 3 (inclusive), 1 above.
+struct Hardswish {
+    static constexpr bool kReadsY = false, kCheapForward = true, kCheapGrad = true;
+    TS_HOST_DEVICE static float forward(float x, float)
+    {
+        const float r = x + 3.0f;
+        return x * (r < 0.0f ? 0.0f : (r > 6.0f ? 6.0f : r)) / 6.0f;
+    }
+    TS_HOST_DEVICE static float grad(float x, float, float dy, float)
+    {
+        return x < -3.0f ? 0.0f : (x <= 3.0f ? dy * (x / 3.0f + 0.5f) : dy);
+    }
+};
 
 }  // namespace act
 

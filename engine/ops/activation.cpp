@@ -99,6 +99,7 @@ std::string onnxUnary(OnnxNodeExport& e, const char* onnxType)
 std::string reluOnnx(OnnxNodeExport& e) { return onnxUnary(e, "Relu"); }
 std::string sigmoidOnnx(OnnxNodeExport& e) { return onnxUnary(e, "Sigmoid"); }
 std::string tanhOnnx(OnnxNodeExport& e) { return onnxUnary(e, "Tanh"); }
+std::string hardswishOnnx(OnnxNodeExport& e) { return onnxUnary(e, "HardSwish"); }  // opset 14
 
 std::string leakyReluOnnx(OnnxNodeExport& e)
 {
@@ -209,6 +210,15 @@ std::vector<ActivationDef> activationDefs()
          QT_TRANSLATE_NOOP("AttrHelp", "x · tanh(softplus(x)): a smooth ReLU close to SiLU, used in YOLO-style detectors"), 10.0,
          std::nullopt, plus(smoothCases(), OpCase{"wide range", {}, {{Shape{4, 8}, DType::F32, F::uniform(-25.0, 25.0)}}}),
          mishOnnx},
+        // Kinks at -3 and 3: the middle and the tails are checked apart, every |x ± 3| >= 0.05.
+        {Activation::Hardswish,
+         QT_TRANSLATE_NOOP("AttrHelp", "x · ReLU6(x + 3) / 6: a cheap piecewise stand-in for SiLU, made for mobile networks "
+                                       "(MobileNetV3)"),
+         5.0, std::nullopt,
+         {{"the curved middle [3,7]", {}, {{Shape{3, 7}, DType::F32, F::uniform(-2.95, 2.95)}}},
+          {"the curved middle [2,3,5,5]", {}, {{Shape{2, 3, 5, 5}, DType::F32, F::uniform(-2.95, 2.95)}}},
+          {"the flat and the straight tails", {}, {{Shape{4, 6}, DType::F32, F::awayFromZero(3.05)}}}},
+         hardswishOnnx},
     };
 }
 

@@ -67,6 +67,7 @@ double reference(const std::string& op, double x)
     if (op == "ELU") return x > 0 ? x : a * (std::exp(x) - 1.0);
     if (op == "Softplus") return refSoftplus(x, a);
     if (op == "Mish") return x * std::tanh(refSoftplus(x, 1.0));
+    if (op == "Hardswish") return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
     throw std::invalid_argument("no reference for " + op);
 }
 // f'(x); at a kink, the side PyTorch takes (ReLU: 0 at 0).
@@ -86,6 +87,7 @@ double referenceDerivative(const std::string& op, double x)
         const double tsp = std::tanh(refSoftplus(x, 1.0));
         return tsp + x * s * (1 - tsp * tsp);
     }
+    if (op == "Hardswish") return x < -3 ? 0.0 : x <= 3 ? x / 3 + 0.5 : 1.0;
     throw std::invalid_argument("no reference for " + op);
 }
 
@@ -157,6 +159,8 @@ private slots:
             {"ELU", -1.0f, -0.31606027941427883},  {"ELU", 2.0f, 2.0},  // 0.5 (e^-1 - 1)
             {"Softplus", 0.5f, 0.5317320027607432},  // ln(1 + e^2) / 4
             {"Mish", 1.0f, 0.8650983882673103},      // tanh(ln(1 + e))
+            {"Hardswish", 1.0f, 0.6666666666666666}, {"Hardswish", -4.0f, 0.0},  // 1 * 4 / 6; 0 below -3
+            {"Hardswish", 4.0f, 4.0},                                            // x above 3
         };
         for (const auto& c : cases) {
             const float y = runForward(c.op, attrsFor(c.op), {tensorOf({c.x})}, {}).data<float>()[0];
@@ -191,7 +195,7 @@ private slots:
     {
         const Tensor x = tensorOf({-100.0f, 100.0f, -1000.0f, -10.0f});
         // The ReLU-like ones: x itself far right, finite far left (no exp overflowing to inf or NaN).
-        for (const char* op : {"ELU", "Softplus", "Mish"}) {
+        for (const char* op : {"ELU", "Softplus", "Mish", "Hardswish"}) {
             const Tensor y = runForward(op, {}, {x}, {});
             for (int i = 0; i < 4; ++i) QVERIFY2(std::isfinite(y.data<float>()[i]), op);
             QCOMPARE(y.data<float>()[1], 100.0f);
