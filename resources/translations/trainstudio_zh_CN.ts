@@ -316,6 +316,30 @@
         <translation>属性：</translation>
     </message>
     <message>
+        <source>x for x &gt; 0, alpha · (eˣ − 1) otherwise: a smooth ReLU whose negative outputs pull the mean towards zero</source>
+        <translation>x &gt; 0 时为 x，否则为 alpha · (eˣ − 1)：一种平滑的 ReLU，负输出把均值拉向零</translation>
+    </message>
+    <message>
+        <source>The value large negative inputs approach is −alpha; 1.0 is usual.</source>
+        <translation>很大的负输入趋近的值为 −alpha；通常取 1.0。</translation>
+    </message>
+    <message>
+        <source>log(1 + e^(beta · x)) / beta: a smooth ReLU that is always positive, e.g. for an output that must stay above zero</source>
+        <translation>log(1 + e^(beta · x)) / beta：一种始终为正的平滑 ReLU，例如用于必须大于零的输出</translation>
+    </message>
+    <message>
+        <source>How sharply it bends: larger values come closer to a ReLU; 1 is usual. Where beta · x &gt; 20 the output is x itself, as in PyTorch.</source>
+        <translation>弯曲的陡峭程度：值越大越接近 ReLU；通常取 1。beta · x &gt; 20 时输出直接取 x，与 PyTorch 相同。</translation>
+    </message>
+    <message>
+        <source>x · tanh(softplus(x)): a smooth ReLU close to SiLU, used in YOLO-style detectors</source>
+        <translation>x · tanh(softplus(x))：一种接近 SiLU 的平滑 ReLU，用于 YOLO 类检测模型</translation>
+    </message>
+    <message>
+        <source>x · ReLU6(x + 3) / 6: a cheap piecewise stand-in for SiLU, made for mobile networks (MobileNetV3)</source>
+        <translation>x · ReLU6(x + 3) / 6：SiLU 的低成本分段近似，为移动端网络设计（MobileNetV3）</translation>
+    </message>
+    <message>
         <source>1-D convolution over [N, C, L] sequences (time series, audio, token features): learned filters slide along the length</source>
         <translation>对 [N, C, L] 序列（时间序列、音频、词元特征）做一维卷积：可学习的滤波器沿长度方向滑动</translation>
     </message>
@@ -1251,18 +1275,6 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>%1: %n file(s) that are not images (PNG, JPEG, WebP, TIFF, BMP or GIF) were left out</source>
         <translation>
             <numerusform>%1：%n 个不是图像（PNG、JPEG、WebP、TIFF、BMP 或 GIF）的文件被略过</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 forward runs on the CPU, as %3 does not support %2 (%n node(s))</source>
-        <translation>
-            <numerusform>%1 的前向计算在 CPU 上运行，因为 %3 不支持 %2（%n 个节点）</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 backward runs on the CPU, as %3 does not support %2 (%n node(s))</source>
-        <translation>
-            <numerusform>%1 的反向传播在 CPU 上运行，因为 %3 不支持 %2（%n 个节点）</numerusform>
         </translation>
     </message>
 </context>
