@@ -1277,6 +1277,18 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
             <numerusform>%1：%n 个不是图像（PNG、JPEG、WebP、TIFF、BMP 或 GIF）的文件被略过</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 forward runs on the CPU, as %3 does not support %2 (%n node(s))</source>
+        <translation>
+            <numerusform>%1 的前向计算在 CPU 上运行，因为 %3 不支持 %2（%n 个节点）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 backward runs on the CPU, as %3 does not support %2 (%n node(s))</source>
+        <translation>
+            <numerusform>%1 的反向传播在 CPU 上运行，因为 %3 不支持 %2（%n 个节点）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FileWriter</name>
