@@ -22,8 +22,8 @@ int infoCommand(const std::vector<std::string>& args)
     std::printf("backends compiled in: %s\n", compiledBackends().c_str());
     std::printf("CPU threads: %d (hardware: %u)\n", cpu::threadCount(), std::thread::hardware_concurrency());
     std::printf("BLAS: %s\n", blasDescription().c_str());
-    const CudaRuntimeInfo cuda = queryCuda();
-    if (cuda.compiledIn)
+    const CudaRuntimeInfo cuda = queryCudaLibraries();  // also without a driver: do NVIDIA's libraries load?
+    if (!cuda.runtimeVersion.empty())
         std::printf("CUDA runtime %s, cuBLAS %s, cuDNN %s\n", cuda.runtimeVersion.c_str(), cuda.cublasVersion.c_str(),
                     cuda.cudnnVersion.c_str());
     if (cuda.devices.empty()) std::printf("CUDA devices: %s\n", cuda.reason.c_str());

@@ -70,8 +70,14 @@ for f in /usr/bin/trainstudio /usr/bin/trainstudio-cli /usr/share/trainstudio/ex
          /usr/share/man/man1/trainstudio.1.gz /usr/share/man/man1/trainstudio-cli.1.gz /usr/share/doc/trainstudio/copyright; do
     [ -f "$f" ] || die "the installed package has no $f"
 done
-for exe in /usr/bin/trainstudio /usr/bin/trainstudio-cli; do
+for exe in /usr/bin/trainstudio /usr/bin/trainstudio-cli /usr/lib/trainstudio/*.so; do
+    [ -f "$exe" ] || continue  # a CPU-only build has no modules
     if ldd "$exe" | grep -q 'not found'; then ldd "$exe" | grep 'not found'; die "$exe needs libraries that are not installed"; fi
+done
+# NVIDIA's libraries are the CUDA module's alone (engine/backend/cuda_module_api.h): the
+# programs start on machines without them.
+for exe in /usr/bin/trainstudio /usr/bin/trainstudio-cli; do
+    if ldd "$exe" | grep -E 'lib(cuda|cudart|cublas|cudnn|nccl)'; then die "$exe links NVIDIA's libraries (above): they belong in /usr/lib/trainstudio"; fi
 done
 
 # The installed programs, run from a scratch folder with a scratch workspace and HOME.
@@ -81,6 +87,7 @@ cd "$scratch"
 export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/home/.config" XDG_DATA_HOME="$scratch/home/.local/share"
 export TRAINSTUDIO_WORKSPACE="$scratch/workspace"
 mkdir -p "\$HOME"
+/usr/bin/trainstudio-cli info
 /usr/bin/trainstudio-cli train /usr/share/trainstudio/experiments/fashion_mnist_mlp.yaml --epochs 1
 printf '{ "screens": [ { "name": "offscreen", "x": 0, "y": 0, "width": 1280, "height": 800, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1 } ] }\n' >screen.json
 QT_QPA_PLATFORM="offscreen:configfile=$scratch/screen.json" /usr/bin/trainstudio --screenshot "$scratch/studio.png"
@@ -98,5 +105,10 @@ say "trainstudio-cli train /usr/share/trainstudio/experiments/fashion_mnist_mlp.
 start=$SECONDS
 "${runner[@]}" >"$scratch/use.log" 2>&1 || { tail -40 "$scratch/use.log"; die "the installed programs failed (above)"; }
 grep -E 'test_acc|accuracy' "$scratch/use.log" | tail -2 || true
+# `info` loads the installed CUDA module (and NVIDIA's libraries) also without a GPU.
+if [ -f /usr/lib/trainstudio/libtrainstudio-cuda.so ]; then
+    grep -E '^CUDA (runtime|devices)' "$scratch/use.log" || true
+    grep -q '^CUDA runtime ' "$scratch/use.log" || die "the installed trainstudio-cli did not load /usr/lib/trainstudio/libtrainstudio-cuda.so (its info above)"
+fi
 [ -s "$scratch/studio.png" ] || die "the installed studio wrote no screenshot"
 say "installed programs ran in $((SECONDS - start)) s; screenshot $(file -b "$scratch/studio.png" | cut -d, -f2)"

@@ -99,8 +99,8 @@ Communicator& processCommunicator(DeviceKind device)
                                  "; under Slurm start them with srun --mpi=pmix (or mpirun inside the allocation)");
     if (device == DeviceKind::CPU) return *mpi;
 #if TS_WITH_NCCL
-    static std::unique_ptr<NcclCommunicator> nccl;
-    if (!nccl) nccl = std::make_unique<NcclCommunicator>(*mpi);
+    static std::unique_ptr<Communicator> nccl;
+    if (!nccl) nccl = loadNcclCommunicator(*mpi);
     return *nccl;
 #else
     throw std::runtime_error("this build has no NCCL, which training on CUDA devices across " + std::to_string(launch.size) +

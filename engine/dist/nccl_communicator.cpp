@@ -1,4 +1,4 @@
-// NCCL collectives, bootstrapped over MPI (see nccl_communicator.h).
+// NCCL collectives, bootstrapped over MPI (see nccl_communicator.h); the NCCL module's code.
 #include "dist/nccl_communicator.h"
 
 #include <cuda_runtime.h>
@@ -6,8 +6,6 @@
 
 #include <stdexcept>
 #include <string>
-
-#include "dist/mpi_communicator.h"
 
 namespace ts {
 
@@ -32,7 +30,7 @@ struct NcclCommunicator::State {
     cudaStream_t stream = nullptr;  // the default stream: ordered after the backend's work on it
 };
 
-NcclCommunicator::NcclCommunicator(MpiCommunicator& host) : host_(host), state_(std::make_unique<State>())
+NcclCommunicator::NcclCommunicator(Communicator& host) : host_(host), state_(std::make_unique<State>())
 {
     ncclUniqueId id{};
     if (host_.rank() == 0) check(ncclGetUniqueId(&id), "unique id");
@@ -72,4 +70,14 @@ void NcclCommunicator::barrier() { host_.barrier(); }
 
 void NcclCommunicator::setTimeout(double seconds) { host_.setTimeout(seconds); }
 
+namespace {
+
+std::unique_ptr<Communicator> create(Communicator& host) { return std::make_unique<NcclCommunicator>(host); }
+
+const NcclModuleApi kApi{kNcclModuleAbi, TS_VERSION, &create};
+
+}  // namespace
+
 }  // namespace ts
+
+extern "C" __attribute__((visibility("default"))) const ts::NcclModuleApi* trainstudio_nccl_module() { return &ts::kApi; }

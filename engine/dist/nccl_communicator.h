@@ -1,7 +1,10 @@
 // The communicator over NCCL (in the CUDA toolkit): gradients and parameters in GPU memory,
 // one process per GPU. Built with the CUDA backend when nccl.h and MPI are found
-// (TS_WITH_NCCL): MPI starts the processes and carries NCCL's unique id from rank 0 to the
-// others (ncclCommInitRank), and the host-side collectives (metrics, flags) go over MPI.
+// (TS_WITH_NCCL), into its own module, libtrainstudio-nccl.so, that the engine loads when a
+// run on several GPUs starts (loadNcclCommunicator): NCCL and the CUDA runtime are then loaded
+// only where they are used (backend/cuda_module_api.h). MPI starts the processes and carries
+// NCCL's unique id from rank 0 to the others (ncclCommInitRank), and the host-side collectives
+// (metrics, flags) go over MPI.
 //
 // Determinism: NCCL's ring and tree all-reduce add in an order fixed by the algorithm, the
 // rank count and the topology, so repeated runs on the same machines give the same bits
@@ -14,12 +17,10 @@
 
 namespace ts {
 
-class MpiCommunicator;
-
 class NcclCommunicator final : public Communicator {
 public:
-    // `host` carries the bootstrap and the host collectives; not owned, must outlive this.
-    explicit NcclCommunicator(MpiCommunicator& host);
+    // `host` (MPI's) carries the bootstrap and the host collectives; not owned, must outlive this.
+    explicit NcclCommunicator(Communicator& host);
     ~NcclCommunicator() override;
 
     int rank() const override;
@@ -39,8 +40,23 @@ public:
     struct State;
 
 private:
-    MpiCommunicator& host_;
+    Communicator& host_;
     std::unique_ptr<State> state_;
 };
+
+// The module's one exported symbol, kNcclModuleEntry, returns this table (both sides come from
+// one build: `abi` and `version` check it).
+struct NcclModuleApi {
+    int abi;              // kNcclModuleAbi when it was built
+    const char* version;  // TS_VERSION when it was built
+    std::unique_ptr<Communicator> (*create)(Communicator& host);
+};
+inline constexpr int kNcclModuleAbi = 1;
+inline constexpr const char* kNcclModuleFile = "libtrainstudio-nccl.so";
+inline constexpr const char* kNcclModuleEntry = "trainstudio_nccl_module";
+
+// A NcclCommunicator from the module (dist/nccl_module.cpp); throws std::runtime_error saying
+// why when the module or NCCL cannot be loaded, or NCCL cannot start.
+std::unique_ptr<Communicator> loadNcclCommunicator(Communicator& host);
 
 }  // namespace ts

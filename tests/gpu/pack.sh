@@ -8,6 +8,8 @@
 #                                 OpenBLAS holds kernels for every CPU); run.sh unpacks it
 # BUILD_DIR/gpu/lib/              the shared libraries ldd names, except the C library and
 #                                 CUDA's (the GPU machine has those: /usr/local/cuda/lib64, cuDNN)
+# BUILD_DIR/gpu/lib/trainstudio/  the CUDA backend and NCCL modules, stripped: run.sh puts the
+#                                 CLI in a bin/ beside lib/, the installed layout they are found in
 # BUILD_DIR/gpu/fashion-mnist/    the 4 IDX .gz files (~30 MB) from TS_FASHION_MNIST or
 #                                 /usr/share/datasets/fashion-mnist
 # The device call carries 64 MiB at most; this checks the folder fits.
@@ -22,12 +24,15 @@ data="${TS_FASHION_MNIST:-/usr/share/datasets/fashion-mnist}"
 
 bundle="$build/gpu"
 rm -rf "$bundle"
-mkdir -p "$bundle/lib" "$bundle/fashion-mnist"
+mkdir -p "$bundle/lib/trainstudio" "$bundle/fashion-mnist"
 strip --strip-unneeded -o "$bundle/trainstudio-cli" "$cli"
 gzip -9 "$bundle/trainstudio-cli"
+modules=("$build"/lib/trainstudio/libtrainstudio-*.so)
+[ -f "${modules[0]}" ] || { echo "pack.sh: no CUDA backend module in $build/lib/trainstudio (build with TS_WITH_CUDA=ON)" >&2; exit 1; }
+for m in "${modules[@]}"; do strip --strip-unneeded -o "$bundle/lib/trainstudio/$(basename "$m")" "$m"; done
 
 # libstdc++ and libgcc_s go along: the GPU machine's may be older than Debian 12's.
-ldd "$cli" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
+ldd "$cli" "${modules[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | while read -r name path; do
     case "$name" in
         libc.so.*|libm.so.*|libdl.so.*|libpthread.so.*|librt.so.*|ld-linux*) continue ;;
         libcuda.so.*|libcudart*|libcublas*|libcudnn*|libnvidia-ml*|libnccl*) continue ;;

@@ -5,8 +5,8 @@
 #   tests/gpu/run.sh [BUILD_DIR]          BUILD_DIR default: build-gpu (relative to the repo)
 #
 # Needs, from the development machine, only what tests/gpu/pack.sh BUILD_DIR puts in
-# BUILD_DIR/gpu (carry that one folder): the CLI (gzipped), the shared libraries it needs that
-# the GPU machine lacks, and Fashion-MNIST. Without the bundle it runs BUILD_DIR/cli/trainstudio-cli.
+# BUILD_DIR/gpu (carry that one folder): the CLI (gzipped), its CUDA backend and NCCL modules,
+# the shared libraries they need that the GPU machine lacks, and Fashion-MNIST. Without the bundle it runs BUILD_DIR/cli/trainstudio-cli.
 # Logs go to ${OUT:-/tmp/ts-gpu-out}. Environment: TS_FASHION_MNIST (the 4 IDX .gz files;
 # default /usr/share/datasets/fashion-mnist, else BUILD_DIR/gpu/fashion-mnist), TS_BENCH_STEPS
 # (200), TS_PYTHON (/opt/torch/.venv/bin/python3, else python3), TS_DEVICE (cuda; cpu for a
@@ -26,7 +26,11 @@ mkdir -p "$out"
 bundle="$build/gpu"
 cli="$build/cli/trainstudio-cli"
 if [ -f "$bundle/trainstudio-cli.gz" ]; then  # pack.sh's, gzipped to fit the carry limit
-    cli="$(mktemp -d "${TMPDIR:-/tmp}/ts-gpu-bin.XXXXXX")/trainstudio-cli"
+    # In bin/ beside the bundle's lib/: the CLI finds its CUDA module in ../lib/trainstudio.
+    unpacked="$(mktemp -d "${TMPDIR:-/tmp}/ts-gpu-bin.XXXXXX")"
+    mkdir "$unpacked/bin"
+    ln -s "$bundle/lib" "$unpacked/lib"
+    cli="$unpacked/bin/trainstudio-cli"
     gzip -dc "$bundle/trainstudio-cli.gz" >"$cli" 2>/dev/null ||
         python3 -c 'import gzip, shutil, sys; shutil.copyfileobj(gzip.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
             "$bundle/trainstudio-cli.gz" "$cli"

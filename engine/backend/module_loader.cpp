@@ -1,0 +1,51 @@
+#include "backend/module_loader.h"
+
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+namespace ts {
+
+namespace {
+
+std::vector<std::filesystem::path> moduleFolders()
+{
+    std::vector<std::filesystem::path> folders;
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) folders.push_back(exe.parent_path().parent_path() / "lib" / "trainstudio");
+#ifdef TS_MODULE_BUILD_DIR
+    folders.emplace_back(TS_MODULE_BUILD_DIR);
+#endif
+    return folders;
+}
+
+}  // namespace
+
+OpenedModule openModule(const std::string& fileName)
+{
+    OpenedModule m;
+    std::string looked;
+    for (const std::filesystem::path& folder : moduleFolders()) {
+        const std::filesystem::path candidate = folder / fileName;
+        std::error_code ec;
+        if (!std::filesystem::exists(candidate, ec)) {
+            looked += (looked.empty() ? "" : " or ") + folder.lexically_normal().string();
+            continue;
+        }
+        m.path = candidate.lexically_normal().string();
+        // RTLD_LOCAL: its symbols (its own copies of engine code among them) stay its own.
+        m.handle = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!m.handle) {
+            const char* error = dlerror();
+            m.why = error ? error : "dlopen failed on " + m.path;
+        }
+        return m;
+    }
+    m.why = "no " + fileName + " in " + looked;
+    return m;
+}
+
+}  // namespace ts
