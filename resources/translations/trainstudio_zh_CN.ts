@@ -120,10 +120,6 @@
         <translation>归一化后为每个通道学习一个缩放和一个平移。除非明确知道理由，否则请保持开启。</translation>
     </message>
     <message>
-        <source>The window&apos;s height and width (one number for both, or &quot;3, 5&quot;).</source>
-        <translation>窗口的高度和宽度（一个数同时用于两者，或写成 &quot;3, 5&quot;）。</translation>
-    </message>
-    <message>
         <source>Zeros added around the image on each side (height, width).</source>
         <translation>在图像每一侧（高度、宽度）周围填充的零。</translation>
     </message>

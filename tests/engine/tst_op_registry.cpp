@@ -8,7 +8,6 @@
 #include <set>
 
 #include "gradcheck.h"
-#include "migrating_ops.h"
 #include "ops/onnx_writer.h"
 #include "ops/registry.h"
 
@@ -16,8 +15,6 @@ using namespace ts;
 using namespace ts::test;
 
 namespace {
-
-// kMigrating, the ops not yet migrated: tests/common/migrating_ops.h (tests/onnx reads it too).
 
 Fill fillOf(const InputFill& f)
 {
@@ -80,7 +77,6 @@ private slots:
     {
         QStringList missing;
         for (const std::string& type : OpRegistry::builtin().types()) {
-            if (kMigrating.count(type)) continue;
             const Op& op = *OpRegistry::builtin().find(type);
             const QString name = QString::fromStdString(type);
             if (op.help().empty()) missing << name + ": help";
@@ -97,7 +93,6 @@ private slots:
     {
         QStringList problems;
         for (const std::string& type : OpRegistry::builtin().types()) {
-            if (kMigrating.count(type)) continue;
             const Op& op = *OpRegistry::builtin().find(type);
             for (const OpCase& c : op.cases()) {
                 Attrs attrs;

@@ -8,7 +8,6 @@
 #include <cmath>
 
 #include "io/onnx/onnx_export.h"
-#include "migrating_ops.h"
 #include "onnx_cases.h"
 #include "ops/registry.h"
 
@@ -106,8 +105,6 @@ private slots:
                 continue;
             }
             if (s != OnnxOpSupport::Mapped) problems << name + " has no ONNX mapping";
-            // TODO(registry): no op is skipped once tests/common/migrating_ops.h's kMigrating is empty.
-            if (kMigrating.count(type)) continue;
             if (op.cases().empty()) problems << name + " has no cases, so ONNX Runtime never runs it";
         }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join("; ")));

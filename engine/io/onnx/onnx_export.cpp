@@ -12,7 +12,6 @@
 #include "ops/registry.h"
 #if TS_WITH_ONNX
 #include "io/onnx/onnx_builder.h"
-#include "io/onnx/onnx_ops.h"
 #endif
 #include "io/output_file.h"
 
@@ -194,12 +193,6 @@ std::string onnxModelBytes(const Graph& graph, const NamedTensors& weights, cons
             return t;
         };
         std::string produced = node.op->exportOnnx(e);
-        if (produced.empty())  // TODO(registry): the table goes once every op exports itself
-            if (const onnx_io::OpMapping* mapping = onnx_io::findOpMapping(node.op->type())) {
-                onnx_io::NodeExport old{b, node, e.in, e.inSpecs, e.outSpec, e.out, e.quantize, 0, e.param};
-                produced = (*mapping)(old);
-                e.quantized = old.quantized;
-            }
         if (produced.empty())
             throw OnnxExportError(node.name, nodeText(node) + " has no ONNX form in this exporter" +
                                                  (node.op->isLoss() ? " (a loss cannot be the model's output)" : "") +

@@ -4,12 +4,8 @@
 // dim_param "batch" on dimension 0, and no node carries a constant that would fix it
 // (Flatten with axis 1, Reshape with 0 for the batch).
 //
-// What maps to what (io/onnx_ops.cpp; engine/README.md has the table):
-//   Linear -> Gemm (MatMul + Add above rank 2)   Conv2d -> Conv        pools -> MaxPool, AveragePool,
-//   BatchNorm -> BatchNormalization (inference form, running statistics)  LayerNorm -> LayerNormalization
-//   GroupNorm -> Reshape, InstanceNormalization, Reshape, Mul, Add    GELU -> Erf, Add, Mul
-//   SiLU -> Sigmoid, Mul   Embedding -> Gather   Softmax -> Softmax (axis written)   Dropout: removed
-//   losses (CrossEntropy, MSE, BCEWithLogits): dropped with the label input
+// Each op writes its own form (Op::exportOnnx, ops/onnx_writer.h); losses are dropped with the
+// label input only they read, Dropout is removed (the identity at inference).
 // Any other op is refused with an OnnxExportError naming the node.
 //
 // Quantised export (quantizeInt8): Linear and Conv2d weights are stored as int8 with one
