@@ -110,6 +110,12 @@ inline constexpr CommandHelp kCommands[] = {
     {"info",
      "info",
      "the backends compiled in, CPU threads, CUDA devices, ops."},
+    {"ops",
+     "ops [OP ...] [--json]",
+     "every op, or the ops named: category, what it does, attributes\n"
+     "(type, default, allowed values, help) and which backends run its\n"
+     "forward and backward (learnt by tracing its first case; cuda is\n"
+     "answered without a GPU). --json: one object per op a line."},
     {"plan",
      "plan [--model mlp|cnn|resnet|lenet5] [--batch N]\n"
      "  [--inference]",

@@ -22,5 +22,6 @@ int dataLabelsCommand(const std::vector<std::string>& args);  // data_labels_com
 int dataMarkCommand(const std::vector<std::string>& args);    // data_labels_command.cpp: data mark
 int slurmCommand(const std::vector<std::string>& args);       // slurm_command.cpp: an sbatch script
 int exportCommand(const std::vector<std::string>& args);      // export_command.cpp: export RUN --format onnx
+int opsCommand(const std::vector<std::string>& args);         // ops_command.cpp: every op and who runs it
 
 }  // namespace ts::cli

@@ -27,6 +27,7 @@ std::optional<int> dispatch(const std::string& command, const std::vector<std::s
     if (command == "predict") return predictCommand(args);
     if (command == "validate") return validateCommand(args);
     if (command == "info") return infoCommand(args);
+    if (command == "ops") return opsCommand(args);
     if (command == "plan") return planCommand(args);
     if (command == "bench") return benchCommand(args);
     if (command == "bench-store") return benchStoreCommand(args);
