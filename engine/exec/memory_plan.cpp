@@ -147,11 +147,6 @@ void planPrimitives(const CheckedGraph& g, Backend& backend, const std::vector<b
 
 }  // namespace
 
-bool MemoryPlan::onCpu(int node, OpPass pass) const
-{
-    return std::any_of(cpuPasses.begin(), cpuPasses.end(), [&](const CpuPass& c) { return c.node == node && c.pass == pass; });
-}
-
 int MemoryPlan::cpuNodes() const
 {
     std::set<int> nodes;

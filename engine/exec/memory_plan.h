@@ -74,7 +74,6 @@ struct MemoryPlan {
     std::vector<OpTrace> traces;
     std::vector<CpuPass> cpuPasses;  // in node order
     std::size_t hostWorkspaceBytes = 0;  // the CPU's scratch for them: host memory, not in total()
-    bool onCpu(int node, OpPass pass) const;
     int cpuNodes() const;  // nodes with a pass on the CPU
 };
 
