@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QTreeView>
 #include <QUndoStack>
 
 #include "graph/templates.h"
@@ -23,6 +24,7 @@
 #include "ui/model/model_page.h"
 #include "ui/model/model_summary_panel.h"
 #include "ui/model/node_properties.h"
+#include "ui/model/op_palette.h"
 #include "ui/model/op_popup.h"
 #include "backend/backend.h"
 #include "train/memory_advice.h"
@@ -616,6 +618,29 @@ private slots:
     }
 
     // New nodes land in free space near the view's centre: never on a node, never under the minimap.
+    // In a small window (960 x 600) the page gives the palette room for every op's whole name,
+    // the longest registered one included (ConvTranspose2d), at any scale (ctest runs 1.5x too).
+    void thePaletteShowsEveryNameWhole()
+    {
+        ModelPage page;
+        page.resize(960, 600);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        const ui::OpPalette* palette = page.findChild<ui::OpPalette*>();
+        QVERIFY(palette);
+        QTreeView* view = palette->view();
+        QVERIFY(view->model()->rowCount() > 0);
+        for (int g = 0; g < view->model()->rowCount(); ++g) {
+            const QModelIndex group = view->model()->index(g, 0);
+            for (int r = 0; r < view->model()->rowCount(group); ++r) {
+                const QModelIndex op = view->model()->index(r, 0, group);
+                const QString name = op.data().toString();
+                QVERIFY2(view->visualRect(op).left() + view->fontMetrics().horizontalAdvance(name) < view->viewport()->width(),
+                         qPrintable(name));
+            }
+        }
+    }
+
     void newNodesLandInFreeSpace()
     {
         ModelPage page;

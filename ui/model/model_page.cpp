@@ -399,10 +399,13 @@ void ModelPage::showEvent(QShowEvent* event)
         m_sized = true;
         const int summary = m_summary->sizeHint().height();
         m_right->setSizes({std::max(100, m_right->height() - summary), summary});
-        // The canvas is the page: the palette as wide as its names ("BatchNorm2d" two tree
-        // levels in), the inspector as its fields need, the canvas the rest, in a small window
-        // (960 x 600) too. Not minimums: the window may still be made narrower.
-        const int palette = fontMetrics().horizontalAdvance(QStringLiteral("BatchNorm2d")) + fontMetrics().averageCharWidth() * 12;
+        // The canvas is the page: the palette as wide as its longest op name two tree levels in
+        // ("ConvTranspose2d"), the inspector as its fields need, the canvas the rest, in a small
+        // window (960 x 600) too. Not minimums: the window may still be made narrower.
+        int widestName = 0;
+        for (const std::string& type : OpRegistry::builtin().types())
+            widestName = std::max(widestName, fontMetrics().horizontalAdvance(QString::fromStdString(type)));
+        const int palette = widestName + fontMetrics().averageCharWidth() * 12;
         const int inspector = m_right->minimumSizeHint().width();
         const int total = m_split->width() - 2 * m_split->handleWidth();
         if (total > palette + inspector) m_split->setSizes({palette, total - palette - inspector, inspector});
