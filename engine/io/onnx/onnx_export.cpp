@@ -57,7 +57,8 @@ public:
               const std::string& name, const OnnxAttrs& attrs) override
     {
         onnx::NodeProto& n = b_.node(opType, inputs, outputs, name);
-        for (const auto& [key, value] : attrs) std::visit([&](const auto& v) { onnx_io::OnnxBuilder::attr(n, key, v); }, value);
+        // Not a structured binding: clang with OpenMP (the sanitizer build) cannot capture one.
+        for (const auto& a : attrs) std::visit([&](const auto& v) { onnx_io::OnnxBuilder::attr(n, a.first, v); }, a.second);
     }
     std::string floats(const std::string& name, const std::vector<std::int64_t>& dims, const float* data) override
     {
