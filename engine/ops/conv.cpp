@@ -1,5 +1,6 @@
 // Conv2d: y = conv(x, W) + b over NCHW images; x [N, C, H, W], W [K, C/groups, R, S], b [K].
 #include "ops/common.h"
+#include "ops/conv_rules.h"
 #include "ops/onnx_writer.h"
 #include "ops/op_text.h"
 #include "ops/registry.h"
@@ -39,11 +40,8 @@ public:
                     "AttrHelp", "How far the filter moves between outputs; 2 halves the image (instead of a pooling layer).")),
                 AttrSpec{"padding", AttrType::Ints, AttrValue(std::int64_t{0}), atLeast(0), 2}.withHelp(QT_TRANSLATE_NOOP(
                     "AttrHelp", "Zeros added around the image on each side. kernel_size / 2 (1 for a 3×3 kernel) keeps the size.")),
-                AttrSpec{"dilation", AttrType::Ints, AttrValue(std::int64_t{1}), atLeast(1), 2}.withHelp(QT_TRANSLATE_NOOP(
-                    "AttrHelp", "The spacing between the filter's taps: 2 sees a wider area with the same weights.")),
-                AttrSpec{"groups", AttrType::Int, AttrValue(std::int64_t{1}), atLeast(1)}.withHelp(
-                    QT_TRANSLATE_NOOP("AttrHelp", "Splits the channels into groups convolved separately; in and out channels must divide by it. "
-                                                  "groups = in_channels is a depthwise convolution.")),
+                dilationAttr(2),
+                groupsAttr(),
                 biasAttr(),
                 weightInitAttr()};
     }
@@ -91,16 +89,7 @@ public:
         if (in[0].shape.rank() != 4)
             throw OpError("input must have rank 4 ([N, C, H, W]), got shape " + in[0].shape.str());
         const ConvGeometry g = geometry(a, in[0].shape);
-        const std::int64_t declared = a.getInt("in_channels");
-        if (declared > 0 && declared != g.c) throw OpError("input has " + std::to_string(g.c) + " channels", {"in_channels"});
-        if (g.c % g.groups != 0)
-            throw OpError("groups = " + std::to_string(g.groups) + " does not divide the input's " + std::to_string(g.c) +
-                              " channels",
-                          {"groups"});
-        if (g.k % g.groups != 0)
-            throw OpError("groups = " + std::to_string(g.groups) + " does not divide out_channels = " +
-                              std::to_string(g.k),
-                          {"groups", "out_channels"});
+        checkGroupedChannels(g.c, a.getInt("in_channels"), g.k, g.groups);
         // Compared directly: outH() divides a negative numerator toward zero and would say 1.
         const std::int64_t spanH = g.dilH * (g.r - 1) + 1, spanW = g.dilW * (g.s - 1) + 1;
         if (g.h + 2 * g.padH < spanH || g.w + 2 * g.padW < spanW)

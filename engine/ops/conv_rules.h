@@ -1,5 +1,5 @@
-// What the convolutions beside Conv2d share (Conv1d, ConvTranspose2d): the channel rules of a
-// grouped convolution and the attributes that mean the same in each, with Conv2d's help texts.
+// What the convolutions share (Conv2d, Conv1d, ConvTranspose2d): the channel rules of a grouped
+// convolution and the attributes that mean the same in each, with their help texts.
 #pragma once
 #include <cstdint>
 #include <string>
