@@ -4,14 +4,15 @@
 #
 #   tests/gpu/pack.sh [BUILD_DIR]         BUILD_DIR default: build-gpu (built with TS_WITH_CUDA=ON)
 #
-# BUILD_DIR/gpu/trainstudio-cli.gz  the CLI, stripped and gzipped (28 MB -> ~8 MB: static
-#                                 OpenBLAS holds kernels for every CPU); run.sh unpacks it
-# BUILD_DIR/gpu/lib/              the shared libraries ldd names, except the C library and
-#                                 CUDA's (the GPU machine has those: /usr/local/cuda/lib64, cuDNN)
-# BUILD_DIR/gpu/lib/trainstudio/  the CUDA backend and NCCL modules, stripped: run.sh puts the
-#                                 CLI in a bin/ beside lib/, the installed layout they are found in
-# BUILD_DIR/gpu/fashion-mnist/    the 4 IDX .gz files (~30 MB) from TS_FASHION_MNIST or
-#                                 /usr/share/datasets/fashion-mnist
+# BUILD_DIR/gpu/bundle.tar.xz, one xz archive (the device call carries 64 MiB at most; since
+# libvips the CLI's libraries alone are ~105 MB, ~30 MB in xz) holding:
+#   bin/trainstudio-cli            the CLI, stripped
+#   lib/                           the shared libraries ldd names, except the C library and
+#                                  CUDA's (the GPU machine has those: /usr/local/cuda/lib64, cuDNN)
+#   lib/trainstudio/               the CUDA backend and NCCL modules, stripped, where the CLI in
+#                                  bin/ finds them (the installed layout)
+#   fashion-mnist/                 the 4 IDX files, uncompressed (xz packs them better than gzip),
+#                                  from TS_FASHION_MNIST or /usr/share/datasets/fashion-mnist
 # The device call carries 64 MiB at most; this checks the folder fits.
 set -euo pipefail
 
@@ -22,11 +23,13 @@ cli="$build/cli/trainstudio-cli"
 data="${TS_FASHION_MNIST:-/usr/share/datasets/fashion-mnist}"
 [ -x "$cli" ] || { echo "pack.sh: no $cli (build it first)" >&2; exit 1; }
 
-bundle="$build/gpu"
-rm -rf "$bundle"
-mkdir -p "$bundle/lib/trainstudio" "$bundle/fashion-mnist"
-strip --strip-unneeded -o "$bundle/trainstudio-cli" "$cli"
-gzip -9 "$bundle/trainstudio-cli"
+out="$build/gpu"
+rm -rf "$out"
+mkdir -p "$out"
+bundle="$(mktemp -d)"
+trap 'rm -rf "$bundle"' EXIT
+mkdir -p "$bundle/bin" "$bundle/lib/trainstudio" "$bundle/fashion-mnist"
+strip --strip-unneeded -o "$bundle/bin/trainstudio-cli" "$cli"
 modules=("$build"/lib/trainstudio/libtrainstudio-*.so)
 [ -f "${modules[0]}" ] || { echo "pack.sh: no CUDA backend module in $build/lib/trainstudio (build with TS_WITH_CUDA=ON)" >&2; exit 1; }
 for m in "${modules[@]}"; do strip --strip-unneeded -o "$bundle/lib/trainstudio/$(basename "$m")" "$m"; done
@@ -41,14 +44,15 @@ ldd "$cli" "${modules[@]}" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | w
     cp -L "$path" "$bundle/lib/$name"
 done
 
-for f in train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz t10k-images-idx3-ubyte.gz t10k-labels-idx1-ubyte.gz; do
-    cp "$data/$f" "$bundle/fashion-mnist/"
+for f in train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte; do
+    gzip -dc "$data/$f.gz" >"$bundle/fashion-mnist/$f"
 done
 
-bytes=$(du -sb "$bundle" | cut -f1)
-echo "pack.sh: $bundle: $((bytes / 1024 / 1024)) MiB ($(ls "$bundle/lib" | tr '\n' ' '))"
+tar -C "$bundle" -cf - bin lib fashion-mnist | xz -T0 -9 >"$out/bundle.tar.xz"
+bytes=$(stat -c %s "$out/bundle.tar.xz")
+echo "pack.sh: $out/bundle.tar.xz: $((bytes / 1024 / 1024)) MiB ($(ls "$bundle/lib" | wc -l) libraries)"
 if [ "$bytes" -gt $((64 * 1024 * 1024)) ]; then
     echo "pack.sh: over the 64 MiB a device call carries" >&2
     exit 1
 fi
-echo "pack.sh: carry [\"${bundle#"$root"/}\"] and run: tests/gpu/run.sh ${build#"$root"/}"
+echo "pack.sh: carry [\"${out#"$root"/}\"] and run: tests/gpu/run.sh ${build#"$root"/}"

@@ -5,9 +5,9 @@
 #   tests/gpu/run.sh [BUILD_DIR]          BUILD_DIR default: build-gpu (relative to the repo)
 #
 # Needs, from the development machine, only what tests/gpu/pack.sh BUILD_DIR puts in
-# BUILD_DIR/gpu (carry that one folder): the CLI (gzipped), its CUDA backend and NCCL modules,
-# the shared libraries they need that the GPU machine lacks, and Fashion-MNIST. Without the bundle it runs BUILD_DIR/cli/trainstudio-cli.
-# Logs go to ${OUT:-/tmp/ts-gpu-out}. Environment: TS_FASHION_MNIST (the 4 IDX .gz files;
+# BUILD_DIR/gpu (carry that one folder): bundle.tar.xz with the CLI, its CUDA backend and NCCL
+# modules, the shared libraries they need that the GPU machine lacks, and Fashion-MNIST. Without the bundle it runs BUILD_DIR/cli/trainstudio-cli.
+# Logs go to ${OUT:-/tmp/ts-gpu-out}. Environment: TS_FASHION_MNIST (the 4 IDX files;
 # default /usr/share/datasets/fashion-mnist, else BUILD_DIR/gpu/fashion-mnist), TS_BENCH_STEPS
 # (200), TS_PYTHON (/opt/torch/.venv/bin/python3, else python3), TS_DEVICE (cuda; cpu for a
 # dry run of this script on a development machine). Each step has its own timeout: the whole
@@ -25,28 +25,27 @@ mkdir -p "$out"
 
 bundle="$build/gpu"
 cli="$build/cli/trainstudio-cli"
-if [ -f "$bundle/trainstudio-cli.gz" ]; then  # pack.sh's, gzipped to fit the carry limit
-    # In bin/ beside the bundle's lib/: the CLI finds its CUDA module in ../lib/trainstudio.
-    unpacked="$(mktemp -d "${TMPDIR:-/tmp}/ts-gpu-bin.XXXXXX")"
-    mkdir "$unpacked/bin"
-    ln -s "$bundle/lib" "$unpacked/lib"
-    cli="$unpacked/bin/trainstudio-cli"
-    gzip -dc "$bundle/trainstudio-cli.gz" >"$cli" 2>/dev/null ||
-        python3 -c 'import gzip, shutil, sys; shutil.copyfileobj(gzip.open(sys.argv[1]), open(sys.argv[2], "wb"))' \
-            "$bundle/trainstudio-cli.gz" "$cli"
-    chmod +x "$cli"
+lib="$bundle/lib"
+if [ -f "$bundle/bundle.tar.xz" ]; then  # pack.sh's: bin/, lib/ and fashion-mnist/ in one xz archive
+    unpacked="$(mktemp -d "${TMPDIR:-/tmp}/ts-gpu-bundle.XXXXXX")"
+    tar -C "$unpacked" -xJf "$bundle/bundle.tar.xz" 2>/dev/null ||
+        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$bundle/bundle.tar.xz" "$unpacked"
+    cli="$unpacked/bin/trainstudio-cli"  # finds its CUDA module in ../lib/trainstudio
+    lib="$unpacked/lib"
+    bundle="$unpacked"
 fi
 [ -x "$cli" ] || { echo "run.sh: no trainstudio-cli in $bundle or $build/cli (run tests/gpu/pack.sh first)" >&2; exit 2; }
 
 data="${TS_FASHION_MNIST:-/usr/share/datasets/fashion-mnist}"
-if [ -z "${TS_FASHION_MNIST:-}" ] && [ ! -f "$data/train-images-idx3-ubyte.gz" ]; then data="$bundle/fashion-mnist"; fi
-[ -f "$data/train-images-idx3-ubyte.gz" ] || echo "run.sh: warning: no Fashion-MNIST at $data; benches will fail" >&2
+has_data() { [ -f "$1/train-images-idx3-ubyte.gz" ] || [ -f "$1/train-images-idx3-ubyte" ]; }
+if [ -z "${TS_FASHION_MNIST:-}" ] && ! has_data "$data"; then data="$bundle/fashion-mnist"; fi
+has_data "$data" || echo "run.sh: warning: no Fashion-MNIST at $data; benches will fail" >&2
 
 # PyTorch keeps the environment it came with (its own CUDA libraries); ours gets the README's paths.
 python_ld="${LD_LIBRARY_PATH:-}"
 python="${TS_PYTHON:-/opt/torch/.venv/bin/python3}"
 [ -x "$python" ] || python=python3
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib:$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib:$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 say() { printf '\n== %s\n' "$*"; }
 
