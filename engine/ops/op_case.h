@@ -3,6 +3,7 @@
 // all run every registered op's cases, so a new op is tested by being registered.
 #pragma once
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct InputFill {
     static InputFill integers(std::int64_t lo, std::int64_t hi) { return {Kind::Integers, double(lo), double(hi)}; }  // [lo, hi)
     static InputFill uniform(double lo, double hi) { return {Kind::Uniform, lo, hi}; }
 };
+
+class Tensor;
+
+// Fills a host tensor as `fill` says (integer tensors: uniform in [a, b) for Integers, else 0):
+// the one drawing the gradient check, the self-test and the tests share.
+void fillInput(const InputFill& fill, Tensor& t, std::mt19937_64& rng);
 
 struct OpCaseInput {
     Shape shape;  // batch dimension included

@@ -1,7 +1,6 @@
 #include "selftest/op_case_run.h"
 
 #include <algorithm>
-#include <numeric>
 #include <random>
 #include <stdexcept>
 
@@ -10,50 +9,6 @@ namespace ts {
 namespace {
 
 using i64 = std::int64_t;
-
-// Host values as the case's fill says (the gradient check draws them the same way).
-void fillHost(const InputFill& f, Tensor& t, std::mt19937_64& rng)
-{
-    const auto n = static_cast<std::size_t>(t.numel());
-    if (t.dtype() == DType::I64 || t.dtype() == DType::I32) {
-        const i64 lo = f.kind == InputFill::Kind::Integers ? i64(f.a) : 0;
-        const i64 hi = f.kind == InputFill::Kind::Integers ? i64(f.b) : 1;
-        std::uniform_int_distribution<i64> d(lo, hi - 1);
-        for (std::size_t i = 0; i < n; ++i) {
-            if (t.dtype() == DType::I64) t.data<i64>()[i] = d(rng);
-            else t.data<std::int32_t>()[i] = static_cast<std::int32_t>(d(rng));
-        }
-        return;
-    }
-    if (t.dtype() != DType::F32) throw std::invalid_argument("op cases take f32, i32 or i64 inputs");
-    float* x = t.data<float>();
-    switch (f.kind) {
-    case InputFill::Kind::Normal:
-    case InputFill::Kind::Integers: {
-        std::normal_distribution<double> d(0.0, f.kind == InputFill::Kind::Normal ? f.a : 1.0);
-        for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(d(rng));
-        return;
-    }
-    case InputFill::Kind::AwayFromZero: {
-        std::uniform_real_distribution<double> d(f.a, f.a + 1.5);
-        std::bernoulli_distribution sign(0.5);
-        for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(sign(rng) ? d(rng) : -d(rng));
-        return;
-    }
-    case InputFill::Kind::Distinct: {
-        std::vector<i64> order(n);
-        std::iota(order.begin(), order.end(), 0);
-        std::shuffle(order.begin(), order.end(), rng);
-        for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>((double(order[i]) - double(n) / 2) * f.a);
-        return;
-    }
-    case InputFill::Kind::Uniform: {
-        std::uniform_real_distribution<double> d(f.a, f.b);
-        for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(d(rng));
-        return;
-    }
-    }
-}
 
 // A tensor on `backend` holding `host`'s bytes.
 Tensor upload(Backend& backend, const Tensor& host)
@@ -66,7 +21,7 @@ Tensor upload(Backend& backend, const Tensor& host)
 Tensor uploadFill(Backend& backend, const Shape& shape, const InputFill& fill, std::mt19937_64& rng)
 {
     Tensor host = Tensor::empty(shape);
-    fillHost(fill, host, rng);
+    fillInput(fill, host, rng);
     return upload(backend, host);
 }
 
@@ -85,7 +40,7 @@ OpCaseRun::OpCaseRun(const Op& op, const OpCase& c, Backend& backend, std::uint6
     std::mt19937_64 rng(seed);
     for (const OpCaseInput& in : c.inputs) {
         Tensor host = Tensor::empty(in.shape, in.dtype);
-        fillHost(in.fill, host, rng);
+        fillInput(in.fill, host, rng);
         inputs_.push_back(upload(backend, host));
     }
     for (const ParamSpec& p : paramSpecs_)

@@ -70,50 +70,17 @@ Tensor garbageLike(const Tensor& t, std::mt19937_64& rng)
 
 }  // namespace
 
-Fill normalFill(double stddev)
+// The engine's own drawing (ops/op_case.h), so the gradient check and the self-test agree.
+static Fill fillFrom(InputFill fill)
 {
-    return [stddev](Tensor& t, std::mt19937_64& rng) {
-        std::normal_distribution<double> d(0.0, stddev);
-        for (std::int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = static_cast<float>(d(rng));
-    };
+    return [fill](Tensor& t, std::mt19937_64& rng) { fillInput(fill, t, rng); };
 }
 
-Fill uniformFill(double lo, double hi)
-{
-    return [lo, hi](Tensor& t, std::mt19937_64& rng) {
-        std::uniform_real_distribution<double> d(lo, hi);
-        for (std::int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = static_cast<float>(d(rng));
-    };
-}
-
-Fill awayFromZero(double margin)
-{
-    return [margin](Tensor& t, std::mt19937_64& rng) {
-        std::uniform_real_distribution<double> d(margin, margin + 1.5);
-        std::bernoulli_distribution sign(0.5);
-        for (std::int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = static_cast<float>(sign(rng) ? d(rng) : -d(rng));
-    };
-}
-
-Fill distinctValues(double spacing)
-{
-    return [spacing](Tensor& t, std::mt19937_64& rng) {
-        std::vector<std::int64_t> order(static_cast<std::size_t>(t.numel()));
-        std::iota(order.begin(), order.end(), 0);
-        std::shuffle(order.begin(), order.end(), rng);
-        const double mid = double(t.numel()) / 2;
-        for (std::int64_t i = 0; i < t.numel(); ++i)
-            t.data<float>()[i] = static_cast<float>((double(order[static_cast<std::size_t>(i)]) - mid) * spacing);
-    };
-}
-
-Fill integerFill(std::int64_t lo, std::int64_t hi)
-{
-    return [lo, hi](Tensor& t, std::mt19937_64& rng) {
-        std::uniform_int_distribution<std::int64_t> d(lo, hi - 1);
-        for (std::int64_t i = 0; i < t.numel(); ++i) t.data<std::int64_t>()[i] = d(rng);
-    };
-}
+Fill normalFill(double stddev) { return fillFrom(InputFill::normal(stddev)); }
+Fill uniformFill(double lo, double hi) { return fillFrom(InputFill::uniform(lo, hi)); }
+Fill awayFromZero(double margin) { return fillFrom(InputFill::awayFromZero(margin)); }
+Fill distinctValues(double spacing) { return fillFrom(InputFill::distinct(spacing)); }
+Fill integerFill(std::int64_t lo, std::int64_t hi) { return fillFrom(InputFill::integers(lo, hi)); }
 
 std::string gradCheck(const GradCase& c)
 {
