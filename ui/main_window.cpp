@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -24,7 +25,9 @@
 #include "ui/glossary/glossary_browser.h"
 #include "ui/hyperparameters/hyperparameters_page.h"
 #include "ui/learn/learn_page.h"
-#include "ui/model/model_document.h"
+#include "document_actions.h"
+#include "experiment_document.h"
+#include "io/yaml/shipped_experiments.h"
 #include "ui/model/model_page.h"
 #include "ui/model/model_summary_panel.h"
 #include "ui/hyperparameters/schedule_preview_chart.h"
@@ -63,18 +66,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_stack = new QStackedWidget;
     m_stack->setObjectName(QStringLiteral("pages"));
     m_session = new TrainingSession(this);
+    m_document = new ExperimentDocument(this);
+    m_documentActions = new DocumentActions(m_document, this);
 
     for (Page page : kAllPages) {
         auto* item = new QListWidgetItem(PageInfo::icon(page, style()), PageInfo::title(page), m_sidebar);
         item->setData(Qt::UserRole, PageInfo::key(page));
         if (page == Page::Train)  // the window owns the session: it outlives the page's runs
-            m_stack->addWidget(new TrainPage(m_session));
+            m_stack->addWidget(new TrainPage(m_session, m_document));
         else if (page == Page::Runs)
             m_stack->addWidget(new RunsPage(studioWorkspace()));
         else if (page == Page::Hyperparameters)
-            m_stack->addWidget(new HyperparametersPage(m_session, QString::fromStdString(studioWorkspace().directory)));
+            m_stack->addWidget(new HyperparametersPage(m_session, m_document, QString::fromStdString(studioWorkspace().directory)));
         else if (page == Page::Model)
-            m_stack->addWidget(new ModelPage);
+            m_stack->addWidget(new ModelPage(m_document));
         else if (page == Page::Datasets)
             m_stack->addWidget(new DatasetsPage(studioWorkspace(), m_session));
         else if (page == Page::Learn)
@@ -125,7 +130,35 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     connect(m_sidebar, &QListWidget::currentRowChanged, this, &MainWindow::onRowChanged);
+    connect(m_documentActions, &DocumentActions::statusMessage, this, [this](const QString& text) {
+        statusBar()->showMessage(text, 8000);
+    });
+    // The title names the open experiment, with the platform's mark of unsaved changes.
+    connect(m_document, &ExperimentDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ExperimentDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ExperimentDocument::opened, this, &MainWindow::updateTitle);
     restoreSettings();
+    openStartingExperiment();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(m_document->hasExperiment() ? QStringLiteral("%1[*] — TrainStudio").arg(m_document->displayName())
+                                               : QStringLiteral("TrainStudio"));
+    setWindowModified(m_document->isModified());
+    setWindowFilePath(m_document->path());
+}
+
+// The experiment of the last session, else the first shipped one.
+void MainWindow::openStartingExperiment()
+{
+    QStringList candidates = DocumentActions::recentExperiments().mid(0, 1);
+    if (const QString shipped = QString::fromStdString(shippedExperimentsDirectory().string()); !shipped.isEmpty())
+        for (const QFileInfo& f : QDir(shipped).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
+            candidates << f.absoluteFilePath();
+    for (const QString& file : candidates)
+        if (m_document->open(file, nullptr)) return;
+    updateTitle();
 }
 
 // Wide enough for the longest title in the current language (Chinese ones are short).
@@ -192,40 +225,33 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->setObjectName(QStringLiteral("fileMenu"));
-    if (auto* trainPage = qobject_cast<TrainPage*>(m_stack->widget(int(Page::Train)))) {
-        QAction* open = file->addAction(tr("&Open Experiment…"), this, [this, trainPage] {
-            setCurrentPage(Page::Train);
-            trainPage->showOpenDialog();
-        });
-        open->setObjectName(QStringLiteral("actionOpenExperiment"));
-        open->setShortcut(QKeySequence::Open);
-        QMenu* recent = file->addMenu(tr("Open &Recent"));
-        recent->setObjectName(QStringLiteral("recentMenu"));
-        if (auto* datasets = qobject_cast<DatasetsPage*>(m_stack->widget(int(Page::Datasets)))) {
-            QAction* openDataset = datasets->openAction();
-            openDataset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-            connect(openDataset, &QAction::triggered, this, [this] { setCurrentPage(Page::Datasets); });
-            file->insertAction(recent->menuAction(), openDataset);
-            QAction* openFolder = datasets->openFolderAction();  // the same, for a folder only
-            connect(openFolder, &QAction::triggered, this, [this] { setCurrentPage(Page::Datasets); });
-            file->insertAction(recent->menuAction(), openFolder);
-        }
-        connect(recent, &QMenu::aboutToShow, this, [this, recent, trainPage] {
-            recent->clear();
-            const QStringList files = TrainPage::recentExperiments();
-            for (const QString& path : files)
-                recent->addAction(QFileInfo(path).fileName(), this, [this, trainPage, path] {
-                    setCurrentPage(Page::Train);
-                    trainPage->openExperiment(path);
-                })->setToolTip(path);
-            if (files.isEmpty()) recent->addAction(tr("No recent experiments"))->setEnabled(false);
-        });
-        file->addSeparator();
+    file->addAction(m_documentActions->openAction());
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    recent->setObjectName(QStringLiteral("recentMenu"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] { m_documentActions->fillRecentMenu(recent); });
+    if (auto* datasets = qobject_cast<DatasetsPage*>(m_stack->widget(int(Page::Datasets)))) {
+        QAction* openDataset = datasets->openAction();
+        openDataset->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+        connect(openDataset, &QAction::triggered, this, [this] { setCurrentPage(Page::Datasets); });
+        file->addAction(openDataset);
+        QAction* openFolder = datasets->openFolderAction();  // the same, for a folder only
+        connect(openFolder, &QAction::triggered, this, [this] { setCurrentPage(Page::Datasets); });
+        file->addAction(openFolder);
     }
+    file->addSeparator();
+    file->addAction(m_documentActions->saveAction());
+    file->addAction(m_documentActions->saveAsAction());
+    file->addAction(m_documentActions->revertAction());
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);  // close() saves the settings
     quit->setObjectName(QStringLiteral("actionQuit"));
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->setObjectName(QStringLiteral("editMenu"));
+    edit->addAction(m_documentActions->undoAction());
+    edit->addAction(m_documentActions->redoAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
@@ -286,48 +312,36 @@ void MainWindow::createMenus()
     aboutQt->setMenuRole(QAction::AboutQtRole);
 }
 
-// The Train and Hyperparameters pages edit one experiment: each shows the other's edits.
+// The pages are views of one experiment document, given to each as it is made; what is
+// wired here are their requests to the window: open a file, a new experiment, another page.
 void MainWindow::connectExperimentPages()
 {
     auto* train = qobject_cast<TrainPage*>(m_stack->widget(int(Page::Train)));
     auto* hyper = qobject_cast<HyperparametersPage*>(m_stack->widget(int(Page::Hyperparameters)));
     if (!train || !hyper) return;
     connect(train, &TrainPage::pageRequested, this, [this](Page page) { setCurrentPage(page); });  // diagnostic cards
-    connect(train, &TrainPage::experimentChanged, hyper, &HyperparametersPage::setExperiment);
-    connect(hyper, &HyperparametersPage::experimentEdited, train, &TrainPage::setExperiment);
-    if (const auto spec = train->experimentForRun()) hyper->setExperiment(*spec);
+    connect(train, &TrainPage::openRequested, this, [this](const QString& path) {
+        if (path.isEmpty()) m_documentActions->showOpenDialog();
+        else m_documentActions->open(path);
+    });
     if (auto* model = qobject_cast<ModelPage*>(m_stack->widget(int(Page::Model)))) {
-        connect(train, &TrainPage::experimentChanged, model, &ModelPage::setExperiment);
-        connect(model, &ModelPage::experimentEdited, train, &TrainPage::setExperiment);
-        connect(model, &ModelPage::trainRequested, this, [this, train](const ExperimentSpec& spec) {
-            train->setExperiment(spec);
-            setCurrentPage(Page::Train);
-        });
-        if (const auto spec = train->experimentForRun()) model->setExperiment(*spec);
+        connect(model, &ModelPage::newExperimentRequested, m_documentActions, &DocumentActions::openUntitled);
+        connect(model, &ModelPage::trainRequested, this, [this] { setCurrentPage(Page::Train); });
         // The summary's one-step check is a job of the session: queued after any run, never beside one.
         model->summary()->setSession(m_session);
     }
     // The Datasets page shows the experiment's dataset and edits its settings; a new model for
-    // the dataset shown goes to the Model page.
+    // the dataset shown is a new experiment, drawn on the Model page.
     if (auto* datasets = qobject_cast<DatasetsPage*>(m_stack->widget(int(Page::Datasets)))) {
-        connect(train, &TrainPage::experimentChanged, datasets, &DatasetsPage::setExperiment);
-        connect(datasets, &DatasetsPage::experimentEdited, train, &TrainPage::setExperiment);
-        if (auto* model = qobject_cast<ModelPage*>(m_stack->widget(int(Page::Model))))
-            connect(datasets, &DatasetsPage::newModelRequested, this, [this, train, model](const ExperimentSpec& spec) {
-                train->setExperiment(spec);  // the dataset; the Model page keeps its drawing for the same file...
-                model->setExperiment(spec);
-                // ...so the template for the dataset's shape and classes replaces it as one undoable step.
-                model->document()->apply(ModelState{spec.model, {}}, tr("New model for the dataset"));
-                model->autoLayout();
-                setCurrentPage(Page::Model);
-            });
-        if (const auto spec = train->experimentForRun()) datasets->setExperiment(*spec);
+        datasets->setDocument(m_document);
+        connect(datasets, &DatasetsPage::newModelRequested, this, [this](const ExperimentSpec& spec) {
+            if (m_documentActions->openUntitled(spec)) setCurrentPage(Page::Model);
+        });
     }
     // A lesson's starting experiment opens on the Train page, as File > Open does.
     if (auto* learn = qobject_cast<LearnPage*>(m_stack->widget(int(Page::Learn))))
-        connect(learn, &LearnPage::openExperimentRequested, this, [this, train](const QString& path) {
-            setCurrentPage(Page::Train);
-            train->openExperiment(path);
+        connect(learn, &LearnPage::openExperimentRequested, this, [this](const QString& path) {
+            if (m_documentActions->open(path)) setCurrentPage(Page::Train);
         });
     // A run that ends adds its logged rates to the preview's overlay.
     connect(m_session, &TrainingSession::finished, hyper->preview(), &SchedulePreviewChart::refreshOverlay);
@@ -391,7 +405,7 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (auto* model = qobject_cast<ModelPage*>(m_stack->widget(int(Page::Model))); model && !model->maybeSave()) {
+    if (!m_documentActions->maybeSave()) {  // Cancel: the window stays, as it was
         event->ignore();
         return;
     }

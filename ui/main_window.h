@@ -16,6 +16,8 @@ class QStackedWidget;
 
 namespace ts::ui {
 
+class DocumentActions;
+class ExperimentDocument;
 class JobsPanel;
 class TrainingSession;
 
@@ -25,6 +27,8 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);  // restores geometry and page from QSettings
 
     Page currentPage() const;
+    ExperimentDocument* document() const { return m_document; }
+    DocumentActions* documentActions() const { return m_documentActions; }
     void setCurrentPage(Page page);
 
     // First-start size: roomy, yet never larger than the screen it opens on.
@@ -42,6 +46,8 @@ protected:
 
 private:
     void connectExperimentPages();
+    void openStartingExperiment();
+    void updateTitle();
     void createMenus();
     void createJobsDock();
     // Closing with a job running: asks, then stops every job and closes once they have ended.
@@ -57,6 +63,8 @@ private:
     QActionGroup* m_pageActions = nullptr;
     QLabel* m_device = nullptr;
     TrainingSession* m_session = nullptr;  // the job queue: owned here, it outlives the pages
+    ExperimentDocument* m_document = nullptr;  // the open experiment, every page's
+    DocumentActions* m_documentActions = nullptr;
     JobsPanel* m_jobsPanel = nullptr;
     QDockWidget* m_jobsDock = nullptr;
     QToolButton* m_jobsButton = nullptr;  // status bar: "2 job(s): 1 running, 1 queued"

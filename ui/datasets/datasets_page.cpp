@@ -301,7 +301,7 @@ void DatasetsPage::buildUi()
         m_experiment = spec;
         m_opened.spec = spec.dataset;
         m_opened.baseDir = QString::fromStdString(ts::experimentDataDirectory(spec));
-        emitExperiment();
+        emitExperiment(tr("Apply the health report's fix"));
         updatePanels();
         updateActions();
     });

@@ -48,6 +48,7 @@ namespace ts::ui {
 
 class AugmentationPreview;
 class DatasetList;
+class ExperimentDocument;
 class HealthReportPanel;
 class LabelCheckPanel;
 struct SampleRef;
@@ -65,6 +66,10 @@ public:
     // `session` (may be null: no health check can be started) is the studio's job queue.
     explicit DatasetsPage(const ts::Workspace& workspace, TrainingSession* session = nullptr, QWidget* parent = nullptr);
     ~DatasetsPage() override;
+
+    // The open experiment this page shows and edits: its changes come in through setExperiment,
+    // and the page's edits go to it as undoable steps.
+    void setDocument(ExperimentDocument* document);
 
     // The experiment in use (the Train page's): its dataset is opened unless it is the one shown.
     void setExperiment(const ts::ExperimentSpec& spec);
@@ -132,7 +137,8 @@ public:
     QAction* newModelAction() const { return m_newModel; }
 
 signals:
-    void experimentEdited(const ts::ExperimentSpec& spec);
+    // An edit of the experiment made here, and what it did (the undo step's text).
+    void experimentEdited(const ts::ExperimentSpec& spec, const QString& what);
     void newModelRequested(const ts::ExperimentSpec& spec);
     void datasetOpened();  // an opening finished (opened().ok() says how)
 
@@ -171,7 +177,7 @@ private:
     ts::DatasetSpec experimentDatasetSpecFor(const ts::DatasetSpec& shown) const;
     // The experiment with the dataset shown (itself when it is the experiment's dataset).
     ts::ExperimentSpec experimentWithShownDataset() const;
-    void emitExperiment();
+    void emitExperiment(const QString& what);
     void runStore(std::function<StoreResult(const ts::Workspace&)> work);
     void startNextStore();
     void onStoreDone();

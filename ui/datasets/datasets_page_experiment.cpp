@@ -3,11 +3,13 @@
 // panels kept in step, "Use in Experiment" and the experiment for a new model.
 #include <QAction>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QPushButton>
 
 #include <filesystem>
 
 #include "augmentation_preview.h"
+#include "ui/experiment_document.h"
 #include "datasets_page.h"
 #include "graph/templates.h"
 #include "health_report_panel.h"
@@ -40,6 +42,7 @@ bool DatasetsPage::showsExperimentDataset() const
 
 void DatasetsPage::setExperiment(const ts::ExperimentSpec& spec)
 {
+    if (m_experiment && *m_experiment == spec) return;  // this page's own edit, back from the document
     const bool wasShown = showsExperimentDataset();
     const bool sameFile = m_experiment && m_experiment->sourceFile == spec.sourceFile;
     m_experiment = spec;
@@ -110,9 +113,19 @@ void DatasetsPage::updateActions()
     m_useButton->setEnabled(ok);
 }
 
-void DatasetsPage::emitExperiment()
+void DatasetsPage::emitExperiment(const QString& what)
 {
-    if (m_experiment) emit experimentEdited(*m_experiment);
+    if (m_experiment) emit experimentEdited(*m_experiment, what);
+}
+
+void DatasetsPage::setDocument(ExperimentDocument* document)
+{
+    connect(document, &ExperimentDocument::changed, this, [this, document] {
+        if (document->hasExperiment()) setExperiment(document->spec());
+    });
+    connect(this, &DatasetsPage::experimentEdited, document,
+            [document](const ts::ExperimentSpec& spec, const QString& what) { document->edit(spec, what); });
+    if (document->hasExperiment()) setExperiment(document->spec());
 }
 
 void DatasetsPage::onColumnChoice()
@@ -131,7 +144,7 @@ void DatasetsPage::applyDatasetEdit(const ts::DatasetSpec& edited)
     const bool reopen = keyOf(edited, m_opened.baseDir) != keyOf(m_opened.spec, m_opened.baseDir) || !m_opened.ok();
     if (experiments) {
         m_experiment->dataset = edited;
-        emitExperiment();
+        emitExperiment(tr("Edit the dataset's settings"));
     }
     if (reopen) {
         startOpening(edited, m_opened.baseDir);  // the same dataset read anew: a chosen path stays chosen
@@ -179,7 +192,7 @@ void DatasetsPage::useInExperiment()
         fillSplitAndClassFilters();
         updateGridTitle();
     }
-    emitExperiment();
+    emitExperiment(tr("Use %1 in the experiment").arg(QFileInfo(QString::fromStdString(d.path)).fileName()));
     updatePanels();
     updateActions();
 }

@@ -1,8 +1,7 @@
 #include "hyperparameters_page.h"
 
-#include <QAction>
 #include <QEvent>
-#include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -19,37 +18,13 @@
 #include "option_editor.h"
 #include "schedule_preview_chart.h"
 #include "sweep_panel.h"
-#include "ui/user_files.h"
+#include "ui/experiment_document.h"
 
 namespace ts::ui {
 
-// One edit of the experiment: both states whole, so undo is exact whatever changed.
-class ExperimentEdit : public QUndoCommand {
-public:
-    ExperimentEdit(HyperparametersPage* page, ExperimentSpec before, ExperimentSpec after, const QString& text, bool fromEditor)
-        : QUndoCommand(text), m_page(page), m_before(std::move(before)), m_after(std::move(after)), m_fromEditor(fromEditor)
-    {
-    }
-    void redo() override
-    {
-        m_page->show(m_after, m_fromEditor);
-        m_fromEditor = false;  // a redo after an undo refills the editor
-        emit m_page->experimentEdited(m_after);
-    }
-    void undo() override
-    {
-        m_page->show(m_before, false);
-        emit m_page->experimentEdited(m_before);
-    }
-
-private:
-    HyperparametersPage* m_page;
-    ExperimentSpec m_before, m_after;
-    bool m_fromEditor;
-};
-
-HyperparametersPage::HyperparametersPage(TrainingSession* session, const QString& workspaceDir, QWidget* parent)
-    : QWidget(parent), m_undo(new QUndoStack(this))
+HyperparametersPage::HyperparametersPage(TrainingSession* session, ExperimentDocument* document, const QString& workspaceDir,
+                                         QWidget* parent)
+    : QWidget(parent), m_doc(document)
 {
     setObjectName(QStringLiteral("page_hyperparameters"));
     m_title = new QLabel(this);
@@ -61,38 +36,24 @@ HyperparametersPage::HyperparametersPage(TrainingSession* session, const QString
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
 
-    // Shortcuts of this page only: the Train page has its own Ctrl+S-free world.
-    auto pageAction = [this](const QString& text, QKeySequence::StandardKey key, auto slot) {
-        auto* action = new QAction(text, this);
-        action->setShortcut(key);
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        connect(action, &QAction::triggered, this, slot);
-        addAction(action);
-        return action;
-    };
-    // Plain texts on the buttons; what would be undone is in the tool tip.
-    QAction* undo = pageAction(tr("Undo"), QKeySequence::Undo, [this] { m_undo->undo(); });
-    QAction* redo = pageAction(tr("Redo"), QKeySequence::Redo, [this] { m_undo->redo(); });
-    undo->setEnabled(false);
-    redo->setEnabled(false);
-    connect(m_undo, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
-    connect(m_undo, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
-    connect(m_undo, &QUndoStack::undoTextChanged, undo, [undo](const QString& t) { undo->setToolTip(tr("Undo %1").arg(t)); });
-    connect(m_undo, &QUndoStack::redoTextChanged, redo, [redo](const QString& t) { redo->setToolTip(tr("Redo %1").arg(t)); });
-    QAction* saveAction = pageAction(tr("Save"), QKeySequence::Save, [this] { save(); });
-    QAction* saveAsAction = pageAction(tr("Save As…"), QKeySequence::SaveAs, [this] {
-        if (!m_spec) return;
-        const QString file = QFileDialog::getSaveFileName(this, tr("Save Experiment"), QString::fromStdString(m_spec->sourceFile),
-                                                          tr("Experiments (*.yaml *.yml)"));
-        if (!file.isEmpty()) saveAs(file);
-    });
+    // The experiment's Undo and Redo, also here; their shortcuts are the Edit menu's. Plain
+    // texts on the buttons; what would be undone is in the tool tip.
+    QUndoStack* stack = m_doc->undoStack();
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_title, 1);
-    for (QAction* a : {undo, redo, saveAction, saveAsAction}) {
+    auto stackButton = [this, bar](const QString& text, auto slot, auto canSignal, auto textSignal, bool enabled) {
         auto* button = new QToolButton(this);
-        button->setDefaultAction(a);
+        button->setText(text);
+        button->setEnabled(enabled);
+        connect(button, &QToolButton::clicked, m_doc->undoStack(), slot);
+        connect(m_doc->undoStack(), canSignal, button, &QToolButton::setEnabled);
+        connect(m_doc->undoStack(), textSignal, button, [button, text](const QString& t) {
+            button->setToolTip(t.isEmpty() ? text : text + QLatin1Char(' ') + t);
+        });
         bar->addWidget(button);
-    }
+    };
+    stackButton(tr("Undo"), &QUndoStack::undo, &QUndoStack::canUndoChanged, &QUndoStack::undoTextChanged, stack->canUndo());
+    stackButton(tr("Redo"), &QUndoStack::redo, &QUndoStack::canRedoChanged, &QUndoStack::redoTextChanged, stack->canRedo());
 
     m_editor = new OptionEditor(this);
     auto* scroll = new QScrollArea(this);
@@ -134,12 +95,14 @@ HyperparametersPage::HyperparametersPage(TrainingSession* session, const QString
     layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
-    connect(m_editor, &OptionEditor::experimentEdited, this, [this](const ExperimentSpec& spec) { edit(spec, tr("Edit option"), true); });
-    connect(m_sweep, &SweepPanel::sweepEdited, this, [this](const ExperimentSpec& spec) { edit(spec, tr("Edit sweep")); });
+    connect(m_editor, &OptionEditor::optionEdited, this, [this](const ExperimentSpec& spec, const QString& what) {
+        m_doc->edit(spec, what);
+    });
+    connect(m_sweep, &SweepPanel::sweepEdited, this, [this](const ExperimentSpec& spec) { m_doc->edit(spec, tr("Edit sweep")); });
     connect(m_finder, &LrFinderPanel::applyRequested, this, &HyperparametersPage::applyLearningRate);
-    connect(m_undo, &QUndoStack::indexChanged, this, &HyperparametersPage::updateTitle);
-    setEnabled(false);
-    updateTitle();
+    connect(m_doc, &ExperimentDocument::changed, this, &HyperparametersPage::showDocument);
+    connect(m_doc, &ExperimentDocument::modifiedChanged, this, &HyperparametersPage::updateTitle);
+    showDocument();
 }
 
 // The editor in two columns where they fit, else one; the charts keep the rest. The first
@@ -163,31 +126,16 @@ void HyperparametersPage::showEvent(QShowEvent* event)
     m_split->setSizes({left, total - left});
 }
 
-void HyperparametersPage::setExperiment(const ExperimentSpec& spec)
+void HyperparametersPage::showDocument()
 {
-    if (m_spec && *m_spec == spec) return;
-    const bool otherFile = !m_spec || m_spec->sourceFile != spec.sourceFile;
-    m_undo->clear();
-    if (otherFile) m_saved = spec;
-    show(spec, false);
-}
-
-bool HyperparametersPage::isModified() const { return m_spec && m_saved && !(*m_spec == *m_saved); }
-
-void HyperparametersPage::edit(const ExperimentSpec& spec, const QString& what, bool fromEditor)
-{
-    if (!m_spec || *m_spec == spec) return;
-    m_undo->push(new ExperimentEdit(this, *m_spec, spec, what, fromEditor));
-}
-
-void HyperparametersPage::show(const ExperimentSpec& spec, bool fromEditor)
-{
-    m_spec = spec;
-    setEnabled(true);
-    if (!fromEditor) m_editor->setExperiment(spec);
-    m_preview->setExperiment(spec);
-    m_finder->setExperiment(withAbsolutePaths(spec));
-    m_sweep->setExperiment(spec);
+    setEnabled(m_doc->hasExperiment());
+    if (m_doc->hasExperiment()) {
+        const ExperimentSpec& spec = m_doc->spec();
+        m_editor->setExperiment(spec);
+        m_preview->setExperiment(spec);
+        m_finder->setExperiment(withAbsolutePaths(spec));
+        m_sweep->setExperiment(spec);
+    }
     m_message->clear();
     updateTitle();
 }
@@ -195,55 +143,20 @@ void HyperparametersPage::show(const ExperimentSpec& spec, bool fromEditor)
 // The rate the schedule starts from: one-cycle's peak is max_lr, every other schedule's lr.
 void HyperparametersPage::applyLearningRate(double lr, bool asOneCycle)
 {
-    if (!m_spec) return;
-    ExperimentSpec spec = *m_spec;
-    if (asOneCycle && spec.schedule.type != "onecycle") {
-        spec.schedule = ScheduleSpec{};  // one-cycle warms up itself: no other schedule's settings apply
-        spec.schedule.type = "onecycle";
-    }
-    if (spec.schedule.type == "onecycle") spec.schedule.maxLr = lr;
-    else spec.optimizer.lr = lr;
-    edit(spec, tr("Apply learning rate"));
-}
-
-bool HyperparametersPage::save()
-{
-    if (!m_spec) return false;
-    return saveAs(QString::fromStdString(m_spec->sourceFile));
-}
-
-bool HyperparametersPage::saveAs(const QString& file)
-{
-    if (!m_spec || file.isEmpty()) return false;
-    try {
-        ExperimentSpec spec = *m_spec;
-        // Relative paths were relative to the old file: keep them pointing at the same data.
-        if (QFileInfo(file).absoluteFilePath() != QFileInfo(QString::fromStdString(spec.sourceFile)).absoluteFilePath())
-            spec = withAbsolutePaths(spec);
-        saveExperiment(spec, file.toStdString());
-        spec.sourceFile = file.toStdString();
-        m_saved = spec;
-        m_spec = spec;
-        m_undo->setClean();
-        m_message->setText(tr("Saved to %1.").arg(file));
-        emit experimentEdited(spec);
-    } catch (const std::exception& e) {
-        m_message->setText(tr("Cannot save: %1. Save it elsewhere with Save As (Ctrl+Shift+S).").arg(errorText(e)));
-        return false;
-    }
-    updateTitle();
-    return true;
+    if (!m_doc->hasExperiment()) return;
+    const ExperimentSpec spec = withFinderRate(m_doc->spec(), lr, asOneCycle);
+    m_doc->edit(spec, finderEditText(spec));
 }
 
 void HyperparametersPage::updateTitle()
 {
-    if (!m_spec) {
+    if (!m_doc->hasExperiment()) {
         m_title->setText(tr("No experiment: choose one on the Train page"));
         return;
     }
-    const QString name = QString::fromStdString(m_spec->name.empty() ? QFileInfo(QString::fromStdString(m_spec->sourceFile)).completeBaseName().toStdString() : m_spec->name);
-    m_title->setText(isModified() ? tr("Experiment: %1 (modified)").arg(name) : tr("Experiment: %1").arg(name));
-    m_title->setToolTip(QString::fromStdString(m_spec->sourceFile));
+    const QString name = m_doc->displayName();
+    m_title->setText(m_doc->isModified() ? tr("Experiment: %1 (modified)").arg(name) : tr("Experiment: %1").arg(name));
+    m_title->setToolTip(QDir::toNativeSeparators(m_doc->path()));
 }
 
 }  // namespace ts::ui

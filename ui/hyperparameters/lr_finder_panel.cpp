@@ -77,7 +77,7 @@ LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidge
     m_applyMinimum = new QPushButton(this);
     m_asOneCycle = new QCheckBox(tr("As the peak of a one-cycle schedule"), this);
     m_asOneCycle->setObjectName(QStringLiteral("applyAsOneCycle"));
-    m_asOneCycle->setChecked(true);
+    m_asOneCycle->setChecked(false);  // Apply changes the rate only, unless asked for more
     m_asOneCycle->setToolTip(tr("The range test finds the top of a cyclical schedule (Smith, 2015; fastai pairs its finder "
                                 "with one-cycle). Checked, Apply switches the schedule to one-cycle peaking at the rate, "
                                 "which trains further in few epochs; unchecked, the rate replaces optimizer.lr and the "
@@ -94,6 +94,12 @@ LrFinderPanel::LrFinderPanel(TrainingSession* session, QWidget* parent) : QWidge
     layout->addWidget(m_warning);
     layout->addLayout(apply);
     layout->addWidget(m_asOneCycle);  // its own line: the three buttons already fill a narrow panel
+    m_sideEffect = new QLabel(this);
+    m_sideEffect->setObjectName(QStringLiteral("applySideEffect"));
+    m_sideEffect->setWordWrap(true);
+    m_sideEffect->setStyleSheet(QStringLiteral("color: #b35900;"));
+    layout->addWidget(m_sideEffect);
+    connect(m_asOneCycle, &QCheckBox::toggled, this, &LrFinderPanel::updateSideEffect);
 
     connect(m_run, &QPushButton::clicked, this, &LrFinderPanel::start);
     connect(m_stop, &QPushButton::clicked, this, &LrFinderPanel::cancel);
@@ -113,6 +119,48 @@ void LrFinderPanel::setExperiment(const ExperimentSpec& spec)
     m_spec = spec;
     updateControls();
     m_asOneCycle->setVisible(m_result.has_value() && offersOneCycle());
+    updateSideEffect();
+}
+
+// Said before Apply is pressed, so a schedule is never replaced unseen.
+void LrFinderPanel::updateSideEffect()
+{
+    QString text;
+    if (m_spec && m_result && !m_asOneCycle->isHidden() && m_asOneCycle->isChecked())
+        text = finderSideEffect(*m_spec, withFinderRate(*m_spec, m_result->suggestions.valley, true));
+    m_sideEffect->setText(text);
+    m_sideEffect->setVisible(!text.isEmpty());
+}
+
+ExperimentSpec withFinderRate(const ExperimentSpec& spec, double lr, bool asOneCycle)
+{
+    ExperimentSpec out = spec;
+    if (asOneCycle && out.schedule.type != "onecycle") {
+        out.schedule = ScheduleSpec{};  // one-cycle warms up itself: no other schedule's settings apply
+        out.schedule.type = "onecycle";
+    }
+    if (out.schedule.type == "onecycle") out.schedule.maxLr = lr;
+    else out.optimizer.lr = lr;
+    return out;
+}
+
+QString finderEditText(const ExperimentSpec& applied)
+{
+    const ScheduleSpec& s = applied.schedule;
+    if (s.type == "onecycle")
+        return LrFinderPanel::tr("Apply finder: one-cycle peak %1, warm-up %2").arg(QString::number(s.maxLr, 'g', 3)).arg(s.warmupSteps);
+    return LrFinderPanel::tr("Apply finder: learning rate %1").arg(QString::number(applied.optimizer.lr, 'g', 3));
+}
+
+QString finderSideEffect(const ExperimentSpec& before, const ExperimentSpec& after)
+{
+    if (before.schedule.type == after.schedule.type) return {};
+    const QString warmup = before.schedule.warmupSteps > 0
+                               ? LrFinderPanel::tr(" with %n warm-up step(s)", nullptr, int(before.schedule.warmupSteps))
+                               : QString();
+    return LrFinderPanel::tr("Apply replaces the %1 schedule%2 by one-cycle (its own warm-up, none of the old settings). "
+                             "Edit > Undo takes it back.")
+        .arg(QString::fromStdString(before.schedule.type), warmup);
 }
 
 // A schedule with a peak of its own (one-cycle) takes the rate as that peak anyway; the plateau
@@ -215,6 +263,7 @@ void LrFinderPanel::showResult()
     const bool has = m_result.has_value();
     for (QPushButton* b : {m_applyValley, m_applySteepest, m_applyMinimum}) b->setVisible(has);
     m_asOneCycle->setVisible(has && offersOneCycle());
+    updateSideEffect();
     m_summary->setVisible(has);
     m_warning->setVisible(false);
     if (!has) {

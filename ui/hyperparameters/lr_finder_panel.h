@@ -29,6 +29,15 @@ namespace ts::ui {
 class TrainingSession;
 struct StepPoint;
 
+// The experiment with a found rate applied where it belongs: one-cycle's peak (schedule.max_lr),
+// every other schedule's optimizer.lr. asOneCycle: a schedule without a peak is replaced by
+// one-cycle peaking at the rate (its own warm-up; the old schedule's settings go).
+ts::ExperimentSpec withFinderRate(const ts::ExperimentSpec& spec, double lr, bool asOneCycle);
+// What applying did, as its undo step's text: "Apply finder: one-cycle peak 0.003, warm-up 0".
+QString finderEditText(const ts::ExperimentSpec& applied);
+// What applying changes besides the rate, said before it happens; empty when nothing else changes.
+QString finderSideEffect(const ts::ExperimentSpec& before, const ts::ExperimentSpec& after);
+
 class LrFinderPanel : public QWidget {
     Q_OBJECT
 public:
@@ -55,6 +64,7 @@ signals:
 
 private:
     bool offersOneCycle() const;
+    void updateSideEffect();
     struct Curve {
         std::uint64_t seed = 0;
         std::vector<double> lrs, losses;  // raw, as the steps came
@@ -83,6 +93,7 @@ private:
     QLabel* m_summary;
     QLabel* m_warning;
     QCheckBox* m_asOneCycle;
+    QLabel* m_sideEffect;  // what Apply would replace besides the rate, shown before it is pressed
     QPushButton* m_applyValley;
     QPushButton* m_applySteepest;
     QPushButton* m_applyMinimum;

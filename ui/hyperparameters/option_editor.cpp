@@ -197,6 +197,7 @@ QWidget* OptionEditor::makeEditor(Row& row)
 
 void OptionEditor::setExperiment(const ts::ExperimentSpec& spec)
 {
+    if (m_spec && *m_spec == spec) return;  // this editor's own edit, back from the document: shown already
     m_spec = spec;
     for (const Row& row : m_rows) showReason(row, {});
     refresh();
@@ -205,7 +206,7 @@ void OptionEditor::setExperiment(const ts::ExperimentSpec& spec)
 
 void OptionEditor::apply(const Row& row, const QString& typed)
 {
-    if (m_filling || !m_spec) return;
+    if (!m_spec) return;
     const std::string yaml = ts::optionYamlText(*row.option, typed.toStdString());
     try {
         ts::ExperimentSpec edited = ts::withOption(*m_spec, row.option->key, yaml);
@@ -216,7 +217,8 @@ void OptionEditor::apply(const Row& row, const QString& typed)
         m_spec = std::move(edited);
         showReason(row, {});
         refresh();
-        emit experimentEdited(*m_spec);
+        // "Set Learning rate to 3e-4": the label the user sees, the value as typed.
+        emit optionEdited(*m_spec, tr("Set %1 to %2").arg(optionLabel(row.option->key), typed.trimmed()));
     } catch (const ts::ExperimentError& e) {
         QStringList reasons;
         for (const ts::ExperimentIssue& i : e.issues()) reasons << QString::fromStdString(i.message);
@@ -253,8 +255,7 @@ void OptionEditor::fill(const Row& row)
 {
     if (!m_spec) return;
     const ts::ExperimentOption& o = *row.option;
-    const QSignalBlocker blocker(row.editor);
-    m_filling = true;
+    const QSignalBlocker blocker(row.editor);  // showing a value is not an edit
     const ts::OptionValue v = ts::optionValue(*m_spec, o);
     if (auto* box = qobject_cast<QCheckBox*>(row.editor)) {
         box->setChecked(std::get<bool>(v));
@@ -265,10 +266,11 @@ void OptionEditor::fill(const Row& row)
     } else if (auto* spin = qobject_cast<QSpinBox*>(row.editor)) {
         spin->setValue(static_cast<int>(std::clamp<std::int64_t>(std::get<std::int64_t>(v), spin->minimum(), spin->maximum())));
     } else if (auto* edit = qobject_cast<QLineEdit*>(row.editor)) {
-        edit->setText(fieldText(*m_spec, o));
-        edit->setCursorPosition(0);
+        if (const QString text = fieldText(*m_spec, o); edit->text() != text) {  // unchanged: the cursor stays
+            edit->setText(text);
+            edit->setCursorPosition(0);
+        }
     }
-    m_filling = false;
 }
 
 void OptionEditor::refresh()

@@ -48,8 +48,8 @@ protected:
     void changeEvent(QEvent* event) override;  // a new language: the composed tool tips again
 
 signals:
-    // After every accepted edit, with the whole experiment as it now is.
-    void experimentEdited(const ts::ExperimentSpec& spec);
+    // After every accepted edit, with the whole experiment as it now is and what the edit did.
+    void optionEdited(const ts::ExperimentSpec& spec, const QString& what);
 
 private:
     struct Row {
@@ -80,7 +80,6 @@ private:
     QVBoxLayout* m_columns[2] = {nullptr, nullptr};
     int m_columnCount = 0;
     std::optional<ts::ExperimentSpec> m_spec;
-    bool m_filling = false;
 };
 
 }  // namespace ts::ui

@@ -1,12 +1,10 @@
-// The model the Model page draws: the experiment it belongs to, its graph and layout, the
-// undo stack of its edits and the engine's diagnosis of the current graph (re-run after every
-// change). Saving writes the file losslessly (io/experiment_text.h): only the model and the
-// layout are the page's; the rest of the file is taken from the disk as it is then.
+// The Model page's view of the open experiment (ExperimentDocument): its graph and layout as
+// one ModelState, and the engine's diagnosis of the graph, re-run when the model or the batch
+// size changes. Edits go to the experiment's one undo history; this keeps no copy of its own.
 #pragma once
 #include <QObject>
 #include <QString>
 
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -18,63 +16,47 @@ class QUndoStack;
 
 namespace ts::ui {
 
+class ExperimentDocument;
+
 class ModelDocument : public QObject {
     Q_OBJECT
 public:
-    explicit ModelDocument(QObject* parent = nullptr);
-    ~ModelDocument() override;
+    explicit ModelDocument(ExperimentDocument* experiment, QObject* parent = nullptr);
 
-    // Starts over with `spec` (its file, when it names one, is what Save writes); clears the undo history.
-    void open(const ExperimentSpec& spec);
-    // Opens a file leniently: a model that does not check is still drawn. False (and the
-    // reason, with its line:column) only when there is no model to draw.
-    bool openFile(const QString& path, QString* error);
-    // The same experiment edited elsewhere (the Train or Hyperparameters page): takes its
-    // dataset and training settings; keeps the drawing and its history.
-    void adoptSettings(const ExperimentSpec& spec);
-
+    ExperimentDocument* experimentDocument() const { return m_experiment; }
     const ModelState& state() const { return m_state; }
-    ExperimentSpec experiment() const;  // the settings with the drawn model and layout
+    ExperimentSpec experiment() const;  // the open experiment with the drawn model and layout
     const GraphDiagnosis& diagnosis() const { return m_diagnosis; }
-    // Problems the reader found outside the model (a bad option elsewhere in the file).
-    const std::vector<ExperimentIssue>& fileIssues() const { return m_fileIssues; }
-    QUndoStack* undoStack() const { return m_undo.get(); }
-    QString path() const { return m_path; }
-    bool hasExperiment() const { return m_hasExperiment; }
+    const std::vector<ExperimentIssue>& fileIssues() const;
+    QUndoStack* undoStack() const;
+    QString path() const;
+    bool hasExperiment() const;
     bool isModified() const;
 
     // Positions for a file that has none, chosen by the page when it opens: shown, not an
-    // edit. While no node has moved (or been added), saving leaves the file without a layout.
+    // edit. While no node has moved (or been added), the experiment keeps no layout.
     void setImpliedLayout(const ModelLayout& layout);
 
-    // Pushes one undoable step. Steps with the same non-zero mergeKey in a row merge (typing
-    // into one attribute is one step).
+    // One undoable step of the experiment. Steps with the same non-zero mergeKey in a row merge
+    // (typing into one attribute is one step).
     void apply(const ModelState& next, const QString& what, int mergeKey = 0);
-    // Writes to `path` (the file it came from when empty); false with the reason otherwise.
-    bool save(const QString& path, QString* error);
     // The last diagnosis' time in milliseconds (the page's benchmark prints it).
     double lastCheckMs() const { return m_checkMs; }
 
 signals:
-    void changed();          // the drawing or its diagnosis changed
-    void opened();           // another model was opened (selection and view start over)
+    void changed();  // the drawing or its diagnosis changed
+    void opened();   // another experiment was opened (selection and view start over)
     void modifiedChanged(bool modified);
 
 private:
-    friend class ModelEdit;
-    void open(const ExperimentSpec& spec, std::vector<ExperimentIssue> fileIssues);
-    void set(const ModelState& state);
+    void follow();  // the experiment changed: the drawing and, when needed, the diagnosis
     void diagnose();
 
-    ExperimentSpec m_base;
+    ExperimentDocument* m_experiment;
     ModelState m_state;
+    std::optional<ModelLayout> m_implied;  // what setImpliedLayout chose, while no node has moved
     GraphDiagnosis m_diagnosis;
-    std::vector<ExperimentIssue> m_fileIssues;
-    std::unique_ptr<QUndoStack> m_undo;
-    std::optional<ModelLayout> m_implied;  // what setImpliedLayout chose
-    ModelLayout m_openedLayout;
-    QString m_path;
-    bool m_hasExperiment = false;
+    std::int64_t m_diagnosedBatch = -1;
     double m_checkMs = 0;
 };
 

@@ -1,12 +1,11 @@
 #include "model_page.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
-#include <QMessageBox>
 #include <QPushButton>
-#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTimer>
@@ -17,6 +16,7 @@
 #include "graph/training_check.h"
 #include "ops/registry.h"
 #include "model_document.h"
+#include "ui/experiment_document.h"
 #include "model_scene.h"
 #include "model_summary_panel.h"
 #include "node_properties.h"
@@ -31,8 +31,8 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 constexpr int kAttributeMergeBase = 0x4d00000;  // typing into one attribute merges into one step
 }  // namespace
 
-ModelPage::ModelPage(QWidget* parent)
-    : QWidget(parent), m_doc(new ModelDocument(this)), m_canvas(new widgets::NodeCanvas), m_scene(new ModelScene(m_canvas)),
+ModelPage::ModelPage(ExperimentDocument* document, QWidget* parent)
+    : QWidget(parent), m_doc(new ModelDocument(document, this)), m_canvas(new widgets::NodeCanvas), m_scene(new ModelScene(m_canvas)),
       m_palette(new OpPalette), m_popup(new OpPopup(this)), m_properties(new NodeProperties), m_summary(new ModelSummaryPanel),
       m_problems(new QListWidget), m_addLoss(new QPushButton), m_title(new QLabel), m_status(new QLabel)
 {
@@ -148,27 +148,6 @@ ModelPage::ModelPage(QWidget* parent)
 }
 
 ModelPage::~ModelPage() { delete m_scene; }
-
-void ModelPage::setExperiment(const ExperimentSpec& spec)
-{
-    const bool sameFile = m_doc->hasExperiment() && m_doc->path() == q(spec.sourceFile);
-    if (sameFile && spec == m_doc->experiment()) return;  // our own edit, coming back
-    // What comes from the Train page is not announced back to it.
-    const QScopedValueRollback<bool> quiet(m_quiet, true);
-    if (sameFile) {
-        m_doc->adoptSettings(spec);
-        m_detached = false;
-    } else if (!m_doc->isModified() || maybeSave()) {
-        m_doc->open(spec);
-        m_detached = false;
-    } else {
-        // Kept unsaved: this drawing no longer belongs to the Train page's experiment, so its
-        // edits stop following it there until it is saved or another model is opened.
-        m_detached = true;
-        setStatus(tr("The Train page chose another experiment; this unsaved model is kept here. Save it, or open another."));
-    }
-    refresh();
-}
 
 void ModelPage::connectCanvas()
 {
@@ -300,7 +279,6 @@ void ModelPage::refresh()
         m_train->setToolTip(ok ? tr("Hand this model to the Train page") : why);
     }
     updateTitle();
-    if (ok && !m_detached && !m_quiet && m_doc->undoStack()->count() > 0) emit experimentEdited(m_doc->experiment());
 }
 
 void ModelPage::showProblems()
@@ -440,19 +418,9 @@ QString ModelPage::statusText() const { return m_status->text(); }
 
 void ModelPage::updateTitle()
 {
-    const QString file = m_doc->path().isEmpty() ? tr("unsaved model") : QFileInfo(m_doc->path()).fileName();
-    m_title->setText(tr("Model: %1%2").arg(file, m_doc->isModified() ? tr(" (modified)") : QString()));
-}
-
-bool ModelPage::maybeSave()
-{
-    if (!m_doc->isModified()) return true;
-    const auto answer = QMessageBox::question(this, tr("Unsaved model"),
-                                              tr("The model has changes that are not saved. Save them?"),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer == QMessageBox::Discard) return true;
-    return save();
+    const ExperimentDocument* experiment = m_doc->experimentDocument();
+    m_title->setText(tr("Model: %1%2").arg(experiment->displayName(), m_doc->isModified() ? tr(" (modified)") : QString()));
+    m_title->setToolTip(QDir::toNativeSeparators(experiment->path()));
 }
 
 }  // namespace ts::ui

@@ -1,8 +1,9 @@
 // The Model page: draw a network on a canvas (palette, ports and wires, blocks), see every
 // node's shape, cost and problem as you draw (the engine's diagnoseGraph after each edit),
 // the training memory it will need and the largest batch that fits, then train it. It edits
-// the experiment's one Graph (rule 2); its file keeps the drawing in a `layout:` section and is
-// saved losslessly. Every change is one undoable step.
+// the open experiment's one Graph (rule 2, through ModelDocument, its view of the experiment
+// document); the file keeps the drawing in a `layout:` section. Every change is one undoable
+// step of the experiment's history; saving is the File menu's.
 #pragma once
 #include <QPointF>
 #include <QWidget>
@@ -24,6 +25,7 @@ class NodeCanvas;
 
 namespace ts::ui {
 
+class ExperimentDocument;
 class ModelDocument;
 class ModelScene;
 class ModelSummaryPanel;
@@ -34,22 +36,15 @@ class OpPopup;
 class ModelPage : public QWidget {
     Q_OBJECT
 public:
-    explicit ModelPage(QWidget* parent = nullptr);
+    explicit ModelPage(ExperimentDocument* document, QWidget* parent = nullptr);
     ~ModelPage() override;
-
-    // The experiment the Train page has chosen. The same file: its settings (dataset, batch)
-    // are taken and the drawing kept. Another file: opened, after asking about unsaved changes.
-    void setExperiment(const ExperimentSpec& spec);
-    bool openFile(const QString& path);
-    bool save();
-    bool saveAs(const QString& path);
-    // Asks about unsaved changes (Save, Discard, Cancel); true when it is fine to go on.
-    bool maybeSave();
 
     // The page's actions, also reached from its toolbar, menus and shortcuts.
     QString addOp(const QString& op, QPointF scenePos);  // the new node's name
     bool connectNodes(const QString& from, const QString& to, int port);  // false: refused (the reason in the status line)
-    void newFromTemplate(const QString& name);  // a template name, or "experiment:<file>" for a shipped model
+    // A new experiment (untitled, the same data and settings) with a template's model: a
+    // template name, or "experiment:<file>" for a shipped model. The window opens it (newExperimentRequested).
+    void newFromTemplate(const QString& name);
     void autoLayout();  // the selection (two or more nodes) or the whole graph; one undoable step
     void groupSelection();
     void copySelection();
@@ -78,8 +73,8 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 signals:
-    void experimentEdited(const ExperimentSpec& spec);  // after an edit that checks: the Train page follows
-    void trainRequested(const ExperimentSpec& spec);     // "Train this model"
+    void newExperimentRequested(const ExperimentSpec& spec);  // New: the window asks about unsaved changes, then opens it
+    void trainRequested();  // "Train this model": the Train page trains the open experiment
 
 private:
     void createActions(QToolBar* bar);
@@ -115,8 +110,6 @@ private:
     QString m_popupFrom, m_popupTo;
     int m_popupPort = -1;
     int m_pasteCount = 0;
-    bool m_detached = false;      // unsaved and no longer the Train page's experiment
-    bool m_quiet = false;         // showing what another page sent: nothing to announce
     bool m_startPending = false;  // opened while hidden: showStart when shown
     bool m_sized = false;         // the right column's split is set once, when first shown
     QSplitter* m_right = nullptr;

@@ -83,24 +83,15 @@ void ModelPage::createActions(QToolBar* bar)
     newButton->setPopupMode(QToolButton::InstantPopup);
     bar->addWidget(newButton);
 
-    add(tr("Open…"), QKeySequence::Open, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Open a model"), QFileInfo(m_doc->path()).path(),
-                                                          tr("Experiments (*.yaml *.yml)"));
-        if (!file.isEmpty() && maybeSave()) openFile(file);
-    });
-    add(tr("Save"), QKeySequence::Save, [this] { save(); });
-    add(tr("Save As…"), QKeySequence::SaveAs, [this] {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Save the model as"), m_doc->path(), tr("Experiments (*.yaml)"));
-        if (!file.isEmpty()) saveAs(file);
-    }, false);
     bar->addSeparator();
-    // Undo and Redo keep their short labels (the toolbar must not change width); what they
-    // would undo is in their tool tips.
+    // The experiment's Undo and Redo (Edit menu, Ctrl+Z from any page), also on this bar. They
+    // keep their short labels (the toolbar must not change width); what they would undo is in
+    // their tool tips.
     QUndoStack* stack = m_doc->undoStack();
-    QAction* undo = add(tr("Undo"), QKeySequence::Undo, [stack] { stack->undo(); });
-    QAction* redo = add(tr("Redo"), QKeySequence::Redo, [stack] { stack->redo(); });
-    undo->setEnabled(false);
-    redo->setEnabled(false);
+    QAction* undo = add(tr("Undo"), QKeySequence(), [stack] { stack->undo(); });
+    QAction* redo = add(tr("Redo"), QKeySequence(), [stack] { stack->redo(); });
+    undo->setEnabled(stack->canUndo());
+    redo->setEnabled(stack->canRedo());
     connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
     connect(stack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
     connect(stack, &QUndoStack::undoTextChanged, undo, [this, undo](const QString& text) {
@@ -149,49 +140,22 @@ void ModelPage::createActions(QToolBar* bar)
     });
     bar->addSeparator();
     m_train = add(tr("Train This Model"), QKeySequence(Qt::CTRL | Qt::Key_Return), [this] {
-        if (m_doc->diagnosis().ok()) emit trainRequested(m_doc->experiment());
+        if (m_doc->diagnosis().ok()) emit trainRequested();
     });
-}
-
-bool ModelPage::openFile(const QString& path)
-{
-    QString error;
-    if (!m_doc->openFile(path, &error)) {
-        setStatus(tr("Cannot open: %1").arg(error));
-        return false;
-    }
-    m_detached = false;
-    setStatus(m_doc->diagnosis().ok() ? tr("Opened %1.").arg(path)
-                                      : tr("Opened %1: the model has problems, marked in red.").arg(path));
-    return true;
-}
-
-bool ModelPage::save() { return saveAs(m_doc->path()); }
-
-bool ModelPage::saveAs(const QString& path)
-{
-    QString error;
-    if (!m_doc->save(path, &error)) {
-        setStatus(error);
-        return false;
-    }
-    setStatus(tr("Saved to %1.").arg(m_doc->path()));
-    m_detached = false;
-    updateTitle();
-    if (m_doc->diagnosis().ok()) emit experimentEdited(m_doc->experiment());
-    return true;
 }
 
 void ModelPage::newFromTemplate(const QString& name)
 {
     ModelState s;
     s.model.inputs = m_doc->state().model.inputs;
+    QString title = name;
     try {
         if (name.startsWith(QLatin1String("experiment:"))) {
             const ExperimentDraft draft = loadExperimentDraft(name.mid(11).toStdString());
             if (!draft.usable) throw std::invalid_argument(draft.issues.empty() ? "unreadable" : draft.issues.front().message);
             s.model = draft.spec.model;
             s.layout = draft.spec.layout;
+            title = QFileInfo(name.mid(11)).completeBaseName();
         } else {
             s.model = templateGraph(name.toStdString(), templateInputOf(m_doc->state().model));
         }
@@ -199,12 +163,13 @@ void ModelPage::newFromTemplate(const QString& name)
         setStatus(tr("Cannot make that model: %1").arg(QString::fromStdString(e.what())));
         return;
     }
-    // The model and its arrangement are one step.
-    m_doc->undoStack()->beginMacro(tr("New model from %1").arg(name.section(QLatin1Char('/'), -1)));
-    m_doc->apply(s, tr("New model"));
-    if (s.layout.positions.empty()) autoLayout();
-    m_doc->undoStack()->endMacro();
-    showStart();
+    // A new experiment: the same data and settings, this model, no file yet (Save asks where),
+    // so the file that was open keeps its model and its runs keep their name.
+    ExperimentSpec spec = m_doc->experiment();
+    spec.model = s.model;
+    spec.layout = s.layout;
+    spec.name = title.toStdString();
+    emit newExperimentRequested(spec);
 }
 
 void ModelPage::autoLayout()

@@ -15,6 +15,7 @@
 #include <QTime>
 #include <QVBoxLayout>
 
+#include "ui/experiment_document.h"
 #include "ui/studio_workspace.h"
 #include "diagnostic_cards.h"
 #include "distributed_launch.h"
@@ -35,7 +36,8 @@ QString durationText(double seconds)
 
 }  // namespace
 
-TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent), m_session(session)
+TrainPage::TrainPage(TrainingSession* session, ExperimentDocument* document, QWidget* parent)
+    : QWidget(parent), m_session(session), m_doc(document)
 {
     setObjectName(QStringLiteral("page_train"));
     createActions();
@@ -87,25 +89,49 @@ TrainPage::TrainPage(TrainingSession* session, QWidget* parent) : QWidget(parent
     layout->addWidget(splitter);
 
     if (m_session) {
+        // The session's signals describe its current job: shown only when it is one of this page's runs.
         connect(m_session, &TrainingSession::stateChanged, this, [this] { updateActions(); updateStatus(); });
-        connect(m_session, &TrainingSession::runStarted, this, &TrainPage::onRunStarted);
-        connect(m_session, &TrainingSession::stepsArrived, this, &TrainPage::onSteps);
-        connect(m_session, &TrainingSession::epochFinished, this, &TrainPage::onEpoch);
-        connect(m_session, &TrainingSession::logLine, this, &TrainPage::onLog);
-        connect(m_session, &TrainingSession::diagnosticRaised, m_cards, &DiagnosticCards::addDiagnostic);
-        connect(m_session, &TrainingSession::finished, this, &TrainPage::onFinished);
+        connect(m_session, &TrainingSession::runStarted, this, [this](const RunStartInfo& info) {
+            if (follows()) onRunStarted(info);
+        });
+        connect(m_session, &TrainingSession::stepsArrived, this, [this](const QVector<StepPoint>& steps) {
+            if (follows()) onSteps(steps);
+        });
+        connect(m_session, &TrainingSession::epochFinished, this, [this](const EpochSummary& e) {
+            if (follows()) onEpoch(e);
+        });
+        connect(m_session, &TrainingSession::logLine, this, [this](TrainingSession::LogLevel level, const QString& message) {
+            if (follows()) onLog(level, message);
+        });
+        connect(m_session, &TrainingSession::diagnosticRaised, this, [this](const ts::Message& message, qint64 runId) {
+            if (follows()) m_cards->addDiagnostic(message, runId);
+        });
+        connect(m_session, &TrainingSession::finished, this, [this](TrainingSession::Outcome outcome, const QString& message) {
+            if (follows()) onFinished(outcome, message);
+        });
         connect(m_session, &TrainingSession::checkpointSaved, this, [this](const QString& path, qint64 step, qint64 epoch, bool best) {
+            if (!follows()) return;
             m_charts->addCheckpoint(step, epoch, best);
             appendLog(tr("Checkpoint saved: %1").arg(QDir::toNativeSeparators(path)));
         });
         connect(m_session, &TrainingSession::systemSample, this, [this](const ts::SystemSample& s, qint64 step) {
+            if (!follows()) return;
             m_charts->addSystem(s, step);
             m_memoryBytes = s.gpuMemoryUsed >= 0 ? s.gpuMemoryUsed : s.ramBytes;
             updateStatus();
         });
     }
     populateExperiments();
-    updateActions();
+    connect(m_doc, &ExperimentDocument::changed, this, &TrainPage::showDocument);
+    connect(m_doc, &ExperimentDocument::pathChanged, this, &TrainPage::selectDocumentInChooser);
+    showDocument();
+}
+
+bool TrainPage::follows()
+{
+    if (!m_session || !m_ownJobs.contains(m_session->currentJob())) return false;
+    m_followedJob = m_session->currentJob();  // a queued run of this page's, begun: its view now
+    return true;
 }
 
 QString TrainPage::workspaceDirectory() const
@@ -117,14 +143,13 @@ void TrainPage::startTraining()
 {
     const std::optional<ExperimentSpec> spec = experimentForRun();
     if (!spec || !m_session || m_session->isActive() || launchRunning()) return;
-    rememberRecent(m_experiment->currentData().toString());  // trained: a recent experiment
     if (m_processes->value() > 1) {
         startDistributed(*spec);
         return;
     }
     resetRunView(spec->training.clipGradNorm);
     appendLog(tr("Starting %1 on %2").arg(QString::fromStdString(spec->name), m_device->currentText()));
-    m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
+    m_ownJobs.insert(m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory()));
 }
 
 void TrainPage::queueTraining()
@@ -135,8 +160,8 @@ void TrainPage::queueTraining()
         startTraining();
         return;
     }
-    rememberRecent(m_experiment->currentData().toString());
     const qint64 job = m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
+    m_ownJobs.insert(job);
     appendLog(tr("Queued %1 as job %2: it trains when the jobs before it have ended.")
                   .arg(QString::fromStdString(spec->name))
                   .arg(job));
@@ -147,12 +172,13 @@ void TrainPage::resumeRun(qint64 runId)
     if (!m_session) return;
     if (m_session->isActive()) {
         const qint64 job = m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory());
+        m_ownJobs.insert(job);
         appendLog(tr("Queued the resumption of run %1 as job %2.").arg(runId).arg(job));
         return;
     }
     resetRunView(0);
     appendLog(tr("Resuming run %1 on %2").arg(runId).arg(m_device->currentText()));
-    m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory());
+    m_ownJobs.insert(m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory()));
 }
 
 void TrainPage::resetRunView(double clipThreshold)
@@ -188,21 +214,23 @@ void TrainPage::stopTraining()
 void TrainPage::updateActions()
 {
     using State = TrainingSession::State;
-    const State state = m_session ? m_session->state() : State::Idle;
+    const bool busy = (m_session && m_session->isActive()) || launchRunning();  // Train waits; Queue does not
+    const State state = follows() ? m_session->state() : State::Idle;  // Pause and Stop act on this page's run
     const bool launched = launchRunning();
-    const bool active = state != State::Idle || launched;
-    m_trainAction->setEnabled(!active && m_spec.has_value() && m_session);
-    m_queueAction->setEnabled(m_spec.has_value() && m_session && !launched && m_processes->value() == 1);
+    const bool active = busy;
+    const bool ready = m_doc->hasExperiment() && m_session;
+    m_trainAction->setEnabled(!active && ready);
+    m_queueAction->setEnabled(ready && !launched && m_processes->value() == 1);
     m_pauseAction->setEnabled(state == State::Starting || state == State::Running || state == State::Paused);
     m_pauseAction->setText(state == State::Paused ? tr("&Resume") : tr("&Pause"));
     m_pauseAction->setIcon(style()->standardIcon(state == State::Paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
-    m_stopAction->setEnabled(active && state != State::Stopping);
+    m_stopAction->setEnabled((state != State::Idle && state != State::Stopping) || launched);
 }
 
 void TrainPage::updateStatus()
 {
     using State = TrainingSession::State;
-    const State state = m_session ? m_session->state() : State::Idle;
+    const State state = follows() ? m_session->state() : State::Idle;  // another kind of job is not this page's
     if (launchRunning()) {
         const int n = m_launch->processes();
         m_status->setText(m_launch->runId() >= 0

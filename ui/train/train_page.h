@@ -1,12 +1,18 @@
 // The Train page: choose an experiment and a device, adjust the few settings people change
 // most (epochs, batch size, learning rate, optimizer, schedule), then start, pause, resume and
 // stop a run while the charts, a status line and the log follow it. All training goes through
-// a TrainingSession (rule 4); the page only sends commands and draws what comes back.
+// a TrainingSession (rule 4); the page only sends commands and draws what comes back. It shows
+// the runs it started (or resumed), never another kind of job (a finder, an evaluation): those
+// show their progress in the Jobs dock and their result on their own page.
+// The fields edit the open experiment (ExperimentDocument): each change is one undoable step.
 #pragma once
 
 #include <QPointer>
 #include <QWidget>
 
+#include <QSet>
+
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -31,27 +37,24 @@ namespace ts::ui {
 
 class DiagnosticCards;
 class DistributedLaunch;
+class ExperimentDocument;
 class TrainCharts;
 
 class TrainPage : public QWidget {
     Q_OBJECT
 public:
-    // `session` is not owned (the main window owns it); it must outlive the page's runs.
-    explicit TrainPage(TrainingSession* session, QWidget* parent = nullptr);
+    // Neither is owned (the main window owns them); the session must outlive the page's runs.
+    TrainPage(TrainingSession* session, ExperimentDocument* document, QWidget* parent = nullptr);
     ~TrainPage() override;
 
     // Where runs are recorded; empty (the default) means studioWorkspace(), the Runs page's.
     void setWorkspaceDirectory(const QString& directory) { m_workspace = directory; }
     QString workspaceDirectory() const;
 
-    // Adds an experiment file to the chooser (once) and selects it. False, with the reason in
-    // the log, when it cannot be loaded.
-    bool openExperiment(const QString& path);
-    // The chosen experiment with the settings editor applied: what Start would run.
+    // The open experiment: what Start would run; none while no experiment is open.
     std::optional<ts::ExperimentSpec> experimentForRun() const;
-    // The experiment as edited elsewhere (the Hyperparameters page): becomes the chosen
-    // experiment's settings, fields included. Ignored while no experiment is loaded.
-    void setExperiment(const ts::ExperimentSpec& spec);
+    // The job the page follows (its charts and status line); 0: none yet.
+    qint64 followedJob() const { return m_followedJob; }
 
     // Train (Ctrl+R), Pause/Resume (Ctrl+P), Stop (Ctrl+. / Shift+F5), Queue (Ctrl+Shift+R): for a menu.
     QList<QAction*> trainActions() const;
@@ -59,12 +62,7 @@ public:
     TrainCharts* charts() const { return m_charts; }
     DiagnosticCards* diagnosticCards() const { return m_cards; }
 
-    // Experiment files opened before, newest first (QSettings), that still exist.
-    static QStringList recentExperiments();
-
 public slots:
-    // File > Open Experiment: a window-modal file dialog; the chosen file is opened.
-    void showOpenDialog();
     void startTraining();
     // Adds the experiment, as edited now, to the session's job queue (trains at once when idle).
     void queueTraining();
@@ -75,9 +73,9 @@ public slots:
     void stopTraining();
 
 signals:
-    // The chosen experiment with the fields applied (experimentForRun), after it was loaded
-    // and after every edit of a field.
-    void experimentChanged(const ts::ExperimentSpec& spec);
+    // The chooser picked another file, or "Open…" (an empty path): the window asks about
+    // unsaved changes and opens it; the chooser follows the document either way.
+    void openRequested(const QString& path);
     // A diagnostic card's action opens another page (the main window shows it).
     void pageRequested(ts::ui::Page page);
 
@@ -91,13 +89,11 @@ private:
     void labelExperiments();
     void populateDevices();
     void onExperimentChosen(int index);
-    void loadIntoEditor(const ts::ExperimentSpec& spec);
-    // train_page_settings.cpp: Open Recent and the fields as edited, across sessions.
-    static void rememberRecent(const QString& file);
-    static QString rememberedExperiment();
-    void saveEdits() const;
-    void announceExperiment();
-    void restoreEdits();
+    void showDocument();  // the fields and the chooser from the open experiment
+    void selectDocumentInChooser();
+    // One field's change as one undoable step of the experiment (nothing when it equals it).
+    void editField(const QString& what, int field, const std::function<void(ts::ExperimentSpec&)>& change);
+    bool follows();  // whether the session's current job is one of this page's runs
     void updateMemoryEstimate();
     void updateActions();
     void updateStatus();
@@ -118,11 +114,10 @@ private:
     void onDiagnosticAction(const QString& rule, const QString& action, qint64 runId);
 
     QPointer<TrainingSession> m_session;
+    ExperimentDocument* m_doc;
     QString m_workspace;
-    std::optional<ts::ExperimentSpec> m_spec;  // the chosen experiment as loaded
-    int m_lastExperimentIndex = -1;            // to go back when "Open…" is cancelled
-    bool m_filling = false;  // loadIntoEditor: one experimentChanged at the end, not one per field
-    bool m_restoring = false;                  // filling the fields: not an edit to remember
+    QSet<qint64> m_ownJobs;    // the runs this page started or resumed
+    qint64 m_followedJob = 0;  // the one the charts show
 
     QComboBox* m_experiment = nullptr;
     QComboBox* m_device = nullptr;

@@ -14,7 +14,6 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QSpinBox>
 #include <QStyle>
 #include <QToolButton>
@@ -31,6 +30,8 @@
 #include "ui/engine_messages.h"
 #include "ui/hyperparameters/option_help.h"
 #include "train/memory_advice.h"
+#include "ui/document_actions.h"
+#include "ui/experiment_document.h"
 
 namespace ts::ui {
 namespace {
@@ -39,6 +40,9 @@ namespace {
 // The experiments/ folder shipped with the studio (the engine's rule, shared with the CLI's
 // selftest); empty when there is none.
 QString shippedExperimentsDir() { return QString::fromStdString(ts::shippedExperimentsDirectory().string()); }
+
+constexpr int kUntitledRole = Qt::UserRole + 1;  // the chooser's item of an experiment without a file
+constexpr int kTrainFieldMergeBase = 0x7100;     // a field's edits in a row merge into one step
 
 }  // namespace
 
@@ -138,19 +142,45 @@ QWidget* TrainPage::createControls()
     m_memory->setObjectName(QStringLiteral("memoryLabel"));
     m_memory->setWordWrap(true);
     form->addRow(tr("Memory:"), m_memory);
-    connect(m_batchSize, &QSpinBox::valueChanged, this, &TrainPage::updateMemoryEstimate);
-    connect(m_optimizer, &QComboBox::currentIndexChanged, this, &TrainPage::updateMemoryEstimate);
     m_editors = {m_experiment, m_device, m_threads, m_processes, m_epochs, m_batchSize, m_lr, m_optimizer, m_schedule, m_precision};
-    // Every edit is remembered for the next session (train_page_settings.cpp).
-    for (QSpinBox* box : {m_threads, m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::saveEdits);
-    connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::saveEdits);
-    for (QComboBox* box : {m_device, m_optimizer, m_schedule, m_precision})
-        connect(box, &QComboBox::currentIndexChanged, this, &TrainPage::saveEdits);
-    // And shown on the Hyperparameters page, which edits the same experiment.
-    for (QSpinBox* box : {m_threads, m_epochs, m_batchSize}) connect(box, &QSpinBox::valueChanged, this, &TrainPage::announceExperiment);
-    connect(m_lr, &QDoubleSpinBox::valueChanged, this, &TrainPage::announceExperiment);
-    for (QComboBox* box : {m_device, m_optimizer, m_schedule, m_precision})
-        connect(box, &QComboBox::currentIndexChanged, this, &TrainPage::announceExperiment);
+    // Each field edits the experiment: one undoable step per field (typing merges). Filling a
+    // field from the experiment changes nothing, so it makes no step.
+    enum Field { Device = 1, Threads, Epochs, Batch, Lr, Optimizer, Schedule, Precision };
+    auto comboText = [](QComboBox* box) { return box->currentText(); };
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this, comboText] {
+        if (m_device->currentIndex() < 0) return;  // the experiment's value is not one of the list
+        editField(tr("Set device to %1").arg(comboText(m_device)), Device,
+                  [this](ExperimentSpec& s) { s.training.device = m_device->currentData().toString().toStdString(); });
+    });
+    connect(m_threads, &QSpinBox::valueChanged, this, [this](int n) {
+        editField(tr("Set CPU threads to %1").arg(m_threads->text()), Threads, [n](ExperimentSpec& s) { s.training.threads = n; });
+    });
+    connect(m_epochs, &QSpinBox::valueChanged, this, [this](int n) {
+        editField(tr("Set epochs to %1").arg(n), Epochs, [n](ExperimentSpec& s) { s.training.epochs = n; });
+    });
+    connect(m_batchSize, &QSpinBox::valueChanged, this, [this](int n) {
+        editField(tr("Set batch size to %1").arg(n), Batch, [n](ExperimentSpec& s) { s.training.batchSize = n; });
+    });
+    connect(m_lr, &QDoubleSpinBox::valueChanged, this, [this](double lr) {
+        // The box shows a rounded rate: the experiment's own value is not an edit.
+        if (m_doc->hasExperiment() && m_lr->textFromValue(lr) == m_lr->textFromValue(m_doc->spec().optimizer.lr)) return;
+        editField(tr("Set learning rate to %1").arg(m_lr->textFromValue(lr)), Lr, [lr](ExperimentSpec& s) { s.optimizer.lr = lr; });
+    });
+    connect(m_optimizer, &QComboBox::currentIndexChanged, this, [this, comboText] {
+        if (m_optimizer->currentIndex() < 0) return;  // the experiment's value is not one of the list
+        editField(tr("Set optimizer to %1").arg(comboText(m_optimizer)), Optimizer,
+                  [this](ExperimentSpec& s) { s.optimizer.type = m_optimizer->currentData().toString().toStdString(); });
+    });
+    connect(m_schedule, &QComboBox::currentIndexChanged, this, [this, comboText] {
+        if (m_schedule->currentIndex() < 0) return;  // the experiment's value is not one of the list
+        editField(tr("Set schedule to %1").arg(comboText(m_schedule)), Schedule,
+                  [this](ExperimentSpec& s) { s.schedule.type = m_schedule->currentData().toString().toStdString(); });
+    });
+    connect(m_precision, &QComboBox::currentIndexChanged, this, [this, comboText] {
+        if (m_precision->currentIndex() < 0) return;  // the experiment's value is not one of the list
+        editField(tr("Set precision to %1").arg(comboText(m_precision)), Precision,
+                  [this](ExperimentSpec& s) { s.training.precision = m_precision->currentData().toString().toStdString(); });
+    });
 
     auto* buttons = new QHBoxLayout;
     for (QAction* action : trainActions()) {
@@ -183,6 +213,7 @@ void TrainPage::populateDevices()
     m_device->setToolTip(tr("Automatic uses the first GPU when the CUDA backend can run it, else the CPU."));
 }
 
+// The shipped experiments, the recent ones and the open one; "Open…" last.
 void TrainPage::populateExperiments()
 {
     m_experiment->clear();
@@ -190,25 +221,12 @@ void TrainPage::populateExperiments()
     if (const QString dir = shippedExperimentsDir(); !dir.isEmpty())
         for (const QFileInfo& f : QDir(dir).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
             files << f.absoluteFilePath();
-    for (const QString& recent : recentExperiments())
+    for (const QString& recent : DocumentActions::recentExperiments())
         if (!files.contains(recent)) files << recent;
     for (const QString& file : files)
         m_experiment->addItem(QFileInfo(file).completeBaseName(), file);
     m_experiment->addItem(tr("Open…"));  // no data: the file dialog
     labelExperiments();
-    if (files.isEmpty()) return;
-    // The experiment of the last session, with its fields as they were edited.
-    const QString last = rememberedExperiment();
-    const int index = last.isEmpty() ? -1 : m_experiment->findData(last);
-    if (index < 0 && QFileInfo::exists(last)) {
-        openExperiment(last);
-    } else {
-        m_experiment->setCurrentIndex(qMax(0, index));
-        m_restoring = true;  // the file's values must not overwrite the remembered edits
-        onExperimentChosen(qMax(0, index));
-        m_restoring = false;
-    }
-    restoreEdits();
 }
 
 void TrainPage::labelExperiments()
@@ -242,87 +260,60 @@ void TrainPage::labelExperiments()
     }
 }
 
-bool TrainPage::openExperiment(const QString& path)
-{
-    const QString file = QFileInfo(path).absoluteFilePath();
-    int index = m_experiment->findData(file);
-    if (index < 0) {
-        index = m_experiment->count() - 1;  // before "Open…"
-        m_experiment->insertItem(index, QFileInfo(file).completeBaseName(), file);
-        labelExperiments();
-    }
-    m_experiment->setCurrentIndex(index);
-    onExperimentChosen(index);
-    if (m_spec) rememberRecent(file);  // a file that does not open is no recent experiment
-    return m_spec.has_value();
-}
-
 void TrainPage::onExperimentChosen(int index)
 {
-    const QString file = m_experiment->itemData(index).toString();
-    if (file.isEmpty()) {
-        showOpenDialog();
+    emit openRequested(m_experiment->itemData(index).toString());  // empty: "Open…"
+    selectDocumentInChooser();  // opened, cancelled or refused: the chooser shows what is open
+}
+
+// The open experiment's item (added when it is new to the list); an untitled one has an item
+// of its own, without a file.
+void TrainPage::selectDocumentInChooser()
+{
+    const QString file = m_doc->path();
+    for (int i = m_experiment->count() - 1; i >= 0; --i)
+        if (m_experiment->itemData(i, kUntitledRole).toBool()) m_experiment->removeItem(i);
+    if (!m_doc->hasExperiment()) {
+        m_experiment->setCurrentIndex(-1);
         return;
     }
-    m_lastExperimentIndex = index;
-    m_experiment->setToolTip(QDir::toNativeSeparators(file));  // the box may cut a long name and its folder
-    try {
-        m_spec = ts::loadExperiment(file.toStdString());
-        loadIntoEditor(*m_spec);
-        saveEdits();
-    } catch (const std::exception& e) {
-        // Nothing of the previous experiment stays on screen under this one's name.
-        m_spec.reset();
-        m_schedule->setCurrentIndex(-1);
-        m_memory->clear();
-        m_memory->setToolTip(QString());
-        appendLog(tr("Cannot load the experiment: %1").arg(QString::fromStdString(e.what())), true);
+    int index = file.isEmpty() ? -1 : m_experiment->findData(file);
+    if (index < 0) {
+        index = m_experiment->count() - 1;  // before "Open…"
+        m_experiment->insertItem(index, file.isEmpty() ? m_doc->displayName() : QFileInfo(file).completeBaseName(), file);
+        if (file.isEmpty()) m_experiment->setItemData(index, true, kUntitledRole);
+        else labelExperiments();
     }
-    updateActions();
+    m_experiment->setCurrentIndex(index);
+    m_experiment->setToolTip(file.isEmpty() ? tr("Not saved yet") : QDir::toNativeSeparators(file));
 }
 
-void TrainPage::showOpenDialog()
+void TrainPage::editField(const QString& what, int field, const std::function<void(ExperimentSpec&)>& change)
 {
-    // Back to the previous choice at once; the dialog selects the new file when it is picked.
-    if (m_lastExperimentIndex >= 0) m_experiment->setCurrentIndex(m_lastExperimentIndex);
-    auto* dialog = new QFileDialog(this, tr("Open Experiment"), shippedExperimentsDir(),
-                                   tr("Experiments (*.yaml *.yml);;All files (*)"));
-    dialog->setObjectName(QStringLiteral("openExperimentDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& file) { openExperiment(file); });
-    dialog->open();  // window-modal, no nested event loop
+    if (!m_doc->hasExperiment()) return;
+    ExperimentSpec spec = m_doc->spec();
+    change(spec);
+    m_doc->edit(spec, what, kTrainFieldMergeBase + field);
 }
 
-void TrainPage::setExperiment(const ExperimentSpec& spec)
+void TrainPage::showDocument()
 {
-    if (!m_spec) return;
-    m_spec = spec;
-    loadIntoEditor(spec);
-    saveEdits();
-}
-
-void TrainPage::announceExperiment()
-{
-    if (m_filling || m_restoring) return;
-    if (const auto spec = experimentForRun()) emit experimentChanged(*spec);
-}
-
-void TrainPage::loadIntoEditor(const ExperimentSpec& spec)
-{
-    m_filling = true;
-    if (const int device = m_device->findData(QString::fromStdString(spec.training.device)); device >= 0)
-        m_device->setCurrentIndex(device);
-    m_threads->setValue(int(spec.training.threads));
-    m_epochs->setValue(int(spec.training.epochs));
-    m_batchSize->setValue(int(spec.training.batchSize));
-    m_lr->setValue(spec.optimizer.lr);
-    m_optimizer->setCurrentIndex(qMax(0, m_optimizer->findData(QString::fromStdString(spec.optimizer.type))));
-    m_schedule->setCurrentIndex(qMax(0, m_schedule->findData(QString::fromStdString(spec.schedule.type))));
-    m_precision->setCurrentIndex(qMax(0, m_precision->findData(QString::fromStdString(spec.training.precision))));
-    m_filling = false;
+    selectDocumentInChooser();
+    if (m_doc->hasExperiment()) {
+        const ExperimentSpec& spec = m_doc->spec();
+        // Each field's own handler sees its value already in the experiment: no edit is made.
+        if (const int device = m_device->findData(QString::fromStdString(spec.training.device)); device >= 0)
+            m_device->setCurrentIndex(device);
+        m_threads->setValue(int(spec.training.threads));
+        m_epochs->setValue(int(spec.training.epochs));
+        m_batchSize->setValue(int(spec.training.batchSize));
+        m_lr->setValue(spec.optimizer.lr);
+        m_optimizer->setCurrentIndex(m_optimizer->findData(QString::fromStdString(spec.optimizer.type)));
+        m_schedule->setCurrentIndex(m_schedule->findData(QString::fromStdString(spec.schedule.type)));
+        m_precision->setCurrentIndex(m_precision->findData(QString::fromStdString(spec.training.precision)));
+    }
     updateMemoryEstimate();
-    announceExperiment();
+    updateActions();
 }
 
 // The memory plan of the run as edited, known before it starts. Planned on the CPU backend:
@@ -349,17 +340,8 @@ void TrainPage::updateMemoryEstimate()
 
 std::optional<ExperimentSpec> TrainPage::experimentForRun() const
 {
-    if (!m_spec) return std::nullopt;
-    ExperimentSpec spec = *m_spec;
-    spec.training.epochs = m_epochs->value();
-    spec.training.batchSize = m_batchSize->value();
-    spec.optimizer.lr = m_lr->value();
-    spec.optimizer.type = m_optimizer->currentData().toString().toStdString();
-    spec.schedule.type = m_schedule->currentData().toString().toStdString();
-    spec.training.device = m_device->currentData().toString().toStdString();
-    spec.training.threads = m_threads->value();
-    spec.training.precision = m_precision->currentData().toString().toStdString();
-    return spec;
+    if (!m_doc->hasExperiment()) return std::nullopt;
+    return m_doc->spec();
 }
 
 }  // namespace ts::ui
