@@ -3,12 +3,12 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
-#include <QSettings>
 
 #include <cstdio>
 
 #include "main_window.h"
 #include "screenshot.h"
+#include "studio_settings.h"
 #include "translations.h"
 #include "live_language.h"
 #include "version.h"
@@ -48,7 +48,7 @@ void printError(const QString& message) { std::fprintf(stderr, "trainstudio: %s\
 
 void setIdentity()
 {
-    // Organisation and application name decide where QSettings live; keep them fixed.
+    // Organisation and application name decide where the settings live; keep them fixed.
     QCoreApplication::setOrganizationName(QStringLiteral("TrainStudio"));
     QCoreApplication::setApplicationName(QStringLiteral("TrainStudio"));
     QCoreApplication::setApplicationVersion(QString::fromStdString(engineVersion()));
@@ -72,7 +72,7 @@ int parseCommandLine(int argc, char** argv, QString& language, QString& screensh
     // No --lang: the language chosen in View > Language, else the system's.
     const bool fromCommandLine = !language.isEmpty();
     if (!fromCommandLine) {
-        const QString chosen = QSettings().value(Translations::kSettingsKey).toString();
+        const QString chosen = StudioSettings::language();
         if (Translations::available().contains(chosen)) language = chosen;
     }
     if (fromCommandLine && !Translations::available().contains(language)) {
@@ -99,6 +99,7 @@ int runStudio(int argc, char** argv)
     QGuiApplication::setDesktopFileName(QStringLiteral("trainstudio"));  // packaging/trainstudio.desktop
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/trainstudio.svg")));
     LiveLanguage::use(language);  // switchable later in View > Language
+    StudioSettings::keepChartPngSize();
 
     MainWindow window;
     if (!screenshot.isEmpty()) {

@@ -15,7 +15,7 @@ class Translations {
 public:
     // "en" (the source language) plus every language with a compiled-in translation.
     static QStringList available();
-    // QSettings key of the language chosen in View > Language; empty or absent: the system's.
+    // Only until main_window.cpp calls StudioSettings::setLanguage (issue 39); then delete.
     static inline const QString kSettingsKey = QStringLiteral("language");
 
     // Loads, without installing, the translators for `language` (empty: the system's): the

@@ -9,7 +9,6 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSettings>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -119,7 +118,7 @@ void ChartGrid::addChart(const QString& id, LiveChart* chart)
     if (chart->hasSmoothedSeries()) chart->setSmoothingWeight(m_smoothing->value());
     m_entries.push_back({id, chart, true});
     connect(chart, &LiveChart::followChanged, this, &ChartGrid::updateFollowBox);
-    connect(chart, &LiveChart::logYChanged, this, &ChartGrid::save);
+    connect(chart, &LiveChart::logYChanged, this, &ChartGrid::choicesChanged);
     rebuildChartsMenu();
     relayout();
 }
@@ -174,35 +173,28 @@ void ChartGrid::setChartVisible(const QString& id, bool on)
     it->visible = on;
     rebuildChartsMenu();
     relayout();
-    save();
+    emit choicesChanged();
 }
 
-void ChartGrid::setSettingsKey(const QString& key)
+ChartGridChoices ChartGrid::choices() const
 {
-    m_settingsKey = key;
-    const QSettings settings;
-    const QStringList hidden = settings.value(key + QStringLiteral("/hidden")).toStringList();
-    const QStringList logScale = settings.value(key + QStringLiteral("/logScale")).toStringList();
+    ChartGridChoices out;
+    for (const Entry& e : m_entries) {
+        if (!e.visible) out.hidden << e.id;
+        if (e.chart->logY()) out.logScale << e.id;
+    }
+    return out;
+}
+
+void ChartGrid::restoreChoices(const ChartGridChoices& choices)
+{
     for (Entry& e : m_entries) {
-        e.visible = !hidden.contains(e.id);
-        const QSignalBlocker block(e.chart);  // restoring is not a change to save
-        e.chart->setLogY(logScale.contains(e.id));
+        e.visible = !choices.hidden.contains(e.id);
+        const QSignalBlocker block(e.chart);
+        e.chart->setLogY(choices.logScale.contains(e.id));
     }
     rebuildChartsMenu();
     relayout();
-}
-
-void ChartGrid::save() const
-{
-    if (m_settingsKey.isEmpty()) return;
-    QStringList hidden, logScale;
-    for (const Entry& e : m_entries) {
-        if (!e.visible) hidden << e.id;
-        if (e.chart->logY()) logScale << e.id;
-    }
-    QSettings settings;
-    settings.setValue(m_settingsKey + QStringLiteral("/hidden"), hidden);
-    settings.setValue(m_settingsKey + QStringLiteral("/logScale"), logScale);
 }
 
 void ChartGrid::setMinimumCellSize(const QSize& size)

@@ -2,8 +2,8 @@
 // smoothing, follow, fit all) above a grid that reflows its columns to the width and fills
 // the height, scrolling (by whole rows) only when the charts would get smaller than readable.
 //
-// Choices that outlive the page (hidden charts, each chart's log scale) are kept in
-// QSettings under the key the page gives (setSettingsKey).
+// Choices that may outlive the page (hidden charts, each chart's log scale) come out as
+// choices() and go back with restoreChoices(); the application decides where they are kept.
 #pragma once
 
 #include <QSize>
@@ -25,6 +25,12 @@ namespace ts::widgets {
 
 class LiveChart;
 
+// What a user chose on a grid, by chart id.
+struct ChartGridChoices {
+    QStringList hidden;
+    QStringList logScale;
+};
+
 class ChartGrid : public QWidget {
     Q_OBJECT
 public:
@@ -39,11 +45,15 @@ public:
 
     void setChartVisible(const QString& id, bool on);
     bool isChartVisible(const QString& id) const;
-    void setSettingsKey(const QString& key);  // then restores what was saved under it
+    ChartGridChoices choices() const;
+    void restoreChoices(const ChartGridChoices& choices);  // emits nothing: restoring is not choosing
 
     // The smallest a chart may get before the grid scrolls instead (logical pixels).
     void setMinimumCellSize(const QSize& size);
     int columns() const { return m_columns; }
+
+signals:
+    void choicesChanged();  // a chart shown or hidden, a log scale turned on or off
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -60,12 +70,10 @@ private:
     void relayout();
     void snapToRow();  // a scrolled grid rests at a row's top: no chart cut at the view's edge
     void retranslate();
-    void save() const;
     void updateFollowBox();
     void rebuildChartsMenu();
 
     std::vector<Entry> m_entries;
-    QString m_settingsKey;
     QSize m_minimumCell{220, 150};
     int m_columns = 0;
     int m_rows = 0;

@@ -11,12 +11,15 @@
 #include "file_writer.h"
 
 #include <QColor>
+#include <QSize>
 #include <QString>
 #include <QTimer>
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -34,6 +37,12 @@ class QMenu;
 namespace ts::widgets {
 
 class EnvelopeGraph;
+
+// A PNG export's pixel size and resolution, as chosen in its dialog.
+struct PngExportSize {
+    QSize pixels{1600, 1000};
+    int dpi = 150;
+};
 
 class LiveChart : public QWidget {
     Q_OBJECT
@@ -117,6 +126,10 @@ public:
     WriteResult exportSvg(const QString& path, int width = 0, int height = 0);
     WriteResult exportCsv(const QString& path) const;  // every series' raw points, long format
     static bool svgAvailable();
+    // The PNG dialog: it starts from the size stored and stores the one accepted (nothing
+    // when cancelled). The store is the process's memory until an application gives its own.
+    static std::optional<PngExportSize> askPngSize(QWidget* parent);
+    static void setPngSizeStore(std::function<PngExportSize()> load, std::function<void(const PngExportSize&)> save);
 
     // The context menu, built on demand (public so tests can inspect and trigger it).
     QMenu* createContextMenu(QWidget* parent);

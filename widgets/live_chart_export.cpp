@@ -7,7 +7,6 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QImage>
-#include <QSettings>
 #include <QSpinBox>
 #include <QDir>
 #include <QFileDialog>
@@ -47,42 +46,57 @@ void appendCsvField(QByteArray& out, const QString& text) {
     out.append(utf8);
 }
 
-// The PNG's pixel size and DPI, remembered between exports. False when cancelled.
-bool askPngSize(QWidget* parent, QSize& size, int& dpi) {
-    QSettings settings;
+// Where the PNG dialog keeps its choice: this process's memory until an application gives its own.
+struct PngSizeStore {
+    std::function<PngExportSize()> load;
+    std::function<void(const PngExportSize&)> save;
+};
+
+PngSizeStore& pngSizeStore() {
+    static PngExportSize remembered;
+    static PngSizeStore store{[] { return remembered; }, [](const PngExportSize& size) { remembered = size; }};
+    return store;
+}
+
+}  // namespace
+
+void LiveChart::setPngSizeStore(std::function<PngExportSize()> load, std::function<void(const PngExportSize&)> save) {
+    pngSizeStore() = {std::move(load), std::move(save)};
+}
+
+std::optional<PngExportSize> LiveChart::askPngSize(QWidget* parent) {
+    const PngExportSize stored = pngSizeStore().load();
     QDialog dialog(parent);
-    dialog.setWindowTitle(LiveChart::tr("PNG size"));
+    dialog.setWindowTitle(tr("PNG size"));
     auto* width = new QSpinBox;
     auto* height = new QSpinBox;
     auto* resolution = new QSpinBox;
+    width->setObjectName(QStringLiteral("pngWidth"));
+    height->setObjectName(QStringLiteral("pngHeight"));
+    resolution->setObjectName(QStringLiteral("pngDpi"));
     for (QSpinBox* box : {width, height}) {
         box->setRange(64, 20000);
-        box->setSuffix(LiveChart::tr(" px"));
+        box->setSuffix(tr(" px"));
     }
     resolution->setRange(48, 1200);
-    resolution->setSuffix(LiveChart::tr(" dpi"));
-    resolution->setToolTip(LiveChart::tr("Text and lines grow with the DPI: 96 looks as on screen, 192 twice as large."));
-    width->setValue(settings.value(QStringLiteral("charts/pngWidth"), 1600).toInt());
-    height->setValue(settings.value(QStringLiteral("charts/pngHeight"), 1000).toInt());
-    resolution->setValue(settings.value(QStringLiteral("charts/pngDpi"), 150).toInt());
+    resolution->setSuffix(tr(" dpi"));
+    resolution->setToolTip(tr("Text and lines grow with the DPI: 96 looks as on screen, 192 twice as large."));
+    width->setValue(stored.pixels.width());
+    height->setValue(stored.pixels.height());
+    resolution->setValue(stored.dpi);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto* form = new QFormLayout(&dialog);
-    form->addRow(LiveChart::tr("Width:"), width);
-    form->addRow(LiveChart::tr("Height:"), height);
-    form->addRow(LiveChart::tr("Resolution:"), resolution);
+    form->addRow(tr("Width:"), width);
+    form->addRow(tr("Height:"), height);
+    form->addRow(tr("Resolution:"), resolution);
     form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted) return false;
-    size = QSize(width->value(), height->value());
-    dpi = resolution->value();
-    settings.setValue(QStringLiteral("charts/pngWidth"), size.width());
-    settings.setValue(QStringLiteral("charts/pngHeight"), size.height());
-    settings.setValue(QStringLiteral("charts/pngDpi"), dpi);
-    return true;
+    if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+    const PngExportSize chosen{QSize(width->value(), height->value()), resolution->value()};
+    pngSizeStore().save(chosen);
+    return chosen;
 }
-
-}  // namespace
 
 bool LiveChart::svgAvailable() {
 #ifdef TS_WIDGETS_HAVE_SVG
@@ -213,10 +227,9 @@ void LiveChart::exportWithDialog(int kind) {
     if (QFileInfo(path).suffix().isEmpty()) path += '.' + QLatin1String(suffixes[kind]);
     WriteResult result;
     if (kind == Png) {
-        QSize size;
-        int dpi = 0;
-        if (!askPngSize(this, size, dpi)) return;
-        result = exportPng(path, size.width(), size.height(), dpi);
+        const std::optional<PngExportSize> size = askPngSize(this);
+        if (!size) return;
+        result = exportPng(path, size->pixels.width(), size->pixels.height(), size->dpi);
     } else {
         result = kind == Svg ? exportSvg(path) : exportCsv(path);
     }

@@ -15,9 +15,7 @@
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLineEdit>
-#include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -33,6 +31,7 @@
 #include <vector>
 
 #include "bench_timing.h"
+#include "scratch_home.h"
 #include "io/yaml/experiment_yaml.h"
 #include "io/yaml/shipped_experiments.h"
 #include "jobs/run_recorder.h"
@@ -357,9 +356,7 @@ int main(int argc, char** argv)
     // A scratch HOME before Qt starts: the page's saved column widths are never the user's.
     QTemporaryDir home;
     if (!home.isValid()) return 1;
-    qputenv("HOME", QFile::encodeName(home.path()));
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home.path() + "/config"));
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    useScratchHome(home.path());
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("TrainStudioBench"));
 

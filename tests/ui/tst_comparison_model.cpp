@@ -4,6 +4,7 @@
 
 #include "ui/runs/comparison_model.h"
 #include "ui/runs/runs_model.h"
+#include "studio_suite.h"
 
 using namespace ts;
 using namespace ts::ui;
@@ -175,5 +176,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestComparisonModel)
+int main(int argc, char** argv) { return runStudioSuite<TestComparisonModel>(argc, argv); }
 #include "tst_comparison_model.moc"

@@ -28,6 +28,7 @@
 #include "ui/model/node_properties.h"
 #include "ui/model/op_palette.h"
 #include "ui/model/op_popup.h"
+#include "studio_suite.h"
 
 using namespace ts;
 using ts::ui::NodeProperties;
@@ -621,5 +622,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestModelWidgets)
+int main(int argc, char** argv) { return runStudioSuite<TestModelWidgets>(argc, argv); }
 #include "tst_model_widgets.moc"

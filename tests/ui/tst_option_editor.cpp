@@ -19,6 +19,7 @@
 #include "io/yaml/experiment_yaml.h"
 #include "ui/hyperparameters/option_editor.h"
 #include "ui/hyperparameters/option_help.h"
+#include "studio_suite.h"
 
 using namespace ts;
 using ts::ui::OptionEditor;
@@ -233,5 +234,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestOptionEditor)
+int main(int argc, char** argv) { return runStudioSuite<TestOptionEditor>(argc, argv); }
 #include "tst_option_editor.moc"

@@ -24,6 +24,7 @@
 #include "ui/runs/parallel_coordinates.h"
 #include "ui/runs/run_comparison.h"
 #include "ui/runs/sample_gallery.h"
+#include "studio_suite.h"
 
 using namespace ts;
 using namespace ts::ui;
@@ -469,5 +470,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunComparison)
+int main(int argc, char** argv) { return runStudioSuite<TestRunComparison>(argc, argv); }
 #include "tst_run_comparison.moc"

@@ -1,6 +1,6 @@
 // ChartGrid: columns follow the width (balanced over the rows), the grid fills the height and
 // scrolls only below the minimum cell size, one bar drives every chart, and the charts shown
-// and their log scales are remembered. Offscreen platform, QSettings in test mode.
+// and their log scales come out as choices that a new grid restores. Offscreen platform.
 #include "chart_grid.h"
 #include "live_chart.h"
 
@@ -10,8 +10,7 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSettings>
-#include <QStandardPaths>
+#include <QSignalSpy>
 #include <QTest>
 #include <QToolButton>
 
@@ -53,9 +52,6 @@ QScrollBar* scrollBar(ChartGrid& grid) { return grid.findChild<QScrollArea*>()->
 class TestChartGrid : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
-    void init() { QSettings().clear(); }
-
     void columnsFollowTheWidth()
     {
         ChartGrid grid;
@@ -121,12 +117,13 @@ private slots:
         for (LiveChart* c : grid.charts()) QVERIFY(!c->follow());
     }
 
-    void chosenChartsAndLogScalesAreRemembered()
+    void chosenChartsAndLogScalesComeBack()
     {
+        ChartGridChoices chosen;
         {
             ChartGrid grid;
             fill(grid, 4);
-            grid.setSettingsKey("test/charts");
+            QSignalSpy changed(&grid, &ChartGrid::choicesChanged);
             grid.resize(900, 500);
             grid.show();
             QVERIFY(QTest::qWaitForWindowExposed(&grid));
@@ -139,11 +136,19 @@ private slots:
             QVERIFY(!grid.chart("c1")->isVisible());
             QCOMPARE(button->text(), QString("Charts (3 of 4)"));
             QCOMPARE(grid.columns(), 3);
+            QCOMPARE(changed.count(), 1);
             grid.chart("c2")->setLogY(true);
+            QCOMPARE(changed.count(), 2);
+            chosen = grid.choices();
         }
+        QCOMPARE(chosen.hidden, QStringList{"c1"});
+        QCOMPARE(chosen.logScale, QStringList{"c2"});
         ChartGrid again;
         fill(again, 4);
-        again.setSettingsKey("test/charts");
+        QSignalSpy changed(&again, &ChartGrid::choicesChanged);
+        again.restoreChoices(chosen);
+        QCOMPARE(changed.count(), 0);  // restoring is not choosing
+        QCOMPARE(again.findChild<QToolButton*>("chartsButton")->text(), QString("Charts (3 of 4)"));
         QVERIFY(!again.isChartVisible("c1"));
         QVERIFY(again.isChartVisible("c0"));
         QVERIFY(again.chart("c2")->logY());

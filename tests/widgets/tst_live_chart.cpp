@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -15,14 +16,18 @@
 #include <QScrollBar>
 #include <QVBoxLayout>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <qcustomplot.h>
 
 #include <cmath>
 #include <ctime>
+#include <functional>
+#include <memory>
 #include <random>
 
 using namespace ts::widgets;
@@ -97,6 +102,7 @@ private slots:
     void exportsNameTheSeriesWhenThePageHidesTheLegend();
     void lonePointIsDrawnAsAMarker();
     void contextMenu();
+    void pngSizeDialogStartsFromAndKeepsTheStoredSize();
     void paletteDrivesColours();
     void denseNoiseIsDrawnAsItsColumnEnvelope();
     void replotMillionPoints_data();
@@ -656,6 +662,49 @@ void TestLiveChart::contextMenu() {
     QVERIFY(chart.logY());
     follow->trigger();
     QVERIFY(!chart.follow());
+}
+
+// Acts on the modal dialog once it is open (askPngSize blocks in its exec()).
+static void whenDialogOpens(std::function<void(QDialog*)> act) {
+    QTimer::singleShot(10, [act] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* dialog = qobject_cast<QDialog*>(w); dialog && dialog->isVisible()) return act(dialog);
+        whenDialogOpens(act);
+    });
+}
+
+void TestLiveChart::pngSizeDialogStartsFromAndKeepsTheStoredSize() {
+    auto stored = std::make_shared<PngExportSize>(PngExportSize{QSize(800, 600), 96});
+    auto saves = std::make_shared<int>(0);
+    LiveChart::setPngSizeStore([stored] { return *stored; }, [stored, saves](const PngExportSize& size) {
+        *stored = size;
+        ++*saves;
+    });
+    QSize shown;
+    int shownDpi = 0;
+    whenDialogOpens([&](QDialog* dialog) {
+        auto* width = dialog->findChild<QSpinBox*>("pngWidth");
+        auto* height = dialog->findChild<QSpinBox*>("pngHeight");
+        auto* dpi = dialog->findChild<QSpinBox*>("pngDpi");
+        shown = QSize(width->value(), height->value());
+        shownDpi = dpi->value();
+        width->setValue(1234);
+        dpi->setValue(200);
+        dialog->accept();
+    });
+    const std::optional<PngExportSize> chosen = LiveChart::askPngSize(nullptr);
+    QCOMPARE(shown, QSize(800, 600));
+    QCOMPARE(shownDpi, 96);
+    QVERIFY(chosen);
+    QCOMPARE(chosen->pixels, QSize(1234, 600));
+    QCOMPARE(chosen->dpi, 200);
+    QCOMPARE(*saves, 1);
+    QCOMPARE(stored->pixels, QSize(1234, 600));
+    QCOMPARE(stored->dpi, 200);
+
+    whenDialogOpens([](QDialog* dialog) { dialog->reject(); });
+    QVERIFY(!LiveChart::askPngSize(nullptr));
+    QCOMPARE(*saves, 1);  // a cancelled dialog stores nothing
 }
 
 void TestLiveChart::paletteDrivesColours() {

@@ -13,23 +13,21 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine_messages.h"
+#include "ui/studio_settings.h"
 #include "ui/user_files.h"
 
 namespace ts::ui {
 
 namespace {
 
-const QString kFolderKey = QStringLiteral("runs/onnxExportFolder");
-
 QString startFolder()
 {
-    const QString remembered = QSettings().value(kFolderKey).toString();
+    const QString remembered = StudioSettings::onnxExportFolder();
     if (!remembered.isEmpty() && QFileInfo(remembered).isDir()) return remembered;
     // Documents when the desktop made one (a bare account has none), else the home folder.
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
@@ -127,7 +125,7 @@ void OnnxExportDialog::onFinished()
     }
     const RunExportResult& r = std::get<RunExportResult>(outcome);
     const QString path = QString::fromStdString(r.onnx.path);
-    QSettings().setValue(kFolderKey, QFileInfo(path).absolutePath());
+    StudioSettings::setOnnxExportFolder(QFileInfo(path).absolutePath());
     QString text = tr("Wrote %1 (%2, %3 ONNX nodes, epoch %4%5).")
                        .arg(path, QLocale().formattedDataSize(r.onnx.bytes))
                        .arg(r.onnx.nodes)

@@ -2,7 +2,7 @@
 // int8 weights, then the engine's exportRunOnnx (jobs/onnx_export_run.h, the CLI's `export`)
 // on a worker thread, since it reads the checkpoint and the dataset's class names. The dialog
 // stays open with what was written (or why not), so a failure can be corrected and retried.
-// The output folder is remembered (QSettings).
+// The output folder is remembered (StudioSettings).
 #pragma once
 
 #include <QDialog>

@@ -6,6 +6,7 @@
 
 #include "live_chart.h"
 #include "ui/metric_charts.h"
+#include "ui/studio_settings.h"
 
 namespace ts::ui {
 
@@ -33,7 +34,7 @@ RunCharts::RunCharts(QWidget* parent) : ChartGrid(parent)
     }
     m_lossChart = m_series.front().chart;
     m_throughputChart = m_series.back().chart;
-    setSettingsKey(QStringLiteral("runsPage/charts"));
+    StudioSettings::keepChartGridChoices(this, StudioSettings::ChartGridId::RunsPage);
     connect(&m_watcher, &QFutureWatcher<ReadResult>::finished, this, &RunCharts::onReadFinished);
 }
 

@@ -6,7 +6,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -18,13 +17,11 @@
 #include "run_comparison.h"
 #include "run_details.h"
 #include "runs_model.h"
+#include "ui/studio_settings.h"
 
 namespace ts::ui {
 
 namespace {
-const QString kHeaderKey = QStringLiteral("runsPage/header2");  // 2: the ID and Result columns
-const QString kSplitterKey = QStringLiteral("runsPage/splitter");
-const QString kDetailsSplitterKey = QStringLiteral("runsPage/detailsSplitter");
 constexpr int kPollMs = 1000;
 
 QString what(const std::exception& e) { return QString::fromLocal8Bit(e.what()); }
@@ -364,12 +361,12 @@ QString RunsPage::bannerText() const { return m_banner->isHidden() ? QString() :
 
 void RunsPage::restoreViewState()
 {
-    const QSettings settings;
+    const StudioSettings::RunsPageLayout layout = StudioSettings::runsPageLayout();
     QHeaderView* header = m_view->horizontalHeader();
     header->setSortIndicator(RunsModel::Started, Qt::DescendingOrder);  // newest first on the first start
-    m_fitColumns = !header->restoreState(settings.value(kHeaderKey).toByteArray());
-    m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
-    m_details->splitter()->restoreState(settings.value(kDetailsSplitterKey).toByteArray());
+    m_fitColumns = !header->restoreState(layout.header);
+    m_splitter->restoreState(layout.splitter);
+    m_details->splitter()->restoreState(layout.detailsSplitter);
     m_view->setSortingEnabled(true);  // after restoring, so it sorts once, by the saved column
 }
 
@@ -377,10 +374,8 @@ void RunsPage::saveViewState() const
 {
     // A page never shown has never been laid out: its sizes are guesses, not the user's.
     if (!m_shown) return;
-    QSettings settings;
-    settings.setValue(kHeaderKey, m_view->horizontalHeader()->saveState());
-    settings.setValue(kSplitterKey, m_splitter->saveState());
-    settings.setValue(kDetailsSplitterKey, m_details->splitter()->saveState());
+    StudioSettings::setRunsPageLayout(
+        {m_view->horizontalHeader()->saveState(), m_splitter->saveState(), m_details->splitter()->saveState()});
 }
 
 }  // namespace ts::ui

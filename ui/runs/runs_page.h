@@ -41,7 +41,7 @@ class RunsProxyModel;
 class RunsPage : public QWidget {
     Q_OBJECT
 public:
-    // Column widths and splitters, into QSettings; the main window calls it on close (its
+    // Column widths and splitters, into StudioSettings; the main window calls it on close (its
     // one place for settings), so a headless screenshot leaves none behind.
     void saveViewState() const;
     explicit RunsPage(const ts::Workspace& workspace, QWidget* parent = nullptr);

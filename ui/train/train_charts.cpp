@@ -6,6 +6,7 @@
 
 #include "live_chart.h"
 #include "ui/metric_charts.h"
+#include "ui/studio_settings.h"
 
 namespace ts::ui {
 
@@ -15,7 +16,7 @@ TrainCharts::TrainCharts(QWidget* parent) : ChartGrid(parent)
 {
     for (const char* id : {"loss", "accuracy", "lr", "grad_norm", "throughput", "data_wait", "load", "memory"})
         addChart(QString::fromLatin1(id), MetricCharts::create(QString::fromLatin1(id)));
-    setSettingsKey(QStringLiteral("trainPage/charts"));
+    StudioSettings::keepChartGridChoices(this, StudioSettings::ChartGridId::TrainPage);
 }
 
 QWidget* TrainCharts::chartWidget(const QString& id) const { return chart(id); }
