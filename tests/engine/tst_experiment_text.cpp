@@ -1,8 +1,10 @@
-// Experiment files as the Model page edits them: the lenient draft (a broken model is still
+// Experiment files as the studio edits them: the lenient draft (a broken model is still
 // read, its problems pinned to nodes), the lossless saver (unchanged parts keep their bytes,
-// an attribute change touches one line) and the `layout:` section.
+// an attribute change touches one line, an option's edit only that option's lines, in every
+// shipped experiment and lesson file) and the `layout:` section.
 #include <QtTest>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -46,6 +48,25 @@ LineDiff lineDiff(const std::string& a, const std::string& b)
     std::size_t tail = 0;
     while (tail < x.size() - head && tail < y.size() - head && x[x.size() - 1 - tail] == y[y.size() - 1 - tail]) ++tail;
     return {std::vector<std::string>(x.begin() + head, x.end() - tail), std::vector<std::string>(y.begin() + head, y.end() - tail)};
+}
+
+// Every line that is in `a` but not in `b` and the other way round, by the longest common
+// subsequence of lines: for edits in several places.
+LineDiff changedLines(const std::string& a, const std::string& b)
+{
+    const auto x = linesOf(a), y = linesOf(b);
+    std::vector<std::vector<std::size_t>> common(x.size() + 1, std::vector<std::size_t>(y.size() + 1, 0));
+    for (std::size_t i = x.size(); i-- > 0;)
+        for (std::size_t j = y.size(); j-- > 0;)
+            common[i][j] = x[i] == y[j] ? common[i + 1][j + 1] + 1 : std::max(common[i + 1][j], common[i][j + 1]);
+    LineDiff d;
+    std::size_t i = 0, j = 0;
+    while (i < x.size() || j < y.size()) {
+        if (i < x.size() && j < y.size() && x[i] == y[j]) ++i, ++j;
+        else if (j == y.size() || (i < x.size() && common[i + 1][j] >= common[i][j + 1])) d.removed.push_back(x[i++]);
+        else d.added.push_back(y[j++]);
+    }
+    return d;
 }
 
 // `text` with its first occurrence of `from` replaced by `to` (the expected edit, written independently).
@@ -114,6 +135,189 @@ model:
     - {name: loss, op: CrossEntropy, inputs: [head, label]}
 training: {epochs: 1, batch_size: 8}
 )";
+
+// A file with a comment on every line, block sections throughout, defaults spelt out
+// (beta1, seed, every_epochs) and numbers spelt as people write them.
+const char* kEveryLineCommented = R"(# Header: a comment on every line.
+name: every_line   # its name
+description: Numbers spelt by hand   # kept as written
+dataset:   # the data
+  format: idx   # IDX files
+  path: /usr/share/datasets/fashion-mnist   # where
+  validation_fraction: 0.10   # a tenth
+  split_seed: 7   # seeded
+  normalize:   # per channel
+    mean: [0.2860]   # Fashion-MNIST's mean
+    std:   # a block list
+      - 0.3530   # and its deviation
+  augment:   # training only
+    horizontal_flip: true   # mirror
+  loader:   # how batches are made
+    num_workers: 0   # in the main thread
+model:   # the network
+  layers:   # in order
+    - Flatten   # 784 features
+    - Linear: {out_features: 10}   # logits
+    - CrossEntropy   # the loss
+optimizer:   # block form
+  type: adam   # Adam
+  lr: 1e-3   # spelt 1e-3
+  weight_decay: 3.0E-4   # spelt 3.0E-4
+  beta1: 0.90   # the default, spelt out
+schedule:   # cosine
+  type: cosine   # annealing
+  min_lr: 1.0e-5   # its floor
+training:   # options
+  epochs: 5   # five
+  batch_size: 64   # small
+  seed: 0   # the default, spelt out
+  checkpoint:   # block form
+    every_epochs: 1   # the default, spelt out
+    keep_last: 2   # two
+# the end
+)";
+
+// The expected edits, made with plain string search (no YAML parser) so that they check the
+// saver independently. A path names keys from the top: "dataset.normalize.mean".
+struct Range {
+    std::size_t begin = 0, end = 0;
+};
+
+std::size_t lineStartOf(const std::string& t, std::size_t pos) { return pos == 0 ? 0 : t.rfind('\n', pos - 1) + 1; }
+std::size_t nextLineOf(const std::string& t, std::size_t pos)
+{
+    const std::size_t nl = t.find('\n', pos);
+    return nl == std::string::npos ? t.size() : nl + 1;
+}
+bool blankOrComment(const std::string& t, std::size_t line)
+{
+    const std::size_t c = t.find_first_not_of(' ', line);
+    return c == std::string::npos || t[c] == '\n' || t[c] == '#';
+}
+
+// The value after a key's colon: a bracketed flow collection, or a scalar up to a comma, a
+// brace, a comment or the line's end; empty when the value is a block below the key.
+Range valueAt(const std::string& t, std::size_t afterColon)
+{
+    std::size_t b = afterColon;
+    while (b < t.size() && t[b] == ' ') ++b;
+    std::size_t e = b;
+    if (b < t.size() && (t[b] == '[' || t[b] == '{')) {
+        for (int depth = 0; e < t.size(); ++e) {
+            if (t[e] == '[' || t[e] == '{') ++depth;
+            if ((t[e] == ']' || t[e] == '}') && --depth == 0) return {b, e + 1};
+        }
+    }
+    while (e < t.size() && t[e] != '\n' && t[e] != ',' && t[e] != '}' && !(t[e] == '#' && t[e - 1] == ' ')) ++e;
+    while (e > b && t[e - 1] == ' ') --e;
+    return {b, e};
+}
+
+struct Found {
+    std::size_t key = 0;  // where the key starts
+    Range value;          // as valueAt
+    Range inside;         // a flow mapping's text inside its braces, or a block value's lines
+    bool flow = false;    // the key is an entry of a flow mapping
+};
+
+// The key `name` in `within`: at a line's start (after spaces), or after '{' or ", ", not in a comment.
+std::optional<Found> findKey(const std::string& t, Range within, const std::string& name, bool topLevel)
+{
+    for (std::size_t p = t.find(name + ":", within.begin); p != std::string::npos && p < within.end; p = t.find(name + ":", p + 1)) {
+        const std::size_t line = lineStartOf(t, p);
+        const std::string before = t.substr(line, p - line);
+        if (before.find('#') != std::string::npos) continue;
+        const bool flow = before.ends_with("{") || before.ends_with(", ");
+        if (!flow && (before.find_first_not_of(' ') != std::string::npos || (topLevel && p != line))) continue;
+        Found f{p, valueAt(t, p + name.size() + 1), {}, flow};
+        if (f.value.begin != f.value.end) {
+            f.inside = {f.value.begin + 1, f.value.end - 1};
+        } else {  // the block below: lines indented deeper than the key
+            f.inside = {nextLineOf(t, p), nextLineOf(t, p)};
+            for (std::size_t l = f.inside.begin; l < t.size(); l = nextLineOf(t, l)) {
+                if (blankOrComment(t, l)) continue;
+                if (t.find_first_not_of(' ', l) - l <= p - line) break;
+                f.inside.end = nextLineOf(t, l);
+            }
+        }
+        return f;
+    }
+    return std::nullopt;
+}
+
+std::optional<Found> find(const std::string& t, const std::string& path)
+{
+    std::optional<Found> f;
+    Range within{0, t.size()};
+    for (std::size_t from = 0; from <= path.size();) {
+        const std::size_t dot = std::min(path.find('.', from), path.size());
+        f = findKey(t, within, path.substr(from, dot - from), from == 0);
+        if (!f) return std::nullopt;
+        within = f->inside;
+        from = dot + 1;
+    }
+    return f;
+}
+
+Found at(const std::string& t, const std::string& path)
+{
+    if (auto f = find(t, path)) return *f;
+    throw std::runtime_error("not in the text: " + path);
+}
+
+std::string withValue(std::string t, const std::string& path, const std::string& value)
+{
+    const Range r = at(t, path).value;
+    return t.replace(r.begin, r.end - r.begin, value);
+}
+
+// `entry` ("key: value") added to the mapping at `path`: before a flow mapping's closing
+// brace, or as a line after a block mapping's last, indented as its first.
+std::string withEntry(std::string t, const std::string& path, const std::string& entry)
+{
+    const Found f = at(t, path);
+    if (f.value.begin != f.value.end) return t.insert(f.value.end - 1, ", " + entry);
+    std::size_t last = f.inside.begin;
+    for (std::size_t l = f.inside.begin; l < f.inside.end; l = nextLineOf(t, l))
+        if (!blankOrComment(t, l)) last = l;
+    const std::size_t indent = t.find_first_not_of(' ', f.inside.begin) - f.inside.begin;
+    return t.insert(nextLineOf(t, last), std::string(indent, ' ') + entry + "\n");
+}
+
+// The key at `path` gone: its `key: value` from a flow mapping, or its lines from a block one.
+std::string without(std::string t, const std::string& path)
+{
+    const Found f = at(t, path);
+    if (f.flow) {
+        const std::size_t comma = t.rfind(',', f.key);
+        const bool first = t[t.find_last_not_of(' ', f.key - 1)] == '{';
+        if (first) return t.erase(f.key, t.find_first_not_of(' ', f.value.end + 1) - f.key);
+        return t.erase(comma, f.value.end - comma);
+    }
+    const std::size_t line = lineStartOf(t, f.key);
+    const std::size_t end = f.value.begin != f.value.end ? nextLineOf(t, f.key) : std::max(f.inside.end, nextLineOf(t, f.key));
+    return t.erase(line, end - line);
+}
+
+// A line inserted after the one-line section `section`.
+std::string withLineAfter(std::string t, const std::string& section, const std::string& line)
+{
+    return t.insert(nextLineOf(t, at(t, section).key), line + "\n");
+}
+
+// Whether every line the edit changed names one of `keys`: nothing else was touched.
+bool onlyLinesNaming(const LineDiff& d, const std::vector<std::string>& keys)
+{
+    auto names = [&](const std::string& line) {
+        return std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return line.find(k) != std::string::npos; });
+    };
+    return std::all_of(d.removed.begin(), d.removed.end(), names) && std::all_of(d.added.begin(), d.added.end(), names);
+}
+
+std::string shown(const std::string& what, const std::string& out, const std::string& expected)
+{
+    return what + ":\n--- saved\n" + out + "--- expected\n" + expected;
+}
 
 }  // namespace
 
@@ -203,12 +407,183 @@ private slots:
         QVERIFY(draftOf(cosine).spec == s);
         // A section back to its defaults goes away.
         QCOMPARE(updateExperimentText(cosine, d.spec), std::string(kCommented));
-        // Training changed: that section is rewritten as the writer writes it, its comments gone.
+        // Training changed: only the value changes, its comment and the section's kept.
         s = d.spec;
         s.training.epochs = 3;
-        const std::string epochs = updateExperimentText(kCommented, s);
-        QVERIFY(epochs.ends_with("\ntraining:\n  epochs: 3\n  batch_size: 32\n"));
-        QVERIFY(epochs.starts_with(std::string(kCommented).substr(0, std::string(kCommented).find("training:"))));
+        QCOMPARE(updateExperimentText(kCommented, s), replaced(kCommented, "  epochs: 1     # one pass", "  epochs: 3     # one pass"));
+    }
+
+    // Every shipped experiment and lesson starting file, and a file commented on every line:
+    // saved unchanged it keeps its bytes; one edit of each kind of option changes exactly the
+    // lines of that edit (the expected text is made by string search), and reads back as edited.
+    void everyOptionEditChangesItsLines_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("text");
+        int files = 0;
+        for (const std::string& dir : {kExperiments, kExperiments + "/lessons"}) {
+            std::vector<std::filesystem::path> paths;
+            for (const auto& e : std::filesystem::directory_iterator(dir))
+                if (e.path().extension() == ".yaml") paths.push_back(e.path());
+            std::sort(paths.begin(), paths.end());
+            for (const auto& p : paths) {
+                const std::string name = std::filesystem::relative(p, kExperiments).string();
+                QTest::newRow(name.c_str()) << QString::fromStdString(p.string()) << QString::fromStdString(readText(p.string()));
+                ++files;
+            }
+        }
+        QVERIFY2(files >= 12, "too few shipped experiments and lessons");
+        QTest::newRow("every line commented") << "every_line.yaml" << QString(kEveryLineCommented);
+    }
+    void everyOptionEditChangesItsLines()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, text);
+        const std::string path = source.toStdString(), original = text.toStdString();
+        const ExperimentDraft read = parseExperimentDraft(original, path);
+        QVERIFY2(read.issues.empty(), read.issues.empty() ? "" : read.issues.front().message.c_str());
+        const ExperimentSpec base = read.spec;
+        QCOMPARE(updateExperimentText(original, base), original);  // no edit: the same bytes
+
+        auto check = [&](const std::string& what, const ExperimentSpec& edited, const std::string& expected,
+                         const std::vector<std::string>& keys) {
+            const std::string out = updateExperimentText(original, edited);
+            const LineDiff d = changedLines(original, out);
+            QVERIFY2(!d.removed.empty() || !d.added.empty(), shown(what, out, expected).c_str());
+            QVERIFY2(onlyLinesNaming(d, keys), shown(what, out, expected).c_str());
+            QVERIFY2(out == expected, shown(what, out, expected).c_str());
+            QVERIFY2(parseExperimentDraft(out, path).spec == edited, shown(what, out, expected).c_str());
+        };
+        const bool hasSchedule = find(original, "schedule").has_value();
+
+        ExperimentSpec e = base;
+        e.name = "renamed_experiment";
+        check("name", e, withValue(original, "name", "renamed_experiment"), {"name:"});
+        e = base;
+        e.optimizer.lr = 0.0123;
+        check("optimizer.lr", e, withValue(original, "optimizer.lr", "0.0123"), {"lr:"});
+        e = base;
+        e.training.epochs = 7;
+        check("training.epochs", e, withValue(original, "training.epochs", "7"), {"epochs:"});
+        e = base;
+        e.training.batchSize = 48;
+        check("training.batch_size", e, withValue(original, "training.batch_size", "48"), {"batch_size:"});
+
+        // The schedule's type and two of its keys: set and added in place, or the section added.
+        e = base;
+        QVERIFY(base.schedule.stepSize == ScheduleSpec{}.stepSize && base.schedule.gamma == ScheduleSpec{}.gamma);
+        e.schedule.type = "step";
+        e.schedule.stepSize = 3;
+        e.schedule.gamma = 0.5;
+        const std::string step = hasSchedule ? withEntry(withEntry(withValue(original, "schedule.type", "step"), "schedule", "step_size: 3"),
+                                                         "schedule", "gamma: 0.5")
+                                             : withLineAfter(original, "optimizer", "schedule: {type: step, step_size: 3, gamma: 0.5}");
+        check("schedule step", e, step, {"schedule", "type:", "step_size:", "gamma:"});
+        if (hasSchedule) {  // back to a constant rate: the section goes
+            e.schedule = ScheduleSpec{};
+            check("schedule constant", e, without(original, "schedule"), {"schedule", "type:", "min_lr:", "warmup_steps:", "max_lr:"});
+        }
+
+        // The split: set where the file has it, else a line at the end of the dataset section.
+        e = base;
+        e.dataset.validationFraction = 0.25;
+        check("dataset.validation_fraction", e,
+              find(original, "dataset.validation_fraction") ? withValue(original, "dataset.validation_fraction", "0.25")
+                                                            : withEntry(original, "dataset", "validation_fraction: 0.25"),
+              {"validation_fraction:"});
+
+        // Normalisation: the mean changed (the std keeps its spelling), or from_statistics off (the key goes).
+        e = base;
+        if (!base.dataset.normalizeMean.empty()) {
+            e.dataset.normalizeMean = {0.5};
+            check("dataset.normalize.mean", e, withValue(original, "dataset.normalize.mean", "[0.5]"), {"mean:"});
+        } else {
+            QVERIFY(base.dataset.normalizeFromStatistics);
+            e.dataset.normalizeFromStatistics = false;
+            check("dataset.normalize.from_statistics", e, without(original, "dataset.normalize"), {"normalize:"});
+        }
+
+        // Augmentation: horizontal flip turned on (a key added, or the augment mapping added) or off.
+        e = base;
+        e.dataset.horizontalFlip = !base.dataset.horizontalFlip;
+        const bool hasAugment = find(original, "dataset.augment").has_value();
+        const std::string flipped = base.dataset.horizontalFlip ? without(original, "dataset.augment")
+                                    : hasAugment               ? withEntry(original, "dataset.augment", "horizontal_flip: true")
+                                                               : withEntry(original, "dataset", "augment: {horizontal_flip: true}");
+        check("dataset.augment.horizontal_flip", e, flipped, {"augment:", "horizontal_flip:"});
+    }
+
+    // Values spelt out at their defaults, which the writer leaves out, are edited where they
+    // stand; a nested mapping back to its defaults goes; flow mappings lose a key in place.
+    void defaultsSpeltOutAndFlowMappings()
+    {
+        const std::string text = kEveryLineCommented;
+        const ExperimentSpec base = draftOf(text).spec;
+        ExperimentSpec e = base;
+        e.optimizer.beta1 = 0.95;  // `beta1: 0.90` is the default
+        QCOMPARE(updateExperimentText(text, e), replaced(text, "  beta1: 0.90   #", "  beta1: 0.95   #"));
+        e = base;
+        e.training.checkpoint.keepLast = 5;
+        QCOMPARE(updateExperimentText(text, e), replaced(text, "    keep_last: 2   #", "    keep_last: 5   #"));
+        e.training.checkpoint.keepLast = CheckpointSpec{}.keepLast;  // every key at its default: the mapping goes
+        std::string out = updateExperimentText(text, e);
+        QCOMPARE(out, replaced(text, "  checkpoint:   # block form\n    every_epochs: 1   # the default, spelt out\n    keep_last: 2   # two\n", ""));
+        QVERIFY(draftOf(out).spec == e);
+        e = base;
+        e.dataset.normalizeStd = {0.25};  // an item of a block list
+        QCOMPARE(updateExperimentText(text, e), replaced(text, "      - 0.3530   #", "      - 0.25   #"));
+        e.dataset.normalizeMean = {0.5, 0.4};  // lists of another length: written anew where they stand
+        e.dataset.normalizeStd = {0.25, 0.2};
+        out = updateExperimentText(text, e);
+        QCOMPARE(out, replaced(replaced(text, "mean: [0.2860]", "mean: [0.5, 0.4]"), "    std:   # a block list\n      - 0.3530   # and its deviation\n",
+                               "    std: [0.25, 0.2]   # and its deviation\n"));
+        QVERIFY(draftOf(out).spec == e);
+        e = base;
+        e.training.earlyStopping.enabled = true;  // a nested mapping the file lacks: a line at the end of its section
+        QCOMPARE(updateExperimentText(text, e), replaced(text, "    keep_last: 2   # two\n",
+                                                         "    keep_last: 2   # two\n  early_stopping: {metric: val_loss, patience: 5}\n"));
+
+        const std::string resnetPath = kExperiments + "/fashion_mnist_resnet.yaml";
+        const std::string resnet = readText(resnetPath);
+        const ExperimentSpec r = loadExperiment(resnetPath);
+        e = r;
+        e.optimizer.nesterov = false;
+        QCOMPARE(updateExperimentText(resnet, e), replaced(resnet, "momentum: 0.9, nesterov: true, weight", "momentum: 0.9, weight"));
+        e.optimizer.type = "adam";  // the first key set, a middle one and the last one gone
+        e.optimizer.momentum = 0;
+        e.optimizer.weightDecay = 0;
+        out = updateExperimentText(resnet, e);
+        QCOMPARE(out, replaced(resnet, "{type: sgd, lr: 0.1, momentum: 0.9, nesterov: true, weight_decay: 0.0005}", "{type: adam, lr: 0.1}"));
+        QVERIFY(parseExperimentDraft(out, resnetPath).spec == e);
+        e = r;
+        e.dataset.randomCropPadding = 0;  // the only augmentation off: the augment line goes
+        QCOMPARE(updateExperimentText(resnet, e), replaced(resnet, "  augment: {random_crop_padding: 2}\n", ""));
+    }
+
+    // Where a value's text cannot be edited in place (a literal block), its section is written
+    // anew as the writer writes it; the rest of the file keeps its bytes.
+    void sectionsThatCannotBeEditedInPlaceAreRewritten()
+    {
+        const std::string text = replaced(kEveryLineCommented, "description: Numbers spelt by hand   # kept as written\n",
+                                          "description: |\n  Two lines\n  of text.\n");
+        ExperimentSpec e = draftOf(text).spec;
+        QCOMPARE(e.description, std::string("Two lines\nof text.\n"));
+        QCOMPARE(updateExperimentText(text, e), text);
+        e.description = "One line";
+        QCOMPARE(updateExperimentText(text, e), replaced(text, "description: |\n  Two lines\n  of text.\n", "description: One line\n"));
+        e = draftOf(text).spec;
+        e.name = "other";  // the literal block beside it is left alone
+        QCOMPARE(updateExperimentText(text, e), replaced(text, "name: every_line   #", "name: other   #"));
+
+        // Edited key by key, `early_stopping: {enabled: false}` would stay off (its presence is
+        // what turns it on): the result is read back, and the training section written anew.
+        const std::string off = replaced(kCommented, "  batch_size: 32\n", "  batch_size: 32\n  early_stopping: {enabled: false}\n");
+        e = draftOf(off).spec;
+        QVERIFY(!e.training.earlyStopping.enabled);
+        e.training.earlyStopping.enabled = true;
+        const std::string on = updateExperimentText(off, e);
+        QVERIFY(draftOf(on).spec == e);
+        QCOMPARE(on, off.substr(0, off.find("training:")) + "training:\n  epochs: 1\n  batch_size: 32\n  early_stopping: {metric: val_loss, patience: 5}\n");
     }
 
     // One attribute changed: exactly its line changes, as the independent replacement says.

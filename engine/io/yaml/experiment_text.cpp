@@ -1,14 +1,16 @@
 // The lossless saver of experiment_text.h. The file's top-level sections are found by their
 // keys' lines; a section whose part of the spec did not change keeps its bytes, the model's
 // attribute changes are made in place (model_text.cpp), the layout is merged entry by entry,
-// and any other changed section is rendered as experimentToYaml renders it. The result is
-// read back: should it not give the edited spec, the model section is rewritten as well, and
-// failing that the whole file.
+// and any other changed section is edited key by key (section_text.cpp). The result is read
+// back: should it not give the edited spec, the changed sections are rewritten whole as
+// experimentToYaml renders them, then the model section as well, and failing that the file.
 #include <algorithm>
+#include <numeric>
 
 #include "io/yaml/experiment_sections.h"
 #include "io/yaml/experiment_text.h"
 #include "io/yaml/model_text.h"
+#include "io/yaml/section_text.h"
 #include "io/yaml/yaml_spans.h"
 
 namespace ts {
@@ -38,13 +40,19 @@ bool blankOrMarginComment(const std::string& line)
 std::optional<std::vector<Section>> sectionsOf(const SourceText& src, const YAML::Node& root)
 {
     if (!root.IsMap() || root.Style() == YAML::EmitterStyle::Flow || root.size() == 0) return std::nullopt;
-    std::vector<Section> out;
+    std::vector<Section> found;
     for (auto it = root.begin(); it != root.end(); ++it) {
         const YAML::Mark m = it->first.Mark();
         if (!it->first.IsScalar() || m.column != 0 || m.pos < 0) return std::nullopt;
-        out.push_back(Section{it->first.Scalar(), it->second, Span{static_cast<std::size_t>(m.pos), 0}});
+        found.push_back(Section{it->first.Scalar(), it->second, Span{static_cast<std::size_t>(m.pos), 0}});
     }
-    std::stable_sort(out.begin(), out.end(), [](const Section& a, const Section& b) { return a.lines.begin < b.lines.begin; });
+    // Sorted by index and copied, never assigned: assigning a YAML::Node rebinds the node it
+    // refers to in the tree (a sort's moves once turned `name:`'s value into another section's).
+    std::vector<std::size_t> order(found.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return found[a].lines.begin < found[b].lines.begin; });
+    std::vector<Section> out;
+    for (std::size_t i : order) out.push_back(found[i]);
     const std::string& text = src.text();
     for (std::size_t i = 0; i < out.size(); ++i) {
         const std::size_t limit = i + 1 < out.size() ? out[i + 1].lines.begin : text.size();
@@ -76,15 +84,20 @@ bool sameUpToSpelling(const ExperimentSpec& a, const ExperimentSpec& b)
     return sameModelUpToSpelling(a.model, b.model);
 }
 
-std::optional<std::string> renderedSection(const Out& root, const std::string& key)
+const Out* sectionOut(const Out& root, const std::string& key)
 {
     for (const auto& [k, v] : root.fields)
-        if (k == key) {
-            Out one = Out::map(true);
-            one.add(k, v);
-            return render(one);
-        }
-    return std::nullopt;
+        if (k == key) return &v;
+    return nullptr;
+}
+
+std::optional<std::string> renderedSection(const Out& root, const std::string& key)
+{
+    const Out* value = sectionOut(root, key);
+    if (!value) return std::nullopt;
+    Out one = Out::map(true);
+    one.add(key, *value);
+    return render(one);
 }
 
 bool multiline(const std::string& text) { return std::count(text.begin(), text.end(), '\n') > 1; }
@@ -139,14 +152,19 @@ std::string mergedLayout(const SourceText& src, const YAML::Node& old, const Mod
     return applyEdits(fresh, edits).value_or(fresh);
 }
 
+// How much of a changed section the saver rewrites: as little as it can, each changed section
+// (but the model) whole, or the model section too.
+enum class Rewrite { Keys, Sections, Model };
+
 // The file for `edited`; nullopt when its sections cannot be told apart.
 std::optional<std::string> updated(const SourceText& src, const YAML::Node& root, const ExperimentSpec& before,
-                                   const ExperimentSpec& edited, bool rewriteModel)
+                                   const ExperimentSpec& edited, Rewrite rewrite)
 {
     const auto sections = sectionsOf(src, root);
     if (!sections) return std::nullopt;
     const std::string& text = src.text();
-    const Out out = experimentOut(edited);
+    const Out out = experimentOut(edited), was = experimentOut(before);
+    const bool rewriteModel = rewrite == Rewrite::Model;
     std::vector<TextEdit> edits;
 
     auto replace = [&](const Section& s, std::string fresh) {
@@ -191,10 +209,17 @@ std::optional<std::string> updated(const SourceText& src, const YAML::Node& root
                 edits.insert(edits.end(), inPlace->begin(), inPlace->end());
                 continue;
             }
-        if (!fresh) remove(*s);
-        else if (key == "layout")
+        if (!fresh) {
+            remove(*s);
+        } else if (key == "layout") {
             edits.push_back({s->lines.begin, s->lines.end, mergedLayout(src, s->value, before.layout, edited.layout, *fresh)});
-        else replace(*s, *fresh);
+        } else if (key == "model" || rewrite != Rewrite::Keys) {
+            replace(*s, *fresh);
+        } else if (const auto inPlace = valueEdits(src, s->value, sectionOut(was, key), *sectionOut(out, key))) {
+            edits.insert(edits.end(), inPlace->begin(), inPlace->end());
+        } else {
+            replace(*s, *fresh);  // a value whose text cannot be edited in place (section_text.h)
+        }
     }
     return applyEdits(text, edits);
 }
@@ -210,9 +235,9 @@ std::string updateExperimentText(const std::string& originalText, const Experime
     if (!before.usable) return whole;
     const YAML::Node root = YAML::Load(originalText);  // usable: it parses
     const SourceText src(originalText);
-    for (bool rewriteModel : {false, true}) {
+    for (Rewrite rewrite : {Rewrite::Keys, Rewrite::Sections, Rewrite::Model}) {
         try {
-            if (const auto text = updated(src, root, before.spec, edited, rewriteModel))
+            if (const auto text = updated(src, root, before.spec, edited, rewrite))
                 if (sameUpToSpelling(parseExperimentDraft(*text, source).spec, edited)) return *text;
         } catch (const YAML::Exception&) {
             // a tree this saver did not expect: the next way, and at last the writer's file

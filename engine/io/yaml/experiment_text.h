@@ -1,4 +1,4 @@
-// Experiment files as the Model page edits them: read leniently (a model that does not check
+// Experiment files as the studio edits them: read leniently (a model that does not check
 // is still drawn, its broken nodes marked) and saved losslessly (what the edit did not touch
 // keeps its bytes, comments included). The strict reader and writer are experiment_yaml.h.
 #pragma once
@@ -32,12 +32,17 @@ ExperimentDraft loadExperimentDraft(const std::string& path);  // a file that ca
 // node's line(s), a node whose only change is its `checkpoint` flag likewise; any other model
 // change (nodes added, removed, reordered, renamed, rewired, inputs/output/loss changed)
 // rewrites the model section, keeping the comment lines directly above it. The layout section
-// is rewritten line by line (unchanged lines unchanged). Other top-level sections (dataset,
-// optimizer, schedule, training, name, description, sweep) that differ are rewritten as
-// experimentToYaml writes them. parseExperimentDraft(result).spec == edited (minus sourceFile),
-// up to spellings: an attribute whose value normalises to the same (`kernel_size: 3` and
-// `[3, 3]`) is not touched. When the original is empty or unusable, returns
-// experimentToYaml(edited). edited.sourceFile names the file (a missing `name:` is its stem).
+// is rewritten line by line (unchanged lines unchanged). Every other section (name,
+// description, dataset, optimizer, schedule, training, sweep) is edited key by key
+// (section_text.h): a changed value rewrites that value only (its line's comment kept), a key
+// added is one line more at the end of its section (or `, key: value` in a flow mapping), a
+// key back to its default loses its line, and a value the edit did not change keeps its
+// spelling (`0.2860`, `1e-3`). A section the file lacks is added where the writer puts it; one
+// back to all defaults goes. A section whose text cannot be edited so (a literal block, an
+// anchor) is rewritten as experimentToYaml writes it. parseExperimentDraft(result).spec ==
+// edited (minus sourceFile), up to spellings: an attribute whose value normalises to the same
+// (`kernel_size: 3` and `[3, 3]`) is not touched. When the original is empty or unusable,
+// returns experimentToYaml(edited). edited.sourceFile names the file (a missing `name:` is its stem).
 std::string updateExperimentText(const std::string& originalText, const ExperimentSpec& edited);
 
 }  // namespace ts

@@ -97,38 +97,9 @@ std::vector<Change> changesOf(const Node& before, const Node& after)
     return out;
 }
 
-// One `key: value` of a mapping, by place in the text.
-struct Entry {
-    std::string key;
-    Span keySpan;
-    std::size_t colon = 0;     // just after the ':'
-    std::optional<Span> value;  // none: an empty value
-    bool blockValue = false;    // a block collection below the key
-    std::size_t end() const { return value ? value->end : colon; }
-};
-
-std::optional<std::vector<Entry>> entriesOf(const SourceText& src, const YAML::Node& map)
+TextEdit setValue(const MapEntry& e, const std::string& text)
 {
-    std::vector<Entry> out;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        if (!it->first.IsScalar()) return std::nullopt;
-        const auto key = src.span(it->first);
-        const auto colon = key ? src.afterColon(key->end) : std::nullopt;
-        if (!colon) return std::nullopt;
-        Entry e{it->first.Scalar(), *key, *colon, std::nullopt, false};
-        if (!it->second.IsNull()) {
-            e.value = src.span(it->second);
-            if (!e.value) return std::nullopt;
-            e.blockValue = !it->second.IsScalar() && it->second.Style() != YAML::EmitterStyle::Flow;
-        }
-        out.push_back(std::move(e));
-    }
-    return out;
-}
-
-TextEdit setValue(const Entry& e, const std::string& text)
-{
-    if (e.value && !e.blockValue) return TextEdit{e.value->begin, e.value->end, text};
+    if (e.valueSpan && !e.blockValue) return TextEdit{e.valueSpan->begin, e.valueSpan->end, text};
     return TextEdit{e.colon, e.end(), " " + text};  // an empty value, or a block list become one line
 }
 
@@ -139,13 +110,6 @@ std::string flowMap(const std::vector<std::string>& pieces)
     return s + "}";
 }
 
-bool onlySpacesBefore(const SourceText& src, std::size_t pos)
-{
-    const std::size_t start = src.lineStart(pos);
-    return std::all_of(src.text().begin() + static_cast<std::ptrdiff_t>(start), src.text().begin() + static_cast<std::ptrdiff_t>(pos),
-                       [](char c) { return c == ' '; });
-}
-
 // Edits of the mapping `map` (a node's attributes, or a `nodes:` item); `op` is the layer's op
 // text when emptying the mapping should leave the bare layer.
 std::optional<std::vector<TextEdit>> mapEdits(const SourceText& src, const YAML::Node& map, const std::vector<Change>& changes,
@@ -154,16 +118,16 @@ std::optional<std::vector<TextEdit>> mapEdits(const SourceText& src, const YAML:
     const auto entries = entriesOf(src, map);
     const auto whole = src.span(map);
     if (!entries || !whole || entries->empty()) return std::nullopt;
-    auto find = [&](const std::string& key) -> const Entry* {
-        for (const Entry& e : *entries)
+    auto find = [&](const std::string& key) -> const MapEntry* {
+        for (const MapEntry& e : *entries)
             if (e.key == key) return &e;
         return nullptr;
     };
-    std::vector<std::pair<const Entry*, std::string>> sets;
-    std::vector<const Entry*> removes;
+    std::vector<std::pair<const MapEntry*, std::string>> sets;
+    std::vector<const MapEntry*> removes;
     std::vector<std::string> adds;  // "key: value"
     for (const Change& c : changes) {
-        const Entry* e = find(c.key);
+        const MapEntry* e = find(c.key);
         if (e && c.value) sets.emplace_back(e, *c.value);
         else if (e) removes.push_back(e);
         else if (c.value) adds.push_back(yamlString(c.key) + ": " + *c.value);
@@ -181,7 +145,7 @@ std::optional<std::vector<TextEdit>> mapEdits(const SourceText& src, const YAML:
             return edits;
         }
         std::vector<std::string> pieces;  // the mapping again, each kept entry as written
-        for (const Entry& e : *entries) {
+        for (const MapEntry& e : *entries) {
             if (std::find(removes.begin(), removes.end(), &e) != removes.end()) continue;
             const auto set = std::find_if(sets.begin(), sets.end(), [&](const auto& s) { return s.first == &e; });
             pieces.push_back(set != sets.end() ? src.slice(e.keySpan) + ": " + set->second
@@ -192,12 +156,12 @@ std::optional<std::vector<TextEdit>> mapEdits(const SourceText& src, const YAML:
         return edits;
     }
     for (const auto& [e, text] : sets) edits.push_back(setValue(*e, text));
-    for (const Entry* e : removes) {
-        if (!onlySpacesBefore(src, e->keySpan.begin) || !src.onlyCommentAfter(e->end())) return std::nullopt;
+    for (const MapEntry* e : removes) {
+        if (!src.onlyIndentBefore(e->keySpan.begin) || !src.onlyCommentAfter(e->end())) return std::nullopt;
         edits.push_back({src.lineStart(e->keySpan.begin), src.nextLine(e->end()), ""});
     }
     if (!adds.empty()) {
-        const Entry& last = entries->back();
+        const MapEntry& last = entries->back();
         const std::size_t at = src.nextLine(last.end());
         const std::string indent(last.keySpan.begin - src.lineStart(last.keySpan.begin), ' ');
         std::string text = at == src.text().size() && !src.text().ends_with('\n') ? "\n" : "";

@@ -112,6 +112,13 @@ bool SourceText::onlyCommentAfter(std::size_t pos) const
     return true;
 }
 
+bool SourceText::onlyIndentBefore(std::size_t pos) const
+{
+    for (std::size_t i = lineStart(pos); i < pos; ++i)
+        if (text_[i] != ' ') return false;
+    return true;
+}
+
 std::string SourceText::commentAfter(std::size_t pos) const
 {
     if (!onlyCommentAfter(pos)) return {};
@@ -119,6 +126,25 @@ std::string SourceText::commentAfter(std::size_t pos) const
     std::string rest = text_.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
     while (!rest.empty() && isSpace(rest.back())) rest.pop_back();
     return rest.find('#') == std::string::npos ? std::string() : rest;
+}
+
+std::optional<std::vector<MapEntry>> entriesOf(const SourceText& src, const YAML::Node& map)
+{
+    std::vector<MapEntry> out;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        if (!it->first.IsScalar()) return std::nullopt;
+        const auto key = src.span(it->first);
+        const auto colon = key ? src.afterColon(key->end) : std::nullopt;
+        if (!colon) return std::nullopt;
+        MapEntry e{it->first.Scalar(), it->second, *key, *colon, std::nullopt, false};
+        if (!it->second.IsNull()) {
+            e.valueSpan = src.span(it->second);
+            if (!e.valueSpan) return std::nullopt;
+            e.blockValue = !it->second.IsScalar() && it->second.Style() != YAML::EmitterStyle::Flow;
+        }
+        out.push_back(std::move(e));
+    }
+    return out;
 }
 
 YAML::Node valueOf(const YAML::Node& map, const std::string& key)

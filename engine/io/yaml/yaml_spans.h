@@ -31,6 +31,7 @@ public:
     std::size_t lineStart(std::size_t pos) const;
     std::size_t nextLine(std::size_t pos) const;  // after the '\n' ending pos's line (or the text's end)
     bool onlySpaceBefore(std::size_t pos) const;  // nothing but spaces (and a "- ") from its line's start
+    bool onlyIndentBefore(std::size_t pos) const;  // nothing but spaces from its line's start
     // Nothing but spaces and a comment from pos to the line's end.
     bool onlyCommentAfter(std::size_t pos) const;
     // The spaces and comment after pos on its line ("   # note"), or "" when there is none.
@@ -39,6 +40,20 @@ public:
 private:
     const std::string& text_;
 };
+
+// One `key: value` of a mapping, by place in the text.
+struct MapEntry {
+    std::string key;
+    YAML::Node value;
+    Span keySpan;
+    std::size_t colon = 0;          // just after the ':'
+    std::optional<Span> valueSpan;  // none: an empty value
+    bool blockValue = false;        // a block collection below the key
+    std::size_t end() const { return valueSpan ? valueSpan->end : colon; }
+};
+// The entries of a mapping in file order; nullopt when a key is not a scalar or where one
+// ends cannot be told (SourceText::span).
+std::optional<std::vector<MapEntry>> entriesOf(const SourceText& source, const YAML::Node& map);
 
 // The value of `key` in a mapping; an undefined node when it has none or is no mapping
 // (yaml-cpp's operator[] gives a node that throws when asked anything).

@@ -132,6 +132,8 @@ void block(const Out& o, std::size_t indent, std::string& s)
 
 }  // namespace
 
+std::string renderFlow(const Out& value) { return flow(value); }
+
 std::string render(const Out& root)
 {
     // Top-level sections that span lines stand apart by a blank line, as people write them.

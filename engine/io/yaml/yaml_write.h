@@ -61,5 +61,7 @@ template <class T, class F> Out yamlList(const std::vector<T>& values, F render)
 
 // The document for a top-level map (root.kind == Map).
 std::string render(const Out& root);
+// One value on one line, in flow form whatever its width and `block` flags.
+std::string renderFlow(const Out& value);
 
 }  // namespace ts::yamlio
