@@ -45,7 +45,8 @@ class TestOptionEditor : public QObject {
     Q_OBJECT
     ExperimentSpec mlp_;
     std::unique_ptr<OptionEditor> editor_;
-    std::vector<ExperimentSpec> edits_;  // what experimentEdited announced
+    std::vector<ExperimentSpec> edits_;  // what optionEdited announced
+    QStringList whats_;                  // and what it said each edit did (the undo step's text)
 
     template <class W> W* field(const std::string& key) const
     {
@@ -62,7 +63,11 @@ private slots:
     {
         editor_ = std::make_unique<OptionEditor>();
         edits_.clear();
-        connect(editor_.get(), &OptionEditor::experimentEdited, this, [this](const ExperimentSpec& s) { edits_.push_back(s); });
+        whats_.clear();
+        connect(editor_.get(), &OptionEditor::optionEdited, this, [this](const ExperimentSpec& s, const QString& what) {
+            edits_.push_back(s);
+            whats_ << what;
+        });
         QVERIFY(!editor_->isEnabled());
         editor_->setExperiment(mlp_);
         editor_->show();
@@ -163,6 +168,7 @@ private slots:
         typeReplacing(field<QLineEdit>("optimizer.lr"), "3e-4");
         QCOMPARE(edits_.size(), std::size_t(1));
         QCOMPARE(edits_.back().optimizer.lr, 3e-4);
+        QCOMPARE(whats_.back(), QString("Set Learning rate to 3e-4"));  // the field's label, the value as typed
         QVERIFY(editor_->problem("optimizer.lr").isEmpty());
         QCOMPARE(field<QLineEdit>("optimizer.lr")->text(), QString("3e-4"));
         // A spin box: one edit when the number is complete.
@@ -173,6 +179,7 @@ private slots:
         QTest::keyClick(batch, Qt::Key_Return);
         QCOMPARE(edits_.size(), std::size_t(2));
         QCOMPARE(edits_.back().training.batchSize, std::int64_t(64));
+        QCOMPARE(whats_.back(), QString("Set Batch size to 64"));
         // Re-typing the same value is no edit.
         typeReplacing(field<QLineEdit>("optimizer.lr"), "0.0003");
         QCOMPARE(edits_.size(), std::size_t(2));
@@ -188,6 +195,24 @@ private slots:
         QVERIFY(loaded == edited);
         QCOMPARE(loaded.optimizer.lr, 3e-4);
         QCOMPARE(loaded.training.batchSize, std::int64_t(64));
+    }
+
+    // The page hands every edit back from the experiment's document: the editor's own edit
+    // changes nothing on screen (the cursor stays where typing left it), an undone one shows
+    // the value before, and showing is never an edit.
+    void editsComingBackFromTheDocument()
+    {
+        QLineEdit* lr = field<QLineEdit>("optimizer.lr");
+        typeReplacing(lr, "3e-4");
+        QCOMPARE(edits_.size(), std::size_t(1));
+        QCOMPARE(lr->cursorPosition(), 4);
+        editor_->setExperiment(edits_.back());
+        QCOMPARE(lr->text(), QString("3e-4"));
+        QCOMPARE(lr->cursorPosition(), 4);
+        editor_->setExperiment(mlp_);  // Edit > Undo
+        QCOMPARE(lr->text(), QString("0.001"));
+        QCOMPARE(editor_->experiment()->optimizer.lr, 1e-3);
+        QCOMPARE(edits_.size(), std::size_t(1));
     }
 
     void everyOptionHasHelp()
