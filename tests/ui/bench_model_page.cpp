@@ -32,6 +32,7 @@
 #include "io/yaml/experiment_text.h"
 #include "io/yaml/shipped_experiments.h"
 #include "scratch_home.h"
+#include "ui/experiment_document.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_page.h"
 #include "ui/model/model_scene.h"
@@ -165,10 +166,11 @@ struct Row {
     std::vector<double> cpu;  // the UI thread's CPU time, where measured: what the load on the machine does not inflate
 };
 
-int fail(const std::string& what)
+// Says what went wrong; false, for the steps (bool) that end the benchmark with exit 1.
+bool fail(const std::string& what)
 {
     std::fprintf(stderr, "bench_model_page: %s\n", what.c_str());
-    return 1;
+    return false;
 }
 
 // Untimed: lets the summary's memory plan (a worker) finish, so it does not share the cores
@@ -249,16 +251,24 @@ bool writeExperiment(const QString& path, const Options& o, const Model& model, 
     return true;
 }
 
+// Opens `path` in the experiment document the page shows; false (said) when it cannot.
+bool open(ExperimentDocument& experiment, const QString& path)
+{
+    QString error;
+    return experiment.open(path, &error) || fail("cannot open " + path.toStdString() + ": " + error.toStdString());
+}
+
 // The same model saved through the page with a layout: opened (Graphviz lays it out), one
 // node nudged (the layout chosen on opening is implied, not saved, until a node moves), saved.
-bool saveLaidOut(ModelPage& page, const QString& bare, const QString& laidOut, int shownNodes)
+bool saveLaidOut(ExperimentDocument& experiment, ModelPage& page, const QString& bare, const QString& laidOut, int shownNodes)
 {
-    if (!page.openFile(bare)) return fail("cannot open " + bare.toStdString() + ": " + page.statusText().toStdString());
+    if (!open(experiment, bare)) return false;
     settle(page);
     const QString nudged = QStringLiteral("loss");
     page.document()->apply(moveNodes(page.document()->state(), {{nudged, page.canvas()->nodePos(nudged) + QPointF(20, 0)}}),
                            QStringLiteral("bench nudge"));
-    if (!page.saveAs(laidOut)) return fail("cannot save " + laidOut.toStdString() + ": " + page.statusText().toStdString());
+    QString error;
+    if (!experiment.saveAs(laidOut, &error)) return fail("cannot save " + laidOut.toStdString() + ": " + error.toStdString());
     if (const std::size_t placed = loadExperimentDraft(laidOut.toStdString()).spec.layout.positions.size(); placed != std::size_t(shownNodes))
         return fail("the saved file places " + std::to_string(placed) + " of the " + std::to_string(shownNodes) + " nodes");
     settle(page);
@@ -266,13 +276,13 @@ bool saveLaidOut(ModelPage& page, const QString& bare, const QString& laidOut, i
 }
 
 // Opening `path`, until the canvas shows every node and has painted.
-bool measureOpen(ModelPage& page, const QString& path, int shownNodes, long rounds, Row& row)
+bool measureOpen(ExperimentDocument& experiment, ModelPage& page, const QString& path, int shownNodes, long rounds, Row& row)
 {
     for (long r = 0; r < rounds; ++r) {
         QElapsedTimer t;
         t.start();
         const double cpu = bench::threadCpuMs();
-        if (!page.openFile(path)) return fail("cannot open " + path.toStdString());
+        if (!open(experiment, path)) return false;
         if (!bench::waitUntil([&] { return page.canvas()->nodeIds().size() == shownNodes; }, 60000))
             return fail("the canvas does not show every node");
         QCoreApplication::processEvents();
@@ -389,10 +399,11 @@ int main(int argc, char** argv)
     if (!writeExperiment(bare, o, model, &inputs)) return 1;
     const int shownNodes = int(o.nodes + long(inputs));
 
-    ModelPage page;
+    ExperimentDocument experiment;  // outlives the page, its view
+    ModelPage page(&experiment);
     page.show();
     sizeCanvas(page);
-    if (!saveLaidOut(page, bare, laidOut, shownNodes)) return 1;
+    if (!saveLaidOut(experiment, page, bare, laidOut, shownNodes)) return 1;
 
     const std::string n = std::to_string(o.nodes);
     std::map<std::string, Row> rows = {
@@ -406,8 +417,8 @@ int main(int argc, char** argv)
         {"edit", {"  the whole edit: apply until the canvas has painted", "< 20 ms", 20, {}, {}}},
         {"partReshow", {"  apart: ModelScene::show after the edit (the drawn canvas)", "-", 0, {}, {}}},
     };
-    if (!measureOpen(page, bare, shownNodes, o.rounds, rows["openBare"]) ||
-        !measureOpen(page, laidOut, shownNodes, o.rounds, rows["openLaid"]))
+    if (!measureOpen(experiment, page, bare, shownNodes, o.rounds, rows["openBare"]) ||
+        !measureOpen(experiment, page, laidOut, shownNodes, o.rounds, rows["openLaid"]))
         return 1;
     for (long r = 0; r < o.rounds; ++r) parts(bare, model, rows);
     if (!measureEdit(page, model, o.rounds, rows["edit"], rows["editCheck"])) return 1;

@@ -2,11 +2,14 @@
 // (add from the palette's ops, connect, set attributes, rename) equals the model read from
 // experiments/fashion_mnist_cnn.yaml; the whole construction undone step by step and redone;
 // a refused cycle; an error pinned to its node; blocks grouped and pasted with fresh names;
-// files opened and saved losslessly; and the CNN again with the mouse and keyboard on the
-// canvas (nodes from the Tab popup, wires dragged port to port, a node dragged, a rubber band).
+// the page as a view of the experiment document (its edits on the document's one history,
+// files saved losslessly through it, New as a new untitled experiment, shipped files never
+// written); and the CNN again with the mouse and keyboard on the canvas (nodes from the Tab
+// popup, wires dragged port to port, a node dragged, a rubber band).
 #include <QtTest>
 
 #include <QAction>
+#include <QDirIterator>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QLabel>
@@ -18,6 +21,7 @@
 
 #include "graph/templates.h"
 #include "io/yaml/experiment_text.h"
+#include "ui/experiment_document.h"
 #include "ui/model/graph_edits.h"
 #include "ui/model/model_document.h"
 #include "ui/model/model_scene.h"
@@ -40,13 +44,43 @@ using namespace ts::ui;
 namespace {
 
 QString experimentsDir() { return QStringLiteral(TS_SOURCE_DIR "/experiments"); }
+QString shippedPath(const char* name) { return experimentsDir() + QLatin1Char('/') + QLatin1String(name); }
 
-ExperimentSpec shipped(const char* name) { return loadExperiment((experimentsDir() + QLatin1Char('/') + QLatin1String(name)).toStdString()); }
+ExperimentSpec shipped(const char* name) { return loadExperiment(shippedPath(name).toStdString()); }
 
 QByteArray readAll(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Every shipped experiment's bytes (lessons' files included), to show that nothing wrote them.
+QMap<QString, QByteArray> shippedFiles()
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(experimentsDir(), {QStringLiteral("*.yaml")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        files[path] = readAll(path);
+    }
+    return files;
+}
+
+// Opens a file in the document, read only here (a shipped one is a template: never saved).
+bool openIn(ExperimentDocument& experiment, const QString& path)
+{
+    QString error;
+    const bool opened = experiment.open(path, &error);
+    if (!opened) qWarning("%s", qPrintable(error));
+    return opened;
+}
+
+// The page's heading ("Model: my_cnn.yaml (modified)").
+QString pageTitle(const ModelPage& page)
+{
+    for (const QLabel* label : page.findChildren<QLabel*>())
+        if (label->text().startsWith(QStringLiteral("Model: "))) return label->text();
+    return {};
 }
 
 // An experiment with the CNN's dataset and settings but no model nodes: the page starts empty.
@@ -152,10 +186,11 @@ private slots:
 
     void buildTheShippedCnnUndoItAllAndRedo()
     {
-        ModelPage page;
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
         page.resize(1400, 900);
         page.show();
-        page.setExperiment(emptyCnnExperiment());
+        experiment.openUntitled(emptyCnnExperiment());
         QVERIFY(page.document()->state().model.nodes.empty());
         buildCnn(page);
         const Graph expected = shipped("fashion_mnist_cnn.yaml").model;
@@ -173,12 +208,19 @@ private slots:
         QCOMPARE(page.canvas()->nodeIds().size(), qsizetype(2 + expected.nodes.size()));
         QCOMPARE(page.canvas()->wires().size(), qsizetype(expected.nodes.size() + 1));
 
-        // Every step undone, one at a time, back to nothing; then all redone.
-        QUndoStack* undo = page.document()->undoStack();
+        // The page's steps are the experiment's: the document holds the model drawn.
+        QVERIFY(experiment.spec().model == expected);
+
+        // Every step undone, one at a time, back to nothing, on the experiment's one history
+        // (Edit > Undo from any page); then all redone.
+        QUndoStack* undo = experiment.undoStack();
+        QCOMPARE(page.document()->undoStack(), undo);
         const int steps = undo->count();
         QVERIFY(steps >= 14 * 2);
+        QVERIFY2(undo->undoText().contains(QStringLiteral("classifier")), qPrintable(undo->undoText()));  // says what it undoes
         while (undo->canUndo()) undo->undo();
         QVERIFY(page.document()->state().model.nodes.empty());
+        QVERIFY(experiment.spec().model.nodes.empty());
         QCOMPARE(page.canvas()->nodeIds().size(), qsizetype(2));
         while (undo->canRedo()) undo->redo();
         QVERIFY(page.document()->state().model == expected);
@@ -186,11 +228,12 @@ private slots:
 
     void buildTheShippedCnnWithTheMouse()
     {
-        ModelPage page;
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
         page.resize(1400, 900);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        page.setExperiment(emptyCnnExperiment());
+        experiment.openUntitled(emptyCnnExperiment());
         page.canvas()->setZoom(1);
         page.canvas()->setFocus();
         MouseUser user{page};
@@ -275,8 +318,9 @@ private slots:
 
     void connectionsTheEngineWouldRefuseAreRefused()
     {
-        ModelPage page;
-        page.setExperiment(emptyCnnExperiment());
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        experiment.openUntitled(emptyCnnExperiment());
         const QString a = page.addOp(QStringLiteral("Linear"), {});
         const QString b = page.addOp(QStringLiteral("ReLU"), {});
         QVERIFY(page.connectNodes(QStringLiteral("image"), a, 0));
@@ -299,8 +343,9 @@ private slots:
 
     void anErrorIsPinnedToItsNodeAndListed()
     {
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         setAttr(page, QStringLiteral("linear1"), QStringLiteral("in_features"), std::int64_t(1000));
         const GraphDiagnosis& d = page.document()->diagnosis();
         QVERIFY(!d.ok());
@@ -320,8 +365,9 @@ private slots:
 
     void blocksGroupAndPasteWithFreshNames()
     {
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         const QStringList block{QStringLiteral("conv2"), QStringLiteral("batchnorm2"), QStringLiteral("relu2")};
         page.canvas()->selectNodes(block);
         page.groupSelection();
@@ -362,17 +408,20 @@ private slots:
         const QString path = dir.filePath(file);
         QVERIFY(QFile::copy(experimentsDir() + QLatin1Char('/') + file, path));
         const QByteArray original = readAll(path);
+        QString error;
         {
-            ModelDocument doc;  // opening a file is one change (the page may then add an implied layout)
+            ExperimentDocument experiment;
+            ModelDocument doc(&experiment);  // opening a file is one change (the page may then add an implied layout)
             QSignalSpy changed(&doc, &ModelDocument::changed);
-            QString error;
-            QVERIFY2(doc.openFile(path, &error), qPrintable(error));
+            QVERIFY2(experiment.open(path, &error), qPrintable(error));
             QCOMPARE(changed.count(), 1);
         }
-        ModelPage page;
-        QVERIFY(page.openFile(path));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, path));
+        QVERIFY(!experiment.isTemplate());  // a copy of the user's: saved in place
         QVERIFY(!page.document()->isModified());
-        QVERIFY(page.save());
+        QVERIFY2(experiment.save(&error), qPrintable(error));
         QCOMPARE(readAll(path), original);
 
         // One attribute changed: one line of the file changed.
@@ -386,13 +435,20 @@ private slots:
         const std::int64_t v = std::get<std::int64_t>(first.attrs.get(attr.toStdString()));
         setAttr(page, QString::fromStdString(first.name), attr, std::int64_t(v + 1));
         QVERIFY(page.document()->isModified());
-        QVERIFY(page.save());
+        QVERIFY(experiment.isModified());
+        QVERIFY2(experiment.save(&error), qPrintable(error));
+        QVERIFY(!page.document()->isModified());
         const QList<QByteArray> a = original.split('\n'), b = readAll(path).split('\n');
         QCOMPARE(a.size(), b.size());
         int differ = 0;
         for (int i = 0; i < a.size(); ++i) differ += a[i] != b[i];
         QCOMPARE(differ, 1);
         QCOMPARE(loadExperimentDraft(path.toStdString()).spec.model, page.document()->state().model);
+        // The edit undone and saved again: the file is the original, byte for byte.
+        experiment.undoStack()->undo();
+        QVERIFY(experiment.isModified());
+        QVERIFY2(experiment.save(&error), qPrintable(error));
+        QCOMPARE(readAll(path), original);
     }
 
     void brokenFileStillOpensWithTheNodeMarked()
@@ -405,22 +461,25 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(text);
         f.close();
-        ModelPage page;
-        QVERIFY(page.openFile(path));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, path));
         const GraphDiagnosis& d = page.document()->diagnosis();
         QVERIFY(!d.ok());
         QCOMPARE(d.problems.front().kind(), GraphError::Kind::UnknownOp);
         QVERIFY(page.canvas()->nodeIds().contains(QString::fromStdString(d.problems.front().node())));
-        QVERIFY(page.save());
+        QString error;
+        QVERIFY2(experiment.save(&error), qPrintable(error));
         QCOMPARE(readAll(path), text);  // nothing lost
     }
 
     // The largest batch leaves the margin the machine keeps (train/memory_advice.h) and says so.
     void summaryPlansTheExecutorsMemory()
     {
-        ModelPage page;
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
         const ExperimentSpec spec = shipped("fashion_mnist_cnn.yaml");
-        page.setExperiment(spec);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         QTRY_VERIFY_WITH_TIMEOUT(page.summary()->largestBatch() > 0, 20000);
         const RunMemory planned = planRunMemory(spec, spec.training.batchSize, cpuBackend());
         QCOMPARE(page.summary()->plannedMemory().total(), planned.total());
@@ -444,9 +503,10 @@ private slots:
     void summaryConfirmsABatchWithOneStep()
     {
         TrainingSession session;
-        ModelPage page;
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
         const ExperimentSpec spec = shipped("fashion_mnist_cnn.yaml");
-        page.setExperiment(spec);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         ModelSummaryPanel* summary = page.summary();
         auto* button = summary->findChild<QPushButton*>(QStringLiteral("summaryConfirm"));
         QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
@@ -485,8 +545,9 @@ private slots:
     void theOneStepCheckRefusesABatchThatDoesNotFit()
     {
         TrainingSession session;
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         ModelSummaryPanel* summary = page.summary();
         summary->setSession(&session);
         QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
@@ -508,8 +569,9 @@ private slots:
     void theOneStepCheckIsCancellable()
     {
         TrainingSession session;
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         ModelSummaryPanel* summary = page.summary();
         summary->setSession(&session);
         QTRY_VERIFY_WITH_TIMEOUT(summary->largestBatch() > 0 && !summary->planning(), 20000);
@@ -532,8 +594,9 @@ private slots:
     // the output and the labels as one undoable step.
     void aModelWithoutALossShowsTheProblemAndTheFix()
     {
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         QVERIFY(page.document()->diagnosis().ok());
         QVERIFY(page.trainAction()->isEnabled());
         QString loss;
@@ -588,8 +651,9 @@ private slots:
         spec.model = Graph{};
         spec.model.inputs = {{"features", Shape{4}, DType::F32}, {"label", Shape{1}, DType::F32}};
         spec.model.add("linear1", "Linear", {"features"}, {{"out_features", std::int64_t(1)}});
-        ModelPage page;
-        page.setExperiment(spec);
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        experiment.openUntitled(spec);
         QCOMPARE(page.fittingLossOp(), QStringLiteral("MSE"));
         const QString name = page.addFittingLoss();
         QVERIFY(!name.isEmpty());
@@ -600,8 +664,9 @@ private slots:
     // Seen: with an error anywhere, every node's FLOPs were per batch (conv1 jumped x128).
     void flopsStayPerSampleWhenAnotherNodeHasAnError()
     {
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         auto flopsLine = [&](const QString& id) {
             const widgets::NodeItem* item = nullptr;
             for (QGraphicsItem* g : page.canvas()->scene()->items())
@@ -622,7 +687,8 @@ private slots:
     // the longest registered one included (ConvTranspose2d), at any scale (ctest runs 1.5x too).
     void thePaletteShowsEveryNameWhole()
     {
-        ModelPage page;
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
         page.resize(960, 600);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -643,11 +709,12 @@ private slots:
 
     void newNodesLandInFreeSpace()
     {
-        ModelPage page;
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
         page.resize(1200, 800);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         QTest::qWait(50);
         widgets::NodeCanvas* canvas = page.canvas();
         QVERIFY(canvas->minimap()->isVisible());
@@ -674,23 +741,26 @@ private slots:
     // freed memory, then "double free or corruption" in bench_model_page).
     void destroyingAnEditedDocumentTellsNoOne()
     {
-        auto* doc = new ModelDocument;
-        doc->open(shipped("fashion_mnist_cnn.yaml"));
-        ModelState s = doc->state();
+        auto* experiment = new ExperimentDocument;
+        QVERIFY(openIn(*experiment, shippedPath("fashion_mnist_cnn.yaml")));
+        auto* view = new ModelDocument(experiment, experiment);  // the page's view, gone with the document
+        ModelState s = view->state();
         s.layout.positions["conv2"] = {500, 0};
-        doc->apply(s, QStringLiteral("move"));
-        QVERIFY(doc->isModified());
+        view->apply(s, QStringLiteral("move"));
+        QVERIFY(experiment->isModified() && view->isModified());
         int told = 0;
-        connect(doc, &ModelDocument::modifiedChanged, this, [&told] { ++told; });
-        delete doc;
+        connect(experiment, &ExperimentDocument::modifiedChanged, this, [&told] { ++told; });
+        connect(view, &ModelDocument::modifiedChanged, this, [&told] { ++told; });
+        delete experiment;
         QCOMPARE(told, 0);
     }
 
     // Arrange with a selection moves only the selected nodes, laid out where they were.
     void arrangingTheSelectionLeavesTheRest()
     {
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_cnn.yaml"));
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_cnn.yaml")));
         ModelState s = page.document()->state();
         s.layout.positions["conv2"] = {500, 0};
         s.layout.positions["batchnorm2"] = {700, 300};
@@ -708,17 +778,140 @@ private slots:
         QCOMPARE(after.at("conv2").y, 0.0);
     }
 
-    void templatesFollowTheExperimentsData()
+    // New is a new experiment, not an edit of the open one: the page asks for an untitled
+    // experiment with the same data and settings, the template's model (its input shape and
+    // classes from the open model) and the template's name; the window opens it. The file
+    // that was open keeps its model (and its runs their name); no shipped file is written.
+    void newFromATemplateIsANewUntitledExperiment()
     {
-        ModelPage page;
-        page.setExperiment(shipped("fashion_mnist_mlp.yaml"));
+        const QMap<QString, QByteArray> shippedBefore = shippedFiles();
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        std::vector<ExperimentSpec> asked;
+        connect(&page, &ModelPage::newExperimentRequested, this, [&asked](const ExperimentSpec& s) { asked.push_back(s); });
+        QVERIFY(openIn(experiment, shippedPath("fashion_mnist_mlp.yaml")));
+        auto newFrom = [&](const QString& name) {
+            const ExperimentSpec open = experiment.spec();
+            const QString openPath = experiment.path();
+            const bool wasModified = experiment.isModified();
+            page.newFromTemplate(name);
+            if (asked.size() != 1) return ExperimentSpec{};
+            ExperimentSpec next = asked.back();
+            asked.clear();
+            // Asking changed nothing yet: the window asks about unsaved edits first.
+            if (!(experiment.spec() == open) || experiment.path() != openPath || experiment.isModified() != wasModified ||
+                experiment.undoStack()->count() != 0)
+                return ExperimentSpec{};
+            // Everything but the model, its drawing and the name is the open experiment's.
+            ExperimentSpec rest = next;
+            rest.model = open.model;
+            rest.layout = open.layout;
+            rest.name = open.name;
+            return rest == open ? next : ExperimentSpec{};
+        };
         for (const char* name : {"mlp", "cnn", "resnet", "lenet5"}) {
-            page.newFromTemplate(QString::fromLatin1(name));
+            const ExperimentSpec next = newFrom(QString::fromLatin1(name));
+            QCOMPARE(next.name, std::string(name));
+            QCOMPARE(next.model, templateGraph(name, TemplateInput{{1, 28, 28}, 10}));
+            experiment.openUntitled(next);  // the window's part (DocumentActions::openUntitled)
+            QVERIFY(experiment.path().isEmpty());
+            QVERIFY(experiment.isModified());  // never saved
+            QVERIFY(!experiment.undoStack()->canUndo());  // a new experiment starts its own history
             QVERIFY2(page.document()->diagnosis().ok(), name);
-            QCOMPARE(page.document()->state().model, templateGraph(name, TemplateInput{{1, 28, 28}, 10}));
+            QCOMPARE(page.document()->state().model, next.model);
+            QCOMPARE(pageTitle(page), QStringLiteral("Model: %1 (modified)").arg(QLatin1String(name)));
+            QString error;
+            QVERIFY(!experiment.save(&error));  // Save asks where: nowhere is written meanwhile
         }
-        page.document()->undoStack()->undo();
-        QCOMPARE(page.document()->state().model, templateGraph("resnet", TemplateInput{{1, 28, 28}, 10}));
+
+        // A shipped experiment's model: named after its file, drawn as it is drawn there.
+        const QString resnetFile = shippedPath("fashion_mnist_resnet.yaml");
+        const ExperimentSpec resnet = shipped("fashion_mnist_resnet.yaml");
+        const ExperimentSpec next = newFrom(QStringLiteral("experiment:") + resnetFile);
+        QCOMPARE(next.name, std::string("fashion_mnist_resnet"));
+        QCOMPARE(next.model, resnet.model);
+        QVERIFY(next.layout == resnet.layout);
+        experiment.openUntitled(next);
+        QVERIFY(!ExperimentDocument::isTemplateLocation(experiment.suggestedSavePath()));
+        QTemporaryDir dir;
+        const QString mine = dir.filePath(QStringLiteral("my_resnet.yaml"));
+        QString error;
+        QVERIFY2(experiment.saveAs(mine, &error), qPrintable(error));
+        QCOMPARE(experiment.path(), mine);
+        QVERIFY(!experiment.isModified());
+        QCOMPARE(pageTitle(page), QStringLiteral("Model: my_resnet.yaml"));
+        const ExperimentSpec saved = loadExperiment(mine.toStdString());
+        QCOMPARE(saved.model, resnet.model);
+        QCOMPARE(saved.dataset.path, shipped("fashion_mnist_mlp.yaml").dataset.path);  // the data of the experiment it came from
+        QCOMPARE(shippedFiles(), shippedBefore);
+    }
+
+    // An untitled experiment is found from anywhere: a data path relative to the file that was
+    // open becomes absolute, and still names the same data once saved in another folder.
+    void aNewExperimentKeepsFindingItsData()
+    {
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        std::vector<ExperimentSpec> asked;
+        connect(&page, &ModelPage::newExperimentRequested, this, [&asked](const ExperimentSpec& s) { asked.push_back(s); });
+        QVERIFY(openIn(experiment, shippedPath("tabular_example.yaml")));
+        QCOMPARE(experiment.spec().dataset.path, std::string("data/wine_like.csv"));  // relative in the file
+        const QString data = QFileInfo(experimentsDir() + QStringLiteral("/data/wine_like.csv")).canonicalFilePath();
+        QVERIFY(!data.isEmpty());
+        page.newFromTemplate(QStringLiteral("mlp"));
+        QCOMPARE(asked.size(), std::size_t(1));
+        experiment.openUntitled(asked.front());
+        QVERIFY(experiment.spec().sourceFile.empty());
+        const QString path = QString::fromStdString(experiment.spec().dataset.path);
+        QVERIFY2(QFileInfo(path).isAbsolute(), qPrintable(path));
+        QCOMPARE(QFileInfo(path).canonicalFilePath(), data);
+        QTemporaryDir dir;
+        const QString mine = dir.filePath(QStringLiteral("wine_mlp.yaml"));
+        QString error;
+        QVERIFY2(experiment.saveAs(mine, &error), qPrintable(error));
+        QCOMPARE(QFileInfo(QString::fromStdString(withAbsolutePaths(loadExperiment(mine.toStdString())).dataset.path)).canonicalFilePath(), data);
+    }
+
+    // A shipped experiment edited on the page is a template: Save refuses (the window then asks
+    // for a new file), Save As writes the user's copy; the shipped file stays byte for byte.
+    // The copy differs from it in the edited line alone, and is then saved in place.
+    void editingAShippedExperimentNeverWritesIt()
+    {
+        const QMap<QString, QByteArray> shippedBefore = shippedFiles();
+        const QString cnn = shippedPath("fashion_mnist_cnn.yaml");
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        QVERIFY(openIn(experiment, cnn));
+        QVERIFY(experiment.isTemplate());
+        QCOMPARE(pageTitle(page), QStringLiteral("Model: fashion_mnist_cnn.yaml"));
+        setAttr(page, QStringLiteral("linear1"), QStringLiteral("out_features"), std::int64_t(256));
+        QVERIFY(experiment.isModified());
+        QCOMPARE(pageTitle(page), QStringLiteral("Model: fashion_mnist_cnn.yaml (modified)"));
+        QString error;
+        QVERIFY(!experiment.save(&error));
+        QVERIFY2(error.contains(QStringLiteral("shipped")), qPrintable(error));
+        QVERIFY(experiment.isModified());  // the edit is kept for Save As
+        QCOMPARE(shippedFiles(), shippedBefore);
+
+        QTemporaryDir dir;
+        const QString mine = dir.filePath(QStringLiteral("my_cnn.yaml"));
+        QVERIFY2(experiment.saveAs(mine, &error), qPrintable(error));
+        QCOMPARE(experiment.path(), mine);
+        QVERIFY(!experiment.isTemplate());
+        QVERIFY(!experiment.isModified());
+        QCOMPARE(pageTitle(page), QStringLiteral("Model: my_cnn.yaml"));
+        const QList<QByteArray> a = shippedBefore.value(cnn).split('\n'), b = readAll(mine).split('\n');
+        QCOMPARE(a.size(), b.size());
+        int differ = 0;
+        for (int i = 0; i < a.size(); ++i) differ += a[i] != b[i];
+        QCOMPARE(differ, 1);
+        const ExperimentSpec saved = loadExperiment(mine.toStdString());
+        QCOMPARE(std::get<std::int64_t>(findNode(saved.model, QStringLiteral("linear1"))->attrs.get("out_features")), std::int64_t(256));
+        // The user's own file now: Save writes in place; the edit undone and saved, it is the shipped text again.
+        experiment.undoStack()->undo();
+        QVERIFY2(experiment.save(&error), qPrintable(error));
+        QCOMPARE(readAll(mine), shippedBefore.value(cnn));
+        QCOMPARE(shippedFiles(), shippedBefore);
     }
 };
 
