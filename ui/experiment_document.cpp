@@ -134,8 +134,7 @@ void ExperimentDocument::adopt(const ExperimentSpec& spec, const QString& path, 
     m_fileIssues = std::move(issues);
     m_template = !path.isEmpty() && (isTemplateLocation(path) || !QFileInfo(path).isWritable());
     m_has = true;
-    m_undo->clear();
-    m_undo->resetClean();
+    m_undo->clear();  // and clean: resetClean() would mark the file just read as modified
     watch();
     if (otherPath) emit pathChanged(m_path);
     emit modifiedChanged(isModified());

@@ -8,10 +8,16 @@ namespace ts::ui {
 
 ModelDocument::ModelDocument(ExperimentDocument* experiment, QObject* parent) : QObject(parent), m_experiment(experiment)
 {
-    connect(m_experiment, &ExperimentDocument::changed, this, &ModelDocument::follow);
+    connect(m_experiment, &ExperimentDocument::changed, this, [this] {
+        if (follow()) emit changed();
+    });
+    // The document says opened before changed: the page starts over (and lays out a file
+    // without a drawing) on the new experiment's state, so take it first.
     connect(m_experiment, &ExperimentDocument::opened, this, [this] {
         m_implied.reset();
+        const bool differs = follow();
         emit opened();
+        if (differs) emit changed();
     });
     connect(m_experiment, &ExperimentDocument::modifiedChanged, this, &ModelDocument::modifiedChanged);
     follow();
@@ -30,15 +36,15 @@ ExperimentSpec ModelDocument::experiment() const
     return spec;
 }
 
-void ModelDocument::follow()
+bool ModelDocument::follow()
 {
     const ExperimentSpec& spec = m_experiment->spec();
     ModelState next{spec.model, spec.layout.positions.empty() && m_implied ? *m_implied : spec.layout};
     const bool modelChanged = !(next.model == m_state.model) || m_diagnosedBatch != spec.training.batchSize;
-    if (!modelChanged && next == m_state) return;
+    if (!modelChanged && next == m_state) return false;
     m_state = std::move(next);
     if (modelChanged) diagnose();
-    emit changed();
+    return true;
 }
 
 void ModelDocument::setImpliedLayout(const ModelLayout& layout)

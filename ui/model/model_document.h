@@ -49,7 +49,7 @@ signals:
     void modifiedChanged(bool modified);
 
 private:
-    void follow();  // the experiment changed: the drawing and, when needed, the diagnosis
+    bool follow();  // the experiment changed: the drawing and, when needed, the diagnosis; false: neither did
     void diagnose();
 
     ExperimentDocument* m_experiment;
