@@ -142,11 +142,13 @@ bool DocumentActions::save()
 bool DocumentActions::saveAs()
 {
     if (!m_doc->hasExperiment()) return false;
-    QFileDialog dialog(m_window, tr("Save Experiment As"), m_doc->suggestedSavePath(), tr("Experiments (*.yaml *.yml)"));
+    const QFileInfo suggested(m_doc->suggestedSavePath());
+    QDir().mkpath(suggested.absolutePath());  // a new user's Documents folder may not exist yet
+    QFileDialog dialog(m_window, tr("Save Experiment As"), suggested.absolutePath(), tr("Experiments (*.yaml *.yml)"));
     dialog.setObjectName(QStringLiteral("saveExperimentDialog"));
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setDefaultSuffix(QStringLiteral("yaml"));
-    dialog.selectFile(m_doc->suggestedSavePath());
+    dialog.selectFile(suggested.fileName());
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return false;
     return saveAs(dialog.selectedFiles().constFirst());
 }
