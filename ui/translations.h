@@ -15,8 +15,6 @@ class Translations {
 public:
     // "en" (the source language) plus every language with a compiled-in translation.
     static QStringList available();
-    // Only until main_window.cpp calls StudioSettings::setLanguage (issue 39); then delete.
-    static inline const QString kSettingsKey = QStringLiteral("language");
 
     // Loads, without installing, the translators for `language` (empty: the system's): the
     // studio's own and Qt's, in the order to ask them; none for English.
