@@ -7,18 +7,13 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QUndoStack>
 
 #include "experiment_document.h"
 #include "io/yaml/shipped_experiments.h"
+#include "studio_settings.h"
 
 namespace ts::ui {
-
-namespace {
-const QString kRecentKey = QStringLiteral("train/recentExperiments");
-constexpr int kMaxRecent = 8;
-}  // namespace
 
 DocumentActions::DocumentActions(ExperimentDocument* document, QWidget* window) : QObject(window), m_doc(document), m_window(window)
 {
@@ -55,22 +50,9 @@ void DocumentActions::updateActions()
     m_revert->setEnabled(!m_doc->path().isEmpty() && m_doc->isModified());
 }
 
-QStringList DocumentActions::recentExperiments()
-{
-    QStringList files;
-    for (const QString& file : QSettings().value(kRecentKey).toStringList())
-        if (QFileInfo::exists(file)) files << file;
-    return files;
-}
+QStringList DocumentActions::recentExperiments() { return StudioSettings::recentExperiments(); }
 
-void DocumentActions::remember(const QString& path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(kRecentKey).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    settings.setValue(kRecentKey, recent.mid(0, kMaxRecent));
-}
+void DocumentActions::remember(const QString& path) { StudioSettings::addRecentExperiment(path); }
 
 void DocumentActions::fillRecentMenu(QMenu* menu)
 {

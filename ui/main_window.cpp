@@ -14,7 +14,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
-#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolButton>
@@ -33,6 +32,7 @@
 #include "ui/hyperparameters/schedule_preview_chart.h"
 #include "ui/train/jobs_panel.h"
 #include "ui/runs/runs_page.h"
+#include "studio_settings.h"
 #include "studio_workspace.h"
 #include "system_info.h"
 #include "ui/train/train_page.h"
@@ -42,12 +42,6 @@
 #include "user_files.h"
 
 namespace ts::ui {
-
-namespace {
-const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
-const QString kStateKey = QStringLiteral("mainWindow/state");
-const QString kPageKey = QStringLiteral("mainWindow/page");
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -152,7 +146,7 @@ void MainWindow::updateTitle()
 // The experiment of the last session, else the first shipped one.
 void MainWindow::openStartingExperiment()
 {
-    QStringList candidates = DocumentActions::recentExperiments().mid(0, 1);
+    QStringList candidates{StudioSettings::lastExperiment()};
     if (const QString shipped = QString::fromStdString(shippedExperimentsDirectory().string()); !shipped.isEmpty())
         for (const QFileInfo& f : QDir(shipped).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
             candidates << f.absoluteFilePath();
@@ -211,7 +205,7 @@ void MainWindow::createLanguageMenu(QMenu* menu)
         action->setData(code);
         group->addAction(action);
         connect(action, &QAction::triggered, this, [code] {
-            QSettings().setValue(Translations::kSettingsKey, code);
+            StudioSettings::setLanguage(code);
             LiveLanguage::use(code);
         });
     };
@@ -388,24 +382,24 @@ void MainWindow::showAbout()
 
 void MainWindow::restoreSettings()
 {
-    const QSettings settings;
-    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(defaultSize());
-    restoreState(settings.value(kStateKey).toByteArray());
-    setCurrentPage(PageInfo::fromKey(settings.value(kPageKey).toString()).value_or(Page::Datasets));
+    if (!restoreGeometry(StudioSettings::windowGeometry())) resize(defaultSize());
+    restoreState(StudioSettings::windowState());
+    setCurrentPage(StudioSettings::page());
 }
 
 void MainWindow::saveSettings() const
 {
-    QSettings settings;
-    settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
-    settings.setValue(kPageKey, PageInfo::key(currentPage()));
+    StudioSettings::setWindowGeometry(saveGeometry());
+    StudioSettings::setWindowState(saveState());
+    StudioSettings::setPage(currentPage());
+    if (!m_document->path().isEmpty()) StudioSettings::setLastExperiment(m_document->path());
     if (auto* runs = qobject_cast<RunsPage*>(m_stack->widget(int(Page::Runs)))) runs->saveViewState();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_documentActions->maybeSave()) {  // Cancel: the window stays, as it was
+    // Asked once: closing again once the stopped job has ended needs no second answer.
+    if (!m_closeWhenIdle && !m_documentActions->maybeSave()) {  // Cancel: the window stays, as it was
         event->ignore();
         return;
     }

@@ -1,5 +1,5 @@
 // The studio's main window: a sidebar of the five pages driving a stack, the menus, a status
-// bar with the compute device, and window geometry + last page kept in QSettings.
+// bar with the compute device, and window geometry + last page kept in StudioSettings.
 #pragma once
 
 #include <QMainWindow>
@@ -24,7 +24,7 @@ class TrainingSession;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);  // restores geometry and page from QSettings
+    explicit MainWindow(QWidget* parent = nullptr);  // restores geometry and page (StudioSettings)
 
     Page currentPage() const;
     ExperimentDocument* document() const { return m_document; }

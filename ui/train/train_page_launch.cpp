@@ -4,11 +4,11 @@
 // charts it live (each rank's throughput among them), and this page's charts follow it from the
 // store (RunFollower, twice a second).
 #include <QComboBox>
-#include <QSettings>
 #include <QSpinBox>
 #include <QThread>
 #include <QTimer>
 
+#include "ui/studio_settings.h"
 #include "distributed_launch.h"
 #include "live_chart.h"
 #include "run_follower.h"
@@ -16,10 +16,6 @@
 #include "train_page.h"
 
 namespace ts::ui {
-
-namespace {
-const QString kProcessesKey = QStringLiteral("train/processes");
-}
 
 QWidget* TrainPage::createProcessesField()
 {
@@ -46,9 +42,9 @@ QWidget* TrainPage::createProcessesField()
                  "one and must divide by the processes; each gets an equal share of the CPU threads.")
             : unavailable);
     m_processes->setEnabled(unavailable.isEmpty());
-    m_processes->setValue(unavailable.isEmpty() ? QSettings().value(kProcessesKey, 1).toInt() : 1);
+    m_processes->setValue(unavailable.isEmpty() ? StudioSettings::processes() : 1);
     connect(m_processes, &QSpinBox::valueChanged, this, [this](int n) {
-        QSettings().setValue(kProcessesKey, n);
+        StudioSettings::setProcesses(n);
         updateActions();
     });
     return m_processes;
