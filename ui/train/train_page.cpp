@@ -106,8 +106,14 @@ TrainPage::TrainPage(TrainingSession* session, ExperimentDocument* document, QWi
         connect(m_session, &TrainingSession::diagnosticRaised, this, [this](const ts::Message& message, qint64 runId) {
             if (follows()) m_cards->addDiagnostic(message, runId);
         });
+        // By now the session's current job is the next one: the run that ended is this page's
+        // job that is done and not yet said to be (a cancelled one never began, so never ends).
         connect(m_session, &TrainingSession::finished, this, [this](TrainingSession::Outcome outcome, const QString& message) {
-            if (follows()) onFinished(outcome, message);
+            for (const JobRow& job : m_session->jobs())
+                if (job.isDone() && job.state != JobRow::State::Cancelled && m_ownJobs.remove(job.id)) {
+                    onFinished(outcome, message);
+                    return;
+                }
         });
         connect(m_session, &TrainingSession::checkpointSaved, this, [this](const QString& path, qint64 step, qint64 epoch, bool best) {
             if (!follows()) return;
@@ -134,6 +140,14 @@ bool TrainPage::follows()
     return true;
 }
 
+void TrainPage::own(qint64 job)
+{
+    m_ownJobs.insert(job);
+    // The session announced the job's state before this page knew the job as its own.
+    updateActions();
+    updateStatus();
+}
+
 QString TrainPage::workspaceDirectory() const
 {
     return m_workspace.isEmpty() ? QString::fromStdString(studioWorkspace().directory) : m_workspace;
@@ -149,7 +163,7 @@ void TrainPage::startTraining()
     }
     resetRunView(spec->training.clipGradNorm);
     appendLog(tr("Starting %1 on %2").arg(QString::fromStdString(spec->name), m_device->currentText()));
-    m_ownJobs.insert(m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory()));
+    own(m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory()));
 }
 
 void TrainPage::queueTraining()
@@ -161,7 +175,7 @@ void TrainPage::queueTraining()
         return;
     }
     const qint64 job = m_session->start(*spec, m_device->currentData().toString(), workspaceDirectory());
-    m_ownJobs.insert(job);
+    own(job);
     appendLog(tr("Queued %1 as job %2: it trains when the jobs before it have ended.")
                   .arg(QString::fromStdString(spec->name))
                   .arg(job));
@@ -172,13 +186,13 @@ void TrainPage::resumeRun(qint64 runId)
     if (!m_session) return;
     if (m_session->isActive()) {
         const qint64 job = m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory());
-        m_ownJobs.insert(job);
+        own(job);
         appendLog(tr("Queued the resumption of run %1 as job %2.").arg(runId).arg(job));
         return;
     }
     resetRunView(0);
     appendLog(tr("Resuming run %1 on %2").arg(runId).arg(m_device->currentText()));
-    m_ownJobs.insert(m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory()));
+    own(m_session->resumeRun(runId, m_device->currentData().toString(), workspaceDirectory()));
 }
 
 void TrainPage::resetRunView(double clipThreshold)

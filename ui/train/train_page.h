@@ -94,6 +94,7 @@ private:
     // One field's change as one undoable step of the experiment (nothing when it equals it).
     void editField(const QString& what, int field, const std::function<void(ts::ExperimentSpec&)>& change);
     bool follows();  // whether the session's current job is one of this page's runs
+    void own(qint64 job);  // a run this page started or resumed: followed once it begins
     void updateMemoryEstimate();
     void updateActions();
     void updateStatus();

@@ -22,7 +22,7 @@ void TrainPage::onDiagnosticAction(const QString& rule, const QString& action, q
             TrainJob job = lowerLearningRateJob(Workspace::open(workspaceDirectory().toStdString()), runId);
             job.device = m_device->currentData().toString().toStdString();
             const bool fork = !job.fork.empty();
-            m_session->enqueue(job, tr("run %1 with learning rate ×0.1").arg(runId), workspaceDirectory());
+            own(m_session->enqueue(job, tr("run %1 with learning rate ×0.1").arg(runId), workspaceDirectory()));
             appendLog(fork ? tr("Forking run %1 from its last checkpoint with the learning rate ×0.1.").arg(runId)
                            : tr("Run %1 has no checkpoint: training its experiment again with the learning rate ×0.1.")
                                  .arg(runId));
