@@ -1,8 +1,9 @@
 // The Train page's diagnostic cards (ui/train/diagnostic_cards.h): a diagnostic becomes a card
 // with its title and advice in the user's language (Chinese under the zh_CN translator) and a
 // button per action, the buttons ask for their rule's action with the run, and on the Train
-// page the NaN card of a run that diverged (learning rate 10, trained on the session's queue)
-// arrives by itself, and its "resume with learning rate x0.1" queues the fork that trains finite.
+// page the NaN card of a run it started that diverged (learning rate 10, trained on the
+// session's queue) arrives by itself, and its "resume with learning rate x0.1" queues the fork
+// that trains finite, which the page then follows as its own run.
 // Offscreen, with a scratch HOME and a temporary workspace.
 #include <QtTest>
 #include <QtWidgets>
@@ -12,12 +13,12 @@
 #include "chinese_text.h"
 #include "diverging_experiment.h"
 #include "idx_files.h"
-#include "jobs/job.h"
 #include "studio_suite.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
 #include "train/diagnostics.h"
 #include "ui/engine_messages.h"
+#include "ui/experiment_document.h"
 #include "ui/screenshot.h"
 #include "ui/train/diagnostic_cards.h"
 #include "ui/train/train_page.h"
@@ -122,7 +123,8 @@ private slots:
         }
         QCOMPARE(cards.count(), int(diagnosticRules().size()));
         // The Train page with three cards, for a person to look at: build/screenshots/diagnostic_cards_zh_CN.png.
-        TrainPage page(nullptr);
+        ExperimentDocument document;
+        TrainPage page(nullptr, &document);
         page.resize(1280, 800);
         page.diagnosticCards()->addDiagnostic(makeMessage(MessageId::DiagNonFinite, {"26", "2", "10", "1"}), 3);
         page.diagnosticCards()->addDiagnostic(makeMessage(MessageId::DiagNotConverging, {"100", "2.303", "2.298"}), 3);
@@ -144,14 +146,18 @@ private slots:
         test::writeIdxPair(data, "t10k", 60, 2, 30.0);
         const QString workspace = dir.filePath("ws");
 
-        // The diverging run goes through the session like any job: its card arrives by itself.
+        // The page trains the diverging experiment on the session's queue: its card arrives by itself.
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        document.openUntitled(test::divergingSpec(data));
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace);
         QSignalSpy pages(&page, &TrainPage::pageRequested);
         QSignalSpy finished(&session, &TrainingSession::finished);
         QSignalSpy raised(&session, &TrainingSession::diagnosticRaised);
-        session.enqueue(TrainJob{test::divergingSpec(data)}, QStringLiteral("diverging"), workspace);
+        page.startTraining();
+        QCOMPARE(session.jobs().size(), 1);
+        QCOMPARE(page.followedJob(), session.jobs().front().id);
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.at(0).at(0).value<TrainingSession::Outcome>(), TrainingSession::Outcome::Failed);
         const qint64 failedRun = session.jobs().front().runId;
@@ -175,6 +181,7 @@ private slots:
         QCOMPARE(session.jobs().size(), 2);
         QCOMPARE(session.jobs().at(1).kind, QString("fork"));
         QVERIFY(finished.wait(60000));
+        QCOMPARE(page.followedJob(), session.jobs().at(1).id);  // the page's own run now
         QCOMPARE(finished.at(1).at(0).value<TrainingSession::Outcome>(), TrainingSession::Outcome::Finished);
         QVERIFY(!page.diagnosticCards()->card("diag.non_finite"));  // the new run cleared the old advice
         const qint64 forkId = session.jobs().at(1).runId;

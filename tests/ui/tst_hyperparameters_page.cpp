@@ -1,7 +1,9 @@
-// The Hyperparameters page in the real main window: it shows the Train page's experiment,
-// edits made on either page reach the other, edits undo, Save As writes a file that loads
-// back the same, and the learning-rate finder runs its seeds as jobs on the studio's queue,
-// draws their band and applies a rate. The tabular example trains in seconds on the CPU.
+// The Hyperparameters page in the real main window: it shows the open experiment (the window's
+// ExperimentDocument, as the Train page does), edits made on either page reach the other, each
+// edit is one step of the document's undo history, saving writes a file that loads back the
+// same and changes only the edited line, and the learning-rate finder runs its seeds as jobs on
+// the studio's queue, draws their band and applies a rate, saying first what else Apply would
+// replace. The tabular example (a copy: the shipped file is never written) trains in seconds.
 #include <QCheckBox>
 #include <QtTest>
 
@@ -21,6 +23,8 @@
 #include "store/run_reader.h"
 #include "ui/studio_workspace.h"
 #include "ui/train/training_session.h"
+#include "ui/experiment_document.h"
+#include "ui/hyperparameters/option_help.h"
 #include "ui/main_window.h"
 #include "ui/train/train_page.h"
 
@@ -29,36 +33,63 @@ using namespace ts::ui;
 
 namespace {
 
-QString tabularFile() { return QString::fromStdString((shippedExperimentsDirectory() / "tabular_example.yaml").string()); }
+QString shippedFile(const QString& name) { return QString::fromStdString((shippedExperimentsDirectory() / name.toStdString()).string()); }
+
+QByteArray contents(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 }  // namespace
 
 class TestHyperparametersPage : public QObject {
     Q_OBJECT
+    QTemporaryDir dir_;  // a copy of the tabular example and its data, as a user's folder
+    QByteArray shipped_;  // the shipped example as it was
     std::unique_ptr<MainWindow> window_;
+    ExperimentDocument* doc_ = nullptr;
     TrainPage* train_ = nullptr;
     HyperparametersPage* page_ = nullptr;
 
+    QString tabularFile() const { return dir_.filePath("tabular_example.yaml"); }
+
 private slots:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid() && QDir(dir_.path()).mkpath("data"));
+        shipped_ = contents(shippedFile("tabular_example.yaml"));
+        QVERIFY(!shipped_.isEmpty());
+        for (const char* file : {"tabular_example.yaml", "data/wine_like.csv"})
+            QVERIFY(QFile::copy(shippedFile(file), dir_.filePath(file)));
+    }
     void init()
     {
+        // Each case starts from the file as shipped.
+        QFile::remove(tabularFile());
+        QVERIFY(QFile::copy(shippedFile("tabular_example.yaml"), tabularFile()));
+        QVERIFY(QFile::setPermissions(tabularFile(), QFile::ReadOwner | QFile::WriteOwner));
         window_ = std::make_unique<MainWindow>();
         window_->resize(1500, 950);
         window_->show();
+        doc_ = window_->document();
         train_ = window_->findChild<TrainPage*>();
         page_ = window_->findChild<HyperparametersPage*>();
-        QVERIFY(train_ && page_);
-        QVERIFY(train_->openExperiment(tabularFile()));
+        QVERIFY(doc_ && train_ && page_);
+        QString error;
+        QVERIFY2(doc_->open(tabularFile(), &error), qPrintable(error));
         window_->setCurrentPage(Page::Hyperparameters);
     }
     void cleanup() { window_.reset(); }
+    void cleanupTestCase() { QCOMPARE(contents(shippedFile("tabular_example.yaml")), shipped_); }
 
     void showsTheTrainPagesExperimentAndEditsReachBothWays()
     {
-        QVERIFY(page_->experiment().has_value());
-        QCOMPARE(*page_->experiment(), *train_->experimentForRun());
-        QCOMPARE(page_->experiment()->name, std::string("tabular_example"));
-        QVERIFY(!page_->isModified());
+        QVERIFY(page_->editor()->experiment().has_value());
+        QCOMPARE(*page_->editor()->experiment(), doc_->spec());
+        QCOMPARE(*train_->experimentForRun(), doc_->spec());
+        QCOMPARE(doc_->spec().name, std::string("tabular_example"));
+        QVERIFY(!doc_->isModified());
 
         // Here -> Train: an option the Train page has no field for, and one it has.
         auto* decay = qobject_cast<QLineEdit*>(page_->editor()->field("optimizer.weight_decay"));
@@ -75,7 +106,7 @@ private slots:
         }
         QCOMPARE(train_->experimentForRun()->training.epochs, std::int64_t(7));
         QCOMPARE(train_->experimentForRun()->optimizer.weightDecay, 0.05);  // the earlier edit kept
-        QVERIFY(page_->isModified());
+        QVERIFY(doc_->isModified());
 
         // Train -> here.
         const QList<QSpinBox*> spins = train_->findChildren<QSpinBox*>();
@@ -84,55 +115,94 @@ private slots:
             if (s->value() == 32) batch = s;  // the tabular example's batch size
         QVERIFY(batch);
         batch->setValue(48);
-        QCOMPARE(page_->experiment()->training.batchSize, std::int64_t(48));
+        QCOMPARE(page_->editor()->experiment()->training.batchSize, std::int64_t(48));
         QCOMPARE(qobject_cast<QSpinBox*>(page_->editor()->field("training.batch_size"))
                      ? qobject_cast<QSpinBox*>(page_->editor()->field("training.batch_size"))->value()
                      : qobject_cast<QLineEdit*>(page_->editor()->field("training.batch_size"))->text().toInt(),
                  48);
-        QCOMPARE(page_->experiment()->optimizer.weightDecay, 0.05);
+        QCOMPARE(page_->editor()->experiment()->optimizer.weightDecay, 0.05);
+        QCOMPARE(doc_->undoStack()->count(), 3);  // one step per edit, whichever page made it
     }
 
+    // Each option edit is one step of the experiment's one history, named for what it did;
+    // undone from the document's stack, the page's Undo button or Edit > Undo, it is undone on
+    // both pages.
     void editsUndoAndRedoOnBothPages()
     {
+        QUndoStack* history = doc_->undoStack();
         auto* decay = qobject_cast<QLineEdit*>(page_->editor()->field("optimizer.weight_decay"));
-        const double before = page_->experiment()->optimizer.weightDecay;
-        const bool modifiedBefore = page_->isModified();  // the Train page's remembered edits count
+        const double before = doc_->spec().optimizer.weightDecay;
         typeReplacing(decay, "0.02");
         typeReplacing(decay, "0.03");
-        QCOMPARE(page_->undoStack()->count(), 2);
-        page_->undoStack()->undo();
-        QCOMPARE(page_->experiment()->optimizer.weightDecay, 0.02);
+        QCOMPARE(history->count(), 2);
+        QCOMPARE(history->undoText(), QString("Set %1 to 0.03").arg(optionLabel("optimizer.weight_decay")));
+        history->undo();
+        QCOMPARE(doc_->spec().optimizer.weightDecay, 0.02);
         QCOMPARE(train_->experimentForRun()->optimizer.weightDecay, 0.02);
         QCOMPARE(decay->text(), QString("0.02"));
-        page_->undoStack()->undo();
+        history->undo();
         QCOMPARE(train_->experimentForRun()->optimizer.weightDecay, before);
-        QCOMPARE(page_->isModified(), modifiedBefore);
-        page_->undoStack()->redo();
+        QVERIFY(!doc_->isModified());
+        history->redo();
         QCOMPARE(train_->experimentForRun()->optimizer.weightDecay, 0.02);
-        // The page's Ctrl+Z action is the undo (a focused line edit keeps Ctrl+Z for its text).
-        QAction* undo = nullptr;
-        for (QAction* a : page_->actions())
-            if (a->shortcut() == QKeySequence(QKeySequence::Undo)) undo = a;
+        QVERIFY(doc_->isModified());
+
+        // The page's Undo button says what it undoes.
+        QToolButton* undoButton = nullptr;
+        for (QToolButton* b : page_->findChildren<QToolButton*>())
+            if (b->text() == "Undo") undoButton = b;
+        QVERIFY(undoButton && undoButton->isEnabled());
+        QVERIFY2(undoButton->toolTip().contains("Set " + optionLabel("optimizer.weight_decay") + " to 0.02"), qPrintable(undoButton->toolTip()));
+        QTest::mouseClick(undoButton, Qt::LeftButton);
+        QCOMPARE(decay->text(), QString::number(before));
+        QVERIFY(!undoButton->isEnabled());
+
+        // Edit > Undo (Ctrl+Z) is the same history: a Train-page edit undone here.
+        train_->findChild<QSpinBox*>("epochsSpin")->setValue(9);
+        QCOMPARE(page_->editor()->experiment()->training.epochs, std::int64_t(9));
+        QAction* undo = window_->findChild<QAction*>("actionUndo");
         QVERIFY(undo && undo->isEnabled());
+        QCOMPARE(undo->shortcut(), QKeySequence(QKeySequence::Undo));
         undo->trigger();
-        QCOMPARE(train_->experimentForRun()->optimizer.weightDecay, before);
+        QCOMPARE(page_->editor()->experiment()->training.epochs, std::int64_t(60));
+        QCOMPARE(train_->findChild<QSpinBox*>("epochsSpin")->value(), 60);
     }
 
-    void saveAsWritesAFileThatLoadsBackTheSame()
+    // File > Save after an edit on this page: the file loads back as shown and only the
+    // edited line changed (comments, key order and spellings stay). Save As to another folder
+    // writes a file that loads back the same; a folder that cannot be written loses nothing.
+    void saveWritesOnlyTheEdit()
     {
+        const QByteArray original = contents(tabularFile());
         typeReplacing(qobject_cast<QLineEdit*>(page_->editor()->field("optimizer.weight_decay")), "0.04");
-        QTemporaryDir dir;
-        const QString file = dir.filePath("edited.yaml");
-        QVERIFY(page_->saveAs(file));
-        QVERIFY(!page_->isModified());
+        QString error;
+        QVERIFY2(doc_->save(&error), qPrintable(error));
+        QVERIFY(!doc_->isModified());
+        const QList<QByteArray> before = original.split('\n'), after = contents(tabularFile()).split('\n');
+        QCOMPARE(after.size(), before.size());
+        QStringList changed;
+        for (int i = 0; i < before.size(); ++i)
+            if (before[i] != after[i]) changed << QString::fromUtf8(before[i]) + " -> " + QString::fromUtf8(after[i]);
+        QCOMPARE(changed, QStringList{"optimizer: {type: adamw, lr: 0.003, weight_decay: 0.01} -> "
+                                      "optimizer: {type: adamw, lr: 0.003, weight_decay: 0.04}"});
+        ExperimentSpec reloaded = loadExperiment(tabularFile().toStdString());
+        QCOMPARE(reloaded, doc_->spec());
+
+        QTemporaryDir other;
+        const QString file = other.filePath("edited.yaml");
+        QVERIFY2(doc_->saveAs(file, &error), qPrintable(error));
+        QCOMPARE(doc_->path(), file);
         ExperimentSpec loaded = loadExperiment(file.toStdString());
-        ExperimentSpec shown = *page_->experiment();
+        const ExperimentSpec& shown = doc_->spec();
         QCOMPARE(loaded.optimizer.weightDecay, 0.04);
         QCOMPARE(QString::fromStdString(shown.sourceFile), file);
         QCOMPARE(loaded, shown);
         // A file that cannot be written: the reason, nothing lost.
-        QVERIFY(!page_->saveAs("/proc/no/such/dir/x.yaml"));
-        QCOMPARE(page_->experiment()->optimizer.weightDecay, 0.04);
+        error.clear();
+        QVERIFY(!doc_->saveAs("/proc/no/such/dir/x.yaml", &error));
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(doc_->path(), file);
+        QCOMPARE(doc_->spec().optimizer.weightDecay, 0.04);
     }
 
     // The sweep editor: the example reads as a 4 x 4 grid with halving and becomes the
@@ -141,14 +211,14 @@ private slots:
     void sweepIsCheckedAsTypedAndRunsAsOneJob()
     {
         SweepPanel* sweep = page_->sweep();
-        QVERIFY(!page_->experiment()->sweep);
+        QVERIFY(!doc_->spec().sweep);
         auto* example = sweep->findChild<QPushButton*>();
         for (QPushButton* b : sweep->findChildren<QPushButton*>())
             if (b->text() == "Insert Example") example = b;
         QTest::mouseClick(example, Qt::LeftButton);
         QVERIFY2(sweep->problems().isEmpty(), qPrintable(sweep->problems()));
-        QVERIFY(page_->experiment()->sweep.has_value());
-        QCOMPARE(page_->experiment()->sweep->parameters.size(), std::size_t(2));
+        QVERIFY(doc_->spec().sweep.has_value());
+        QCOMPARE(doc_->spec().sweep->parameters.size(), std::size_t(2));
         QVERIFY(train_->experimentForRun()->sweep.has_value());
         QVERIFY(sweep->findChildren<QLabel*>().size() >= 2);
         bool planShown = false;
@@ -161,7 +231,7 @@ private slots:
         sweep->editor()->setPlainText(text);
         sweep->checkNow();
         QVERIFY2(sweep->problems().startsWith("line 7, column 33: "), qPrintable(sweep->problems()));
-        QCOMPARE(page_->experiment()->sweep->halving->eta, std::int64_t(3));  // the last good sweep stays
+        QCOMPARE(doc_->spec().sweep->halving->eta, std::int64_t(3));  // the last good sweep stays
 
         // Two trials of two epochs each.
         sweep->editor()->setPlainText("sweep:\n  metric: val_acc\n  parameters:\n    optimizer.lr: {values: [1e-3, 3e-3]}\n");
@@ -171,7 +241,7 @@ private slots:
         QVERIFY(epochs);
         epochs->setValue(2);
         QTest::keyClick(epochs, Qt::Key_Return);
-        QCOMPARE(page_->experiment()->training.epochs, std::int64_t(2));
+        QCOMPARE(doc_->spec().training.epochs, std::int64_t(2));
         auto* run = sweep->findChild<QPushButton*>("runSweep");
         QVERIFY2(run && run->isEnabled(), qPrintable(sweep->problems() + " | " + sweep->editor()->toPlainText()));
         QTest::mouseClick(run, Qt::LeftButton);
@@ -198,7 +268,7 @@ private slots:
 
     // Two seeds of 40 steps on the studio's queue: live curves, then the band, the three
     // rules on the chart, and Apply writes the valley where this schedule takes it (one-cycle:
-    // schedule.max_lr), on both pages.
+    // schedule.max_lr), on both pages, as one undo step saying what it did.
     void finderRunsSeedsAsJobsAndAppliesTheValley()
     {
         LrFinderPanel* finder = page_->finder();
@@ -226,32 +296,61 @@ private slots:
         for (QPushButton* b : finder->findChildren<QPushButton*>())
             if (b->text().contains("valley")) apply = b;
         QVERIFY(apply && apply->isVisible());
+        QUndoStack* history = doc_->undoStack();
         QTest::mouseClick(apply, Qt::LeftButton);
-        QCOMPARE(page_->experiment()->schedule.maxLr, valley);
+        QCOMPARE(doc_->spec().schedule.maxLr, valley);
         QCOMPARE(train_->experimentForRun()->schedule.maxLr, valley);
+        QCOMPARE(history->count(), 1);
+        QCOMPARE(history->undoText(), QString("Apply finder: one-cycle peak %1, warm-up 0").arg(QString::number(valley, 'g', 3)));
         // The option editor shows it too, so a later edit there keeps it.
         QCOMPARE(qobject_cast<QLineEdit*>(page_->editor()->field("schedule.max_lr"))->text().toDouble(), valley);
-        page_->undoStack()->undo();
+        history->undo();
         QCOMPARE(train_->experimentForRun()->schedule.maxLr, 0.01);
 
-        // A schedule without a peak: Apply makes it one-cycle peaking at the rate (the range
-        // test's pairing), or, unchecked, sets optimizer.lr and keeps the schedule.
-        ExperimentSpec constant = *page_->experiment();
-        constant.schedule = ScheduleSpec{};
-        page_->setExperiment(constant);
+        // A schedule without a peak (cosine, warming up for 100 steps): Apply sets optimizer.lr
+        // and keeps the schedule, unless asked to make it one-cycle peaking at the rate (the
+        // range test's pairing), which the panel says it replaces before Apply is pressed.
+        ExperimentSpec cosine = doc_->spec();
+        cosine.schedule = ScheduleSpec{};
+        cosine.schedule.type = "cosine";
+        cosine.schedule.warmupSteps = 100;
+        cosine.schedule.warmupStartFactor = 0.1;
+        cosine.schedule.minLr = 1e-5;
+        doc_->edit(cosine, "Set schedule to cosine");
         auto* asOneCycle = finder->findChild<QCheckBox*>("applyAsOneCycle");
-        QVERIFY(asOneCycle && asOneCycle->isVisible() && asOneCycle->isChecked());
+        auto* sideEffect = finder->findChild<QLabel*>("applySideEffect");
+        QVERIFY(asOneCycle && sideEffect);
+        QVERIFY(asOneCycle->isVisible() && !asOneCycle->isChecked());  // the rate only, unless asked
+        QVERIFY(!sideEffect->isVisible());
         QTest::mouseClick(apply, Qt::LeftButton);
-        QCOMPARE(page_->experiment()->schedule.type, std::string("onecycle"));
-        QCOMPARE(page_->experiment()->schedule.maxLr, valley);
+        QCOMPARE(doc_->spec().schedule, cosine.schedule);
+        QCOMPARE(doc_->spec().optimizer.lr, valley);
+        QCOMPARE(history->undoText(), QString("Apply finder: learning rate %1").arg(QString::number(valley, 'g', 3)));
+        history->undo();
+        QVERIFY(doc_->spec() == cosine);
+
+        asOneCycle->setFocus();
+        QTest::keyClick(asOneCycle, Qt::Key_Space);
+        QVERIFY(asOneCycle->isChecked());
+        QVERIFY(sideEffect->isVisible());
+        QVERIFY2(sideEffect->text().contains("cosine") && sideEffect->text().contains("100 warm-up step") &&
+                     sideEffect->text().contains("one-cycle"),
+                 qPrintable(sideEffect->text()));
+        const int steps = history->index();
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QCOMPARE(history->index(), steps + 1);  // one step
+        QCOMPARE(doc_->spec().schedule.type, std::string("onecycle"));
+        QCOMPARE(doc_->spec().schedule.maxLr, valley);
+        QCOMPARE(doc_->spec().schedule.warmupSteps, std::int64_t(0));
         QCOMPARE(train_->experimentForRun()->schedule.type, std::string("onecycle"));
-        page_->undoStack()->undo();
-        QCOMPARE(page_->experiment()->schedule.type, std::string("constant"));
-        asOneCycle->setChecked(false);
-        QTest::mouseClick(apply, Qt::LeftButton);
-        QCOMPARE(page_->experiment()->schedule.type, std::string("constant"));
-        QCOMPARE(page_->experiment()->optimizer.lr, valley);
-        page_->undoStack()->undo();
+        QCOMPARE(history->undoText(), QString("Apply finder: one-cycle peak %1, warm-up 0").arg(QString::number(valley, 'g', 3)));
+        history->undo();
+        QVERIFY(doc_->spec() == cosine);  // the old schedule exactly, warm-up and floor included
+        QCOMPARE(doc_->spec().schedule, cosine.schedule);
+        QCOMPARE(train_->findChild<QComboBox*>("scheduleCombo")->currentData().toString(), QString("cosine"));
+        history->undo();  // the cosine schedule itself
+        QCOMPARE(doc_->spec().schedule.type, std::string("onecycle"));
+        QVERIFY(!doc_->isModified());
 
         const QString dir = QStringLiteral(TS_SCREENSHOT_DIR);
         QDir().mkpath(dir);

@@ -1,7 +1,9 @@
 // The Train page and its TrainingSession, with real training: a small MLP on Fashion-MNIST
 // driven through the widgets (start, pause, resume, stop), a CSV run to the end on the same
 // trainer thread, failures that must arrive as finished(Failed), and the UI event loop's
-// latency while the trainer works. Runs offscreen with a scratch HOME and a temporary
+// latency while the trainer works. The page is a view of the open experiment
+// (ExperimentDocument): its fields are undoable edits of it, and it shows only the runs it
+// started, never another kind of job. Runs offscreen with a scratch HOME and a temporary
 // workspace, so neither the user's settings nor their studio.db are touched.
 #include <QtTest>
 #include <QtWidgets>
@@ -14,6 +16,9 @@
 #include "scratch_home.h"
 #include "tiny_experiment.h"
 #include "io/yaml/experiment_yaml.h"
+#include "jobs/job.h"
+#include "ui/document_actions.h"
+#include "ui/experiment_document.h"
 #include "ui/train/distributed_launch.h"
 #include "ui/train/jobs_model.h"
 #include "ui/main_window.h"
@@ -132,6 +137,32 @@ int threadCount() { return int(QDir("/proc/self/task").entryList(QDir::Dirs | QD
 
 QToolButton* button(TrainPage& page, const char* name) { return page.findChild<QToolButton*>(name); }
 
+TrainPage* trainPage(MainWindow& w) { return qobject_cast<TrainPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Train))); }
+
+// Opens `path` in the document as File > Open does; the reason in the failure message when it cannot.
+bool openIn(ExperimentDocument& document, const QString& path)
+{
+    QString error;
+    const bool ok = document.open(path, &error);
+    if (!ok) qWarning("%s", qPrintable(error));
+    return ok;
+}
+
+// Answers the "Save changes to …?" box when it shows (modal: it runs its own event loop) with
+// `answer`, and keeps the question it asked.
+void answerSaveChanges(QMessageBox::StandardButton answer, QString* question)
+{
+    auto* poll = new QTimer;
+    QObject::connect(poll, &QTimer::timeout, poll, [=] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != "saveChangesBox") return;
+        *question = box->text();
+        box->button(answer)->click();
+        poll->deleteLater();
+    });
+    poll->start(20);
+}
+
 qint64 stepsIn(const QSignalSpy& spy)
 {
     qint64 n = 0;
@@ -164,7 +195,8 @@ private slots:
     void controlsFollowTheSession()
     {
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace());
         QCOMPARE(page.objectName(), QString("page_train"));
 
@@ -177,18 +209,37 @@ private slots:
         QCOMPARE(devices->itemData(1).toString(), QString("cpu"));
         auto* precision = page.findChild<QComboBox*>("precisionCombo");
         QCOMPARE(precision->count(), 4);
-        QCOMPARE(precision->currentData().toString(), QString("f32"));
 
+        // No experiment open: nothing to train or queue, nothing chosen.
         const auto actions = page.trainActions();
         QCOMPARE(actions.size(), 4);
         QCOMPARE(actions[0]->shortcut(), QKeySequence("Ctrl+R"));
         QCOMPARE(actions[1]->shortcut(), QKeySequence("Ctrl+P"));
         QVERIFY(actions[2]->shortcuts().contains(QKeySequence("Shift+F5")));
         QCOMPARE(actions[3]->shortcut(), QKeySequence("Ctrl+Shift+R"));
+        QVERIFY(!page.experimentForRun());
+        QCOMPARE(experiments->currentIndex(), -1);
+        for (QAction* a : actions) QVERIFY(!a->isEnabled());
+
+        // The document's experiment: chosen in the list, ready to train.
+        const QString editor = QFileInfo(csvExperiment(m_dir.path(), "editor", true)).absoluteFilePath();
+        QVERIFY(openIn(document, editor));
+        QCOMPARE(experiments->currentData().toString(), editor);
+        QCOMPARE(precision->currentData().toString(), QString("f32"));
         QVERIFY(actions[0]->isEnabled() && !actions[1]->isEnabled() && !actions[2]->isEnabled() && actions[3]->isEnabled());
 
-        // The editor writes back into the spec Start runs.
-        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "editor", true)));
+        // Another choice in the list asks the window to open it (unsaved changes are its
+        // question); until the document has it, the list shows the experiment that is open.
+        QSignalSpy openRequested(&page, &TrainPage::openRequested);
+        experiments->setFocus();
+        const int chosen = experiments->currentIndex() > 0 ? experiments->currentIndex() - 1 : experiments->currentIndex() + 1;
+        QTest::keyClick(experiments, chosen < experiments->currentIndex() ? Qt::Key_Up : Qt::Key_Down);
+        QCOMPARE(openRequested.size(), 1);
+        QCOMPARE(openRequested[0][0].toString(), experiments->itemData(chosen).toString());
+        QCOMPARE(experiments->currentData().toString(), editor);
+        QCOMPARE(document.path(), editor);
+
+        // The fields edit the experiment Start runs.
         page.findChild<QSpinBox*>("epochsSpin")->setValue(7);
         // The planned memory follows the batch size before anything runs.
         auto* memory = page.findChild<QLabel*>("memoryLabel");
@@ -211,23 +262,143 @@ private slots:
         QCOMPARE(spec->optimizer.type, std::string("sgd"));
         QCOMPARE(spec->schedule.type, std::string("cosine"));
         QCOMPARE(spec->training.precision, std::string("bf16"));
+        QCOMPARE(*spec, document.spec());
 
-        // A broken file: the reason in the log, nothing to start.
-        QVERIFY(!page.openExperiment(writeFile(m_dir.path() + "/broken.yaml", "name: [unclosed\n")));
-        QVERIFY(page.findChild<QPlainTextEdit*>("logView")->toPlainText().contains("broken.yaml"));
-        QVERIFY(!actions[0]->isEnabled());
+        // A broken file is refused with its place; the open experiment stays, as edited.
+        QString error;
+        QVERIFY(!document.open(writeFile(m_dir.path() + "/broken.yaml", "name: [unclosed\n"), &error));
+        QVERIFY2(error.contains("broken.yaml:"), qPrintable(error));
+        QCOMPARE(experiments->currentData().toString(), editor);
+        QCOMPARE(page.experimentForRun()->training.epochs, 7);
+        QCOMPARE(page.findChild<QSpinBox*>("epochsSpin")->value(), 7);
+        QVERIFY(actions[0]->isEnabled());
+    }
+
+    // Each field is an editor of the experiment: a change is one step of the document's undo
+    // history, named for what it did, undone through the document's stack (Edit > Undo on any
+    // page); the keys typed into one field are one step. The document changed elsewhere (another
+    // page) shows in the fields without a step of their own.
+    void fieldEditsAreUndoSteps()
+    {
+        ExperimentDocument document;
+        TrainPage page(nullptr, &document);
+        QVERIFY(openIn(document, csvExperiment(m_dir.path(), "undoable", true)));
+        QUndoStack* history = document.undoStack();
+        QCOMPARE(history->count(), 0);
+        QVERIFY(!document.isModified());
+        auto* lr = page.findChild<QDoubleSpinBox*>("learningRateSpin");
+        auto* epochs = page.findChild<QSpinBox*>("epochsSpin");
+        QCOMPARE(lr->value(), 0.01);  // the file's
+        QCOMPARE(epochs->value(), 3);
+
+        lr->setFocus();
+        lr->selectAll();
+        QTest::keyClicks(lr, "3e-4");  // "3", "3e", "3e-", "3e-4": one edit
+        QTest::keyClick(lr, Qt::Key_Return);
+        QCOMPARE(document.spec().optimizer.lr, 3e-4);
+        QCOMPARE(history->count(), 1);
+        QCOMPARE(history->undoText(), QString("Set learning rate to 3e-4"));
+        QVERIFY(document.isModified());
+        epochs->setValue(7);
+        QCOMPARE(history->count(), 2);
+        QCOMPARE(history->undoText(), QString("Set epochs to 7"));
+
+        history->undo();
+        QCOMPARE(epochs->value(), 3);
+        QCOMPARE(document.spec().training.epochs, 3);
+        QCOMPARE(lr->value(), 3e-4);
+        history->undo();
+        QCOMPARE(lr->value(), 0.01);
+        QCOMPARE(page.experimentForRun()->optimizer.lr, 0.01);
+        QVERIFY(!document.isModified());
+        history->redo();
+        QCOMPARE(lr->value(), 3e-4);
+        QCOMPARE(history->index(), 1);
+
+        ts::ExperimentSpec elsewhere = document.spec();
+        elsewhere.training.batchSize = 24;
+        elsewhere.optimizer.type = "sgd";
+        document.edit(elsewhere, "Set Batch size to 24");
+        QCOMPARE(page.findChild<QSpinBox*>("batchSizeSpin")->value(), 24);
+        QCOMPARE(page.findChild<QComboBox*>("optimizerCombo")->currentData().toString(), QString("sgd"));
+        QCOMPARE(history->index(), 2);
+        QCOMPARE(history->undoText(), QString("Set Batch size to 24"));
+        QCOMPARE(page.experimentForRun(), std::optional<ts::ExperimentSpec>(elsewhere));
+    }
+
+    // The page shows the runs it started, not the last job of any kind: a finder's or an
+    // evaluation's steps and end leave its status line, charts and log as they were (they
+    // show in the Jobs dock and on their own pages), and its Pause and Stop never act on them.
+    void otherKindsOfJobsAreNotShown()
+    {
+        TrainingSession session;
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
+        page.setWorkspaceDirectory(workspace());
+        QVERIFY(openIn(document, csvExperiment(m_dir.path(), "own_runs", true)));
+        auto* status = page.findChild<QLabel*>("statusLine");
+        auto* log = page.findChild<QPlainTextEdit*>("logView");
+        QCOMPARE(status->text(), QString("Ready"));
+        const QString logBefore = log->toPlainText();
+        QSignalSpy steps(&session, &TrainingSession::stepsArrived);
+        QSignalSpy finished(&session, &TrainingSession::finished);
+
+        ts::LrFindJob finder;
+        finder.experiment = document.spec();
+        finder.steps = 30;
+        session.enqueue(finder, QStringLiteral("learning-rate finder"), workspace());
+        QVERIFY(session.isActive());
+        QVERIFY(!button(page, "trainButton")->isEnabled());  // one job at a time: Train waits
+        QVERIFY(button(page, "queueButton")->isEnabled());
+        QVERIFY(!button(page, "pauseButton")->isEnabled() && !button(page, "stopButton")->isEnabled());
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!steps.isEmpty());  // the finder did send its steps
+        QCOMPARE(session.jobs().last().kind, QString("lr_find"));
+        QCOMPARE(status->text(), QString("Ready"));
+        QCOMPARE(page.charts()->pointCount("loss", "loss"), qint64(0));
+        QCOMPARE(log->toPlainText(), logBefore);
+        QCOMPARE(page.followedJob(), 0);
+
+        // A run it starts is shown, from its first signal to its end.
+        steps.clear();
+        page.startTraining();
+        const qint64 run = session.jobs().last().id;
+        QCOMPARE(status->text(), QString("Starting: loading the dataset…"));
+        QVERIFY(button(page, "stopButton")->isEnabled());
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Finished);
+        QCOMPARE(page.followedJob(), run);
+        QVERIFY2(status->text().startsWith("Finished: "), qPrintable(status->text()));
+        const qint64 runSteps = stepsIn(steps);
+        QVERIFY(runSteps > 0);
+        QCOMPARE(page.charts()->pointCount("loss", "loss"), runSteps);
+        const QString runStatus = status->text(), runLog = log->toPlainText();
+        QVERIFY(runLog.contains("Finished: "));
+
+        // Then an evaluation of that run: the run's view stays as it ended.
+        ts::EvaluateJob evaluate;
+        evaluate.runId = session.jobs().last().runId;
+        session.enqueue(evaluate, QStringLiteral("run"), workspace());
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(session.jobs().last().kind, QString("evaluate"));
+        QCOMPARE(session.jobs().last().state, JobRow::State::Finished);
+        QCOMPARE(status->text(), runStatus);
+        QCOMPARE(log->toPlainText(), runLog);
+        QCOMPARE(page.charts()->pointCount("loss", "loss"), runSteps);
+        QCOMPARE(page.followedJob(), run);
     }
 
     void liveRunPauseResumeStop()
     {
         if (!QFileInfo::exists(kFashion)) QSKIP("Fashion-MNIST is not installed");
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace());
         page.resize(1100, 760);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QVERIFY(page.openExperiment(fashionExperiment(m_dir.path(), 5)));
+        QVERIFY(openIn(document, fashionExperiment(m_dir.path(), 5)));
         auto* devices = page.findChild<QComboBox*>("deviceCombo");
         devices->setCurrentIndex(devices->findData("cpu"));
 
@@ -328,9 +499,10 @@ private slots:
     void runsReuseOneTrainerThread()
     {
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace());
-        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "wine", true)));
+        QVERIFY(openIn(document, csvExperiment(m_dir.path(), "wine", true)));
         QSignalSpy finished(&session, &TrainingSession::finished);
         QSignalSpy epochs(&session, &TrainingSession::epochFinished);
         page.show();
@@ -358,14 +530,15 @@ private slots:
     void resumeContinuesAStoppedRun()
     {
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace());
         const QString path = csvExperiment(m_dir.path(), "resumable", true);
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(f.readAll()).replace("epochs: 3,", "epochs: 400,");
         f.close();
-        QVERIFY(page.openExperiment(writeFile(path, text)));
+        QVERIFY(openIn(document, writeFile(path, text)));
         QSignalSpy finished(&session, &TrainingSession::finished);
         QSignalSpy saved(&session, &TrainingSession::checkpointSaved);
         QSignalSpy started(&session, &TrainingSession::runStarted);
@@ -426,7 +599,8 @@ private slots:
     {
         TrainingSession session;
         QSignalSpy finished(&session, &TrainingSession::finished);
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace());
         auto* log = page.findChild<QPlainTextEdit*>("logView");
 
@@ -437,7 +611,7 @@ private slots:
             QVERIFY(f.open(QIODevice::ReadOnly));
             text = QString::fromUtf8(f.readAll()).replace(QRegularExpression("path: .*"), "path: /nonexistent/table.csv");
         }
-        QVERIFY(page.openExperiment(writeFile(m_dir.path() + "/missing_data.yaml", text)));
+        QVERIFY(openIn(document, writeFile(m_dir.path() + "/missing_data.yaml", text)));
         page.startTraining();
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Failed);
@@ -448,7 +622,7 @@ private slots:
 
         // A loss that turns NaN: unnormalised features and SGD at an absurd rate (beyond what
         // the page's editor offers, so straight to the session).
-        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "diverges", false)));
+        QVERIFY(openIn(document, csvExperiment(m_dir.path(), "diverges", false)));
         auto diverging = page.experimentForRun();
         diverging->optimizer.type = "sgd";
         diverging->optimizer.lr = 1e30;
@@ -510,9 +684,9 @@ private slots:
         qunsetenv("TRAINSTUDIO_WORKSPACE");
         w.resize(1280, 860);
         w.setCurrentPage(Page::Train);
-        auto* page = qobject_cast<TrainPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Train)));
+        TrainPage* page = trainPage(w);
         QVERIFY(page);
-        QVERIFY(page->openExperiment(fashionExperiment(m_dir.path(), 20)));  // stopped long before the end
+        QVERIFY(openIn(*w.document(), fashionExperiment(m_dir.path(), 20)));  // stopped long before the end
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QSignalSpy epochs(page->session(), &TrainingSession::epochFinished);
@@ -545,14 +719,14 @@ private slots:
         auto unset = qScopeGuard([] { qunsetenv("TRAINSTUDIO_WORKSPACE"); });
         w.resize(1280, 860);
         w.setCurrentPage(Page::Train);
-        auto* page = qobject_cast<TrainPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Train)));
-        QVERIFY(page->openExperiment(fashionExperiment(m_dir.path(), 20)));
+        TrainPage* page = trainPage(w);
+        QVERIFY(openIn(*w.document(), fashionExperiment(m_dir.path(), 20)));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         TrainingSession* session = page->session();
         QSignalSpy steps(session, &TrainingSession::stepsArrived);
         page->startTraining();
-        page->findChild<QSpinBox*>("epochsSpin")->setValue(2);  // the queued copies differ from the running one
+        page->findChild<QSpinBox*>("epochsSpin")->setValue(2);  // the queued copies differ from the running one (an unsaved edit)
         QTest::mouseClick(button(*page, "queueButton"), Qt::LeftButton);
         page->trainActions()[3]->trigger();  // Queue (Ctrl+Shift+R) again
         QCOMPARE(session->jobs().size(), 3);
@@ -582,10 +756,14 @@ private slots:
         QCOMPARE(session->jobs().last().state, JobRow::State::Cancelled);
         QCOMPARE(session->queuedCount(), 1);
 
-        // Closing asks; "Stop and Quit" stops the run after its step, with a checkpoint.
+        // Closing asks about the unsaved edit first (Discard), then about the run: "Stop and
+        // Quit" stops it after its step, with a checkpoint.
         const qint64 runId = session->currentRun().runId;
         QVERIFY(runId > 0);
+        QString question;
+        answerSaveChanges(QMessageBox::Discard, &question);
         w.close();
+        QCOMPARE(question, QString("Save changes to tiny_fashion.yaml?"));
         QVERIFY(w.isVisible());
         QMessageBox* box = nullptr;
         QTRY_VERIFY((box = w.findChild<QMessageBox*>("confirmQuit")));
@@ -635,9 +813,10 @@ private slots:
         if (DistributedLaunch::mpirun().isEmpty()) QSKIP("mpirun is not installed (openmpi-bin)");
         qputenv("TRAINSTUDIO_CLI", TS_CLI_EXE);
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace());
-        QVERIFY(page.openExperiment(csvExperiment(m_dir.path(), "two_ranks", true)));
+        QVERIFY(openIn(document, csvExperiment(m_dir.path(), "two_ranks", true)));
         auto* processes = page.findChild<QSpinBox*>("processesSpin");
         QVERIFY(processes && processes->isEnabled());
         processes->setValue(2);
@@ -679,9 +858,10 @@ private slots:
         if (!QFileInfo::exists(kFashion)) QSKIP("Fashion-MNIST is not installed");
         qputenv("TRAINSTUDIO_CLI", TS_CLI_EXE);
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace());
-        QVERIFY(page.openExperiment(fashionExperiment(m_dir.path(), 20)));
+        QVERIFY(openIn(document, fashionExperiment(m_dir.path(), 20)));
         page.findChild<QSpinBox*>("processesSpin")->setValue(2);
         auto* launch = page.findChild<DistributedLaunch*>();
         QSignalSpy recorded(launch, &DistributedLaunch::runRecorded), ended(launch, &DistributedLaunch::ended);
@@ -697,7 +877,7 @@ private slots:
         QCOMPARE(reader.run(runId)->status, ts::RunStatus::Stopped);
         QVERIFY(!reader.checkpoints(runId).empty());
         // Remembered for the next session, and put back for the cases after this one.
-        QCOMPARE(TrainPage(&session).findChild<QSpinBox*>("processesSpin")->value(), 2);
+        QCOMPARE(TrainPage(&session, &document).findChild<QSpinBox*>("processesSpin")->value(), 2);
         page.findChild<QSpinBox*>("processesSpin")->setValue(1);
         qunsetenv("TRAINSTUDIO_CLI");
     }
@@ -708,9 +888,9 @@ private slots:
         qputenv("TRAINSTUDIO_WORKSPACE", QFile::encodeName(workspace()));
         MainWindow w;
         auto unset = qScopeGuard([] { qunsetenv("TRAINSTUDIO_WORKSPACE"); });
-        auto* page = qobject_cast<TrainPage*>(w.findChild<QStackedWidget*>("pages")->widget(int(Page::Train)));
+        TrainPage* page = trainPage(w);
         QSignalSpy finished(page->session(), &TrainingSession::finished);
-        QVERIFY(page->openExperiment(csvExperiment(m_dir.path(), "to_evaluate", true)));
+        QVERIFY(openIn(*w.document(), csvExperiment(m_dir.path(), "to_evaluate", true)));
         page->startTraining();
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.last()[0].value<Outcome>(), Outcome::Finished);
@@ -752,38 +932,51 @@ private slots:
         QVERIFY(view->reliabilityPlot()->plottableCount() >= 2);  // bars and the diagonal
     }
 
-    // The experiment chosen and its fields as edited come back in the next session; only files
-    // that open (or train) enter Open Recent; a file that does not open clears the old figures.
-    void rememberedAcrossSessions()
+    // The experiment open when the studio closed comes back in the next session as its file
+    // has it: the fields' edits belong to the document (saved with it or, here, discarded when
+    // the window asked), not to the settings. Only files that open enter Open Recent; one that does not leaves the open
+    // experiment, and the figures shown are still its own.
+    void lastExperimentComesBackAsSaved()
     {
         const QString file = QFileInfo(csvExperiment(m_dir.path(), "remembered", true)).absoluteFilePath();
         {
-            TrainPage page(nullptr);
-            QVERIFY(page.openExperiment(file));
-            page.findChild<QSpinBox*>("epochsSpin")->setValue(7);
-            page.findChild<QDoubleSpinBox*>("learningRateSpin")->setValue(3e-4);
-            auto* optimizer = page.findChild<QComboBox*>("optimizerCombo");
-            optimizer->setCurrentIndex(optimizer->findData("sgd"));
+            MainWindow w;
+            QVERIFY(w.documentActions()->open(file));
+            TrainPage* page = trainPage(w);
+            page->findChild<QSpinBox*>("epochsSpin")->setValue(7);
+            page->findChild<QDoubleSpinBox*>("learningRateSpin")->setValue(3e-4);
+            QCOMPARE(w.document()->spec().training.epochs, 7);
+            QVERIFY(w.document()->isModified());
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QString question;
+            answerSaveChanges(QMessageBox::Discard, &question);
+            QVERIFY(w.close());
+            QCOMPARE(question, QString("Save changes to remembered.yaml?"));
         }
-        QVERIFY(TrainPage::recentExperiments().contains(file));
-        TrainPage page(nullptr);  // the next session
-        auto* experiments = page.findChild<QComboBox*>("experimentCombo");
-        QCOMPARE(experiments->currentData().toString(), file);
-        QCOMPARE(page.findChild<QSpinBox*>("epochsSpin")->value(), 7);
-        QCOMPARE(page.findChild<QDoubleSpinBox*>("learningRateSpin")->value(), 3e-4);
-        QCOMPARE(page.findChild<QComboBox*>("optimizerCombo")->currentData().toString(), QString("sgd"));
-        QCOMPARE(page.experimentForRun()->training.epochs, 7);
+        QVERIFY(DocumentActions::recentExperiments().contains(file));
+        MainWindow w;  // the next session
+        TrainPage* page = trainPage(w);
+        QCOMPARE(w.document()->path(), file);
+        QVERIFY(!w.document()->isModified());
+        QCOMPARE(page->findChild<QComboBox*>("experimentCombo")->currentData().toString(), file);
+        QCOMPARE(page->findChild<QSpinBox*>("epochsSpin")->value(), 3);  // the file's
+        QCOMPARE(page->findChild<QDoubleSpinBox*>("learningRateSpin")->value(), 0.01);
+        QCOMPARE(page->experimentForRun()->training.epochs, 3);
 
-        auto* memory = page.findChild<QLabel*>("memoryLabel");
-        QVERIFY(!memory->text().isEmpty());
-        const QString broken = writeFile(m_dir.path() + "/not_an_experiment.yaml", "name: [unclosed\n");
-        QVERIFY(!page.openExperiment(broken));
-        QVERIFY2(memory->text().isEmpty(), qPrintable(memory->text()));  // not the previous experiment's
-        QCOMPARE(page.findChild<QComboBox*>("scheduleCombo")->currentIndex(), -1);
-        QVERIFY(!TrainPage::recentExperiments().contains(QFileInfo(broken).absoluteFilePath()));
-        // The broken file is not remembered as the session's experiment either.
-        TrainPage after(nullptr);
-        QCOMPARE(after.findChild<QComboBox*>("experimentCombo")->currentData().toString(), file);
+        auto* memory = page->findChild<QLabel*>("memoryLabel");
+        const QString planned = memory->text();
+        QVERIFY(!planned.isEmpty());
+        const QString broken = QFileInfo(writeFile(m_dir.path() + "/not_an_experiment.yaml", "name: [unclosed\n")).absoluteFilePath();
+        QVERIFY(!w.documentActions()->open(broken));
+        QMessageBox* reason = nullptr;
+        QTRY_VERIFY((reason = w.findChild<QMessageBox*>("documentError")));
+        QVERIFY2(reason->text().contains("not_an_experiment.yaml:"), qPrintable(reason->text()));
+        reason->close();
+        QCOMPARE(w.document()->path(), file);
+        QCOMPARE(memory->text(), planned);
+        QCOMPARE(page->findChild<QComboBox*>("experimentCombo")->currentData().toString(), file);
+        QVERIFY(!DocumentActions::recentExperiments().contains(broken));
     }
 
     // The log follows new lines while scrolled to the bottom (also after a resize and while
@@ -791,11 +984,23 @@ private slots:
     // they are back at the bottom, as a terminal does.
     void logFollowsAtTheBottomOnly()
     {
+        // The lines go to the log of the page's own run, paused once it has started so that
+        // only the lines below arrive.
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
+        page.setWorkspaceDirectory(workspace());
+        QVERIFY(openIn(document, csvExperiment(m_dir.path(), "logged", true)));
+        page.findChild<QSpinBox*>("epochsSpin")->setValue(400);
         page.resize(900, 600);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy started(&session, &TrainingSession::runStarted), finished(&session, &TrainingSession::finished);
+        page.startTraining();
+        QVERIFY(started.wait(30000));
+        page.togglePause();
+        QCOMPARE(session.state(), State::Paused);
+        spinFor(300);  // what the trainer sent before the pause
         auto* log = page.findChild<QPlainTextEdit*>("logView");
         QScrollBar* bar = log->verticalScrollBar();
         int n = 0;
@@ -834,6 +1039,8 @@ private slots:
         QTRY_COMPARE(bar->value(), bar->maximum());
         lines(2);
         QCOMPARE(bar->value(), bar->maximum());
+        page.stopTraining();
+        QVERIFY(finished.wait(30000));
     }
 
     // Two experiments of one name in different folders: each shows the folder that tells it
@@ -846,10 +1053,11 @@ private slots:
         const QString a = QFileInfo(csvExperiment(first, "twin", true)).absoluteFilePath();
         const QString b = QFileInfo(csvExperiment(second, "twin", true)).absoluteFilePath();
         const QString solo = QFileInfo(csvExperiment(second, "solo", true)).absoluteFilePath();
-        TrainPage page(nullptr);
-        QVERIFY(page.openExperiment(a));
-        QVERIFY(page.openExperiment(b));
-        QVERIFY(page.openExperiment(solo));
+        ExperimentDocument document;
+        TrainPage page(nullptr, &document);
+        QVERIFY(openIn(document, a));
+        QVERIFY(openIn(document, b));
+        QVERIFY(openIn(document, solo));
         auto* box = page.findChild<QComboBox*>("experimentCombo");
         const int ia = box->findData(a), ib = box->findData(b), is = box->findData(solo);
         QVERIFY(ia >= 0 && ib >= 0 && is >= 0);
