@@ -223,14 +223,12 @@ void DatasetsPage::buildUi()
     m_showAll = new QPushButton(tr("Show All"));
     m_showAll->setObjectName(QStringLiteral("showAllButton"));
     m_showAll->hide();
-    connect(m_splitFilter, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_filling) return;
+    // activated: the user's choices only (the page refills and sets these boxes itself).
+    connect(m_splitFilter, &QComboBox::activated, this, [this] {
         fillSplitAndClassFilters();  // the class counts follow the split
         filterFromControls();
     });
-    connect(m_classFilter, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_filling) filterFromControls();
-    });
+    connect(m_classFilter, &QComboBox::activated, this, &DatasetsPage::filterFromControls);
     connect(m_showAll, &QPushButton::clicked, this, &DatasetsPage::filterFromControls);
 
     m_grid = new widgets::ImageGrid;
@@ -391,9 +389,7 @@ void DatasetsPage::applyFormat(const QString& format)
 
 void DatasetsPage::showFormatOf(const ts::DatasetSpec& spec)
 {
-    m_filling = true;
     m_format->setCurrentIndex(std::max(0, m_format->findData(QString::fromStdString(spec.format))));
-    m_filling = false;
 }
 
 void DatasetsPage::openSpec(const ts::DatasetSpec& spec, const QString& baseDir)
@@ -475,7 +471,6 @@ void DatasetsPage::showOpened()
     m_rows->setTable(m_opened.table);
     if (table && m_opened.ok()) m_model->setDataset(m_opened.files, m_opened.split);  // class names, detail
     if (m_opened.table) {
-        m_filling = true;
         m_labelColumn->clear();
         m_groupColumn->clear();
         m_groupColumn->addItem(tr("(none)"), QString());
@@ -485,7 +480,6 @@ void DatasetsPage::showOpened()
         }
         m_labelColumn->setCurrentIndex(m_labelColumn->findData(QString::fromStdString(m_opened.spec.labelColumn)));
         m_groupColumn->setCurrentIndex(std::max(0, m_groupColumn->findData(QString::fromStdString(m_opened.spec.groupColumn))));
-        m_filling = false;
     }
     fillSplitAndClassFilters();
     updateGridTitle();

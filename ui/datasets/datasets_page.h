@@ -202,7 +202,6 @@ private:
     bool m_opening = false;
     bool m_sized = false;  // the splitter was given its first sizes
     bool m_storeRunning = false;
-    bool m_filling = false;  // filling controls: their signals are not edits
 
     ThumbnailLoader* m_thumbnails;
     SampleGridModel* m_model;

@@ -130,11 +130,9 @@ void DatasetsPage::setDocument(ExperimentDocument* document)
 
 void DatasetsPage::onColumnChoice()
 {
-    if (m_filling || !m_opened.table) return;
-    m_filling = true;
+    if (!m_opened.table) return;
     m_labelColumn->setCurrentIndex(m_labelColumn->findData(m_columns->labelColumn()));
     m_groupColumn->setCurrentIndex(std::max(0, m_groupColumn->findData(m_columns->groupColumn())));
-    m_filling = false;
     applyDatasetEdit(m_columns->applyTo(experimentDatasetSpecFor(m_opened.spec)));
 }
 

@@ -22,7 +22,6 @@ namespace ts::ui {
 
 void DatasetsPage::fillSplitAndClassFilters()
 {
-    m_filling = true;
     const QString split = m_splitFilter->currentData().toString();
     const int cls = m_classFilter->currentData().isValid() ? m_classFilter->currentData().toInt() : -1;
     m_splitFilter->clear();
@@ -49,7 +48,6 @@ void DatasetsPage::fillSplitAndClassFilters()
             m_classFilter->addItem(tr("%1 (%2)").arg(m_model->className(std::int64_t(c)), countText(counts[c])), int(c));
     }
     m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(cls)));
-    m_filling = false;
 }
 
 void DatasetsPage::filterFromControls()
@@ -57,6 +55,7 @@ void DatasetsPage::filterFromControls()
     SampleFilter f;
     f.split = splitViewFromKey(m_splitFilter->currentData().toString()).value_or(SplitView::TrainingFiles);
     f.classIndex = m_classFilter->currentData().isValid() ? m_classFilter->currentData().toInt() : -1;
+    if (f == m_model->filter()) return;  // the item shown picked again: the grid keeps its place
     setFilter(f);
 }
 
@@ -64,13 +63,9 @@ void DatasetsPage::setFilter(const SampleFilter& filter)
 {
     m_model->setFilter(filter);
     if (!filter.samples) {  // the controls show the filter (a histogram click sets them too)
-        m_filling = true;
         m_splitFilter->setCurrentIndex(std::max(0, m_splitFilter->findData(splitViewKey(filter.split))));
-        m_filling = false;
         fillSplitAndClassFilters();
-        m_filling = true;
         m_classFilter->setCurrentIndex(std::max(0, m_classFilter->findData(filter.classIndex)));
-        m_filling = false;
     }
     m_grid->setPairs(filter.samples && filter.pairs);
     m_showAll->setVisible(filter.samples.has_value());

@@ -66,9 +66,8 @@ SweepPanel::SweepPanel(TrainingSession* session, const QString& workspaceDir, QW
     m_checkTimer.setSingleShot(true);
     m_checkTimer.setInterval(400);  // after a pause in typing, not at every key
     connect(&m_checkTimer, &QTimer::timeout, this, &SweepPanel::checkNow);
-    connect(m_text, &QPlainTextEdit::textChanged, this, [this] {
-        if (!m_filling) m_checkTimer.start();
-    });
+    // Any change starts the timer; a text shown by the code is checked at once (checkNow stops it).
+    connect(m_text, &QPlainTextEdit::textChanged, &m_checkTimer, qOverload<>(&QTimer::start));
     connect(m_example, &QPushButton::clicked, this, [this] {
         m_text->setPlainText(QString::fromLatin1(kExample));
         checkNow();
@@ -92,11 +91,7 @@ void SweepPanel::setExperiment(const ExperimentSpec& spec)
 {
     const bool sameSweep = m_checked && m_checked->sweep == spec.sweep;
     m_spec = spec;
-    if (!sameSweep) {  // not the echo of an edit made here: show the experiment's own
-        m_filling = true;
-        m_text->setPlainText(sweepText(spec));
-        m_filling = false;
-    }
+    if (!sameSweep) m_text->setPlainText(sweepText(spec));  // not the echo of an edit made here: show the experiment's own
     checkNow();
 }
 

@@ -46,7 +46,6 @@ private:
     TrainingSession* m_session;
     QString m_workspace;
     std::optional<ts::ExperimentSpec> m_spec, m_checked;
-    bool m_filling = false;
     QTimer m_checkTimer;
     QPlainTextEdit* m_text;
     QLabel* m_plan;

@@ -177,7 +177,7 @@ NodeProperties::NodeProperties(QWidget* parent) : QWidget(parent)
                                 "again in backward (about a third more compute for the marked nodes). Mark a run of "
                                 "consecutive nodes, such as a block of a deep network, when activations do not fit."));
     connect(m_checkpoint, &QCheckBox::toggled, this, [this](bool on) {
-        if (m_filling || !m_node) return;
+        if (!m_node) return;  // showNode sets the box with its signals blocked
         m_node->checkpoint = on;
         emit checkpointChanged(QString::fromStdString(m_node->name), on);
     });
@@ -241,7 +241,6 @@ void NodeProperties::showNode(const ts::Node& node)
 
     m_node = node;
     m_opKnown = op != nullptr;
-    m_filling = true;
     m_message->hide();
     m_body->show();
     // A name being typed (not yet finished) stays; once asked for, the node's name shows: the new
@@ -263,7 +262,6 @@ void NodeProperties::showNode(const ts::Node& node)
         m_checkpoint->setChecked(node.checkpoint);
     }
     for (Row& row : m_rows) fill(row, sameNode && !rebuilt);
-    m_filling = false;
 }
 
 void NodeProperties::rebuild(const QString& opType, const ts::Op* op, const QStringList& extraAttrs)
@@ -321,16 +319,14 @@ NodeProperties::Row NodeProperties::makeRow(const QString& opType, const QString
     if (spec && spec->type == ts::AttrType::Bool) {
         auto* box = new QCheckBox(cell);
         box->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
-        connect(box, &QCheckBox::toggled, this, [this, name](bool on) {
-            if (!m_filling) commit(name, ts::AttrValue(on));
-        });
+        // fill sets the box with its signals blocked: a toggle seen here is the user's.
+        connect(box, &QCheckBox::toggled, this, [this, name](bool on) { commit(name, ts::AttrValue(on)); });
         row.editor = box;
     } else if (spec && !spec->choices.empty()) {
         auto* box = new QComboBox(cell);
         for (const std::string& c : spec->choices) box->addItem(QString::fromStdString(c));
-        connect(box, &QComboBox::activated, this, [this, name, box](int i) {
-            if (!m_filling) commit(name, ts::AttrValue(box->itemText(i).toStdString()));
-        });
+        connect(box, &QComboBox::activated, this,
+                [this, name, box](int i) { commit(name, ts::AttrValue(box->itemText(i).toStdString())); });
         row.editor = box;
     } else {
         auto* edit = new QLineEdit(cell);
@@ -455,20 +451,16 @@ void NodeProperties::commit(const QString& attr, const ts::AttrValue& given)
     showReason(*row, {});
     if (currentValue(*row) == value) return;  // "3" after "3, 3": the same value, nothing to announce
     m_node->attrs.set(attr.toStdString(), value);
-    {
-        const bool filling = m_filling;
-        m_filling = true;
-        fill(*row, true);  // the default hint and the reset button
-        m_filling = filling;
-    }
+    fill(*row, true);  // the default hint and the reset button
     // Last: the page answers with showNode, which may replace the rows.
     emit attributeChanged(QString::fromStdString(m_node->name), attr, value);
 }
 
 void NodeProperties::commitName()
 {
-    // Enter and then the focus leaving both finish an edit: only an edited text is asked for.
-    if (!m_node || m_filling || !m_name->isModified()) return;
+    // Enter and then the focus leaving both finish an edit: only an edited text is asked for
+    // (setText, showing the node's name, clears isModified).
+    if (!m_node || !m_name->isModified()) return;
     m_name->setModified(false);
     const QString typed = m_name->text().trimmed();
     const QString current = QString::fromStdString(m_node->name);

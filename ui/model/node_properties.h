@@ -96,7 +96,6 @@ private:
     bool m_opKnown = false;  // which op (and unknown attributes) the rows were built for
     std::optional<ts::Node> m_node;
     QString m_requestedName;  // the last rename asked for: showNode with that name is the same node
-    bool m_filling = false;
 };
 
 }  // namespace ts::ui
