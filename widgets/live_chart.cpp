@@ -32,6 +32,10 @@ constexpr double kDefaultSmoothing = 0.6;
 LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // QCustomPlot repaints synchronously after each replot by default: every chart of a page
+    // then painted and flushed the window on its own, several times per frame. Queued, Qt
+    // paints all the charts that changed in one pass and flushes once.
+    m_plot->setPlottingHint(QCP::phImmediateRefresh, false);
     // The legend is a row above the plot, never over the data; it wraps when the chart is narrow.
     // Centred between two empty stretching cells; layoutAxesAndLegend caps its width.
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
@@ -111,10 +115,14 @@ LiveChart::LiveChart(QWidget* parent) : QWidget(parent) {
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &LiveChart::onUserRange);
     connect(m_plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &LiveChart::onUserRange);
 
-    // One pending replot at a time, however many appends arrive meanwhile.
+    // One pending replot at a time, however many appends arrive meanwhile. A hidden chart (a
+    // page not shown, a chart switched off) draws nothing: it replots when it is shown again, so
+    // a run's charts cost nothing while the user is on another page.
     m_replotTimer.setSingleShot(true);
     m_replotTimer.setInterval(kReplotIntervalMs);
-    connect(&m_replotTimer, &QTimer::timeout, this, [this] { m_plot->replot(QCustomPlot::rpQueuedReplot); });
+    connect(&m_replotTimer, &QTimer::timeout, this, [this] {
+        if (m_plot->isVisible()) m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
 
     retranslate();
     updateSmoothingBox();
@@ -345,6 +353,7 @@ bool LiveChart::hasSmoothedSeries() const {
 QString LiveChart::title() const { return m_title ? m_title->text() : QString(); }
 
 bool LiveChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_plot && event->type() == QEvent::Show) scheduleReplot();  // what came while hidden
     if (watched == m_plot && event->type() == QEvent::Wheel &&
         !(static_cast<QWheelEvent*>(event)->modifiers() & Qt::ControlModifier)) {
         // Handed to the page's scroll area directly: Qt 6 passes only spontaneous wheel events

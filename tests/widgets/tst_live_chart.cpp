@@ -87,6 +87,8 @@ private slots:
     void seriesSortsLateAppendsAndTracksModes();
     void chartReceivesDecimatedPoints();
     void appendsCoalesceIntoFewReplots();
+    void hiddenChartReplotsWhenShown();
+    void replotsPaintInOnePass();
     void userZoomTurnsFollowOff();
     void wheelScrollsThePage();
     void logScale();
@@ -259,6 +261,63 @@ void TestLiveChart::appendsCoalesceIntoFewReplots() {
     QTest::qWait(100);
     QVERIFY2(replots <= 2, qPrintable(QString::number(replots)));
     QCOMPARE(chart.rawGraph("loss")->dataCount(), 2000);
+}
+
+// A chart on a page that is not shown draws nothing while data streams in, and catches up
+// (every point) as soon as it is shown.
+void TestLiveChart::hiddenChartReplotsWhenShown() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.addSeries("loss", "loss", Qt::blue);
+    QTest::qWait(50);  // QCustomPlot queues a first replot of its own when it is made
+    int replots = 0;
+    connect(chart.plot(), &QCustomPlot::afterReplot, this, [&] { ++replots; });
+    for (int i = 0; i < 20; ++i) {
+        chart.append("loss", ramp(10, 100, 1 + 10.0 * i));
+        QTest::qWait(10);
+    }
+    QTest::qWait(100);  // three replot periods
+    QCOMPARE(replots, 0);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QTRY_VERIFY(replots >= 1);
+    QCOMPARE(chart.rawGraph("loss")->dataCount(), 200);
+}
+
+// A replot leaves the painting to Qt's next paint pass, so the charts of a page that changed
+// together are painted and flushed to the screen once, not each on its own.
+void TestLiveChart::replotsPaintInOnePass() {
+    QWidget page;
+    auto* layout = new QVBoxLayout(&page);
+    LiveChart* charts[2] = {new LiveChart, new LiveChart};
+    int paints[2] = {0, 0};
+    struct PaintCounter : QObject {
+        int* count;
+        explicit PaintCounter(int* c) : count(c) {}
+        bool eventFilter(QObject*, QEvent* e) override {
+            if (e->type() == QEvent::Paint) ++*count;
+            return false;
+        }
+    };
+    for (int i = 0; i < 2; ++i) {
+        layout->addWidget(charts[i]);
+        charts[i]->addSeries("loss", "loss", Qt::blue);
+        auto* counter = new PaintCounter(&paints[i]);
+        counter->setParent(charts[i]);
+        charts[i]->plot()->installEventFilter(counter);
+    }
+    page.resize(600, 600);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QTest::qWait(100);
+    paints[0] = paints[1] = 0;
+    for (LiveChart* c : charts) {
+        c->append("loss", ramp(100, 100));
+        c->plot()->replot();  // what the replot timer does, less the queueing
+    }
+    QCOMPARE(paints[0], 0);  // drawn into the plot's buffers, not yet onto the window
+    QCOMPARE(paints[1], 0);
+    QTRY_VERIFY(paints[0] >= 1 && paints[1] >= 1);
 }
 
 // Ctrl+wheel zooms (and so stops following); dragging pans.

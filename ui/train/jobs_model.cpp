@@ -144,7 +144,7 @@ void JobsModel::rebuild()
     for (auto it = ours.crbegin(); it != ours.crend(); ++it) rows.push_back(*it);
     for (const JobRow& e : std::as_const(m_external))
         if (std::none_of(ours.begin(), ours.end(), [&](const JobRow& j) { return j.runId == e.runId; })) rows.push_back(e);
-    // Progress arrives up to 30 times a second: the same jobs in the same order are updated in
+    // Progress arrives up to 10 times a second: the same jobs in the same order are updated in
     // place, so the view keeps its selection and scroll position.
     const bool sameJobs = rows.size() == m_rows.size() &&
                           std::equal(rows.begin(), rows.end(), m_rows.begin(), [](const JobRow& a, const JobRow& b) { return a.id == b.id; });
