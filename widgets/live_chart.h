@@ -1,8 +1,10 @@
 // A live training chart: a QCustomPlot fed with plain numbers (no engine types), which stays
-// smooth at a million points and repaints at most ~30 times a second however fast data comes.
+// smooth at a million points and redraws streamed points 4 times a second however fast they
+// come (the user's changes of view ~30 times a second); hidden, it draws nothing.
 //
-// Data path: append() only stores points and marks the chart dirty; one single-shot 33 ms timer
-// asks for a queued replot; just before each replot the chart hands QCustomPlot the visible
+// Data path: append() only stores points and marks the chart dirty; one single-shot timer
+// (250 ms after an append, 33 ms after a change of view) asks for a queued replot, painted
+// with the window's other changes; just before each replot the chart hands QCustomPlot the visible
 // range decimated per pixel column (decimation.h), recomputed only when data, range or size
 // changed. User zoom/pan turns "follow" off; the Follow box (or menu) turns it back on.
 #pragma once

@@ -87,6 +87,7 @@ private slots:
     void seriesSortsLateAppendsAndTracksModes();
     void chartReceivesDecimatedPoints();
     void appendsCoalesceIntoFewReplots();
+    void streamedPointsRedrawFourTimesASecond();
     void hiddenChartReplotsWhenShown();
     void replotsPaintInOnePass();
     void userZoomTurnsFollowOff();
@@ -261,6 +262,33 @@ void TestLiveChart::appendsCoalesceIntoFewReplots() {
     QTest::qWait(100);
     QVERIFY2(replots <= 2, qPrintable(QString::number(replots)));
     QCOMPARE(chart.rawGraph("loss")->dataCount(), 2000);
+}
+
+// Points arriving every 20 ms (a fast run) redraw the chart about 4 times a second, not at
+// the 30 Hz a change of view gets: each frame is taken from the trainer's cores.
+void TestLiveChart::streamedPointsRedrawFourTimesASecond() {
+    LiveChart chart;
+    chart.resize(600, 300);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.addSeries("loss", "loss", Qt::blue);
+    QTest::qWait(100);
+    int replots = 0;
+    connect(chart.plot(), &QCustomPlot::afterReplot, this, [&] { ++replots; });
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; clock.elapsed() < 1000; ++i) {
+        chart.append("loss", ramp(1, 100, 1 + i));
+        QTest::qWait(20);
+    }
+    QVERIFY2(replots >= 2 && replots <= 6, qPrintable(QString::number(replots)));
+    // A change of view is drawn at once.
+    QTest::qWait(300);
+    replots = 0;
+    clock.restart();
+    chart.setLogY(true);
+    QTRY_VERIFY(replots >= 1);
+    QVERIFY2(clock.elapsed() < 200, qPrintable(QString::number(clock.elapsed())));
 }
 
 // A chart on a page that is not shown draws nothing while data streams in, and catches up
