@@ -151,7 +151,7 @@ void MainWindow::openStartingExperiment()
         for (const QFileInfo& f : QDir(shipped).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
             candidates << f.absoluteFilePath();
     for (const QString& file : candidates)
-        if (m_document->open(file, nullptr)) return;
+        if (!file.isEmpty() && m_document->open(file, nullptr)) return;
     updateTitle();
 }
 

@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <climits>
 
 #include "backend/backend.h"
 #include "backend/devices.h"
@@ -304,9 +305,15 @@ void TrainPage::showDocument()
         // Each field's own handler sees its value already in the experiment: no edit is made.
         if (const int device = m_device->findData(QString::fromStdString(spec.training.device)); device >= 0)
             m_device->setCurrentIndex(device);
-        m_threads->setValue(int(spec.training.threads));
-        m_epochs->setValue(int(spec.training.epochs));
-        m_batchSize->setValue(int(spec.training.batchSize));
+        // A file's value beyond a field's usual range widens it: a clamped value would be an edit nobody made.
+        auto show = [](QSpinBox* box, std::int64_t v) {
+            box->setMaximum(std::max<int>(box->maximum(), int(std::min<std::int64_t>(v, INT_MAX))));
+            box->setValue(int(v));
+        };
+        show(m_threads, spec.training.threads);
+        show(m_epochs, spec.training.epochs);
+        show(m_batchSize, spec.training.batchSize);
+        m_lr->setRange(std::min(m_lr->minimum(), spec.optimizer.lr), std::max(m_lr->maximum(), spec.optimizer.lr));
         m_lr->setValue(spec.optimizer.lr);
         m_optimizer->setCurrentIndex(m_optimizer->findData(QString::fromStdString(spec.optimizer.type)));
         m_schedule->setCurrentIndex(m_schedule->findData(QString::fromStdString(spec.schedule.type)));
