@@ -2960,6 +2960,18 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
 
 可读取 IDX（MNIST、Fashion-MNIST）、CIFAR-10 二进制批次、CSV 表格和图像文件夹（每个类别一个包含 PNG、JPEG、WebP、TIFF、BMP 或 GIF 图像的子文件夹）。</translation>
     </message>
+    <message>
+        <source>Apply the health report&apos;s fix</source>
+        <translation>应用健康报告的修复</translation>
+    </message>
+    <message>
+        <source>Edit the dataset&apos;s settings</source>
+        <translation>编辑数据集设置</translation>
+    </message>
+    <message>
+        <source>Use %1 in the experiment</source>
+        <translation>在实验中使用 %1</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::DiagnosticCards</name>
@@ -3133,6 +3145,137 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>failed (exit code %1)</source>
         <translation>失败（退出码 %1）</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::DocumentActions</name>
+    <message>
+        <source>&amp;Open Experiment…</source>
+        <translation>打开实验(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;vert</source>
+        <translation>还原(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Drop the unsaved changes and read the file again</source>
+        <translation>丢弃未保存的更改并重新读取文件</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>No recent experiments</source>
+        <translation>没有最近的实验</translation>
+    </message>
+    <message>
+        <source>Cannot open the experiment</source>
+        <translation>无法打开实验</translation>
+    </message>
+    <message>
+        <source>Opened %1.</source>
+        <translation>已打开 %1。</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save changes to %1?</source>
+        <translation>保存对 %1 的更改？</translation>
+    </message>
+    <message>
+        <source>It is shipped with TrainStudio: your changes go to a new file.</source>
+        <translation>它随 TrainStudio 提供：你的更改将保存到一个新文件。</translation>
+    </message>
+    <message>
+        <source>Your changes are lost if you don&apos;t save them.</source>
+        <translation>如果不保存，你的更改将丢失。</translation>
+    </message>
+    <message>
+        <source>Cannot save</source>
+        <translation>无法保存</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>已保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Save Experiment As</source>
+        <translation>实验另存为</translation>
+    </message>
+    <message>
+        <source>Experiments (*.yaml *.yml)</source>
+        <translation>实验 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Drop your changes to %1 and read the file again?</source>
+        <translation>丢弃对 %1 的更改并重新读取文件？</translation>
+    </message>
+    <message>
+        <source>Cannot revert</source>
+        <translation>无法还原</translation>
+    </message>
+    <message>
+        <source>Read %1 again.</source>
+        <translation>已重新读取 %1。</translation>
+    </message>
+    <message>
+        <source>Open Experiment</source>
+        <translation>打开实验</translation>
+    </message>
+    <message>
+        <source>Experiments (*.yaml *.yml);;All files (*)</source>
+        <translation>实验 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>磁盘上的文件已更改</translation>
+    </message>
+    <message>
+        <source>%1 was removed or renamed by another program.</source>
+        <translation>%1 已被其他程序删除或重命名。</translation>
+    </message>
+    <message>
+        <source>%1 was changed by another program. Read it again?</source>
+        <translation>%1 已被其他程序修改。重新读取吗？</translation>
+    </message>
+    <message>
+        <source>Reading it again drops your unsaved changes here. Keep them to save them over it later.</source>
+        <translation>重新读取会丢弃这里未保存的更改。保留它们，以后可以保存覆盖该文件。</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <source>Keep Mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>Cannot reload</source>
+        <translation>无法重新加载</translation>
     </message>
 </context>
 <context>
@@ -3312,6 +3455,41 @@ Loss −log p(true class): %5</source>
     <message>
         <source>%1 samples: %2 predicted as %3</source>
         <translation>%1 个样本：%2 被预测为 %3</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::ExperimentDocument</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>%1:%2:%3: %4</source>
+        <translation>%1:%2:%3：%4</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 has no file to go back to.</source>
+        <translation>%1 没有可以还原的文件。</translation>
+    </message>
+    <message>
+        <source>%1 has no file yet: choose where to save it.</source>
+        <translation>%1 还没有文件：请选择保存位置。</translation>
+    </message>
+    <message>
+        <source>%1 is shipped with TrainStudio: save your changes as a new file.</source>
+        <translation>%1 随 TrainStudio 提供：请将更改另存为新文件。</translation>
+    </message>
+    <message>
+        <source>%1 is in TrainStudio&apos;s own folder of experiments: choose a folder of yours.</source>
+        <translation>%1 位于 TrainStudio 自带的实验文件夹中：请选择你自己的文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot save %1: %2. Nothing was changed on disk; save it elsewhere with Save As.</source>
+        <translation>无法保存 %1：%2。磁盘上没有任何更改；请用“另存为”保存到其他位置。</translation>
     </message>
 </context>
 <context>
@@ -3611,52 +3789,12 @@ Loss −log p(true class): %5</source>
         <translation>重做</translation>
     </message>
     <message>
-        <source>Undo %1</source>
-        <translation>撤销“%1”</translation>
-    </message>
-    <message>
-        <source>Redo %1</source>
-        <translation>重做“%1”</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <source>Save As…</source>
-        <translation>另存为…</translation>
-    </message>
-    <message>
-        <source>Save Experiment</source>
-        <translation>保存实验</translation>
-    </message>
-    <message>
-        <source>Experiments (*.yaml *.yml)</source>
-        <translation>实验文件 (*.yaml *.yml)</translation>
-    </message>
-    <message>
         <source>Learning rate at every step</source>
         <translation>每一步的学习率</translation>
     </message>
     <message>
         <source>Learning-rate finder</source>
         <translation>学习率查找器</translation>
-    </message>
-    <message>
-        <source>Edit option</source>
-        <translation>编辑选项</translation>
-    </message>
-    <message>
-        <source>Apply learning rate</source>
-        <translation>应用学习率</translation>
-    </message>
-    <message>
-        <source>Saved to %1.</source>
-        <translation>已保存到 %1。</translation>
-    </message>
-    <message>
-        <source>Cannot save: %1. Save it elsewhere with Save As (Ctrl+Shift+S).</source>
-        <translation>无法保存：%1。请用“另存为”（Ctrl+Shift+S）保存到别处。</translation>
     </message>
     <message>
         <source>No experiment: choose one on the Train page</source>
@@ -4065,6 +4203,24 @@ Loss −log p(true class): %5</source>
         <source>The range test finds the top of a cyclical schedule (Smith, 2015; fastai pairs its finder with one-cycle). Checked, Apply switches the schedule to one-cycle peaking at the rate, which trains further in few epochs; unchecked, the rate replaces optimizer.lr and the schedule stays.</source>
         <translation>范围测试找的是周期性调度的上限（Smith，2015；fastai 把学习率查找器与单周期调度配合使用）。勾选时，“应用”会把调度改为以该学习率为峰值的单周期调度，在很少的轮数内训练得更充分；不勾选时，该学习率替换 optimizer.lr，调度保持不变。</translation>
     </message>
+    <message>
+        <source>Apply finder: one-cycle peak %1, warm-up %2</source>
+        <translation>应用查找结果：单周期峰值 %1，预热 %2</translation>
+    </message>
+    <message>
+        <source>Apply finder: learning rate %1</source>
+        <translation>应用查找结果：学习率 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source> with %n warm-up step(s)</source>
+        <translation>
+            <numerusform>（含 %n 个预热步）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Apply replaces the %1 schedule%2 by one-cycle (its own warm-up, none of the old settings). Edit &gt; Undo takes it back.</source>
+        <translation>“应用”会把 %1 调度%2替换为单周期（使用其自身的预热，不保留旧设置）。可用“编辑 &gt; 撤销”恢复。</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::MainWindow</name>
@@ -4109,16 +4265,8 @@ Loss −log p(true class): %5</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <source>&amp;Open Experiment…</source>
-        <translation>打开实验(&amp;O)…</translation>
-    </message>
-    <message>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>No recent experiments</source>
-        <translation>没有最近打开的实验</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -4167,12 +4315,12 @@ Loss −log p(true class): %5</source>
         <translation>运行 %1</translation>
     </message>
     <message>
-        <source>New model for the dataset</source>
-        <translation>为数据集新建模型</translation>
-    </message>
-    <message>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
     </message>
 </context>
 <context>
@@ -4303,25 +4451,6 @@ Loss −log p(true class): %5</source>
     </message>
 </context>
 <context>
-    <name>ts::ui::ModelDocument</name>
-    <message>
-        <source>%1:%2:%3: %4</source>
-        <translation>%1:%2:%3: %4</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>The model has no file yet: use Save As.</source>
-        <translation>该模型还没有文件：请使用“另存为”。</translation>
-    </message>
-    <message>
-        <source>Cannot save: %1. Nothing was changed on disk; save it elsewhere with Save As.</source>
-        <translation>无法保存：%1。磁盘上的文件未做任何更改；请用“另存为”保存到其他位置。</translation>
-    </message>
-</context>
-<context>
     <name>ts::ui::ModelPage</name>
     <message>
         <source>Problems</source>
@@ -4346,10 +4475,6 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Stop checkpointing %1</source>
         <translation>取消 %1 的检查点</translation>
-    </message>
-    <message>
-        <source>The Train page chose another experiment; this unsaved model is kept here. Save it, or open another.</source>
-        <translation>“训练”页面选择了另一个实验；这个未保存的模型保留在此处。请保存它，或打开另一个模型。</translation>
     </message>
     <message>
         <source>Disconnect %1 from %2</source>
@@ -4412,24 +4537,12 @@ Loss −log p(true class): %5</source>
         <translation>%1 是模型输入：其形状来自数据集。</translation>
     </message>
     <message>
-        <source>unsaved model</source>
-        <translation>未保存的模型</translation>
-    </message>
-    <message>
         <source>Model: %1%2</source>
         <translation>模型：%1%2</translation>
     </message>
     <message>
         <source> (modified)</source>
         <translation>（已修改）</translation>
-    </message>
-    <message>
-        <source>Unsaved model</source>
-        <translation>未保存的模型</translation>
-    </message>
-    <message>
-        <source>The model has changes that are not saved. Save them?</source>
-        <translation>模型有未保存的更改。是否保存？</translation>
     </message>
     <message>
         <source>New</source>
@@ -4458,34 +4571,6 @@ Loss −log p(true class): %5</source>
     <message>
         <source>New model from a template; the input shape and class count follow the experiment&apos;s data</source>
         <translation>从模板新建模型；输入形状和类别数取自实验的数据</translation>
-    </message>
-    <message>
-        <source>Open…</source>
-        <translation>打开…</translation>
-    </message>
-    <message>
-        <source>Open a model</source>
-        <translation>打开模型</translation>
-    </message>
-    <message>
-        <source>Experiments (*.yaml *.yml)</source>
-        <translation>实验文件 (*.yaml *.yml)</translation>
-    </message>
-    <message>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <source>Save As…</source>
-        <translation>另存为…</translation>
-    </message>
-    <message>
-        <source>Save the model as</source>
-        <translation>将模型另存为</translation>
-    </message>
-    <message>
-        <source>Experiments (*.yaml)</source>
-        <translation>实验 (*.yaml)</translation>
     </message>
     <message>
         <source>Undo</source>
@@ -4584,32 +4669,8 @@ Loss −log p(true class): %5</source>
         <translation>训练此模型</translation>
     </message>
     <message>
-        <source>Cannot open: %1</source>
-        <translation>无法打开：%1</translation>
-    </message>
-    <message>
-        <source>Opened %1.</source>
-        <translation>已打开 %1。</translation>
-    </message>
-    <message>
-        <source>Opened %1: the model has problems, marked in red.</source>
-        <translation>已打开 %1：模型存在问题，已用红色标出。</translation>
-    </message>
-    <message>
-        <source>Saved to %1.</source>
-        <translation>已保存到 %1。</translation>
-    </message>
-    <message>
         <source>Cannot make that model: %1</source>
         <translation>无法创建该模型：%1</translation>
-    </message>
-    <message>
-        <source>New model from %1</source>
-        <translation>从 %1 新建模型</translation>
-    </message>
-    <message>
-        <source>New model</source>
-        <translation>新建模型</translation>
     </message>
     <message numerus="yes">
         <source>Group %n node(s) as %1</source>
@@ -5056,6 +5117,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>more…</source>
         <translation>更多…</translation>
+    </message>
+    <message>
+        <source>Set %1 to %2</source>
+        <translation>将%1设为 %2</translation>
     </message>
 </context>
 <context>
@@ -6467,18 +6532,6 @@ Click to show them</source>
         <translation>打开…</translation>
     </message>
     <message>
-        <source>Cannot load the experiment: %1</source>
-        <translation>无法加载实验：%1</translation>
-    </message>
-    <message>
-        <source>Open Experiment</source>
-        <translation>打开实验</translation>
-    </message>
-    <message>
-        <source>Experiments (*.yaml *.yml);;All files (*)</source>
-        <translation>实验文件 (*.yaml *.yml);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Resuming run %1 on %2</source>
         <translation>正在 %2 上恢复运行 %1</translation>
     </message>
@@ -6611,6 +6664,42 @@ Click to show them</source>
     <message>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Set device to %1</source>
+        <translation>将设备设为 %1</translation>
+    </message>
+    <message>
+        <source>Set CPU threads to %1</source>
+        <translation>将 CPU 线程数设为 %1</translation>
+    </message>
+    <message>
+        <source>Set epochs to %1</source>
+        <translation>将轮数设为 %1</translation>
+    </message>
+    <message>
+        <source>Set batch size to %1</source>
+        <translation>将批大小设为 %1</translation>
+    </message>
+    <message>
+        <source>Set learning rate to %1</source>
+        <translation>将学习率设为 %1</translation>
+    </message>
+    <message>
+        <source>Set optimizer to %1</source>
+        <translation>将优化器设为 %1</translation>
+    </message>
+    <message>
+        <source>Set schedule to %1</source>
+        <translation>将调度设为 %1</translation>
+    </message>
+    <message>
+        <source>Set precision to %1</source>
+        <translation>将精度设为 %1</translation>
+    </message>
+    <message>
+        <source>Not saved yet</source>
+        <translation>尚未保存</translation>
     </message>
 </context>
 <context>
