@@ -27,6 +27,7 @@ DocumentActions::DocumentActions(ExperimentDocument* document, QWidget* window) 
     m_open = make(QStringLiteral("actionOpenExperiment"), tr("&Open Experiment…"), QKeySequence::Open, [this] { showOpenDialog(); });
     m_save = make(QStringLiteral("actionSave"), tr("&Save"), QKeySequence::Save, [this] { save(); });
     m_saveAs = make(QStringLiteral("actionSaveAs"), tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    if (m_saveAs->shortcut().isEmpty()) m_saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));  // themes without one
     m_revert = make(QStringLiteral("actionRevert"), tr("Re&vert"), QKeySequence::UnknownKey, [this] { revert(); });
     m_revert->setToolTip(tr("Drop the unsaved changes and read the file again"));
     // Undo and Redo say what they would do ("Undo Set learning rate to 3e-4").

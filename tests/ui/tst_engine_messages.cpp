@@ -12,6 +12,7 @@
 #include "ui/runs/runs_page.h"
 #include "store/run_reader.h"
 #include "store/workspace.h"
+#include "ui/experiment_document.h"
 #include "ui/train/train_page.h"
 #include "ui/train/training_session.h"
 #include "ui/translations.h"
@@ -111,9 +112,11 @@ private slots:
         const QString workspace = dir.path() + "/workspace";
 
         TrainingSession session;
-        TrainPage page(&session);
+        ExperimentDocument document;
+        TrainPage page(&session, &document);
         page.setWorkspaceDirectory(workspace);
-        QVERIFY(page.openExperiment(csvExperiment(dir.path())));
+        QString error;
+        QVERIFY2(document.open(csvExperiment(dir.path()), &error), qPrintable(error));
         QSignalSpy finished(&session, &TrainingSession::finished);
         page.startTraining();
         QVERIFY(finished.wait(60000));

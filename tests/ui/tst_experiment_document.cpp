@@ -99,6 +99,13 @@ void answerSaveAs(const QString& file, QString* folder)
     QTimer::singleShot(0, *poll);
 }
 
+// The window shown, with `file` open.
+bool showWith(MainWindow& w, const QString& file)
+{
+    w.show();
+    return QTest::qWaitForWindowExposed(&w) && w.documentActions()->open(file);
+}
+
 }  // namespace
 
 class TestExperimentDocument : public QObject {
@@ -118,10 +125,8 @@ private slots:
         QTemporaryDir dir;
         const QString file = copyOf(dir, "fashion_mnist_mlp.yaml");
         MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(showWith(w, file));
         ExperimentDocument* doc = w.document();
-        QVERIFY(w.documentActions()->open(file));
         const ts::ExperimentSpec original = doc->spec();
 
         // Train page: the learning rate field.
@@ -366,10 +371,8 @@ private slots:
         QTemporaryDir dir;
         const QString file = copyOf(dir, "fashion_mnist_mlp.yaml");
         MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(showWith(w, file));
         ExperimentDocument* doc = w.document();
-        QVERIFY(w.documentActions()->open(file));
         QSignalSpy outside(doc, &ExperimentDocument::changedOnDisk);
         auto rewriteEpochs = [&](int epochs) {
             QByteArray text = readAll(file);
