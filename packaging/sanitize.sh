@@ -19,9 +19,9 @@ build="${TS_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
 short=0
 if [ "${1:-}" = "--short" ]; then short=1; shift; fi
 fuzz_seconds="${1:-$([ $short = 1 ] && echo 3 || echo 15)}"
-# The short form's suites: readers (datasets, checkpoints, experiment files, the store) and kernels
+# The short form's suites: readers (datasets, checkpoints, experiment files and their lossless saving, the store) and kernels
 # (tst_op_registry runs every registered op's cases forward and backward).
-short_suites="${TS_SANITIZE_SHORT_SUITES:-tst_data_readers tst_checkpoint tst_experiment_yaml tst_store tst_executor tst_ops_conv_pool tst_ops_norm tst_ops_linear tst_ops_loss tst_op_registry tst_trainer}"
+short_suites="${TS_SANITIZE_SHORT_SUITES:-tst_data_readers tst_checkpoint tst_experiment_yaml tst_experiment_text tst_store tst_executor tst_ops_conv_pool tst_ops_norm tst_ops_linear tst_ops_loss tst_op_registry tst_trainer}"
 say() { printf 'sanitize.sh: %s\n' "$*"; }
 die() { printf 'sanitize.sh: %s\n' "$*" >&2; exit 1; }
 start=$SECONDS
