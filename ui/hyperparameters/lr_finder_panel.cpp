@@ -130,6 +130,18 @@ void LrFinderPanel::updateSideEffect()
         text = finderSideEffect(*m_spec, withFinderRate(*m_spec, m_result->suggestions.valley, true));
     m_sideEffect->setText(text);
     m_sideEffect->setVisible(!text.isEmpty());
+    fitHeight();
+}
+
+void LrFinderPanel::fitHeight()
+{
+    if (layout() && layout()->hasHeightForWidth() && width() > 0) setMinimumHeight(layout()->heightForWidth(width()));
+}
+
+void LrFinderPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitHeight();
 }
 
 ExperimentSpec withFinderRate(const ExperimentSpec& spec, double lr, bool asOneCycle)
@@ -306,6 +318,7 @@ void LrFinderPanel::showResult()
         warnings << tr("The seeds' suggestions differ by %1x: one seed's curve would have misled.").arg(m_result->seedSpread(), 0, 'f', 1);
     m_warning->setText(warnings.join(QLatin1Char('\n')));
     m_warning->setVisible(!warnings.isEmpty());
+    fitHeight();
 }
 
 void LrFinderPanel::updateControls()

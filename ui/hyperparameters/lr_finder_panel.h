@@ -55,6 +55,9 @@ public slots:
     void start();
     void cancel();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 signals:
     // The user chose a rate (to 3 significant digits): the page writes it where it applies (optimizer.lr, or
     // schedule.max_lr for one-cycle); asOneCycle: as the peak of a one-cycle schedule that replaces a
@@ -65,6 +68,10 @@ signals:
 private:
     bool offersOneCycle() const;
     void updateSideEffect();
+    // Word-wrapped texts come and go under the chart: the panel's minimum height follows their
+    // height at the panel's width (splitters and scroll areas ask only for minimum sizes, so a
+    // minimum taken at another width let the texts overlap the chart).
+    void fitHeight();
     struct Curve {
         std::uint64_t seed = 0;
         std::vector<double> lrs, losses;  // raw, as the steps came
