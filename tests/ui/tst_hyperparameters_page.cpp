@@ -336,6 +336,11 @@ private slots:
         QVERIFY2(sideEffect->text().contains("cosine") && sideEffect->text().contains("100 warm-up step") &&
                      sideEffect->text().contains("one-cycle"),
                  qPrintable(sideEffect->text()));
+        // The note and every text under the chart are laid out below it, never over it.
+        QTRY_VERIFY(sideEffect->geometry().top() >= finder->chart()->geometry().bottom());
+        for (QLabel* label : finder->findChildren<QLabel*>(Qt::FindDirectChildrenOnly))
+            if (label->isVisible() && label->y() > finder->chart()->y())
+                QVERIFY2(!label->geometry().intersects(finder->chart()->geometry()), qPrintable(label->text()));
         const int steps = history->index();
         QTest::mouseClick(apply, Qt::LeftButton);
         QCOMPARE(history->index(), steps + 1);  // one step
