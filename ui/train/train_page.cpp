@@ -228,12 +228,11 @@ void TrainPage::stopTraining()
 void TrainPage::updateActions()
 {
     using State = TrainingSession::State;
-    const bool busy = (m_session && m_session->isActive()) || launchRunning();  // Train waits; Queue does not
     const State state = follows() ? m_session->state() : State::Idle;  // Pause and Stop act on this page's run
     const bool launched = launchRunning();
-    const bool active = busy;
+    const bool busy = (m_session && m_session->isActive()) || launched;  // Train waits; Queue does not
     const bool ready = m_doc->hasExperiment() && m_session;
-    m_trainAction->setEnabled(!active && ready);
+    m_trainAction->setEnabled(!busy && ready);
     m_queueAction->setEnabled(ready && !launched && m_processes->value() == 1);
     m_pauseAction->setEnabled(state == State::Starting || state == State::Running || state == State::Paused);
     m_pauseAction->setText(state == State::Paused ? tr("&Resume") : tr("&Pause"));
