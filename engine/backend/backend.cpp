@@ -6,7 +6,14 @@ bool Backend::supports(Primitive p, DType dtype) const
 {
     if (isMemoryPrimitive(p)) return true;
     if (dtype != DType::F32) return false;
-    return p != Primitive::upsample2dForward && p != Primitive::upsample2dBackward;  // the optional ones
+    switch (p) {  // the optional ones
+    case Primitive::upsample2dForward:
+    case Primitive::upsample2dBackward:
+    case Primitive::attentionForward:
+    case Primitive::attentionBackward:
+    case Primitive::permute: return false;
+    default: return true;
+    }
 }
 
 std::string compiledBackends()

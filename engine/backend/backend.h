@@ -74,6 +74,29 @@ struct UpsampleGeometry {
     std::int64_t n = 1, c = 1, h = 1, w = 1, outH = 1, outW = 1;
 };
 
+// Scaled dot-product attention, per sample b and head h: o_i = sum_j softmax_j(scale * q_i.k_j)
+// v_j over the keys j allowed (causal: j <= i + keys - queries; keyMask[b * keys + j] != 0, or
+// every key when keyMask is null). q, k, v and o are token rows of a [batch, tokens, ...]
+// layout: token t of sample b, head h starts at b * batchStride + t * rowStride + h * headDim
+// (strides per tensor, so q, k and v may be views into one packed [B, T, 3C] projection).
+// Dropout (p > 0, training) drops attention weights after the softmax, drawn from
+// hashUniform(seed, ((b * heads + h) * queries + i) * keys + j) so backward redraws them.
+struct AttentionGeometry {
+    std::int64_t batch = 1, heads = 1, queries = 1, keys = 1, headDim = 1;
+    std::int64_t qRowStride = 1, kRowStride = 1, vRowStride = 1, oRowStride = 1;
+    std::int64_t qBatchStride = 1, kBatchStride = 1, vBatchStride = 1, oBatchStride = 1;
+    float scale = 1.0f;
+    bool causal = false;
+    float dropout = 0.0f;
+};
+
+// y = x with its dimensions reordered: y's dimension d is x's dimension perm[d] (numpy's
+// transpose). shape is x's; at most 8 dimensions.
+struct PermuteGeometry {
+    std::vector<std::int64_t> shape;
+    std::vector<int> perm;
+};
+
 // Thrown by a primitive this backend does not implement (Backend::supports says false). The
 // executor never calls one: it plans such an op on the CPU.
 class UnsupportedPrimitive : public std::runtime_error {
@@ -287,6 +310,36 @@ public:
     // dtable[indices[i], :] += dy[i, :]
     virtual void embeddingBackward(const std::int64_t* indices, const float* dy, float* dtable,
                                    std::int64_t count, std::int64_t dim) = 0;
+
+    // ---- attention (optional, see supports) --------------------------------------------------
+    // o as AttentionGeometry says; lse[(b * heads + h) * queries + i] = the row's log-sum-exp
+    // of the scaled scores (what backward recomputes the weights from, so nothing of size
+    // queries x keys is kept). A row with no allowed key gets o = 0 and lse = -inf.
+    virtual void attentionForward(const AttentionGeometry& g, const float* q, const float* k, const float* v,
+                                  const float* keyMask, float* o, float* lse, std::uint64_t seed)
+    {
+        (void)g, (void)q, (void)k, (void)v, (void)keyMask, (void)o, (void)lse, (void)seed;
+        throw UnsupportedPrimitive(name(), Primitive::attentionForward);
+    }
+    // dq, dk, dv += the gradients of sum(o * dout) (each may be null: not wanted); they have
+    // the layout of q, k and v. o and lse are the forward's.
+    virtual void attentionBackward(const AttentionGeometry& g, const float* q, const float* k, const float* v,
+                                   const float* keyMask, const float* o, const float* lse, const float* dout,
+                                   float* dq, float* dk, float* dv, std::uint64_t seed)
+    {
+        (void)g, (void)q, (void)k, (void)v, (void)keyMask, (void)o, (void)lse, (void)dout, (void)dq, (void)dk,
+            (void)dv, (void)seed;
+        throw UnsupportedPrimitive(name(), Primitive::attentionBackward);
+    }
+
+    // ---- layout (optional, see supports) -----------------------------------------------------
+    // y = permute(x) (write Overwrite) or y += permute(x) (Accumulate: backward, with the
+    // inverse permutation).
+    virtual void permute(const PermuteGeometry& g, const float* x, float* y, GradWrite write)
+    {
+        (void)g, (void)x, (void)y, (void)write;
+        throw UnsupportedPrimitive(name(), Primitive::permute);
+    }
 
     // ---- optimizer updates -------------------------------------------------------------------
     // One fused sweep each over n elements of the flat parameter/gradient buffers, with

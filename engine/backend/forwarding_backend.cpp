@@ -140,6 +140,22 @@ void ForwardingBackend::upsample2dBackward(UpsampleMode mode, const UpsampleGeom
     TS_FORWARD(upsample2dBackward, mode, g, dy, dx);
 }
 
+void ForwardingBackend::attentionForward(const AttentionGeometry& g, const float* q, const float* k, const float* v,
+                                         const float* keyMask, float* o, float* lse, std::uint64_t seed)
+{
+    TS_FORWARD(attentionForward, g, q, k, v, keyMask, o, lse, seed);
+}
+void ForwardingBackend::attentionBackward(const AttentionGeometry& g, const float* q, const float* k, const float* v,
+                                          const float* keyMask, const float* o, const float* lse, const float* dout,
+                                          float* dq, float* dk, float* dv, std::uint64_t seed)
+{
+    TS_FORWARD(attentionBackward, g, q, k, v, keyMask, o, lse, dout, dq, dk, dv, seed);
+}
+void ForwardingBackend::permute(const PermuteGeometry& g, const float* x, float* y, GradWrite write)
+{
+    TS_FORWARD(permute, g, x, y, write);
+}
+
 void ForwardingBackend::batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
                                                  float* saveMean, float* saveInvStd, float* runningMean,
                                                  float* runningVar, std::int64_t n, std::int64_t c, std::int64_t inner,

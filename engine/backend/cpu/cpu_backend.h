@@ -117,6 +117,14 @@ public:
     void bceWithLogitsBackward(const float* logits, const float* target, const float* dloss, float* dlogits,
                                float* dtarget, std::int64_t n) override;
 
+    // cpu_attention.cpp
+    void attentionForward(const AttentionGeometry& g, const float* q, const float* k, const float* v,
+                          const float* keyMask, float* o, float* lse, std::uint64_t seed) override;
+    void attentionBackward(const AttentionGeometry& g, const float* q, const float* k, const float* v,
+                           const float* keyMask, const float* o, const float* lse, const float* dout, float* dq,
+                           float* dk, float* dv, std::uint64_t seed) override;
+    // cpu_permute.cpp
+    void permute(const PermuteGeometry& g, const float* x, float* y, GradWrite write) override;
     // cpu_embedding.cpp
     void embeddingForward(const std::int64_t* indices, const float* table, float* y, std::int64_t count,
                           std::int64_t rows, std::int64_t dim) override;
