@@ -12,6 +12,7 @@
 #include "types/experiment_spec.h"
 #include "types/label_overlay.h"
 #include "types/message.h"
+#include "tensor/dtype.h"
 #include "tensor/shape.h"
 
 namespace ts {
@@ -47,6 +48,19 @@ public:
     // Where sample `index` comes from, for messages: "data.csv:10", ".../cat/001.png",
     // ".../train-labels-idx1-ubyte, item 5"; empty when the reader cannot say.
     virtual std::string sampleSource(std::int64_t /*index*/) const { return {}; }
+
+    // Sequence data (a language model's blocks of tokens) has a class per position: the
+    // shape of one sample's targets, empty for one class per sample (labels() then says it).
+    virtual Shape targetShape() const { return {}; }
+    // Token ids are i64 inputs; get() writes them as floats (exact below 2^24), so caches,
+    // subsets and statistics handle every dataset alike and the loader converts.
+    virtual DType inputDType() const { return DType::F32; }
+    // targetShape().numel() class indices of sample `index` (sequence data only).
+    virtual void getTargets(std::int64_t index, std::int64_t* out) const
+    {
+        (void)index, (void)out;
+        throw std::logic_error(description() + " has one class per sample, no targets per position");
+    }
 };
 
 // Per-channel statistics and class counts, computed once and cached (see DatasetSplits).
@@ -71,6 +85,9 @@ struct DatasetSplits {
     // What the reader did to the data that a run's log should say (an image folder's resized
     // images, its chosen image_shape).
     std::vector<Message> notes;
+    // Text data: how its tokens map to text (Tokenizer::serialize), kept with checkpoints so
+    // generation decodes as the model was trained; empty for other data.
+    std::string tokenizer;
 };
 
 // What differs between two fingerprints, for a message ("train-labels-idx1-ubyte: 60,008 ->

@@ -25,6 +25,9 @@ public:
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override { return parent_->description() + " (relabelled)"; }
     std::string sampleSource(std::int64_t index) const override { return parent_->sampleSource(index); }
+    Shape targetShape() const override { return parent_->targetShape(); }
+    DType inputDType() const override { return parent_->inputDType(); }
+    void getTargets(std::int64_t index, std::int64_t* out) const override { parent_->getTargets(index, out); }
 
 private:
     std::shared_ptr<const Dataset> parent_;

@@ -72,15 +72,17 @@ using Clock = std::chrono::steady_clock;
 struct Loader::Impl {
     Impl(std::shared_ptr<Dataset> ds, const DatasetSpec& spec, const DatasetStatistics& stats, LoaderOptions opt)
         : dataset(std::move(ds)), options(opt), shape(dataset->sampleShape()), numel(shape.numel()),
+          tokens(dataset->inputDType() == DType::I64), targetShape(dataset->targetShape()),
+          labelNumel(targetShape.rank() == 0 ? 1 : targetShape.numel()),
           localCapacity((opt.batchSize + std::max(opt.shardCount, 1) - 1) / std::max(opt.shardCount, 1)),
           transforms(spec, stats, shape, opt.augment),
           sampler(makeSampler(opt.shuffle ? spec.sampler : "sequential", dataset->labels(), dataset->numClasses(),
                               spec.classWeights, spec.replacement, opt.seed)),
-          labelOffset(align64(static_cast<std::size_t>(localCapacity * numel) * sizeof(float))),
+          labelOffset(align64(static_cast<std::size_t>(localCapacity * numel) * (tokens ? sizeof(std::int64_t) : sizeof(float)))),
           numWorkers(std::max(spec.numWorkers, 0)),
           window(std::max<std::int64_t>({spec.prefetchBatches, numWorkers, 1})),
           pool(opt.batchAllocator ? *opt.batchAllocator : CpuAllocator::instance(),
-               labelOffset + static_cast<std::size_t>(localCapacity) * sizeof(std::int64_t),
+               labelOffset + static_cast<std::size_t>(localCapacity * labelNumel) * sizeof(std::int64_t),
                static_cast<std::size_t>(window + numWorkers + 2))
     {
     }
@@ -105,17 +107,26 @@ struct Loader::Impl {
         std::vector<std::int64_t> dims{n};
         dims.insert(dims.end(), shape.dims().begin(), shape.dims().end());
         Batch b;
-        b.inputs = Tensor::view(storage, 0, Shape(std::move(dims)), DType::F32);
-        b.labels = Tensor::view(storage, labelOffset, Shape{n}, DType::I64);
+        b.inputs = Tensor::view(storage, 0, Shape(std::move(dims)), tokens ? DType::I64 : DType::F32);
+        std::vector<std::int64_t> labelDims{n};
+        labelDims.insert(labelDims.end(), targetShape.dims().begin(), targetShape.dims().end());
+        b.labels = Tensor::view(storage, labelOffset, Shape(std::move(labelDims)), DType::I64);
         b.size = n;
         b.index = k;
-        float* x = b.inputs.data<float>();
         std::int64_t* y = b.labels.data<std::int64_t>();
         const std::int64_t classes = dataset->numClasses();
+        if (tokens) scratch.resize(static_cast<std::size_t>(numel));
         for (std::int64_t i = 0; i < n; ++i) {
             if (generation.load(std::memory_order_relaxed) != gen) throw Cancelled{};
             const std::int64_t index = order[static_cast<std::size_t>(start + i)];
-            float* sample = x + i * numel;
+            if (tokens) {  // token ids, exact in the floats get() writes; no transforms apply
+                dataset->get(index, scratch.data());
+                std::int64_t* ids = b.inputs.data<std::int64_t>() + i * numel;
+                for (std::int64_t t = 0; t < numel; ++t) ids[t] = static_cast<std::int64_t>(scratch[static_cast<std::size_t>(t)]);
+                dataset->getTargets(index, y + i * labelNumel);
+                continue;
+            }
+            float* sample = b.inputs.data<float>() + i * numel;
             y[i] = dataset->get(index, sample);
             if (classes > 0 && (y[i] < 0 || y[i] >= classes))
                 throw DataError(dataset->description(), index,
@@ -162,6 +173,9 @@ struct Loader::Impl {
     LoaderOptions options;
     Shape shape;
     std::int64_t numel;
+    bool tokens;          // i64 token ids in, targets per position out (data/text_dataset.h)
+    Shape targetShape;    // one sample's targets; empty: one label
+    std::int64_t labelNumel;
     std::int64_t localCapacity;  // the largest shard of a batch (the batch itself without sharding)
     Transforms transforms;
     std::unique_ptr<Sampler> sampler;

@@ -16,6 +16,7 @@
 #include "data/label_overlay.h"
 #include "data/sample_cache.h"
 #include "data/subset_dataset.h"
+#include "data/text_dataset.h"
 #include "ops/init.h"
 
 namespace fs = std::filesystem;
@@ -122,6 +123,19 @@ DatasetFiles openImageFolder(const std::string& root, const DatasetSpec& spec)
     return o;
 }
 
+// The split keeps 100 contiguous stretches of the text whole (TextDataset::stretches).
+DatasetFiles openText(const std::string& path, const DatasetSpec& spec)
+{
+    if (!(spec.context >= 1)) throw DataError(path, -1, "dataset.context must be at least 1, got " + std::to_string(spec.context));
+    DatasetFiles o;
+    auto text = std::make_shared<TextDataset>(path, spec.tokenizer, spec.context);
+    o.name = fs::path(path).filename().string();
+    o.groups = text->stretches(100);
+    o.sources = text->files();
+    o.train = text;
+    return o;
+}
+
 std::string settingsText(const DatasetSpec& spec, const std::string& path)
 {
     std::ostringstream s;
@@ -132,8 +146,10 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
     s << "\nshape=";
     for (auto d : spec.imageShape)
         s << d << ',';
+    if (spec.format == "text") s << "\ntokenizer=" << spec.tokenizer << "\ncontext=" << spec.context;  // in the dataset key
     s << "\nvalidation=" << spec.validationFraction << "\nseed=" << spec.splitSeed << '\n';
     if (spec.format == "image_folder") s << "resize=" << spec.resize << '\n';  // after the dataset key's part
+
     return s.str();
 }
 
@@ -157,6 +173,8 @@ std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir)
     identity.featureColumns = spec.featureColumns;
     identity.groupColumn = spec.groupColumn;
     identity.imageShape = spec.imageShape;
+    identity.tokenizer = spec.tokenizer;
+    identity.context = spec.context;
     const fs::path path = fs::absolute(resolvedDatasetPath(spec, baseDir)).lexically_normal();
     const std::string settings = settingsText(identity, path.string());
     return settings.substr(0, settings.find("\nvalidation="));  // the split is not the dataset's
@@ -174,8 +192,10 @@ DatasetFiles openDatasetFiles(const DatasetSpec& spec, const std::string& baseDi
         o = openCsv(path, spec);
     else if (spec.format == "image_folder")
         o = openImageFolder(path, spec);
+    else if (spec.format == "text")
+        o = openText(path, spec);
     else
-        throw DataError(path, -1, "unknown dataset format " + quoteText(spec.format) + " (expected idx, cifar10, csv or image_folder)");
+        throw DataError(path, -1, "unknown dataset format " + quoteText(spec.format) + " (expected idx, cifar10, csv, image_folder or text)");
     o.path = path;
     // Splits of one dataset hold samples of one shape: a test file whose header says 14 x 56
     // has the pixel count of 28 x 28 and would be read as 28 x 28 without a word.
@@ -223,6 +243,7 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
                                       std::to_string(train.excludedCount) +
                                       " of the training split's samples; clear some exclusions");
     DatasetSplits splits;
+    if (const auto* text = dynamic_cast<const TextDataset*>(o.train.get())) splits.tokenizer = text->tokenizer().serialize();
     if (const auto* folder = dynamic_cast<const ImageFolderDataset*>(o.train.get()))
         splits.notes = imageFolderNotes(*folder, dynamic_cast<const ImageFolderDataset*>(o.test.get()), !spec.imageShape.empty());
     splits.train = std::make_shared<SubsetDataset>(train.data, split.train, o.name + " train");
@@ -276,7 +297,7 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
         if (!cachePath.empty())
             saveCachedStatistics(cachePath, key, splits.trainStatistics);
     }
-    if (spec.cache && !cacheDir.empty()) {
+    if (spec.cache && !cacheDir.empty() && splits.train->targetShape().rank() == 0) {  // text is in memory already
         // Decoded once into memory-mapped files named by the data's fingerprint, so a changed
         // dataset gets a new cache instead of a stale one.
         char tag[17];

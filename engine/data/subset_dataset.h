@@ -22,6 +22,12 @@ public:
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override;
     std::string sampleSource(std::int64_t index) const override { return parent_->sampleSource(indices_[std::size_t(index)]); }
+    Shape targetShape() const override { return parent_->targetShape(); }
+    DType inputDType() const override { return parent_->inputDType(); }
+    void getTargets(std::int64_t index, std::int64_t* out) const override
+    {
+        parent_->getTargets(indices_[std::size_t(index)], out);
+    }
 
     const std::vector<std::int64_t>& indices() const { return indices_; }
     const Dataset& parent() const { return *parent_; }

@@ -92,11 +92,13 @@ bool Evaluator::evaluate(Executor& source, Loader& loader, ClassificationMetrics
         feedBatch(exec, binding, batch);
         exec.forward();
         const std::vector<float> logits = hostLogits(exec, binding);
-        if (static_cast<std::int64_t>(logits.size()) != batch.size * classes_)
+        const std::int64_t rows = batch.labels.numel();  // a class per sample, or per position of a sequence
+        if (static_cast<std::int64_t>(logits.size()) != rows * classes_)
             throw std::invalid_argument("the model output '" + binding.logits + "' has " +
-                                        exec.value(binding.logits).shape().str() + " values, expected [" +
-                                        std::to_string(batch.size) + ", " + std::to_string(classes_) + "] logits");
-        metrics.add(logits.data(), batch.labels.data<std::int64_t>(), batch.size, exec.loss());
+                                        exec.value(binding.logits).shape().str() + " values, expected " +
+                                        std::to_string(rows * classes_) + ": " + std::to_string(classes_) +
+                                        " logits for each of the labels' " + batch.labels.shape().str());
+        metrics.add(logits.data(), batch.labels.data<std::int64_t>(), rows, exec.loss());
         if (onBatch) onBatch(batch, logits);
     }
     return true;

@@ -196,4 +196,12 @@ std::map<std::string, double> ClassificationMetrics::summary(const std::string& 
     return out;
 }
 
+void addLanguageModelMetrics(std::map<std::string, double>& metrics, const std::string& prefix)
+{
+    const auto loss = metrics.find(prefix + "_loss");
+    if (loss == metrics.end()) return;
+    metrics[prefix + "_ppl"] = std::exp(loss->second);
+    metrics[prefix + "_bpc"] = loss->second / std::log(2.0);
+}
+
 }  // namespace ts

@@ -74,4 +74,9 @@ private:
     std::vector<std::pair<double, bool>> scores_;
 };
 
+// A language model's metrics beside <prefix>_loss (the mean cross-entropy per token, in nats):
+// "<prefix>_ppl", the perplexity exp(loss), and "<prefix>_bpc", bits per token, loss / ln 2
+// (bits per character for a character tokenizer). Nothing when the loss is missing.
+void addLanguageModelMetrics(std::map<std::string, double>& metrics, const std::string& prefix);
+
 }  // namespace ts

@@ -272,13 +272,20 @@ void Trainer::loadFixedBatches()
         makeMessage(got < wanted ? MessageId::TrainOverfitModeFewer : MessageId::TrainOverfitMode, std::move(args)));
 }
 
+std::map<std::string, double> Trainer::summary(const ClassificationMetrics& m, const std::string& prefix) const
+{
+    std::map<std::string, double> metrics = m.summary(prefix);
+    if (splits_.train->targetShape().rank() > 0) addLanguageModelMetrics(metrics, prefix);
+    return metrics;
+}
+
 std::map<std::string, double> Trainer::evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped)
 {
     std::map<std::string, double> metrics;
     if (comm_->rank() == 0) {
         ClassificationMetrics m(classes_, spec_.training.topK);
         stopped = !evaluator_->evaluate(*exec_, loader, m, control_);
-        metrics = m.summary(prefix);
+        metrics = summary(m, prefix);
     }
     broadcastMetrics(*comm_, metrics, stopped);  // every rank decides as rank 0 does
     return metrics;
@@ -332,7 +339,7 @@ FinishedEvent Trainer::run()
             EpochEvent e;
             e.epoch = epoch;
             e.step = step_;
-            e.metrics = totals.running.summary("train");
+            e.metrics = summary(totals.running, "train");
             // Without a validation split the test split is evaluated each epoch instead, as
             // PyTorch's reference recipe does: curves to watch, named test_* so nobody takes
             // them for a held-out selection set.
@@ -387,7 +394,7 @@ FinishedEvent Trainer::run()
             (outcome == FinishedEvent::Outcome::Finished || outcome == FinishedEvent::Outcome::EarlyStopped)) {
             ClassificationMetrics m(classes_, t.topK);
             if (evaluator_->evaluate(*exec_, *testLoader_, m, control_))
-                for (const auto& [k, v] : m.summary("test")) finished.metrics[k] = v;
+                for (const auto& [k, v] : summary(m, "test")) finished.metrics[k] = v;
         }
         if (outcome == FinishedEvent::Outcome::Finished && finished.message.text.empty())
             finished.message = makeMessage(MessageId::TrainFinished, {std::to_string(t.epochs), std::to_string(step_)});

@@ -40,6 +40,7 @@
 
 namespace ts {
 
+class ClassificationMetrics;
 class Backend;
 class BucketReducer;
 class Communicator;
@@ -122,6 +123,8 @@ private:
     // Metrics of `loader`'s split named with `prefix` ("val", "test"); `stopped` when a stop
     // request interrupted the pass.
     std::map<std::string, double> evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped);
+    // m's summary, with perplexity and bits per token for a language model's data.
+    std::map<std::string, double> summary(const ClassificationMetrics& m, const std::string& prefix) const;
     // A loss or gradient norm became non-finite: `diverged` is the failure's message, `skipped` the
     // warning when the step is skipped.
     bool handleNonFinite(MessageId diverged, MessageId skipped, std::int64_t epoch, std::int64_t batch);

@@ -44,6 +44,7 @@ TrainingState Trainer::captureState(std::int64_t nextEpoch, std::int64_t batchIn
     }
     s.experimentYaml = experimentToYaml(withAbsolutePaths(spec_));
     s.dataFingerprint = splits_.fingerprint;
+    s.tokenizer = splits_.tokenizer;
     return s;
 }
 

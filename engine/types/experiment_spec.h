@@ -17,7 +17,7 @@ struct DatasetSpec {
     // "idx" (MNIST/Fashion-MNIST: a directory holding train-images-idx3-ubyte[.gz] etc.),
     // "cifar10" (a directory of data_batch_N.bin / test_batch.bin), "csv" (one file),
     // "image_folder" (a directory with one sub-directory per class; train/ and test/ inside
-    // it when present).
+    // it when present), "text" (UTF-8 text for a language model: data/text_dataset.h).
     std::string format = "idx";
     std::string path;  // relative paths resolve against the experiment file's directory
     // csv only
@@ -30,6 +30,10 @@ struct DatasetSpec {
     // image_folder only: how an image of another size gets there: crop (keep the aspect ratio,
     // the short side fits, centre-crop), pad (keep it, fit inside, black around) or stretch
     std::string resize = "crop";
+    // text only (language modelling): a file or folder of UTF-8 text, tokenized by `tokenizer`
+    // (characters | bytes; data/tokenizer.h) and cut into blocks of `context` tokens
+    std::string tokenizer = "characters";
+    std::int64_t context = 128;
 
     double validationFraction = 0.1;  // carved from the training split, seeded
     std::uint64_t splitSeed = 0;

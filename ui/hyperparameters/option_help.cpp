@@ -190,6 +190,14 @@ const Help kHelp[] = {
                        "aspect ratio, fits the short side and cuts the centre (torchvision's Resize + CenterCrop); pad "
                        "keeps it, fits the long side and fills the rest with black; stretch changes the aspect ratio "
                        "(circles become ellipses). The run's log says how many images were resized.")},
+    {"dataset.tokenizer", QT_TRANSLATE_NOOP("OptionHelp", "Tokenizer"),
+     QT_TRANSLATE_NOOP("OptionHelp", "Text: how the text becomes tokens. characters gives one token per character that "
+                       "occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any "
+                       "text can be encoded later. The vocabulary is kept with the run's checkpoints.")},
+    {"dataset.context", QT_TRANSLATE_NOOP("OptionHelp", "Context length"),
+     QT_TRANSLATE_NOOP("OptionHelp", "Text: how many tokens the model sees at once; the text is cut into blocks this long, "
+                       "and the model learns to predict the next token at every position. Longer contexts cost memory "
+                       "and time in attention.")},
     {"dataset.normalize.from_statistics", QT_TRANSLATE_NOOP("OptionHelp", "Normalise from statistics"),
      QT_TRANSLATE_NOOP("OptionHelp", "Normalise with the mean and standard deviation measured on the dataset (cached) "
                        "instead of the values given here.")},

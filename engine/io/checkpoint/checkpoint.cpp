@@ -137,6 +137,7 @@ std::map<std::string, std::string> stateMetadata(const TrainingState& s)
     if (s.epochSums) writeSums(m, *s.epochSums);
     m["ts_experiment_yaml"] = s.experimentYaml;
     if (!s.dataFingerprint.empty()) m["ts_data_fingerprint"] = s.dataFingerprint;
+    if (!s.tokenizer.empty()) m["ts_tokenizer"] = s.tokenizer;
     return m;
 }
 
@@ -185,6 +186,7 @@ TrainingState parseState(const std::string& path, SafetensorsFile file)
     }
     s.experimentYaml = r.text("ts_experiment_yaml");
     if (r.has("ts_data_fingerprint")) s.dataFingerprint = r.text("ts_data_fingerprint");
+    if (r.has("ts_tokenizer")) s.tokenizer = r.text("ts_tokenizer");
     return s;
 }
 
@@ -258,7 +260,7 @@ bool TrainingState::operator==(const TrainingState& o) const
            earlyUpdates == o.earlyUpdates && sameDouble(lossScale, o.lossScale) && scalerGoodSteps == o.scalerGoodSteps &&
            bestMetricName == o.bestMetricName && sameBest && bestEpoch == o.bestEpoch && sameMetrics(lastEpochMetrics, o.lastEpochMetrics) &&
            sameSums(epochSums, o.epochSums) && experimentYaml == o.experimentYaml &&
-           dataFingerprint == o.dataFingerprint;
+           dataFingerprint == o.dataFingerprint && tokenizer == o.tokenizer;
 }
 
 std::string checkpointStatePath(const std::string& weightsPath)

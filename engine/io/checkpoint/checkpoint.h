@@ -51,6 +51,7 @@ struct TrainingState {
     std::optional<MetricSums> epochSums;
     std::string experimentYaml;  // experimentToYaml of the spec being trained
     std::string dataFingerprint; // DatasetSplits::fingerprint of the data trained on; empty: older checkpoint
+    std::string tokenizer;       // DatasetSplits::tokenizer (text data; data/tokenizer.h); empty: none
     // Exact equality, as a save and load must give: doubles bit for bit except that any NaN
     // equals any NaN; optimizer tensors by name, dtype, shape and bytes (host tensors).
     bool operator==(const TrainingState&) const;

@@ -51,7 +51,7 @@ ExperimentError::ExperimentError(std::string file, std::vector<ExperimentIssue> 
 
 namespace {
 
-const std::vector<std::string> kFormats = {"idx", "cifar10", "csv", "image_folder"};
+const std::vector<std::string> kFormats = {"idx", "cifar10", "csv", "image_folder", "text"};
 
 // The table's entry (io/experiment_options.h) decides each option's check, so a range changed
 // there changes this reader and the studio's option editor alike.
@@ -78,7 +78,7 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
     const MapView m = r.map(f.value, "dataset",
                             {"format", "path", "label_column", "feature_columns", "group_column", "image_shape", "resize",
-                             "validation_fraction", "split_seed", "normalize", "augment", "loader"},
+                             "tokenizer", "context", "validation_fraction", "split_seed", "normalize", "augment", "loader"},
                             f.pos);
     r.choice(m, "format", d.format, kFormats, "dataset format");
     r.read(m, "path", d.path);
@@ -91,6 +91,8 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
         if (d.imageShape.size() != 3 || d.imageShape[0] < 1 || d.imageShape[1] < 1 || d.imageShape[2] < 1)
             r.report(m.find("image_shape")->pos, "image_shape: expected [channels, height, width], each >= 1");
     option(r, m, "dataset.resize", d.resize);
+    option(r, m, "dataset.tokenizer", d.tokenizer);
+    option(r, m, "dataset.context", d.context);
     option(r, m, "dataset.validation_fraction", d.validationFraction);
     option(r, m, "dataset.split_seed", d.splitSeed);
 

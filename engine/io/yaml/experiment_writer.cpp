@@ -41,6 +41,8 @@ Out datasetOut(const DatasetSpec& d)
     putString(m, "group_column", d.groupColumn, def.groupColumn);
     if (!d.imageShape.empty()) m.add("image_shape", yamlList(d.imageShape, yamlInt));
     putString(m, "resize", d.resize, def.resize);
+    putString(m, "tokenizer", d.tokenizer, def.tokenizer);
+    putInt(m, "context", d.context, def.context);
     putNumber(m, "validation_fraction", d.validationFraction, def.validationFraction);
     put(m, "split_seed", d.splitSeed, def.splitSeed, [](std::uint64_t v) { return std::to_string(v); });
 

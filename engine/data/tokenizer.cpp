@@ -1,0 +1,148 @@
+#include "data/tokenizer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace ts {
+
+namespace {
+
+// Decodes the code point at text[i] (valid UTF-8 assumed only where said), advancing i;
+// returns -1 for an invalid sequence (i is left at its first byte).
+std::int64_t nextCodePoint(std::string_view text, std::size_t& i)
+{
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char b0 = byte(i);
+    if (b0 < 0x80) return ++i, b0;
+    int extra = 0;
+    std::uint32_t cp = 0, min = 0;
+    if ((b0 & 0xE0) == 0xC0) extra = 1, cp = b0 & 0x1F, min = 0x80;
+    else if ((b0 & 0xF0) == 0xE0) extra = 2, cp = b0 & 0x0F, min = 0x800;
+    else if ((b0 & 0xF8) == 0xF0) extra = 3, cp = b0 & 0x07, min = 0x10000;
+    else return -1;
+    if (i + std::size_t(extra) >= text.size()) return -1;  // cut short by the end
+    for (int k = 1; k <= extra; ++k) {
+        const unsigned char b = byte(i + std::size_t(k));
+        if ((b & 0xC0) != 0x80) return -1;
+        cp = (cp << 6) | (b & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return -1;
+    i += std::size_t(extra) + 1;
+    return cp;
+}
+
+std::string utf8(char32_t cp)
+{
+    std::string s;
+    if (cp < 0x80) s += char(cp);
+    else if (cp < 0x800) s += char(0xC0 | (cp >> 6)), s += char(0x80 | (cp & 0x3F));
+    else if (cp < 0x10000)
+        s += char(0xE0 | (cp >> 12)), s += char(0x80 | ((cp >> 6) & 0x3F)), s += char(0x80 | (cp & 0x3F));
+    else
+        s += char(0xF0 | (cp >> 18)), s += char(0x80 | ((cp >> 12) & 0x3F)), s += char(0x80 | ((cp >> 6) & 0x3F)),
+            s += char(0x80 | (cp & 0x3F));
+    return s;
+}
+
+std::string describeCodePoint(char32_t cp)
+{
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "U+%04X", unsigned(cp));
+    return cp >= 0x20 && cp != 0x7F ? "'" + utf8(cp) + "' (" + hex + ")" : std::string(hex);
+}
+
+}  // namespace
+
+std::int64_t invalidUtf8Offset(std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size();)
+        if (nextCodePoint(text, i) < 0) return static_cast<std::int64_t>(i);
+    return -1;
+}
+
+const std::vector<std::string>& Tokenizer::kinds()
+{
+    static const std::vector<std::string> k{"characters", "bytes"};
+    return k;
+}
+
+Tokenizer Tokenizer::build(const std::string& kind, std::string_view text)
+{
+    Tokenizer t;
+    t.kind_ = kind;
+    if (kind == "bytes") {
+        for (int b = 0; b < 256; ++b) t.pieces_.push_back(b < 0x80 ? std::string(1, char(b)) : utf8(char32_t(b)));
+        return t;
+    }
+    if (kind != "characters") throw std::invalid_argument("unknown tokenizer '" + kind + "' (characters or bytes)");
+    std::set<char32_t> seen;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::int64_t cp = nextCodePoint(text, i);
+        if (cp < 0) throw TokenizeError(std::int64_t(i), "the text is not UTF-8 at byte " + std::to_string(i));
+        seen.insert(char32_t(cp));
+    }
+    t.codePoints_.assign(seen.begin(), seen.end());
+    for (char32_t cp : t.codePoints_) t.pieces_.push_back(utf8(cp));
+    return t;
+}
+
+std::string Tokenizer::serialize() const
+{
+    std::string s = kind_ + "\n";
+    if (kind_ == "characters")
+        for (const std::string& p : pieces_) s += p;
+    return s;
+}
+
+Tokenizer Tokenizer::parse(std::string_view serialized)
+{
+    const std::size_t eol = serialized.find('\n');
+    if (eol == std::string_view::npos) throw std::invalid_argument("a tokenizer starts with its kind on a line of its own");
+    const std::string kind(serialized.substr(0, eol));
+    const std::string_view rest = serialized.substr(eol + 1);
+    if (kind == "bytes" && rest.empty()) return build(kind, {});
+    if (kind != "characters") throw std::invalid_argument("unknown tokenizer '" + kind + "' (characters or bytes)");
+    if (const std::int64_t bad = invalidUtf8Offset(rest); bad >= 0)
+        throw std::invalid_argument("the tokenizer's vocabulary is not UTF-8 at byte " + std::to_string(bad));
+    Tokenizer t = build(kind, rest);
+    if (t.serialize() != serialized)  // sorted, each character once: what build() writes
+        throw std::invalid_argument("the tokenizer's vocabulary is not in code point order or repeats a character");
+    return t;
+}
+
+std::vector<std::int64_t> Tokenizer::encode(std::string_view text) const
+{
+    std::vector<std::int64_t> ids;
+    ids.reserve(text.size());
+    if (kind_ == "bytes") {
+        for (char c : text) ids.push_back(static_cast<unsigned char>(c));
+        return ids;
+    }
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t at = i;
+        const std::int64_t cp = nextCodePoint(text, i);
+        if (cp < 0) throw TokenizeError(std::int64_t(at), "the text is not UTF-8 at byte " + std::to_string(at));
+        const auto it = std::lower_bound(codePoints_.begin(), codePoints_.end(), char32_t(cp));
+        if (it == codePoints_.end() || *it != char32_t(cp))
+            throw TokenizeError(std::int64_t(at), "the character " + describeCodePoint(char32_t(cp)) + " at byte " +
+                                                      std::to_string(at) + " is not in the model's vocabulary of " +
+                                                      std::to_string(size()) + " characters");
+        ids.push_back(it - codePoints_.begin());
+    }
+    return ids;
+}
+
+std::string Tokenizer::decode(std::span<const std::int64_t> ids) const
+{
+    std::string s;
+    for (std::int64_t id : ids) {
+        if (id < 0 || id >= size())
+            throw std::out_of_range("token id " + std::to_string(id) + " is outside the vocabulary [0, " +
+                                    std::to_string(size()) + ")");
+        s += kind_ == "bytes" ? std::string(1, char(id)) : pieces_[std::size_t(id)];
+    }
+    return s;
+}
+
+}  // namespace ts
