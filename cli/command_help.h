@@ -47,6 +47,14 @@ inline constexpr CommandHelp kCommands[] = {
      "a run's top-k classes (--top 1..1000, default 5) for images\n"
      "(PNG/JPEG), folders of them, IDX files or CSV rows, preprocessed\n"
      "as its evaluation."},
+    {"generate",
+     "generate RUN [--prompt TEXT] [--length N] [--temperature T]\n"
+     "  [--top-k K] [--seed S] [--checkpoint best|last|EPOCH|FILE]\n"
+     "  [--device ..] [--workspace DIR]",
+     "text from a language model's run (dataset format text): the\n"
+     "prompt, then --length tokens (default 200) drawn one at a time,\n"
+     "printed as they come; --temperature 0 always takes the most\n"
+     "likely token."},
     {"export",
      "export RUN --format onnx\n"
      "  [--checkpoint best|last|EPOCH|FILE] [--output FILE]\n"

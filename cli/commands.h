@@ -13,6 +13,7 @@ int trainCommand(const std::vector<std::string>& args);
 int evalCommand(const std::vector<std::string>& args);    // job_commands.cpp
 int lrFindCommand(const std::vector<std::string>& args);  // job_commands.cpp
 int predictCommand(const std::vector<std::string>& args);  // predict_command.cpp
+int generateCommand(const std::vector<std::string>& args);  // generate_command.cpp
 int validateCommand(const std::vector<std::string>& args);
 int runsCommand(const std::vector<std::string>& args);
 int selftestCommand(const std::vector<std::string>& args);  // selftest_command.cpp

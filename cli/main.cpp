@@ -25,6 +25,7 @@ std::optional<int> dispatch(const std::string& command, const std::vector<std::s
     if (command == "lr-find") return lrFindCommand(args);
     if (command == "export") return exportCommand(args);
     if (command == "predict") return predictCommand(args);
+    if (command == "generate") return generateCommand(args);
     if (command == "validate") return validateCommand(args);
     if (command == "info") return infoCommand(args);
     if (command == "ops") return opsCommand(args);
