@@ -286,14 +286,16 @@ public:
     // Cross-entropy of logits [rows, cols] with integer targets. classWeights may be null.
     // With weights the mean is sum(w_t * l) / sum(w_t) (PyTorch's convention). Label
     // smoothing s mixes the one-hot target with the uniform distribution: (1-s)*onehot + s/cols.
-    // probs [rows, cols] is saved for the backward.
+    // probs [rows, cols] is saved for the backward. A row whose target is ignoreIndex (PyTorch's
+    // ignore_index: padding in a language model's labels) weighs 0: it adds nothing and is not
+    // counted in the mean; any other target outside [0, cols) is an error.
     virtual void crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights,
                                      float* probs, float* loss, std::int64_t rows, std::int64_t cols,
-                                     float labelSmoothing) = 0;
+                                     float labelSmoothing, std::int64_t ignoreIndex) = 0;
     // dlogits += dloss * d(loss)/d(logits); dloss is a 1-element device value.
     virtual void crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,
                                       const float* dloss, float* dlogits, std::int64_t rows, std::int64_t cols,
-                                      float labelSmoothing) = 0;
+                                      float labelSmoothing, std::int64_t ignoreIndex) = 0;
     // mean((pred - target)^2); grads for pred and target (either may be null).
     virtual void mseForward(const float* pred, const float* target, float* loss, std::int64_t n) = 0;
     virtual void mseBackward(const float* pred, const float* target, const float* dloss, float* dpred,

@@ -227,15 +227,16 @@ void ForwardingBackend::softmaxBackward(const float* y, const float* dy, float* 
 }
 void ForwardingBackend::crossEntropyForward(const float* logits, const std::int64_t* targets,
                                             const float* classWeights, float* probs, float* loss, std::int64_t rows,
-                                            std::int64_t cols, float labelSmoothing)
+                                            std::int64_t cols, float labelSmoothing, std::int64_t ignoreIndex)
 {
-    TS_FORWARD(crossEntropyForward, logits, targets, classWeights, probs, loss, rows, cols, labelSmoothing);
+    TS_FORWARD(crossEntropyForward, logits, targets, classWeights, probs, loss, rows, cols, labelSmoothing, ignoreIndex);
 }
 void ForwardingBackend::crossEntropyBackward(const float* probs, const std::int64_t* targets,
                                              const float* classWeights, const float* dloss, float* dlogits,
-                                             std::int64_t rows, std::int64_t cols, float labelSmoothing)
+                                             std::int64_t rows, std::int64_t cols, float labelSmoothing,
+                                             std::int64_t ignoreIndex)
 {
-    TS_FORWARD(crossEntropyBackward, probs, targets, classWeights, dloss, dlogits, rows, cols, labelSmoothing);
+    TS_FORWARD(crossEntropyBackward, probs, targets, classWeights, dloss, dlogits, rows, cols, labelSmoothing, ignoreIndex);
 }
 void ForwardingBackend::mseForward(const float* pred, const float* target, float* loss, std::int64_t n)
 {

@@ -42,6 +42,7 @@ void initialise(const InitSpec& spec, float* out, std::int64_t n, std::uint64_t 
     case InitKind::KaimingNormal: normal(spec.gain / std::sqrt(fanIn)); break;
     case InitKind::XavierUniform: uniform(spec.gain * std::sqrt(6.0 / (fanIn + fanOut))); break;
     case InitKind::XavierNormal: normal(spec.gain * std::sqrt(2.0 / (fanIn + fanOut))); break;
+    case InitKind::Normal: normal(spec.gain); break;
     case InitKind::Values:
         for (std::int64_t i = 0; i < n; ++i)
             out[i] = spec.values.empty() ? 0.0f : spec.values[static_cast<std::size_t>(i) % spec.values.size()];

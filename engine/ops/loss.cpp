@@ -28,15 +28,20 @@ void requirePair(std::span<const TensorSpec> in, const std::string& first, const
                       "; they must match");
 }
 
-// Softmax cross-entropy of logits [N, C] against i64 class indices [N]. class_weights, when
-// given, is kept as a non-trainable parameter so the backend reads it from its own memory.
+// Softmax cross-entropy of logits [N, C] against i64 class indices [N], or over positions: logits
+// [N, ..., C] (a language model's [batch, tokens, vocab]) against targets [N, ...], the classes
+// on the last axis, each position a row of the mean. Targets equal to ignore_index (padding)
+// count for nothing. class_weights, when given, is kept as a non-trainable parameter so the
+// backend reads it from its own memory.
 class CrossEntropy final : public Op {
 public:
     std::string type() const override { return "CrossEntropy"; }
     OpCategory category() const override { return OpCategory::Loss; }
     std::string help() const override
     {
-        return QT_TRANSLATE_NOOP("AttrHelp", "Softmax cross-entropy of logits against class indices: the loss for classification");
+        return QT_TRANSLATE_NOOP("AttrHelp", "Softmax cross-entropy of logits against class indices: the loss for classification. "
+                                             "Logits [batch, tokens, vocabulary] with targets [batch, tokens] score every position "
+                                             "(a language model)");
     }
     std::string inputName(int i) const override { return i == 0 ? "logits" : "target"; }
     std::vector<AttrSpec> attrSpecs() const override
@@ -48,7 +53,10 @@ public:
                 AttrSpec{"class_weights", AttrType::Floats, AttrValue(std::vector<double>{}), atLeast(0)}.withHelp(
                     QT_TRANSLATE_NOOP("AttrHelp", "One weight per class, e.g. \"1, 1, 5\", for imbalanced data: about the inverse class "
                                                   "frequency, scaled to a sensible range (too large a weight makes the model over-predict that "
-                                                  "class). Empty: every class weighs 1."))};
+                                                  "class). Empty: every class weighs 1.")),
+                AttrSpec{"ignore_index", AttrType::Int, AttrValue(std::int64_t{-100})}.withHelp(QT_TRANSLATE_NOOP(
+                    "AttrHelp", "Targets with this value (padding) add nothing to the loss and are not counted in its mean, "
+                                "as PyTorch's ignore_index. The default -100 is PyTorch's."))};
     }
     // The gradient check draws the (non-trainable) class weights afresh in [0.5, 1.5]; the
     // attribute sets their count. The gradients are O(1/N), so the default atol 2e-3 could
@@ -67,8 +75,21 @@ public:
                           2e-4,
                           1e-2};
         };
+        // Over positions: [2, 3, 5] logits, targets [2, 3]; ignore_index a class id (a padding
+        // token) or -1, drawn among the targets so that some rows are ignored.
+        const auto positions = [](std::string label, std::int64_t ignore, std::int64_t lo, double smoothing,
+                                  std::vector<double> w) {
+            return OpCase{std::move(label),
+                          {{"ignore_index", ignore}, {"label_smoothing", smoothing}, {"class_weights", std::move(w)}},
+                          {{Shape{2, 3, 5}, DType::F32, InputFill::normal(2.0)}, {Shape{2, 3}, DType::I64, InputFill::integers(lo, 5)}},
+                          true,
+                          1e-2,
+                          2e-4,
+                          1e-2};
+        };
         return {ce("plain", 0.0, {}), ce("label_smoothing 0.1", 0.1, {}), ce("label_smoothing 0.4", 0.4, {}),
-                ce("class_weights", 0.0, weights), ce("both", 0.1, weights)};
+                ce("class_weights", 0.0, weights), ce("both", 0.1, weights),
+                positions("[2,3,5] ignore_index 4", 4, 0, 0.0, {}), positions("[2,3,5] ignore_index -1, both", -1, -1, 0.1, weights)};
     }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return 2; }
@@ -77,16 +98,19 @@ public:
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
     {
         requireFloat(in[0], "logits (input 0)");
-        requireRank(in[0], 2, "logits (input 0) [batch, classes]");
+        const Shape& logits = in[0].shape;
+        if (logits.rank() < 2)
+            throw OpError("logits (input 0) must be [batch, classes] or [batch, ..., classes], got shape " + logits.str());
         if (in[1].dtype != DType::I64)
             throw OpError("target (input 1) must be i64 class indices, got " + std::string(dtypeName(in[1].dtype)));
-        if (in[1].shape != Shape{in[0].shape[0]})
-            throw OpError("target (input 1) has shape " + in[1].shape.str() + ", expected [" +
-                          std::to_string(in[0].shape[0]) + "] for logits " + in[0].shape.str());
+        const Shape positions(std::vector<std::int64_t>(logits.dims().begin(), logits.dims().end() - 1));
+        if (in[1].shape != positions)
+            throw OpError("target (input 1) has shape " + in[1].shape.str() + ", expected " + positions.str() +
+                          " for logits " + logits.str() + " (one class index per row; the classes are the last axis)");
         const std::size_t weights = classWeights(a).size();
-        if (weights != 0 && static_cast<std::int64_t>(weights) != in[0].shape[1])
+        if (weights != 0 && static_cast<std::int64_t>(weights) != logits[-1])
             throw OpError("class_weights has " + std::to_string(weights) + " values, logits have " +
-                              std::to_string(in[0].shape[1]) + " classes",
+                              std::to_string(logits[-1]) + " classes",
                           {"class_weights"});
         return kScalar;
     }
@@ -95,7 +119,7 @@ public:
         const std::vector<double>& w = classWeights(a);
         if (w.empty()) return {};
         InitSpec init{InitKind::Values, 1.0, 1.0, 1.0, std::vector<float>(w.begin(), w.end())};
-        return {{"class_weights", Shape{in[0].shape[1]}, init, false}};
+        return {{"class_weights", Shape{in[0].shape[-1]}, init, false}};
     }
     std::vector<TensorSpec> saved(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
     {
@@ -109,14 +133,15 @@ public:
     {
         const auto [rows, cols] = dims(c);
         c.backend.crossEntropyForward(f32(c.inputs[0]), c.inputs[1].data<std::int64_t>(), weights(c),
-                                      f32(c.saved[0]), f32(c.output), rows, cols, smoothing(c));
+                                      f32(c.saved[0]), f32(c.output), rows, cols, smoothing(c), ignoreIndex(c));
     }
     void backward(OpContext& c) const override
     {
         if (!c.gradInputs[0].defined()) return;
         const auto [rows, cols] = dims(c);
         c.backend.crossEntropyBackward(f32(c.saved[0]), c.inputs[1].data<std::int64_t>(), weights(c),
-                                       f32(c.gradOutput), f32(c.gradInputs[0]), rows, cols, smoothing(c));
+                                       f32(c.gradOutput), f32(c.gradInputs[0]), rows, cols, smoothing(c),
+                                       ignoreIndex(c));
     }
 
 private:
@@ -124,10 +149,13 @@ private:
     {
         return std::get<std::vector<double>>(a.get("class_weights"));
     }
+    // [rows, classes]: every position a row.
     static std::pair<std::int64_t, std::int64_t> dims(const OpContext& c)
     {
-        return {c.inputs[0].shape()[0], c.inputs[0].shape()[1]};
+        const std::int64_t classes = c.inputs[0].shape()[-1];
+        return {c.inputs[0].numel() / classes, classes};
     }
+    static std::int64_t ignoreIndex(const OpContext& c) { return c.attrs.getInt("ignore_index"); }
     static const float* weights(const OpContext& c) { return c.params.empty() ? nullptr : f32(c.params[0]); }
     static float smoothing(const OpContext& c) { return static_cast<float>(c.attrs.getFloat("label_smoothing")); }
 };

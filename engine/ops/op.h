@@ -22,11 +22,12 @@ struct TensorSpec {
     bool operator==(const TensorSpec&) const = default;
 };
 
-enum class InitKind : std::uint8_t { Zeros, Ones, KaimingUniform, KaimingNormal, XavierUniform, XavierNormal, Values };
+enum class InitKind : std::uint8_t { Zeros, Ones, KaimingUniform, KaimingNormal, XavierUniform, XavierNormal, Values, Normal };
 
 // How a parameter starts. Kaiming uses fanIn and `gain` (sqrt(2) for ReLU);
 // Xavier uses fanIn + fanOut. Values copies `values` (constants from attributes, such as
-// class weights, kept as non-trainable parameters so they live on the device).
+// class weights, kept as non-trainable parameters so they live on the device). Normal draws
+// from normal(0, gain): `gain` is the standard deviation (nn.init.normal_(std=gain)).
 struct InitSpec {
     InitKind kind = InitKind::Zeros;
     double fanIn = 1, fanOut = 1;

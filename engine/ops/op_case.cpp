@@ -43,6 +43,11 @@ void fillInput(const InputFill& f, Tensor& t, std::mt19937_64& rng)
         for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>((double(order[i]) - double(n) / 2) * f.a);
         return;
     }
+    case InputFill::Kind::Mask: {
+        std::bernoulli_distribution real(f.a);
+        for (std::size_t i = 0; i < n; ++i) x[i] = real(rng) ? 1.0f : 0.0f;
+        return;
+    }
     case InputFill::Kind::Uniform: {
         std::uniform_real_distribution<double> d(f.a, f.b);
         for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(d(rng));

@@ -15,7 +15,7 @@ namespace ts {
 
 // How one input's values are drawn.
 struct InputFill {
-    enum class Kind : std::uint8_t { Normal, AwayFromZero, Distinct, Integers, Uniform };
+    enum class Kind : std::uint8_t { Normal, AwayFromZero, Distinct, Integers, Uniform, Mask };
     Kind kind = Kind::Normal;
     double a = 1.0, b = 0.0;
 
@@ -26,6 +26,8 @@ struct InputFill {
     static InputFill distinct(double spacing) { return {Kind::Distinct, spacing}; }
     static InputFill integers(std::int64_t lo, std::int64_t hi) { return {Kind::Integers, double(lo), double(hi)}; }  // [lo, hi)
     static InputFill uniform(double lo, double hi) { return {Kind::Uniform, lo, hi}; }
+    // f32 1 (a real token) with probability `real`, else 0 (padding): a key-padding mask.
+    static InputFill mask(double real = 0.75) { return {Kind::Mask, real}; }
 };
 
 class Tensor;

@@ -1,5 +1,5 @@
-// Self-test cases: row softmax and the losses (cross-entropy with class weights and label
-// smoothing, MSE, BCE with logits), forward and backward.
+// Self-test cases: row softmax and the losses (cross-entropy with class weights, label
+// smoothing and ignored rows, MSE, BCE with logits), forward and backward.
 #include "selftest/selftest_harness.h"
 
 namespace ts::selftest {
@@ -26,28 +26,38 @@ void crossEntropyCases(Harness& h, const Rows& r)
 {
     const i64 n = r.rows * r.cols;
     auto logits = h.uniform(n, -5.0f, 5.0f);
-    auto targets = h.upload(h.indicesHost(r.rows, r.cols));
+    std::vector<std::int64_t> targetsHost = h.indicesHost(r.rows, r.cols);
+    auto targets = h.upload(targetsHost);
+    // Every third row padding: -100, PyTorch's ignore_index.
+    for (std::size_t i = 0; i < targetsHost.size(); i += 3) targetsHost[i] = -100;
+    auto padded = h.upload(targetsHost);
     auto weights = h.uniform(r.cols, 0.2f, 2.0f);
     auto dloss = h.upload(std::vector<float>{0.7f});
     for (bool weighted : {false, true})
-        for (float smoothing : {0.0f, 0.1f}) {
-            const std::string shape =
-                rowsText(r) + (weighted ? " class weights" : "") + (smoothing > 0 ? " label smoothing 0.1" : "");
-            auto probs = h.uniform(n), loss = h.uniform(1);
-            const float* w[2] = {weighted ? weights[kCand] : nullptr, weighted ? weights[kRef] : nullptr};
-            h.check(Primitive::crossEntropyForward, shape, h.elementwiseTolerance(),
-                    [&](Backend& be, int s) {
-                        be.crossEntropyForward(logits[s], targets[s], w[s], probs[s], loss[s], r.rows, r.cols, smoothing);
-                    },
-                    {h.out("loss", loss), h.out("probs", probs)});
-            h.mirrorReference(probs);
-            auto dlogits = h.uniform(n);
-            h.check(Primitive::crossEntropyBackward, shape, h.elementwiseTolerance(),
-                    [&](Backend& be, int s) {
-                        be.crossEntropyBackward(probs[s], targets[s], w[s], dloss[s], dlogits[s], r.rows, r.cols, smoothing);
-                    },
-                    {h.out("dlogits", dlogits)});
-        }
+        for (float smoothing : {0.0f, 0.1f})
+            for (bool ignoring : {false, true}) {
+                const std::string shape = rowsText(r) + (weighted ? " class weights" : "") +
+                                          (smoothing > 0 ? " label smoothing 0.1" : "") + (ignoring ? " ignore_index" : "");
+                // ignore_index -100 over the padded targets; else a class id no target holds (cols).
+                const Buffer<std::int64_t>& t = ignoring ? padded : targets;
+                const std::int64_t ignore = ignoring ? -100 : r.cols;
+                auto probs = h.uniform(n), loss = h.uniform(1);
+                const float* w[2] = {weighted ? weights[kCand] : nullptr, weighted ? weights[kRef] : nullptr};
+                h.check(Primitive::crossEntropyForward, shape, h.elementwiseTolerance(),
+                        [&](Backend& be, int s) {
+                            be.crossEntropyForward(logits[s], t[s], w[s], probs[s], loss[s], r.rows, r.cols, smoothing,
+                                                   ignore);
+                        },
+                        {h.out("loss", loss), h.out("probs", probs)});
+                h.mirrorReference(probs);
+                auto dlogits = h.uniform(n);
+                h.check(Primitive::crossEntropyBackward, shape, h.elementwiseTolerance(),
+                        [&](Backend& be, int s) {
+                            be.crossEntropyBackward(probs[s], t[s], w[s], dloss[s], dlogits[s], r.rows, r.cols,
+                                                    smoothing, ignore);
+                        },
+                        {h.out("dlogits", dlogits)});
+            }
 }
 
 // MSE and BCE share a shape: (pred or logits, target) -> loss; backward into both or one.

@@ -114,6 +114,7 @@ private slots:
         t.conv2dBackwardFilter(cg, f, f, f, nullptr), t.conv2dBackward(cg, f, f, f, f, f, nullptr, GradWrite::Accumulate);
         t.pool2dForward(PoolKind::Max, pg, f, f, arg), t.pool2dBackward(PoolKind::Max, pg, f, arg, f);
         t.upsample2dForward(UpsampleMode::Nearest, ug, f, f), t.upsample2dBackward(UpsampleMode::Nearest, ug, f, f);
+        t.permute(PermuteGeometry{{1, 1}, {1, 0}}, f, f, GradWrite::Accumulate);
         t.batchNormForwardTraining(f, f, f, f, f, f, f, f, 1, 1, 1, 0.1f, 1e-5f, nullptr);
         t.batchNormForwardInference(f, f, f, f, f, f, 1, 1, 1, 1e-5f);
         t.batchNormBackward(f, f, f, f, f, f, f, f, 1, 1, 1, nullptr);
@@ -122,7 +123,7 @@ private slots:
         t.batchNormReluBackward(f, f, f, f, f, f, f, f, f, f, f, f, 1, 1, 1, nullptr, GradWrite::Accumulate);
         t.groupNormForward(f, f, f, f, f, f, 1, 1, 1, 1, 1e-5f), t.groupNormBackward(f, f, f, f, f, f, f, f, 1, 1, 1, 1);
         t.softmaxForward(f, f, 1, 1), t.softmaxBackward(f, f, f, 1, 1);
-        t.crossEntropyForward(f, idx, nullptr, f, f, 1, 1, 0), t.crossEntropyBackward(f, idx, nullptr, f, f, 1, 1, 0);
+        t.crossEntropyForward(f, idx, nullptr, f, f, 1, 1, 0, -100), t.crossEntropyBackward(f, idx, nullptr, f, f, 1, 1, 0, -100);
         t.mseForward(f, f, f, 1), t.mseBackward(f, f, f, f, f, 1);
         t.bceWithLogitsForward(f, f, f, 1), t.bceWithLogitsBackward(f, f, f, f, f, 1);
         t.embeddingForward(idx, f, f, 1, 1, 1), t.embeddingBackward(idx, f, f, 1, 1);

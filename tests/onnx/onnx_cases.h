@@ -32,14 +32,20 @@ inline NamedTensors randomWeights(const Graph& graph, std::uint64_t seed)
 }
 
 // Random values for a graph input, drawn as its op case says where that bounds them
-// (InputFill::integers for indices, uniform for an op with a restricted domain); any other
-// float input uniformly in [-3, 3] (the other fills only keep finite differences off kinks).
+// (InputFill::integers for indices, uniform for an op with a restricted domain, 0s and 1s for a
+// mask); any other float input uniformly in [-3, 3] (the other fills only keep finite
+// differences off kinks).
 inline void drawInput(Tensor& t, const InputFill& fill, std::mt19937_64& rng)
 {
     if (t.dtype() == DType::I64) {
         if (fill.kind != InputFill::Kind::Integers) throw std::logic_error("an i64 input needs InputFill::integers");
         std::uniform_int_distribution<std::int64_t> d(std::int64_t(fill.a), std::int64_t(fill.b) - 1);
         for (std::int64_t i = 0; i < t.numel(); ++i) t.data<std::int64_t>()[i] = d(rng);
+        return;
+    }
+    if (fill.kind == InputFill::Kind::Mask) {
+        std::bernoulli_distribution real(fill.a);
+        for (std::int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = real(rng) ? 1.0f : 0.0f;
         return;
     }
     const bool bounded = fill.kind == InputFill::Kind::Uniform;

@@ -113,10 +113,11 @@ public:
 
     // cuda_loss.cu
     void crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights, float* probs,
-                             float* loss, std::int64_t rows, std::int64_t cols, float labelSmoothing) override;
+                             float* loss, std::int64_t rows, std::int64_t cols, float labelSmoothing,
+                             std::int64_t ignoreIndex) override;
     void crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,
                               const float* dloss, float* dlogits, std::int64_t rows, std::int64_t cols,
-                              float labelSmoothing) override;
+                              float labelSmoothing, std::int64_t ignoreIndex) override;
     void mseForward(const float* pred, const float* target, float* loss, std::int64_t n) override;
     void mseBackward(const float* pred, const float* target, const float* dloss, float* dpred, float* dtarget,
                      std::int64_t n) override;

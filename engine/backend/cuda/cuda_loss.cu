@@ -4,9 +4,10 @@
 // one block adds them in a fixed order (deterministic, no host sync). The backward kernels
 // read dloss[0] on the device.
 //
-// A cross-entropy target outside [0, cols) cannot throw here without waiting for the GPU:
-// it is never used as an index, and its row weighs NaN instead, so the loss and the
-// gradient come out NaN, which the trainer reports as divergence.
+// A row whose target is the ignore index weighs 0. Any other cross-entropy target outside
+// [0, cols) cannot throw here without waiting for the GPU: it is never used as an index, and
+// its row weighs NaN instead, so the loss and the gradient come out NaN, which the trainer
+// reports as divergence.
 #include <math_constants.h>
 
 #include <cmath>
@@ -25,9 +26,11 @@ using cuda::SumOp;
 
 __device__ inline bool validTarget(long long t, long long cols) { return t >= 0 && t < cols; }
 
-__device__ inline double rowWeight(const float* classWeights, const std::int64_t* targets, long long r, long long cols)
+__device__ inline double rowWeight(const float* classWeights, const std::int64_t* targets, long long r, long long cols,
+                                   long long ignoreIndex)
 {
     const long long t = targets[r];
+    if (t == ignoreIndex) return 0.0;
     if (!validTarget(t, cols)) return CUDART_NAN;
     return classWeights ? double(classWeights[t]) : 1.0;
 }
@@ -37,7 +40,8 @@ __device__ inline double rowWeight(const float* classWeights, const std::int64_t
 // q = (1-s) onehot(t) + s/C:  (1-s) (logZ - x_t) + s (logZ - mean x).
 template <int W>
 __global__ void crossEntropyRowsKernel(const float* logits, const std::int64_t* targets, const float* classWeights,
-                                       float* probs, double* rowOut, long long rows, long long cols, double s)
+                                       float* probs, double* rowOut, long long rows, long long cols, double s,
+                                       long long ignoreIndex)
 {
     constexpr int perBlock = kThreads / W;
     const int lane = threadIdx.x % W;
@@ -57,12 +61,12 @@ __global__ void crossEntropyRowsKernel(const float* logits, const std::int64_t* 
         sumLogits = cuda::groupReduce<W>(sumLogits, SumOp{});
         for (long long c = lane; c < cols; c += W) p[c] = static_cast<float>(exp(double(x[c]) - maxLogit) / sumExp);
         if (lane == 0) {
-            const double w = rowWeight(classWeights, targets, r, cols);
+            const double w = rowWeight(classWeights, targets, r, cols, ignoreIndex);
             const long long t = targets[r];
             const double xt = validTarget(t, cols) ? double(x[t]) : 0.0;
             const double logZ = maxLogit + log(sumExp);
             const double l = (1 - s) * (logZ - xt) + s * (logZ - sumLogits / double(cols));
-            rowOut[2 * r] = w * l;
+            rowOut[2 * r] = w == 0 ? 0.0 : w * l;
             rowOut[2 * r + 1] = w;
         }
     }
@@ -83,10 +87,11 @@ __global__ void crossEntropyFinishKernel(const double* rowOut, long long rows, f
 
 // One block: scale[0] = dloss / sum(weights) (0 when the weights sum to 0).
 __global__ void crossEntropyScaleKernel(const std::int64_t* targets, const float* classWeights, const float* dloss,
-                                        double* scale, long long rows, long long cols)
+                                        double* scale, long long rows, long long cols, long long ignoreIndex)
 {
     double weights = 0;
-    for (long long r = threadIdx.x; r < rows; r += blockDim.x) weights += rowWeight(classWeights, targets, r, cols);
+    for (long long r = threadIdx.x; r < rows; r += blockDim.x)
+        weights += rowWeight(classWeights, targets, r, cols, ignoreIndex);
     weights = cuda::groupReduce<kThreads>(weights, SumOp{});
     if (threadIdx.x == 0) scale[0] = double(dloss[0]) * (weights > 0 ? 1.0 / weights : 0.0);
 }
@@ -94,14 +99,15 @@ __global__ void crossEntropyScaleKernel(const std::int64_t* targets, const float
 // d loss / d x_rc = w_r / sum(w) * (p_rc - q_rc).
 __global__ void crossEntropyBackwardKernel(const float* probs, const std::int64_t* targets, const float* classWeights,
                                            const double* scale, float* dlogits, long long rows, long long cols,
-                                           double s)
+                                           double s, long long ignoreIndex)
 {
     const long long total = rows * cols;
     const double uniform = s / double(cols);
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
          i += (long long)gridDim.x * blockDim.x) {
         const long long r = i / cols, c = i - r * cols;
-        const double g = scale[0] * rowWeight(classWeights, targets, r, cols);
+        const double g = scale[0] * rowWeight(classWeights, targets, r, cols, ignoreIndex);
+        if (g == 0) continue;  // ignored, or weighs nothing
         const double q = (c == targets[r] ? 1 - s : 0.0) + uniform;
         dlogits[i] += static_cast<float>(g * (double(probs[i]) - q));
     }
@@ -189,7 +195,7 @@ unsigned rowGrid(long long rows, int rowsPerBlock)
 
 void CudaBackend::crossEntropyForward(const float* logits, const std::int64_t* targets, const float* classWeights,
                                       float* probs, float* loss, std::int64_t rows, std::int64_t cols,
-                                      float labelSmoothing)
+                                      float labelSmoothing, std::int64_t ignoreIndex)
 {
     makeCurrent();
     if (rows <= 0 || cols <= 0) {
@@ -200,10 +206,10 @@ void CudaBackend::crossEntropyForward(const float* logits, const std::int64_t* t
     const double s = labelSmoothing;
     if (cols <= kWarpRowMax)
         crossEntropyRowsKernel<32><<<rowGrid(rows, kThreads / 32), kThreads, 0, stream_>>>(
-            logits, targets, classWeights, probs, rowOut, rows, cols, s);
+            logits, targets, classWeights, probs, rowOut, rows, cols, s, ignoreIndex);
     else
-        crossEntropyRowsKernel<kThreads><<<rowGrid(rows, 1), kThreads, 0, stream_>>>(logits, targets, classWeights,
-                                                                                    probs, rowOut, rows, cols, s);
+        crossEntropyRowsKernel<kThreads><<<rowGrid(rows, 1), kThreads, 0, stream_>>>(
+            logits, targets, classWeights, probs, rowOut, rows, cols, s, ignoreIndex);
     TS_CUDA_LAUNCHED();
     crossEntropyFinishKernel<<<1, kThreads, 0, stream_>>>(rowOut, rows, loss);
     TS_CUDA_LAUNCHED();
@@ -211,15 +217,15 @@ void CudaBackend::crossEntropyForward(const float* logits, const std::int64_t* t
 
 void CudaBackend::crossEntropyBackward(const float* probs, const std::int64_t* targets, const float* classWeights,
                                        const float* dloss, float* dlogits, std::int64_t rows, std::int64_t cols,
-                                       float labelSmoothing)
+                                       float labelSmoothing, std::int64_t ignoreIndex)
 {
     makeCurrent();
     if (!dlogits || rows <= 0 || cols <= 0) return;
     auto* scale = static_cast<double*>(deviceScratch(sizeof(double)));
-    crossEntropyScaleKernel<<<1, kThreads, 0, stream_>>>(targets, classWeights, dloss, scale, rows, cols);
+    crossEntropyScaleKernel<<<1, kThreads, 0, stream_>>>(targets, classWeights, dloss, scale, rows, cols, ignoreIndex);
     TS_CUDA_LAUNCHED();
-    crossEntropyBackwardKernel<<<gridFor(rows * cols), kThreads, 0, stream_>>>(probs, targets, classWeights, scale,
-                                                                               dlogits, rows, cols, labelSmoothing);
+    crossEntropyBackwardKernel<<<gridFor(rows * cols), kThreads, 0, stream_>>>(
+        probs, targets, classWeights, scale, dlogits, rows, cols, labelSmoothing, ignoreIndex);
     TS_CUDA_LAUNCHED();
 }
 
