@@ -26,6 +26,8 @@ Trainer::Trainer(ExperimentSpec spec, DatasetSplits splits, Backend& backend, Tr
       control_(options_.control ? options_.control : &ownControl_),
       comm_(options_.communicator ? options_.communicator : &SingleCommunicator::instance())
 {
+    const std::int64_t limit = spec_.training.maxSteps;  // the experiment's budget, or the caller's if smaller
+    if (limit > 0 && (options_.maxSteps == 0 || limit < options_.maxSteps)) options_.maxSteps = limit;
 }
 
 Trainer::~Trainer() = default;

@@ -139,6 +139,7 @@ struct TrainingSpec {
     double distTimeoutSeconds = 300;
     EarlyStoppingSpec earlyStopping;
     std::int64_t overfitBatches = 0;  // >0: the sanity mode, train on this many fixed batches
+    std::int64_t maxSteps = 0;        // >0: the run ends after this many optimizer steps (its schedule spans them)
     bool deterministic = false;
     bool skipNonFiniteLoss = false;   // otherwise a NaN/inf loss stops the run
     std::int64_t logEverySteps = 1;

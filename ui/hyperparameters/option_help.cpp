@@ -134,6 +134,9 @@ const Help kHelp[] = {
                        "others. A process that stops answering (stopped, hung, unreachable) then fails the run with a "
                        "message naming it and its host, and the run resumes from its last checkpoint. It must exceed the "
                        "longest time the first process works alone (evaluation, checkpoints). 0: wait forever.")},
+    {"training.max_steps", QT_TRANSLATE_NOOP("OptionHelp", "Maximum steps"),
+     QT_TRANSLATE_NOOP("OptionHelp", "Ends the run after this many optimizer steps, inside an epoch if need be; the "
+                       "learning-rate schedule spans these steps. Compares runs by a fixed budget. 0: the epochs decide.")},
     {"training.overfit_batches", QT_TRANSLATE_NOOP("OptionHelp", "Overfit batches"),
      QT_TRANSLATE_NOOP("OptionHelp", "Sanity check: train on this many fixed batches only. A sound model and pipeline "
                        "drive the loss close to zero on them; if not, look for a bug before tuning anything. 0: off.")},

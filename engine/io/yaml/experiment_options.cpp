@@ -141,6 +141,8 @@ std::vector<ExperimentOption> makeTable()
         {.key = "training.dist_timeout_s", .group = G::Batch, .range = finite(atLeast(0)), .value = OPTION_VALUE(s.training.distTimeoutSeconds)},
         {.key = "training.overfit_batches", .group = G::Batch, .kind = K::Integer, .range = atLeast(0),
          .value = OPTION_VALUE(s.training.overfitBatches)},
+        {.key = "training.max_steps", .group = G::Batch, .kind = K::Integer, .range = atLeast(0),
+         .value = OPTION_VALUE(s.training.maxSteps)},
 
         // Precision and memory
         {.key = "training.device", .group = G::Precision, .kind = K::Text, .choices = {"auto", "cpu", "cuda"}, .rule = checkDevice,

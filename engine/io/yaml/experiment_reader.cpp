@@ -169,7 +169,7 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
 {
     const MapView m = r.map(f.value, "training",
                             {"epochs", "batch_size", "seed", "device", "threads", "clip_grad_norm", "clip_grad_value", "accumulation_steps",
-                             "early_stopping", "checkpoint", "overfit_batches", "deterministic", "skip_non_finite_loss",
+                             "early_stopping", "checkpoint", "overfit_batches", "max_steps", "deterministic", "skip_non_finite_loss",
                              "log_every_steps", "top_k", "precision", "loss_scale", "sync_batchnorm", "dist_timeout_s"},
                             f.pos);
     option(r, m, "training.epochs", t.epochs);
@@ -200,6 +200,7 @@ void readTraining(Reader& r, const Field& f, TrainingSpec& t)
         option(r, cm, "training.checkpoint.metric", t.checkpoint.metric);
     }
     option(r, m, "training.overfit_batches", t.overfitBatches);
+    option(r, m, "training.max_steps", t.maxSteps);
     option(r, m, "training.deterministic", t.deterministic);
     option(r, m, "training.skip_non_finite_loss", t.skipNonFiniteLoss);
     option(r, m, "training.log_every_steps", t.logEverySteps);

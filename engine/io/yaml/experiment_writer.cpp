@@ -139,6 +139,7 @@ Out trainingOut(const TrainingSpec& t)
     putString(cs, "metric", t.checkpoint.metric, def.checkpoint.metric);
     putSection(m, "checkpoint", std::move(cs));
     putInt(m, "overfit_batches", t.overfitBatches, def.overfitBatches);
+    putInt(m, "max_steps", t.maxSteps, def.maxSteps);
     putBool(m, "deterministic", t.deterministic, def.deterministic);
     putBool(m, "sync_batchnorm", t.syncBatchNorm, def.syncBatchNorm);
     putNumber(m, "dist_timeout_s", t.distTimeoutSeconds, def.distTimeoutSeconds);
