@@ -1,4 +1,4 @@
-// Self-test cases: memory primitives, the small BLAS-like ones, scale/clamp, and GEMM.
+// Self-test cases: memory primitives, permute, the small BLAS-like ones, scale/clamp, and GEMM.
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -66,6 +66,30 @@ void copy2dCases(Harness& h)
         }
 }
 
+// Permute (y = or += the reordered x): a Transformer's swaps of tokens and channels and of
+// tokens and heads, a size-1 dimension, and sizes that are no multiple of a CPU tile.
+void permuteCases(Harness& h)
+{
+    struct P { std::vector<i64> shape; std::vector<int> perm; };
+    std::vector<P> cases{{{2, 37, 70}, {0, 2, 1}}, {{3, 17, 4, 9}, {0, 2, 1, 3}}, {{2, 1, 33, 5}, {3, 0, 2, 1}}};
+    if (h.large()) cases.push_back({{128, 256, 128}, {0, 2, 1}});  // a char-GPT batch [B, T, C] -> [B, C, T]
+    for (const P& p : cases) {
+        i64 n = 1;
+        std::string shape = "x=[", perm = " perm=[";
+        for (std::size_t d = 0; d < p.shape.size(); ++d) {
+            n *= p.shape[d];
+            shape += format("%s%lld", d ? ", " : "", (long long)p.shape[d]);
+            perm += format("%s%d", d ? ", " : "", p.perm[d]);
+        }
+        for (GradWrite write : kGradWrites) {
+            auto x = h.uniform(n), y = h.uniform(n);  // y's old values are kept or overwritten
+            h.check(Primitive::permute, shape + "]" + perm + "]" + (write == GradWrite::Accumulate ? " accumulate" : ""),
+                    h.elementwiseTolerance(), [&](Backend& be, int s) { be.permute({p.shape, p.perm}, x[s], y[s], write); },
+                    {h.out("y", y)});
+        }
+    }
+}
+
 void flatCases(Harness& h)
 {
     const double tol = h.elementwiseTolerance();
@@ -127,6 +151,7 @@ void memoryCases(Harness& h)
 {
     byteCases(h);
     copy2dCases(h);
+    permuteCases(h);
     flatCases(h);
     biasCases(h);
 }

@@ -228,6 +228,8 @@ private slots:
         QVERIFY(hasCase(r, "embeddingForward", "must throw"));
         QVERIFY(hasCase(r, "activationForward", "n=3211264"));
         QVERIFY(hasCase(r, "upsample2dBackward", "bilinear x=[3, 2, 7, 5] out=17x11"));
+        QVERIFY(hasCase(r, "permute", "x=[2, 37, 70] perm=[0, 2, 1] accumulate"));
+        QVERIFY(hasCase(r, "crossEntropyBackward", "class weights label smoothing 0.1 ignore_index"));
     }
 
     void reducedPrecisionLoosensOnlyMatrixProducts()
