@@ -92,10 +92,6 @@
         <translation>沿一个轴拼接各输入（默认为通道）</translation>
     </message>
     <message>
-        <source>Softmax cross-entropy of logits against class indices: the loss for classification</source>
-        <translation>logits 与类别索引之间的 softmax 交叉熵：用于分类的损失</translation>
-    </message>
-    <message>
         <source>Mean squared error between prediction and target: the loss for regression</source>
         <translation>预测与目标之间的均方误差：用于回归的损失</translation>
     </message>
@@ -410,6 +406,86 @@
     <message>
         <source>The output&apos;s height and width instead of a scale factor (any size, smaller too); 0 uses scale_factor.</source>
         <translation>直接给出输出的高度和宽度，代替缩放倍数（任意尺寸，也可以更小）；0 表示使用 scale_factor。</translation>
+    </message>
+    <message>
+        <source>Self-attention over the tokens [batch, tokens, channels]: each token takes a weighted mix of all tokens, with weights from how well their keys match its query, in several heads at once. An optional second input, the padding mask [batch, tokens] (1 a real token, 0 padding), keeps padding from being attended to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many heads attend in parallel, each over channels / heads of the channels (which it must divide). 4–8 are usual; each head can learn another kind of relation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The input&apos;s channels (the model width). 0 takes them from the input; a number is checked against it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The share of attention weights dropped while training (0.1 is usual in Transformers; 0 for none); evaluation uses them all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each token attends only to itself and the tokens before it: on for a language model that predicts the next token, off for an encoder (a classifier, a ViT).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adds learned biases to the query, key, value and output projections, as PyTorch does by default.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Softmax cross-entropy of logits against class indices: the loss for classification. Logits [batch, tokens, vocabulary] with targets [batch, tokens] score every position (a language model)</source>
+        <translation>logits 对类别索引的 softmax 交叉熵：分类任务的损失。logits 为 [batch, tokens, vocabulary]、目标为 [batch, tokens] 时，对每个位置计分（语言模型）</translation>
+    </message>
+    <message>
+        <source>Targets with this value (padding) add nothing to the loss and are not counted in its mean, as PyTorch&apos;s ignore_index. The default -100 is PyTorch&apos;s.</source>
+        <translation>取此值的目标（填充）不计入损失，也不计入其平均，同 PyTorch 的 ignore_index。默认值 -100 与 PyTorch 相同。</translation>
+    </message>
+    <message>
+        <source>Adds to each token [batch, tokens, channels] a vector saying its position, which attention cannot see otherwise. Sinusoidal first; learned with more data</source>
+        <translation>给每个词元 [batch, tokens, channels] 加上表示其位置的向量，否则注意力看不到位置。先用正弦编码；数据更多时再用可学习编码</translation>
+    </message>
+    <message>
+        <source>sinusoidal: fixed sines and cosines of every wavelength (nothing to learn, works for any data size); learned: one trained vector per position (needs more data).</source>
+        <translation>sinusoidal：各种波长的固定正弦和余弦（无需学习，任何数据量都适用）；learned：每个位置一个训练得到的向量（需要更多数据）。</translation>
+    </message>
+    <message>
+        <source>The longest sequence the table covers; a longer input is refused. The learned table has this many vectors.</source>
+        <translation>编码表覆盖的最大序列长度；更长的输入会被拒绝。可学习的编码表有这么多个向量。</translation>
+    </message>
+    <message>
+        <source>Reorders the dimensions of each sample; also the transpose: dims 2, 1 turns [batch, channels, tokens] into [batch, tokens, channels]</source>
+        <translation>重新排列每个样本的维度，也用作转置：dims 2, 1 把 [batch, channels, tokens] 变成 [batch, tokens, channels]</translation>
+    </message>
+    <message>
+        <source>The new order of the dimensions after the batch, by their numbers (1 is the first after the batch), e.g. &quot;2, 1&quot; swaps the last two of a rank-3 input. The batch stays first.</source>
+        <translation>批维之后各维度的新顺序，用维度编号表示（1 是批维后的第一维），例如 &quot;2, 1&quot; 交换三维输入的最后两维。批维始终在最前。</translation>
+    </message>
+    <message>
+        <source>Multiplies two inputs as matrices, sample by sample: [batch, M, K] times [batch, K, N] gives [batch, M, N] (attention&apos;s scores and weighted sums, built by hand)</source>
+        <translation>逐样本把两个输入当作矩阵相乘：[batch, M, K] 乘 [batch, K, N] 得到 [batch, M, N]（手工搭建注意力的分数与加权和）</translation>
+    </message>
+    <message>
+        <source>Keeps the part of the input from start to end along one axis. A node has one output, so a split is several Slices of one input (e.g. queries, keys and values from one projection)</source>
+        <translation>沿一个轴保留输入从 start 到 end 的部分。一个节点只有一个输出，所以拆分就是对同一输入的多个 Slice（例如从一个投影中取出查询、键和值）</translation>
+    </message>
+    <message>
+        <source>The axis sliced (negative counts from the end; -1, the default, is the last). The batch axis 0 cannot be sliced.</source>
+        <translation>要切片的轴（负数从末尾倒数；默认 -1 为最后一维）。批维 0 不能切片。</translation>
+    </message>
+    <message>
+        <source>The first index kept; negative counts from the end.</source>
+        <translation>保留的第一个索引；负数从末尾倒数。</translation>
+    </message>
+    <message>
+        <source>One past the last index kept; negative counts from the end (-1 leaves the last out); 0, the default, runs to the end.</source>
+        <translation>保留的最后一个索引之后的位置；负数从末尾倒数（-1 去掉最后一个）；默认 0 表示一直到末尾。</translation>
+    </message>
+    <message>
+        <source>Turns the tokens of each sample [batch, tokens, channels] into one vector [batch, channels] for a classifier. An optional second input, the padding mask [batch, tokens] (1 a real token, 0 padding), keeps padding out of mean, first and last</source>
+        <translation>把每个样本的词元 [batch, tokens, channels] 汇聚成一个向量 [batch, channels]，供分类器使用。可选的第二个输入是填充掩码 [batch, tokens]（1 为真实词元，0 为填充），使 mean、first 和 last 不计入填充</translation>
+    </message>
+    <message>
+        <source>mean: the average of the real tokens; first: the first real token (a CLS token put in front); last: the last real token; max: the largest value of each channel (takes no mask).</source>
+        <translation>mean：真实词元的平均；first：第一个真实词元（放在最前面的 CLS 词元）；last：最后一个真实词元；max：每个通道的最大值（不接受掩码）。</translation>
     </message>
 </context>
 <context>
@@ -2147,6 +2223,30 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>Image folders: how an image of another size becomes image_shape. crop keeps the aspect ratio, fits the short side and cuts the centre (torchvision&apos;s Resize + CenterCrop); pad keeps it, fits the long side and fills the rest with black; stretch changes the aspect ratio (circles become ellipses). The run&apos;s log says how many images were resized.</source>
         <translation>图像文件夹：尺寸不同的图像如何变成 image_shape。crop 保持宽高比，让短边对齐后裁取中心（即 torchvision 的 Resize + CenterCrop）；pad 同样保持宽高比，让长边对齐，其余部分用黑色填充；stretch 会改变宽高比（圆会变成椭圆）。训练日志会说明有多少张图像被缩放。</translation>
+    </message>
+    <message>
+        <source>Maximum steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ends the run after this many optimizer steps, inside an epoch if need be; the learning-rate schedule spans these steps. Compares runs by a fixed budget. 0: the epochs decide.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text: how the text becomes tokens. characters gives one token per character that occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any text can be encoded later. The vocabulary is kept with the run&apos;s checkpoints.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Context length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text: how many tokens the model sees at once; the text is cut into blocks this long, and the model learns to predict the next token at every position. Longer contexts cost memory and time in attention.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
