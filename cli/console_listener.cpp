@@ -116,10 +116,13 @@ void ConsoleListener::onEpoch(const EpochEvent& e)
     }
     // The held-out split evaluated each epoch: validation, or the test split without one.
     const std::string held = e.metrics.count("val_loss") || !e.metrics.count("test_loss") ? "val" : "test";
-    std::printf("%sepoch %lld/%lld  train_loss %.4f  train_acc %.4f  %s_loss %.4f  %s_acc %.4f  %.1f s  %.0f samples/s  data wait %.0f%%\n",
+    // A language model's bits per token (per character with the characters tokenizer).
+    char bits[48] = "";
+    if (e.metrics.count(held + "_bpc")) std::snprintf(bits, sizeof bits, "  %s_bpc %.4f", held.c_str(), metric(e.metrics, held + "_bpc"));
+    std::printf("%sepoch %lld/%lld  train_loss %.4f  train_acc %.4f  %s_loss %.4f  %s_acc %.4f%s  %.1f s  %.0f samples/s  data wait %.0f%%\n",
                 terminal_ ? "\r\033[K" : "", static_cast<long long>(e.epoch), static_cast<long long>(progress_.plan().epochs),
                 metric(e.metrics, "train_loss"), metric(e.metrics, "train_acc"), held.c_str(),
-                metric(e.metrics, held + "_loss"), held.c_str(), metric(e.metrics, held + "_acc"), e.seconds, rate,
+                metric(e.metrics, held + "_loss"), held.c_str(), metric(e.metrics, held + "_acc"), bits, e.seconds, rate,
                 100 * e.dataWaitFraction);
 }
 

@@ -1,6 +1,6 @@
 // `trainstudio-cli generate RUN [--prompt TEXT] [--length N] [--temperature T] [--top-k K]
 // [--seed S] [--checkpoint ..] [--device ..] [--workspace DIR]`: a language model's text
-// (jobs/text_generator.h), printed token by token as it is drawn. Notes go to stderr.
+// (train/text_sampler.h), printed token by token as it is drawn. Notes go to stderr.
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "format.h"
-#include "jobs/text_generator.h"
+#include "jobs/run_sampler.h"
 
 namespace ts::cli {
 
@@ -36,8 +36,9 @@ int generateCommand(const std::vector<std::string>& args)
     g.topK = o.integer("--top-k", 0, 0, 1 << 30);
     g.seed = static_cast<std::uint64_t>(o.integer("--seed", 0, 0, std::numeric_limits<long long>::max()));
 
-    TextGenerator generator(options);
-    for (const Message& note : generator.notes()) std::fprintf(stderr, "note: %s\n", note.text.c_str());
+    std::vector<Message> notes;
+    TextSampler generator = openRunSampler(options, notes);
+    for (const Message& note : notes) std::fprintf(stderr, "note: %s\n", note.text.c_str());
     try {
         (void)generator.tokenizer().encode(g.prompt);  // a prompt the vocabulary cannot write: say so before anything prints
     } catch (const TokenizeError& e) {

@@ -50,6 +50,7 @@ const Template kTemplates[] = {
     {"train.cpu_threads_fixed", QT_TRANSLATE_N_NOOP("EngineMessage", "computing with %n CPU thread(s) (training.threads)"), 1},
     {"train.cpu_threads_changed", QT_TRANSLATE_NOOP("EngineMessage", "CPU threads now %1: other programs' use of the cores changed (the results do not depend on it)")},
     {"train.overfit_mode", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0."), 1},
+    {"train.text_sample", QT_TRANSLATE_NOOP("EngineMessage", "Sample after epoch %1: %2")},
     {"train.overfit_mode_fewer", QT_TRANSLATE_N_NOOP("EngineMessage", "Overfit sanity mode: training on the same %n batch(es) of %2 every epoch; the loss should go to almost 0. (%3 requested; the split holds fewer.)"), 1},
     {"train.metric_missing_overfit", QT_TRANSLATE_NOOP("EngineMessage", "metric '%1' is not computed in this run (overfit mode has no validation): early stopping / plateau schedule ignore it")},
     {"train.metric_missing_no_validation", QT_TRANSLATE_NOOP("EngineMessage", "metric '%1' is not computed in this run (no validation split): early stopping / plateau schedule ignore it")},

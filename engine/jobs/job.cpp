@@ -184,8 +184,10 @@ JobResult runTrainJob(const TrainJob& job, const JobEnvironment& env, RunControl
             options.systemSampleSeconds = env.systemSampleSeconds;
             options.runId = result.runId;
             options.control = &control;
-            Diagnostics diagnostics(spec, splits.trainStatistics.classCounts,
-                                    splits.train ? splits.train->classNames() : std::vector<std::string>{});
+            // A language model's "classes" are its tokens, unevenly frequent by nature: no imbalance rule.
+            const bool perClass = splits.train && splits.train->targetShape().rank() == 0;
+            Diagnostics diagnostics(spec, perClass ? splits.trainStatistics.classCounts : std::vector<std::int64_t>{},
+                                    perClass ? splits.train->classNames() : std::vector<std::string>{});
             Trainer trainer(spec, std::move(splits), backend, std::move(options));
             std::optional<RunRecorder> recorder;
             if (writer) {

@@ -18,6 +18,7 @@
 #include "train/data_fit.h"
 #include "tensor/checked_size.h"
 #include "train/memory_advice.h"
+#include "train/text_sampler.h"
 
 namespace ts {
 
@@ -274,6 +275,25 @@ void Trainer::loadFixedBatches()
         makeMessage(got < wanted ? MessageId::TrainOverfitModeFewer : MessageId::TrainOverfitMode, std::move(args)));
 }
 
+// A language model writes after each epoch from the same prompt with the same seed, so its
+// samples in the run's log show gibberish turning into words as the model alone changes.
+void Trainer::publishTextSample(std::int64_t epoch)
+{
+    if (splits_.tokenizer.empty() || comm_->rank() != 0) return;
+    const Dataset& data = splits_.validation ? *splits_.validation : *splits_.train;
+    std::vector<float> block(static_cast<std::size_t>(data.sampleShape().numel()));
+    data.get(0, block.data());
+    std::vector<std::int64_t> start;
+    for (std::size_t t = 0; t < std::min<std::size_t>(block.size(), 16); ++t) start.push_back(std::int64_t(block[t]));
+    TextSampler sampler(spec_, captureWeights(*exec_), splits_.tokenizer, backend_);
+    GenerateOptions o;
+    o.prompt = sampler.tokenizer().decode(start);
+    o.length = 100;
+    o.temperature = 0.8;
+    o.seed = spec_.training.seed;
+    log(LogEvent::Level::Info, makeMessage(MessageId::TrainTextSample, {std::to_string(epoch), sampler.generate(o)}));
+}
+
 std::map<std::string, double> Trainer::summary(const ClassificationMetrics& m, const std::string& prefix) const
 {
     std::map<std::string, double> metrics = m.summary(prefix);
@@ -362,6 +382,7 @@ FinishedEvent Trainer::run()
             last = e.metrics;
             if (!firstTrainLoss) firstTrainLoss = e.metrics["train_loss"];
             publish(e);
+            publishTextSample(epoch);
 
             if (plateau_)
                 if (auto v = metricOrWarn(spec_.schedule.metric)) plateau_->update(*v, lowerIsBetter(spec_.schedule.metric));

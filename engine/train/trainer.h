@@ -125,6 +125,7 @@ private:
     std::map<std::string, double> evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped);
     // m's summary, with perplexity and bits per token for a language model's data.
     std::map<std::string, double> summary(const ClassificationMetrics& m, const std::string& prefix) const;
+    void publishTextSample(std::int64_t epoch);  // a language model's writing after `epoch`
     // A loss or gradient norm became non-finite: `diverged` is the failure's message, `skipped` the
     // warning when the step is skipped.
     bool handleNonFinite(MessageId diverged, MessageId skipped, std::int64_t epoch, std::int64_t batch);

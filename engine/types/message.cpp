@@ -67,6 +67,7 @@ const std::vector<MessageTemplate> kTemplates = {
     {TrainOverfitModeFewer, "train.overfit_mode_fewer",
      "Overfit sanity mode: training on the same %1 {1:batch|batches} of %2 every epoch; the loss should go to almost 0. "
      "(%3 requested; the split holds fewer.)"},
+    {TrainTextSample, "train.text_sample", "Sample after epoch %1: %2"},
     {TrainMetricMissingOverfit, "train.metric_missing_overfit",
      "metric '%1' is not computed in this run (overfit mode has no validation): early stopping / plateau schedule "
      "ignore it"},

@@ -57,6 +57,7 @@ enum class MessageId {
     TrainCpuThreadsChanged,
     TrainOverfitMode,
     TrainOverfitModeFewer,
+    TrainTextSample,
     TrainMetricMissingOverfit,
     TrainMetricMissingNoValidation,
     TrainOverfitLearns,

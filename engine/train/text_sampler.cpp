@@ -1,8 +1,7 @@
-#include "jobs/text_generator.h"
+#include "train/text_sampler.h"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -11,21 +10,15 @@
 #include "exec/executor.h"
 #include "graph/graph.h"
 #include "io/checkpoint/checkpoint.h"
-#include "io/yaml/experiment_yaml.h"
-#include "jobs/job_parts.h"
-#include "jobs/log_notes.h"
-#include "store/resume_source.h"
-#include "store/run_reader.h"
 #include "train/evaluation.h"
 
 namespace ts {
 
-struct TextGenerator::Impl {
+struct TextSampler::Impl {
     Tokenizer tokenizer;
     std::unique_ptr<Executor> exec;
     std::string input, logits;
     std::int64_t context = 0, vocabulary = 0;
-    std::vector<Message> notes;
 
     void build(const ExperimentSpec& spec, const NamedTensors& weights, const std::string& tokenizerText,
                Backend& backend, const std::string& source)
@@ -50,36 +43,18 @@ struct TextGenerator::Impl {
     }
 };
 
-TextGenerator::TextGenerator(const PredictorOptions& options) : impl_(std::make_unique<Impl>())
-{
-    if (options.workspaceDir.empty()) throw std::invalid_argument("generating needs the workspace that holds the run");
-    const Workspace workspace{std::filesystem::absolute(options.workspaceDir).lexically_normal().string()};
-    RunReader reader(workspace);
-    if (!reader.run(options.runId))
-        throw std::invalid_argument("run " + std::to_string(options.runId) + " is not in " + workspace.databasePath() +
-                                    " (trainstudio-cli runs list shows the runs there)");
-    LogNotes collector(impl_->notes, MessageId::PredictNoBestCheckpoint);
-    const CheckpointRecord chosen = chooseCheckpoint(reader.checkpoints(options.runId), options.runId, options.checkpoint, collector);
-    const std::string weightsPath = absoluteCheckpointPath(workspace, chosen.path);
-    const Checkpoint checkpoint = loadCheckpoint(weightsPath, chosen.sha256);
-    const ExperimentSpec spec = parseExperiment(checkpoint.state.experimentYaml, weightsPath);
-    JobEnvironment env;
-    env.cacheDir = options.cacheDir;
-    Backend& backend = jobBackend(env, options.device.empty() ? spec.training.device : options.device, collector,
-                                  BackendPurpose::Predict);
-    impl_->build(spec, checkpoint.weights, checkpoint.state.tokenizer, backend, weightsPath);
-}
-
-TextGenerator::TextGenerator(const ExperimentSpec& spec, const NamedTensors& weights, const std::string& tokenizer,
-                             Backend& backend)
+TextSampler::TextSampler(const ExperimentSpec& spec, const NamedTensors& weights, const std::string& tokenizer,
+                         Backend& backend, const std::string& source)
     : impl_(std::make_unique<Impl>())
 {
-    impl_->build(spec, weights, tokenizer, backend, "the run");
+    impl_->build(spec, weights, tokenizer, backend, source);
 }
 
-TextGenerator::~TextGenerator() = default;
+TextSampler::~TextSampler() = default;
+TextSampler::TextSampler(TextSampler&&) noexcept = default;
 
-std::string TextGenerator::generate(const GenerateOptions& o, const std::function<bool(const std::string&)>& onPiece)
+
+std::string TextSampler::generate(const GenerateOptions& o, const std::function<bool(const std::string&)>& onPiece)
 {
     Impl& m = *impl_;
     if (!(o.temperature >= 0) || !std::isfinite(o.temperature))
@@ -128,8 +103,7 @@ std::string TextGenerator::generate(const GenerateOptions& o, const std::functio
     return text;
 }
 
-const Tokenizer& TextGenerator::tokenizer() const { return impl_->tokenizer; }
-std::int64_t TextGenerator::context() const { return impl_->context; }
-const std::vector<Message>& TextGenerator::notes() const { return impl_->notes; }
+const Tokenizer& TextSampler::tokenizer() const { return impl_->tokenizer; }
+std::int64_t TextSampler::context() const { return impl_->context; }
 
 }  // namespace ts

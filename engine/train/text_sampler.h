@@ -3,7 +3,8 @@
 // `context` tokens fed back each step. The model sees a fixed [1, context] input: the tokens
 // so far sit at its first positions and the logits are read at the last of them, which is
 // exact for a causal model (a position sees only the ones before it). Used by
-// `trainstudio-cli generate`, the Runs page's Generate panel and the trainer's samples.
+// the trainer's samples after each epoch and, from a run's checkpoint (jobs/run_sampler.h),
+// `trainstudio-cli generate` and the Runs page's Generate panel.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -11,7 +12,6 @@
 #include <string>
 
 #include "data/tokenizer.h"
-#include "jobs/predictor.h"
 #include "io/checkpoint/safetensors.h"
 #include "types/experiment_spec.h"
 
@@ -27,16 +27,17 @@ struct GenerateOptions {
     std::uint64_t seed = 0;
 };
 
-class TextGenerator {
+class TextSampler {
 public:
-    // A run's checkpoint (as predict chooses it). Throws as Predictor does, and
-    // std::invalid_argument when the run is not a language model (no tokenizer stored).
-    explicit TextGenerator(const PredictorOptions& options);
-    // Weights in hand (the trainer's samples after an epoch).
-    TextGenerator(const ExperimentSpec& spec, const NamedTensors& weights, const std::string& tokenizer, Backend& backend);
-    ~TextGenerator();
-    TextGenerator(const TextGenerator&) = delete;
-    TextGenerator& operator=(const TextGenerator&) = delete;
+    // `weights` loaded into the model; `tokenizer` as DatasetSplits::tokenizer keeps it (empty:
+    // std::invalid_argument naming `source`, as for a model that does not map tokens to
+    // next-token logits).
+    TextSampler(const ExperimentSpec& spec, const NamedTensors& weights, const std::string& tokenizer, Backend& backend,
+                const std::string& source = "the run");
+    ~TextSampler();
+    TextSampler(TextSampler&&) noexcept;
+    TextSampler(const TextSampler&) = delete;
+    TextSampler& operator=(const TextSampler&) = delete;
 
     // The prompt and what follows it. TokenizeError for a prompt the vocabulary cannot encode;
     // std::invalid_argument for bad options. `onPiece` sees each drawn token's text as it comes
@@ -45,7 +46,6 @@ public:
 
     const Tokenizer& tokenizer() const;
     std::int64_t context() const;
-    const std::vector<Message>& notes() const;  // what loading said (checkpoint, device)
 
     struct Impl;
 
