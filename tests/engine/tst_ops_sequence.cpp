@@ -20,7 +20,9 @@
 #include <numeric>
 
 #include "backend/cpu/cpu_backend.h"
+#include "exec/executor.h"
 #include "gradcheck.h"
+#include "graph/graph.h"
 #include "ops/init.h"
 #include "ops/registry.h"
 
@@ -539,6 +541,51 @@ private slots:
         QVERIFY(refusal("CrossEntropy", {}, {{Shape{2, 3, 5}}, {Shape{6}, DType::I64}}).message.contains("expected [2, 3]"));
         EXPECT_REFUSED(refusal("CrossEntropy", {{"class_weights", std::vector<double>{1, 2}}}, {{Shape{2, 3, 5}}, {Shape{2, 3}, DType::I64}}),
                        "class_weights", "5 classes");
+    }
+
+    // ---- Through the executor in training: tokens -> Embedding -> PositionalEncoding (learned)
+    // -> h; Permute(h) [B, C, T] x h [B, T, C] -> MatMul [B, C, C] -> CrossEntropy over C
+    // positions with padded labels. h feeds two nodes, so its gradient is written by one and
+    // added by the other (the executor's Overwrite for fresh buffers). The gradient of every
+    // parameter against central differences of the executor's own loss.
+    void sequenceGraphGradientsMatchFiniteDifferences()
+    {
+        Graph g;
+        g.inputs = {{"tokens", Shape{3}, DType::I64}, {"labels", Shape{4}, DType::I64}};
+        g.add("emb", "Embedding", {"tokens"}, {{"num_embeddings", i64{5}}, {"embedding_dim", i64{4}}});
+        g.add("h", "PositionalEncoding", {"emb"}, {{"kind", std::string("learned")}, {"max_length", i64{3}}});
+        g.add("ht", "Permute", {"h"}, {{"dims", Ints{2, 1}}});
+        g.add("scores", "MatMul", {"ht", "h"});
+        g.add("loss", "CrossEntropy", {"scores", "labels"});
+        Executor ex(checkGraph(g, 2), cpuBackend());
+        for (Parameter& p : ex.parameters()) {
+            Tensor v = seq(p.value.shape(), 0.61, 0.2, 0.5);
+            std::copy_n(v.data<float>(), v.numel(), p.value.data<float>());
+        }
+        ex.setInput("tokens", indices(Shape{2, 3}, {0, 3, 4, 2, 2, 1}));
+        ex.setInput("labels", indices(Shape{2, 4}, {1, -100, 3, 0, 2, 2, -100, -100}));
+        const auto loss = [&] {
+            ex.forward();
+            return double(ex.loss());
+        };
+        loss();
+        ex.zeroGrad();
+        ex.backward();
+        for (Parameter& p : ex.parameters()) {
+            QVERIFY(p.trainable);
+            for (i64 i = 0; i < p.value.numel(); ++i) {
+                float& w = p.value.data<float>()[i];
+                const float kept = w;
+                w = kept + 1e-2f;
+                const double up = loss();
+                w = kept - 1e-2f;
+                const double down = loss();
+                w = kept;
+                const double numeric = (up - down) / 2e-2, analytic = p.grad.data<float>()[i];
+                QVERIFY2(std::abs(analytic - numeric) <= 2e-3 + 2e-2 * std::abs(numeric),
+                         qPrintable(QString("%1[%2]: %3, finite differences %4").arg(QString::fromStdString(p.name)).arg(i).arg(analytic).arg(numeric)));
+            }
+        }
     }
 
     // ---- The layers around them take [batch, tokens, channels]: over the last axis.
