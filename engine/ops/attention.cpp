@@ -194,10 +194,10 @@ private:
     }
 };
 
-// The same maths in plain ONNX (opset 17), the tokens left dynamic: qkv by MatMul, reshaped to
-// [B, T, 3, H, d] and transposed to [3, B, H, T, d]; the scores q k^T scaled; a mask where
-// some keys are hidden (the padding mask's real tokens, times a lower triangle of ones built
-// from the input's shape when causal) enters twice: -1e9 added to hidden scores before the
+// The same maths in plain ONNX (opset 17), the batch and the tokens left dynamic: qkv by
+// MatMul, reshaped to [B, T, 3, H, d] and transposed to [B, 3, H, T, d]; the scores q k^T
+// scaled; a mask where some keys are hidden (the padding mask's real tokens, times a lower
+// triangle of ones the size of the scores when causal) enters twice: -1e9 added to hidden scores before the
 // Softmax, and the weights multiplied by it after, so a row with no key allowed gives 0 as the
 // primitive does (not NaN from a softmax of -inf); the heads back side by side, then out_proj.
 std::string MultiHeadAttention::exportOnnx(OnnxNodeExport& e) const
@@ -215,13 +215,13 @@ std::string MultiHeadAttention::exportOnnx(OnnxNodeExport& e) const
     const std::string qkv = e.step("qkv"), split = e.step("qkv_split"), heads5 = e.step("qkv_heads");
     project(e.in[0], "in_proj_weight", "in_proj_bias", "in_proj", qkv);
     e.b.node("Reshape", {qkv, e.b.int64s(e.name + ".qkv_shape", {5}, {0, 0, 3, heads, d})}, {split}, e.name + "/qkv_reshape");
-    e.b.node("Transpose", {split}, {heads5}, e.name + "/qkv_transpose", {{"perm", std::vector<I>{2, 0, 3, 1, 4}}});
+    e.b.node("Transpose", {split}, {heads5}, e.name + "/qkv_transpose", {{"perm", std::vector<I>{0, 2, 3, 1, 4}}});
     std::string qkvPart[3];
     const char* names[3] = {"q", "k", "v"};
     for (int i = 0; i < 3; ++i) {
         qkvPart[i] = e.step(names[i]);
         e.b.node("Gather", {heads5, e.b.int64s(e.name + "." + names[i] + "_index", {}, {i})}, {qkvPart[i]},
-                 e.name + "/" + names[i], {{"axis", I{0}}});
+                 e.name + "/" + names[i], {{"axis", I{1}}});
     }
     const std::string kt = e.step("k_t"), product = e.step("scores_unscaled"), scores = e.step("scores");
     e.b.node("Transpose", {qkvPart[1]}, {kt}, e.name + "/k_transpose", {{"perm", std::vector<I>{0, 1, 3, 2}}});
@@ -238,12 +238,11 @@ std::string MultiHeadAttention::exportOnnx(OnnxNodeExport& e) const
         allowed = e.step("real_keys");  // [B, 1, 1, T]
         e.b.node("Unsqueeze", {real, e.b.int64s(e.name + ".key_axes", {2}, {1, 2})}, {allowed}, e.name + "/real_keys");
     }
-    if (causal) {
-        const std::string tokens = e.step("tokens"), square = e.step("square"), ones = e.step("ones"), lower = e.step("lower");
-        e.b.node("Shape", {e.in[0]}, {tokens}, e.name + "/tokens", {{"start", I{1}}, {"end", I{2}}});
-        e.b.node("Concat", {tokens, tokens}, {square}, e.name + "/square", {{"axis", I{0}}});
-        e.b.node("Expand", {e.b.scalar(e.name + ".one", 1.0f), square}, {ones}, e.name + "/ones");
-        e.b.node("Trilu", {ones}, {lower}, e.name + "/lower", {{"upper", I{0}}});  // [T, T]: key j <= query i
+    if (causal) {  // from the scores, so the batch stays symbolic: Equal(s, s) is 1 but where s is NaN
+        const std::string all = e.step("all"), ones = e.step("ones"), lower = e.step("lower");
+        e.b.node("Equal", {scores, scores}, {all}, e.name + "/all");
+        e.b.node("Cast", {all}, {ones}, e.name + "/ones", {{"to", I{1}}});
+        e.b.node("Trilu", {ones}, {lower}, e.name + "/lower", {{"upper", I{0}}});  // key j <= query i
         if (masked) {
             const std::string both = e.step("allowed");
             e.b.node("Mul", {allowed, lower}, {both}, e.name + "/allowed");

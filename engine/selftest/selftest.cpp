@@ -171,6 +171,7 @@ SelftestReport compareBackends(Backend& candidate, Backend& reference, const Sel
         selftest::memoryCases(h);
         selftest::gemmCases(h);
         selftest::convPoolCases(h);
+        selftest::attentionCases(h);
         selftest::normCases(h);
         selftest::lossCases(h);
         selftest::opCases(h);

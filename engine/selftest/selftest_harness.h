@@ -131,6 +131,7 @@ inline const char* gradWriteText(GradWrite w) { return w == GradWrite::Overwrite
 void memoryCases(Harness& h);       // selftest_memory.cpp: memory, axpy/add/bias/sumSquares, scale, clamp
 void gemmCases(Harness& h);         // selftest_memory.cpp
 void convPoolCases(Harness& h);     // selftest_conv.cpp
+void attentionCases(Harness& h);    // selftest_attention.cpp
 void normCases(Harness& h);         // selftest_norm.cpp: batch norm, group/layer norm
 void lossCases(Harness& h);         // selftest_loss.cpp: softmax, losses
 void elementwiseCases(Harness& h);  // selftest_elementwise.cpp: activations, dropout, embedding, optimizers

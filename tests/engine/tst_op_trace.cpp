@@ -101,6 +101,7 @@ private slots:
         const ConvGeometry cg;
         const PoolGeometry pg;
         const UpsampleGeometry ug;
+        const AttentionGeometry ag;
         t.fill(f, 1, 0), t.zeroBytes(f, 4), t.copyBytes(f, f, 4), t.copyToHost(f, f, 4), t.copyFromHost(f, f, 4);
         t.copy2d(f, 1, f, 1, 1, 1, false);
         t.gemm(false, false, 1, 1, 1, 1, f, 1, f, 1, 0, f, 1), t.axpy(1, 1, f, f), t.add(1, f, f, f);
@@ -114,6 +115,7 @@ private slots:
         t.conv2dBackwardFilter(cg, f, f, f, nullptr), t.conv2dBackward(cg, f, f, f, f, f, nullptr, GradWrite::Accumulate);
         t.pool2dForward(PoolKind::Max, pg, f, f, arg), t.pool2dBackward(PoolKind::Max, pg, f, arg, f);
         t.upsample2dForward(UpsampleMode::Nearest, ug, f, f), t.upsample2dBackward(UpsampleMode::Nearest, ug, f, f);
+        t.attentionForward(ag, f, f, f, nullptr, f, f, 1), t.attentionBackward(ag, f, f, f, nullptr, f, f, f, f, f, f, 1);
         t.permute(PermuteGeometry{{1, 1}, {1, 0}}, f, f, GradWrite::Accumulate);
         t.batchNormForwardTraining(f, f, f, f, f, f, f, f, 1, 1, 1, 0.1f, 1e-5f, nullptr);
         t.batchNormForwardInference(f, f, f, f, f, f, 1, 1, 1, 1e-5f);

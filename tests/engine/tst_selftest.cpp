@@ -228,6 +228,8 @@ private slots:
         QVERIFY(hasCase(r, "embeddingForward", "must throw"));
         QVERIFY(hasCase(r, "activationForward", "n=3211264"));
         QVERIFY(hasCase(r, "upsample2dBackward", "bilinear x=[3, 2, 7, 5] out=17x11"));
+        QVERIFY(hasCase(r, "attentionBackward", "packed qkv causal padding mask"));
+        QVERIFY(hasCase(r, "attentionForward", "queries=20 keys=45 headDim=8 causal dropout=0.2"));
         QVERIFY(hasCase(r, "permute", "x=[2, 37, 70] perm=[0, 2, 1] accumulate"));
         QVERIFY(hasCase(r, "crossEntropyBackward", "class weights label smoothing 0.1 ignore_index"));
     }
@@ -238,7 +240,7 @@ private slots:
         const SelftestReport r = compareBackends(second, cpuBackend(), quick(MathPrecision::BF16));
         QVERIFY2(r.failed() == 0, qPrintable(failures(r)));
         for (const auto& c : r.primitives) {
-            const bool matmul = c.name == "gemm" || c.name.rfind("conv2d", 0) == 0;
+            const bool matmul = c.name == "gemm" || c.name.rfind("conv2d", 0) == 0 || c.name.rfind("attention", 0) == 0;
             QCOMPARE(c.tolerance, matmul ? 3e-2 : 1e-5);
         }
         for (const auto& c : r.ops) QVERIFY2(qFuzzyCompare(c.tolerance, 3e-1) || qFuzzyCompare(c.tolerance, 1e-4), c.name.c_str());
