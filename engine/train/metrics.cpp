@@ -69,9 +69,11 @@ void ClassificationMetrics::restore(const MetricSums& s)
 
 void ClassificationMetrics::add(const float* logits, const std::int64_t* labels, std::int64_t n, double meanLoss)
 {
+    const std::int64_t before = count_;
     add(logits, labels, n);
-    lossSum_ += meanLoss * static_cast<double>(n);
-    lossCount_ += n;
+    // The loss is the mean over the rows that count (CrossEntropy skips ignored ones too).
+    lossSum_ += meanLoss * static_cast<double>(count_ - before);
+    lossCount_ += count_ - before;
 }
 
 void ClassificationMetrics::add(const float* logits, const std::int64_t* labels, std::int64_t n)
@@ -79,6 +81,7 @@ void ClassificationMetrics::add(const float* logits, const std::int64_t* labels,
     for (std::int64_t i = 0; i < n; ++i) {
         const float* row = logits + i * classes_;
         const std::int64_t y = labels[i];
+        if (y == kIgnoredLabel) continue;
         if (y < 0 || y >= classes_)
             throw std::out_of_range("label " + std::to_string(y) + " outside [0, " + std::to_string(classes_) + ")");
         // Rank of the true class with ties broken by index, so top-1 agrees with the
@@ -92,8 +95,8 @@ void ClassificationMetrics::add(const float* logits, const std::int64_t* labels,
             if (rank < topK_[k]) ++topKCorrect_[k];
         ++confusion_[static_cast<std::size_t>(y)][static_cast<std::size_t>(predicted)];
         if (classes_ == 2) scores_.emplace_back(static_cast<double>(row[1]) - row[0], y == 1);
+        ++count_;
     }
-    count_ += n;
 }
 
 double ClassificationMetrics::loss() const { return lossCount_ ? lossSum_ / static_cast<double>(lossCount_) : kNaN; }

@@ -17,14 +17,18 @@ struct ClassScores {
     std::int64_t support = 0;  // samples whose true label is this class
 };
 
+// A position that carries no class (padding): CrossEntropy's default ignore_index, as PyTorch's.
+inline constexpr std::int64_t kIgnoredLabel = -100;
+
 class ClassificationMetrics {
 public:
     // topK: the k values to report (1 is always accuracy); k > numClasses counts as numClasses.
     explicit ClassificationMetrics(std::int64_t numClasses, std::vector<int> topK = {1});
 
-    // One batch: logits [n, numClasses] row-major, labels [n] in [0, numClasses) (others
-    // throw std::out_of_range). meanLoss is the batch's mean loss; the running loss weights
-    // it by n so a smaller last batch counts for what it holds.
+    // One batch: logits [n, numClasses] row-major, labels [n] in [0, numClasses), or
+    // kIgnoredLabel for a row that is not counted (others throw std::out_of_range). meanLoss
+    // is the batch's mean loss over its counted rows; the running loss weights it by their
+    // number, so a smaller last batch counts for what it holds.
     void add(const float* logits, const std::int64_t* labels, std::int64_t n, double meanLoss);
     // The same without a loss (loss() then averages only the batches that had one).
     void add(const float* logits, const std::int64_t* labels, std::int64_t n);

@@ -49,6 +49,25 @@ double pairwiseAuc(const std::vector<double>& s, const std::vector<int>& y)
 class TestMetrics : public QObject {
     Q_OBJECT
 private slots:
+    // Padding positions (label -100, CrossEntropy's ignore_index) count nowhere: the same rows
+    // with two padded ones added give the same accuracy, confusion and loss.
+    void ignoredLabelsAreNotCounted()
+    {
+        const ClassificationMetrics plain = threeClass();
+        std::vector<float> logits(kLogits, kLogits + 12);
+        std::vector<std::int64_t> labels(kLabels, kLabels + 4);
+        logits.insert(logits.end(), {9, 0, 0, 0, 9, 0});  // two rows that would be wrong if counted
+        labels.insert(labels.end(), {kIgnoredLabel, kIgnoredLabel});
+        ClassificationMetrics m(3, {1, 2, 3});
+        m.add(logits.data(), labels.data(), 6, 1.0);  // the loss is the mean over the 4 counted rows
+        m.add(kLogits + 12, kLabels + 4, 3, 2.0);
+        QCOMPARE(m.count(), plain.count());
+        QCOMPARE(m.accuracy(), plain.accuracy());
+        QCOMPARE(m.loss(), plain.loss());
+        QCOMPARE(m.confusion(), plain.confusion());
+        const std::int64_t bad = -1;
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, m.add(kLogits, &bad, 1));
+    }
     void lossIsWeightedBySamples()
     {
         QCOMPARE(threeClass().loss(), 10.0 / 7.0);  // (4*1 + 3*2) / 7, not (1 + 2) / 2
