@@ -409,27 +409,27 @@
     </message>
     <message>
         <source>Self-attention over the tokens [batch, tokens, channels]: each token takes a weighted mix of all tokens, with weights from how well their keys match its query, in several heads at once. An optional second input, the padding mask [batch, tokens] (1 a real token, 0 padding), keeps padding from being attended to</source>
-        <translation type="unfinished"></translation>
+        <translation>对词元 [batch, tokens, channels] 做自注意力：每个词元取所有词元的加权组合，权重由它的查询（query）与各词元的键（key）的匹配程度决定，多个头同时进行。可选的第二个输入是填充掩码 [batch, tokens]（1 为真实词元，0 为填充），使填充位置不被关注</translation>
     </message>
     <message>
         <source>How many heads attend in parallel, each over channels / heads of the channels (which it must divide). 4–8 are usual; each head can learn another kind of relation.</source>
-        <translation type="unfinished"></translation>
+        <translation>并行关注的头数，每个头使用 channels / heads 个通道（头数必须整除通道数）。常用 4–8；每个头可以学到另一种关系。</translation>
     </message>
     <message>
         <source>The input&apos;s channels (the model width). 0 takes them from the input; a number is checked against it.</source>
-        <translation type="unfinished"></translation>
+        <translation>输入的通道数（模型宽度）。0 表示取自输入；给出数值则与输入核对。</translation>
     </message>
     <message>
         <source>The share of attention weights dropped while training (0.1 is usual in Transformers; 0 for none); evaluation uses them all.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练时丢弃的注意力权重比例（Transformer 中常用 0.1；0 表示不丢弃）；评估时全部使用。</translation>
     </message>
     <message>
         <source>Each token attends only to itself and the tokens before it: on for a language model that predicts the next token, off for an encoder (a classifier, a ViT).</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元只关注自身及其之前的词元：预测下一个词元的语言模型应打开，编码器（分类器、ViT）应关闭。</translation>
     </message>
     <message>
         <source>Adds learned biases to the query, key, value and output projections, as PyTorch does by default.</source>
-        <translation type="unfinished"></translation>
+        <translation>为查询、键、值和输出投影加上可学习的偏置，与 PyTorch 的默认做法相同。</translation>
     </message>
     <message>
         <source>Softmax cross-entropy of logits against class indices: the loss for classification. Logits [batch, tokens, vocabulary] with targets [batch, tokens] score every position (a language model)</source>
