@@ -24,6 +24,7 @@ Fill fillOf(const InputFill& f)
     case InputFill::Kind::Distinct: return distinctValues(f.a);
     case InputFill::Kind::Integers: return integerFill(std::int64_t(f.a), std::int64_t(f.b));
     case InputFill::Kind::Uniform: return uniformFill(f.a, f.b);
+    case InputFill::Kind::Mask: return [f](Tensor& t, std::mt19937_64& rng) { fillInput(f, t, rng); };  // 0s and 1s
     }
     return normalFill();
 }

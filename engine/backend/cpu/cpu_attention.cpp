@@ -93,6 +93,24 @@ inline double expRow(float* row, i64 n, float shift)
     return cpu::pairwiseSum(s);
 }
 
+// a . b over n floats, in eight lanes so it vectorises.
+inline float dot(const float* a, const float* b, i64 n)
+{
+    float s[8] = {};
+    i64 c = 0;
+    for (; c + 8 <= n; c += 8)
+        for (int k = 0; k < 8; ++k) s[k] += a[c + k] * b[c + k];
+    for (; c < n; ++c) s[0] += a[c] * b[c];
+    return static_cast<float>(cpu::pairwiseSum(s));
+}
+
+// y's rows (stride ldy) += the packed rows x [rows, cols].
+inline void addRows(const float* __restrict x, i64 rows, i64 cols, float* __restrict y, i64 ldy)
+{
+    for (i64 r = 0; r < rows; ++r)
+        for (i64 c = 0; c < cols; ++c) y[r * ldy + c] += x[r * cols + c];
+}
+
 // One (sample, head): where its rows start in q, k, v and o, its key mask; bh indexes lse.
 struct Head {
     const float *q, *k, *v, *o, *mask;
@@ -163,8 +181,9 @@ void Attention::forwardBlock(const Head& hd, i64 qb, float* o, float* lse, std::
 {
     const i64 d = g_.headDim, i0 = qb * kBlock, rows = std::min(kBlock, g_.queries - i0);
     const bool drop = g_.dropout > 0.0f;
-    scratch.assign(static_cast<std::size_t>(kBlock * kBlock * (drop ? 2 : 1) + rows * d), 0.0f);
+    scratch.resize(static_cast<std::size_t>(kBlock * kBlock * (drop ? 2 : 1) + rows * d));
     float *s = scratch.data(), *z = s + kBlock * kBlock, *acc = s + kBlock * kBlock * (drop ? 2 : 1);
+    std::fill(acc, acc + rows * d, 0.0f);
     float m[kBlock];
     double l[kBlock];
     std::fill_n(m, rows, kNegInf);
@@ -209,16 +228,13 @@ void Attention::backwardHead(const Head& hd, const float* lse, const float* dout
     const i64 d = g_.headDim, nq = g_.queries;
     const bool drop = g_.dropout > 0.0f;
     const i64 block = kBlock * kBlock;
-    scratch.assign(static_cast<std::size_t>(block * (drop ? 4 : 2) + 2 * kBlock * d + nq * d + nq), 0.0f);
+    scratch.resize(static_cast<std::size_t>(block * (drop ? 4 : 2) + 2 * kBlock * d + nq * d + nq));
     float *s = scratch.data(), *dp = s + block, *z = dp + block, *pz = z + block;
     float* dkAcc = s + block * (drop ? 4 : 2);
     float *dvAcc = dkAcc + kBlock * d, *dqAcc = dvAcc + kBlock * d, *delta = dqAcc + nq * d;
     const float* rowLse = lse + hd.bh * nq;
-    for (i64 i = 0; i < nq; ++i) {
-        double sum = 0;
-        for (i64 c = 0; c < d; ++c) sum += double(dout[i * g_.oRowStride + c]) * double(hd.o[i * g_.oRowStride + c]);
-        delta[i] = static_cast<float>(sum);
-    }
+    std::fill(dqAcc, dqAcc + nq * d, 0.0f);
+    for (i64 i = 0; i < nq; ++i) delta[i] = dot(dout + i * g_.oRowStride, hd.o + i * g_.oRowStride, d);
     for (i64 j0 = 0; j0 < g_.keys; j0 += kBlock) {
         const i64 cols = std::min(kBlock, g_.keys - j0);
         std::fill(dkAcc, dkAcc + 2 * kBlock * d, 0.0f);
@@ -253,15 +269,10 @@ void Attention::backwardHead(const Head& hd, const float* lse, const float* dout
                 be_.gemmProduct(false, false, false, rows, d, cols, g_.scale, dp, cols, hd.k + j0 * g_.kRowStride,
                                 g_.kRowStride, 1.0f, dqAcc + i0 * d, d);
         }
-        for (i64 j = 0; j < cols; ++j)
-            for (i64 c = 0; c < d; ++c) {
-                if (dk) dk[(j0 + j) * g_.kRowStride + c] += dkAcc[j * d + c];
-                if (dv) dv[(j0 + j) * g_.vRowStride + c] += dvAcc[j * d + c];
-            }
+        if (dk) addRows(dkAcc, cols, d, dk + j0 * g_.kRowStride, g_.kRowStride);
+        if (dv) addRows(dvAcc, cols, d, dv + j0 * g_.vRowStride, g_.vRowStride);
     }
-    if (dq)
-        for (i64 i = 0; i < nq; ++i)
-            for (i64 c = 0; c < d; ++c) dq[i * g_.qRowStride + c] += dqAcc[i * d + c];
+    if (dq) addRows(dqAcc, nq, d, dq, g_.qRowStride);
 }
 
 }  // namespace
