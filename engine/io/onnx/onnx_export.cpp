@@ -90,15 +90,31 @@ onnx::TensorProto::DataType onnxType(DType t, const std::string& what)
     }
 }
 
-// [batch, d1, d2, ...]: dimension 0 is the symbol "batch", the rest the graph's own sizes.
-void describe(onnx::ValueInfoProto& v, const std::string& name, const TensorSpec& spec)
+// [batch, d1, d2, ...]: dimension 0 is the symbol "batch", the rest the graph's own sizes; with
+// `sequence` (a language model's: see sequenceLength), dimension 1 is the symbol "sequence".
+void describe(onnx::ValueInfoProto& v, const std::string& name, const TensorSpec& spec, bool sequence = false)
 {
     v.set_name(name);
     onnx::TypeProto_Tensor& t = *v.mutable_type()->mutable_tensor_type();
     t.set_elem_type(onnxType(spec.dtype, "'" + name + "'"));
     onnx::TensorShapeProto& shape = *t.mutable_shape();
     shape.add_dim()->set_dim_param("batch");
-    for (int d = 1; d < spec.shape.rank(); ++d) shape.add_dim()->set_dim_value(spec.shape[d]);
+    for (int d = 1; d < spec.shape.rank(); ++d)
+        if (d == 1 && sequence) shape.add_dim()->set_dim_param("sequence");
+        else shape.add_dim()->set_dim_value(spec.shape[d]);
+}
+
+// A language model maps token ids [batch, T] to logits [batch, T, vocabulary], position by
+// position: its ONNX form takes any length (each sequence op's form reads it from the data),
+// so T is left symbolic. Any other model keeps the sizes it was checked at.
+bool sequenceModel(const CheckedGraph& g, const std::vector<bool>& usedInput)
+{
+    const TensorSpec& out = g.values[std::size_t(g.outputValue)].spec;
+    for (std::size_t v = 0; v < g.values.size(); ++v)
+        if (usedInput[v] && g.values[v].spec.dtype == DType::I64 && g.values[v].spec.shape.rank() == 2 && out.shape.rank() == 3 &&
+            out.shape[1] == g.values[v].spec.shape[1])
+            return true;
+    return false;
 }
 
 // Which nodes the output depends on.
@@ -155,14 +171,18 @@ std::string onnxModelBytes(const Graph& graph, const NamedTensors& weights, cons
     std::vector<std::string> valueNames(g.values.size());
     b.reserve("logits");
     if (options.probabilities) b.reserve("probabilities");
+    std::vector<bool> usedInput(g.values.size(), false);
     for (std::size_t v = 0; v < g.values.size(); ++v) {
-        const ValueInfo& value = g.values[v];
-        if (value.producer >= 0) continue;
+        if (g.values[v].producer >= 0) continue;
         bool used = std::size_t(g.outputValue) == v;
-        for (int c : value.consumers) used = used || needed[std::size_t(c)];
-        if (!used) continue;  // the labels: only the losses read them
-        valueNames[v] = b.fresh(value.name);
-        describe(*out.add_input(), valueNames[v], value.spec);
+        for (int c : g.values[v].consumers) used = used || needed[std::size_t(c)];
+        usedInput[v] = used;  // not the labels: only the losses read them
+    }
+    const bool sequence = sequenceModel(g, usedInput);
+    for (std::size_t v = 0; v < g.values.size(); ++v) {
+        if (!usedInput[v]) continue;
+        valueNames[v] = b.fresh(g.values[v].name);
+        describe(*out.add_input(), valueNames[v], g.values[v].spec, sequence);
         result.inputs.push_back(valueNames[v]);
     }
 
@@ -205,13 +225,13 @@ std::string onnxModelBytes(const Graph& graph, const NamedTensors& weights, cons
     }
 
     const TensorSpec& logits = g.values[std::size_t(g.outputValue)].spec;
-    describe(*out.add_output(), "logits", logits);
+    describe(*out.add_output(), "logits", logits, sequence);
     result.outputs.push_back("logits");
     if (options.probabilities) {
         if (logits.dtype != DType::F32) throw OnnxExportError("", "probabilities need a float output");
         onnx_io::OnnxBuilder::attr(b.node("Softmax", {"logits"}, {"probabilities"}, "probabilities"), "axis",
                           std::int64_t{logits.shape.rank() - 1});
-        describe(*out.add_output(), "probabilities", logits);
+        describe(*out.add_output(), "probabilities", logits, sequence);
         result.outputs.push_back("probabilities");
     }
     for (const auto& [key, value] : options.metadata) {
