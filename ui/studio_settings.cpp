@@ -31,6 +31,13 @@ const Key<QByteArray> kRunsHeader{QStringLiteral("runsPage/header2"), {}};  // 2
 const Key<QByteArray> kRunsSplitter{QStringLiteral("runsPage/splitter"), {}};
 const Key<QByteArray> kRunsDetailsSplitter{QStringLiteral("runsPage/detailsSplitter"), {}};
 const Key<QString> kOnnxExportFolder{QStringLiteral("runs/onnxExportFolder"), {}};
+const StudioSettings::GenerateSettings kGenerateDefaults;
+const Key<QString> kGeneratePrompt{QStringLiteral("runs/generate/prompt"), kGenerateDefaults.prompt};
+const Key<double> kGenerateTemperature{QStringLiteral("runs/generate/temperature"), kGenerateDefaults.temperature};
+const Key<int> kGenerateTopK{QStringLiteral("runs/generate/topK"), kGenerateDefaults.topK};
+const Key<int> kGenerateLength{QStringLiteral("runs/generate/length"), kGenerateDefaults.length};
+const Key<int> kGenerateSeed{QStringLiteral("runs/generate/seed"), kGenerateDefaults.seed};
+const Key<QString> kGenerateCheckpoint{QStringLiteral("runs/generate/checkpoint"), kGenerateDefaults.checkpoint};
 const Key<int> kPngWidth{QStringLiteral("charts/pngWidth"), widgets::PngExportSize{}.pixels.width()};
 const Key<int> kPngHeight{QStringLiteral("charts/pngHeight"), widgets::PngExportSize{}.pixels.height()};
 const Key<int> kPngDpi{QStringLiteral("charts/pngDpi"), widgets::PngExportSize{}.dpi};
@@ -125,6 +132,29 @@ void StudioSettings::setRunsPageLayout(const RunsPageLayout& layout)
 
 QString StudioSettings::onnxExportFolder() { return read(kOnnxExportFolder); }
 void StudioSettings::setOnnxExportFolder(const QString& folder) { write(kOnnxExportFolder, folder); }
+
+StudioSettings::GenerateSettings StudioSettings::generateSettings()
+{
+    GenerateSettings s;
+    s.prompt = read(kGeneratePrompt);
+    s.temperature = read(kGenerateTemperature);
+    s.topK = read(kGenerateTopK);
+    s.length = read(kGenerateLength);
+    s.seed = read(kGenerateSeed);
+    const QString checkpoint = read(kGenerateCheckpoint);
+    if (checkpoint == QLatin1String("best") || checkpoint == QLatin1String("last")) s.checkpoint = checkpoint;
+    return s;
+}
+
+void StudioSettings::setGenerateSettings(const GenerateSettings& s)
+{
+    write(kGeneratePrompt, s.prompt);
+    write(kGenerateTemperature, s.temperature);
+    write(kGenerateTopK, s.topK);
+    write(kGenerateLength, s.length);
+    write(kGenerateSeed, s.seed);
+    write(kGenerateCheckpoint, s.checkpoint);
+}
 
 void StudioSettings::keepChartGridChoices(widgets::ChartGrid* grid, ChartGridId id)
 {

@@ -59,6 +59,20 @@ public:
     static QString onnxExportFolder();
     static void setOnnxExportFolder(const QString& folder);
 
+    // The Runs page's Generate tab: what it last generated with. `checkpoint` is "best" or
+    // "last" (an epoch belongs to one run, so it is not kept).
+    struct GenerateSettings {
+        QString prompt;
+        double temperature = 0.8;
+        int topK = 0;  // 0: every token
+        int length = 200;
+        int seed = 0;
+        QString checkpoint = QStringLiteral("best");
+        bool operator==(const GenerateSettings&) const = default;
+    };
+    static GenerateSettings generateSettings();
+    static void setGenerateSettings(const GenerateSettings& settings);
+
     // Restores the charts hidden and the log scales chosen on `grid`, and keeps them as they change.
     enum class ChartGridId { TrainPage, RunsPage };
     static void keepChartGridChoices(widgets::ChartGrid* grid, ChartGridId id);

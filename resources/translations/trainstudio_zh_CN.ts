@@ -487,6 +487,14 @@
         <source>mean: the average of the real tokens; first: the first real token (a CLS token put in front); last: the last real token; max: the largest value of each channel (takes no mask).</source>
         <translation>mean：真实词元的平均；first：第一个真实词元（放在最前面的 CLS 词元）；last：最后一个真实词元；max：每个通道的最大值（不接受掩码）。</translation>
     </message>
+    <message>
+        <source>Turns token ids [batch, tokens] into the padding mask [batch, tokens]: 1 where a token is real, 0 where it is padding. Connect it to the second input of MultiHeadAttention and SequencePool so that padding is neither attended to nor pooled</source>
+        <translation>把词元 id [batch, tokens] 变成填充掩码 [batch, tokens]：真实词元处为 1，填充处为 0。把它接到 MultiHeadAttention 和 SequencePool 的第二个输入，填充就既不会被注意，也不会被池化</translation>
+    </message>
+    <message>
+        <source>The token id that pads a text to the context length. Text classification data pads with 0.</source>
+        <translation>把文本填充到上下文长度所用的词元 id。文本分类数据用 0 填充。</translation>
+    </message>
 </context>
 <context>
     <name>DatasetOpener</name>
@@ -1360,6 +1368,32 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>
             <numerusform>%1 的反向传播在 CPU 上运行，因为 %3 不支持 %2（%n 个节点）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Sample after epoch %1: %2</source>
+        <translation>第 %1 轮后的样例：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n text(s) longer than %3 tokens (the longest: %4): each is cut to its first %3 (dataset.context, the longest text the model reads)</source>
+        <translation>
+            <numerusform>%n 条文本中有 %1 条长于 %3 个词元（最长 %4 个）：每条都截取前 %3 个（dataset.context，模型读取的最长文本）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>weight decay %1 on %n weight matrices and kernels (%3 values); not on %4 bias, norm and embedding tensors (%5 values; optimizer.decay_all: true decays them too)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>weight decay %1 on all %n parameter tensor(s) (%3 values), biases, norms and embeddings included (optimizer.decay_all)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The training broke down early, at step %1 of %2 (loss %3; lowest so far %4), with no learning-rate warm-up (schedule.warmup_steps: 0) at learning rate %5: a model with attention (%6) needs warm-up, since its first updates, large and noisy, throw the attention weights off. Warm up over the first 1 to 5% of the run&apos;s steps, and past where this run broke down: schedule.warmup_steps: %7. Clipping the gradient norm at 1.0 (training.clip_grad_norm) helps too.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2245,8 +2279,16 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Text: how many tokens the model sees at once; the text is cut into blocks this long, and the model learns to predict the next token at every position. Longer contexts cost memory and time in attention.</source>
+        <source>Decay all parameters</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off (the default): weight decay applies only to the weight matrices and kernels of Linear, convolution and attention layers, not to biases, normalisation scales and shifts or embedding and position tables, as Transformers are trained. On: to every parameter, as torch.optim does when given all parameters in one group.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text: how many tokens the model sees at once; the text is cut into blocks this long, and the model learns to predict the next token at every position. Longer contexts cost memory and time in attention. Text classification (text_folder): the longest text read (max_length); shorter texts are padded with token 0, longer ones cut, and the run&apos;s log says how many.</source>
+        <translation>文本：模型一次看到多少个词元；文本被切成这么长的块，模型学习在每个位置预测下一个词元。上下文越长，注意力耗费的内存和时间越多。文本分类（text_folder）：读取的最长文本（max_length）；较短的文本用词元 0 填充，较长的被截断，运行日志会说明有多少条。</translation>
     </message>
 </context>
 <context>
@@ -3195,6 +3237,14 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
         <source>Open this diagnostic&apos;s entry in the glossary</source>
         <translation>在术语表中打开这条诊断的词条</translation>
     </message>
+    <message>
+        <source>A Transformer without warm-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train again with warm-up</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::DistributedLaunch</name>
@@ -3590,6 +3640,141 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Cannot save %1: %2. Nothing was changed on disk; save it elsewhere with Save As.</source>
         <translation>无法保存 %1：%2。磁盘上没有任何更改；请用“另存为”保存到其他位置。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::GeneratePanel</name>
+    <message>
+        <source>The text the model continues (empty: it starts on its own)</source>
+        <translation>模型接着写的文字（留空：由模型自己开头）</translation>
+    </message>
+    <message>
+        <source>How adventurous the drawing is: 0 always takes the most likely token, 1 draws as the model predicts, more than 1 flattens its preferences</source>
+        <translation>抽取有多大胆：0 总是取最可能的词元，1 按模型预测的概率抽取，大于 1 会拉平它的偏好</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Draw only among the k most likely tokens (all: among every token)</source>
+        <translation>只在最可能的 k 个词元中抽取（全部：在所有词元中抽取）</translation>
+    </message>
+    <message>
+        <source>How many tokens to draw after the prompt</source>
+        <translation>在提示之后抽取多少个词元</translation>
+    </message>
+    <message>
+        <source>The same seed with the same settings and checkpoint writes the same text</source>
+        <translation>相同的种子、设置和检查点写出相同的文字</translation>
+    </message>
+    <message>
+        <source>The checkpoint whose weights write: the best by the run&apos;s metric, the last saved, or an epoch&apos;s (watch the text improve from epoch to epoch)</source>
+        <translation>用哪个检查点的权重来写：按运行指标最好的、最后保存的，或某一轮的（看文字一轮比一轮好）</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>The prompt (highlighted) and what the model writes after it appear here.</source>
+        <translation>提示（高亮）和模型在它之后写出的文字显示在这里。</translation>
+    </message>
+    <message>
+        <source>Prompt:</source>
+        <translation>提示：</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Top-k:</source>
+        <translation>Top-k：</translation>
+    </message>
+    <message>
+        <source>Length:</source>
+        <translation>长度：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>Select a language model&apos;s run to write with it.</source>
+        <translation>选择一个语言模型的运行，用它来写文字。</translation>
+    </message>
+    <message>
+        <source>Write a prompt and press Generate: the model continues it one token at a time.</source>
+        <translation>写一段提示并按“生成”：模型一次一个词元地接着写下去。</translation>
+    </message>
+    <message>
+        <source>This run was not trained on text (dataset format “%1”): only a language model writes text.</source>
+        <translation>此运行不是在文本上训练的（数据集格式“%1”）：只有语言模型能写文字。</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>最后</translation>
+    </message>
+    <message>
+        <source>Epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>This run has no checkpoint yet: it writes once it has saved one.</source>
+        <translation>此运行还没有检查点：保存一个之后才能写文字。</translation>
+    </message>
+    <message>
+        <source>Generating from %1…</source>
+        <translation>正在用%1生成…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+    <message>
+        <source>Cannot generate: %1</source>
+        <translation>无法生成：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopped after %n token(s) from %1.</source>
+        <translation>
+            <numerusform>已停止：用%1生成了 %n 个词元。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) from %1.</source>
+        <translation>
+            <numerusform>用%1生成了 %n 个词元。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the best checkpoint</source>
+        <translation>最佳检查点</translation>
+    </message>
+    <message>
+        <source>the last checkpoint</source>
+        <translation>最后的检查点</translation>
+    </message>
+    <message>
+        <source>the checkpoint of epoch %1</source>
+        <translation>第 %1 轮的检查点</translation>
+    </message>
+    <message>
+        <source>The prompt has “%1” (U+%2) at byte %3, a character this model never saw in training: write the prompt with the characters of its training text.</source>
+        <translation>提示在第 %3 字节处有“%1”（U+%2），这个字符模型在训练中从未见过：请用训练文本里有的字符写提示。</translation>
     </message>
 </context>
 <context>
@@ -5519,6 +5704,10 @@ SHA-256：%2</translation>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunOverview</name>
@@ -6412,6 +6601,21 @@ Click to show them</source>
     </message>
 </context>
 <context>
+    <name>ts::ui::TextSamplesBox</name>
+    <message>
+        <source>Samples</source>
+        <translation>样例</translation>
+    </message>
+    <message>
+        <source>What the model writes after each epoch from the same prompt (highlighted) with the same seed: only the model changes from one to the next</source>
+        <translation>每轮结束后模型从同一提示（高亮）、用同一种子写出的文字：前后之间只有模型在变</translation>
+    </message>
+    <message>
+        <source>epoch %1:</source>
+        <translation>第 %1 轮：</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::TradeOffChart</name>
     <message>
         <source>runs</source>
@@ -6800,6 +7004,18 @@ Click to show them</source>
     <message>
         <source>Not saved yet</source>
         <translation>尚未保存</translation>
+    </message>
+    <message>
+        <source>run %1 with %2 warm-up steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training the experiment of run %1 again with a learning-rate warm-up of %2 steps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot add warm-up to run %1: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -96,6 +96,13 @@ private slots:
         const StudioSettings::RunsPageLayout layout = StudioSettings::runsPageLayout();
         QVERIFY(layout.header.isEmpty() && layout.splitter.isEmpty() && layout.detailsSplitter.isEmpty());
         QCOMPARE(StudioSettings::onnxExportFolder(), QString());
+        const StudioSettings::GenerateSettings generate = StudioSettings::generateSettings();
+        QCOMPARE(generate.prompt, QString());
+        QCOMPARE(generate.temperature, 0.8);
+        QCOMPARE(generate.topK, 0);
+        QCOMPARE(generate.length, 200);
+        QCOMPARE(generate.seed, 0);
+        QCOMPARE(generate.checkpoint, QString("best"));
     }
 
     void everySettingReadsBackAsWritten()
@@ -109,6 +116,8 @@ private slots:
         StudioSettings::setProcesses(3);
         StudioSettings::setRunsPageLayout({"header", "splitter", "details"});
         StudioSettings::setOnnxExportFolder("/somewhere/exports");
+        const StudioSettings::GenerateSettings generate{"Q: 问", 1.25, 5, 3000, 42, "last"};
+        StudioSettings::setGenerateSettings(generate);
 
         QCOMPARE(StudioSettings::windowGeometry(), geometry);
         QCOMPARE(StudioSettings::windowState(), state);
@@ -121,6 +130,7 @@ private slots:
         QCOMPARE(layout.splitter, QByteArray("splitter"));
         QCOMPARE(layout.detailsSplitter, QByteArray("details"));
         QCOMPARE(StudioSettings::onnxExportFolder(), QString("/somewhere/exports"));
+        QVERIFY(StudioSettings::generateSettings() == generate);
 
         StudioSettings::setLanguage({});  // back to the system's
         QCOMPARE(StudioSettings::language(), QString());

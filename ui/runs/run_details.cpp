@@ -18,6 +18,7 @@
 
 #include "ui/engine_messages.h"
 #include "evaluation_view.h"
+#include "generate_panel.h"
 #include "prediction_panel.h"
 #include "run_charts.h"
 #include "run_overview.h"
@@ -117,6 +118,8 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
     m_tabs->insertTab(1, m_evaluation, tr("Evaluation"));
     m_prediction = new PredictionPanel;  // drop an image to see the run's prediction
     m_tabs->insertTab(2, m_prediction, tr("Predict"));
+    m_generation = new GeneratePanel;  // a language model writes from a prompt
+    m_tabs->insertTab(3, m_generation, tr("Generate"));
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("runDetailsSplitter"));
@@ -172,7 +175,12 @@ void RunDetails::showRun(RunReader& reader, qint64 runId, const std::vector<RunL
     m_charts->load(m_workspace, runId);
     m_evaluation->showRun(reader, runId);
     m_prediction->showRun(m_workspace, runId);
-    showCheckpoints(reader.checkpoints(runId));
+    const std::vector<CheckpointRecord> checkpoints = reader.checkpoints(runId);
+    m_generation->showRun(m_workspace, *run, checkpoints);
+    // A language model writes (Generate); any other model classifies a dropped image (Predict).
+    m_tabs->setTabVisible(m_tabs->indexOf(m_generation), m_generation->isLanguageModel());
+    m_tabs->setTabVisible(m_tabs->indexOf(m_prediction), !m_generation->isLanguageModel());
+    showCheckpoints(checkpoints);
     appendLogs(reader.logs(runId));
 }
 
@@ -187,6 +195,9 @@ void RunDetails::clear()
     m_charts->clear();
     m_evaluation->clear();
     m_prediction->clear();
+    m_generation->clear();
+    m_tabs->setTabVisible(m_tabs->indexOf(m_generation), false);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_prediction), true);
     m_checkpoints->clear();
     m_checkpointCount = 0;
     m_lastCheckpointId = -1;

@@ -25,6 +25,7 @@ class RunCharts;
 class RunOverview;
 class EvaluationView;
 class PredictionPanel;
+class GeneratePanel;
 
 class RunDetails : public QWidget {
     Q_OBJECT
@@ -44,6 +45,8 @@ public:
     RunOverview* overview() const { return m_overview; }
     EvaluationView* evaluation() const { return m_evaluation; }
     PredictionPanel* prediction() const { return m_prediction; }
+    GeneratePanel* generation() const { return m_generation; }
+    QTabWidget* tabs() const { return m_tabs; }
     QPlainTextEdit* notesEditor() const { return m_notes; }
     QTreeWidget* checkpointList() const { return m_checkpoints; }
     QPlainTextEdit* logView() const { return m_log; }
@@ -84,6 +87,7 @@ private:
     RunOverview* m_overview = nullptr;
     EvaluationView* m_evaluation = nullptr;
     PredictionPanel* m_prediction = nullptr;
+    GeneratePanel* m_generation = nullptr;  // in place of Predict for a language model
     QTreeWidget* m_checkpoints = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QSplitter* m_splitter = nullptr;

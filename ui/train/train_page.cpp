@@ -19,6 +19,7 @@
 #include "ui/studio_workspace.h"
 #include "diagnostic_cards.h"
 #include "distributed_launch.h"
+#include "text_samples_box.h"
 #include "train_charts.h"
 #include "widgets/log_view.h"
 
@@ -77,7 +78,14 @@ TrainPage::TrainPage(TrainingSession* session, ExperimentDocument* document, QWi
     connect(m_cards, &DiagnosticCards::actionRequested, this, &TrainPage::onDiagnosticAction);
     bottomLayout->addWidget(m_status);
     bottomLayout->addWidget(m_cards);
-    bottomLayout->addWidget(m_log, 1);
+    m_samples = new TextSamplesBox;  // hidden until a language model writes
+    auto* logAndSamples = new QSplitter(Qt::Horizontal);
+    logAndSamples->addWidget(m_log);
+    logAndSamples->addWidget(m_samples);
+    logAndSamples->setChildrenCollapsible(false);
+    logAndSamples->setStretchFactor(0, 1);
+    logAndSamples->setStretchFactor(1, 1);
+    bottomLayout->addWidget(logAndSamples, 1);
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(top);
@@ -105,6 +113,9 @@ TrainPage::TrainPage(TrainingSession* session, ExperimentDocument* document, QWi
         });
         connect(m_session, &TrainingSession::diagnosticRaised, this, [this](const ts::Message& message, qint64 runId) {
             if (follows()) m_cards->addDiagnostic(message, runId);
+        });
+        connect(m_session, &TrainingSession::textSampled, this, [this](const ts::Message& message) {
+            if (follows()) m_samples->addMessage(message);
         });
         // By now the session's current job is the next one: the run that ended is this page's
         // job that is done and not yet said to be (a cancelled one never began, so never ends).
@@ -294,6 +305,7 @@ void TrainPage::onRunStarted(const RunStartInfo& info)
     m_run = info;
     m_charts->reset(info.stepsPerEpoch, m_clipThreshold);
     m_cards->clear();  // the advice was about the run before
+    m_samples->clear();
     appendLog(info.runId >= 0 ? tr("Run %1 on %2: %3, %n step(s)", nullptr, int(info.totalSteps)).arg(info.runId).arg(info.device, info.dataset)
                               : tr("Training on %1: %2, %n step(s)", nullptr, int(info.totalSteps)).arg(info.device, info.dataset));
     updateStatus();

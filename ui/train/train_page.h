@@ -39,6 +39,7 @@ class DiagnosticCards;
 class DistributedLaunch;
 class ExperimentDocument;
 class TrainCharts;
+class TextSamplesBox;
 
 class TrainPage : public QWidget {
     Q_OBJECT
@@ -61,6 +62,7 @@ public:
     TrainingSession* session() const { return m_session; }
     TrainCharts* charts() const { return m_charts; }
     DiagnosticCards* diagnosticCards() const { return m_cards; }
+    TextSamplesBox* textSamples() const { return m_samples; }
 
 public slots:
     void startTraining();
@@ -145,6 +147,7 @@ private:
     widgets::LogView* m_log = nullptr;
     TrainCharts* m_charts = nullptr;
     DiagnosticCards* m_cards = nullptr;
+    TextSamplesBox* m_samples = nullptr;  // a language model's text after each epoch, beside the log
 
     // Status line state.
     RunStartInfo m_run;

@@ -371,6 +371,7 @@ void TrainingSession::drain()
                                                                                     : LogLevel::Info;
                            emit logLine(level, renderMessage(e.message));
                            if (isDiagnostic(e.message)) emit diagnosticRaised(e.message, m_run.runId);
+                           if (e.message.id == "train.text_sample") emit textSampled(e.message);
                        },
                        [&](CheckpointEvent& e) {
                            emit checkpointSaved(qs(e.record.path), e.record.step, e.record.epoch, e.record.best);

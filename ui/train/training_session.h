@@ -130,6 +130,8 @@ signals:
     void logLine(ts::ui::TrainingSession::LogLevel level, const QString& message);
     // A training diagnostic (train/diagnostics.h), also a logLine: the current run's (-1: not recorded).
     void diagnosticRaised(const ts::Message& message, qint64 runId);
+    // A language model's text after an epoch (train.text_sample), also a logLine.
+    void textSampled(const ts::Message& message);
     void checkpointSaved(const QString& path, qint64 step, qint64 epoch, bool best);
     void systemSample(const ts::SystemSample& sample, qint64 step);  // about once a second
     // Last signal of a run, after the store has committed it.
