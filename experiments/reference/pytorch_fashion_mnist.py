@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""The PyTorch peer of experiments/fashion_mnist_{mlp,cnn}.yaml, for side-by-side speed.
+"""The PyTorch peer of experiments/fashion_mnist_{mlp,cnn,vit}.yaml, for side-by-side speed.
 
-Trains the same model with the same recipe (Adam lr 1e-3, batch 128, inputs normalised with
-mean 0.2860 and std 0.3530) on tensors already in memory, and prints one JSON line:
-steady-state training samples/s (forward, loss, backward, optimizer step).
+Trains the same model with the same recipe (Adam lr 1e-3; the ViT AdamW lr 2e-3, weight decay
+0.05 on its weight matrices; batch 128, inputs normalised with mean 0.2860 and std 0.3530) on
+tensors already in memory, and prints one JSON line: steady-state training samples/s (forward,
+loss, backward, optimizer step). The ViT is docs/load_transformer_torch.py's FashionViT.
 
     python3 pytorch_fashion_mnist.py --model mlp --threads 2 --steps 100
 """
 import argparse
 import gzip
 import json
+import os
+import sys
 import time
 
 import numpy as np
@@ -31,7 +34,20 @@ def load_labels(path):
     return np.frombuffer(raw, dtype=np.uint8, offset=8).astype(np.int64)
 
 
+def build_vit(width=64, hidden=128, blocks=4):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs"))
+    from load_transformer_torch import FashionViT
+    shapes = {"patchify.weight": (width, 1, 7, 7), "pos.weight": (16, width), "classifier.weight": (10, width),
+              "b1_attn.out_proj.weight": (width, width), "b1_fc1.weight": (hidden, width)}
+    shapes.update({f"b{i}_attn.in_proj_weight": (3 * width, width) for i in range(1, blocks + 1)})
+    model = FashionViT({k: torch.empty(v) for k, v in shapes.items()})
+    nn.init.normal_(model.pos.weight, 0.0, 0.02)
+    return model
+
+
 def build(name):
+    if name == "vit":
+        return build_vit()
     if name == "mlp":
         return nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 256), nn.ReLU(),
                              nn.Linear(256, 10))
@@ -43,7 +59,7 @@ def build(name):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--model", choices=["mlp", "cnn"], default="mlp")
+    parser.add_argument("--model", choices=["mlp", "cnn", "vit"], default="mlp")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--batch", type=int, default=128)
@@ -55,7 +71,13 @@ def main():
     labels = torch.from_numpy(load_labels(f"{DATA}/train-labels-idx1-ubyte.gz"))
     model = build(args.model)
     model.train()
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    if args.model == "vit":  # decay on weight matrices and kernels only, as the engine
+        decay = [p for n, p in model.named_parameters() if p.dim() >= 2 and n != "pos.weight"]
+        rest = [p for n, p in model.named_parameters() if not (p.dim() >= 2 and n != "pos.weight")]
+        optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": rest, "weight_decay": 0.0}],
+                                      lr=2e-3)
+    else:
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loss_fn = nn.CrossEntropyLoss()
     order = torch.randperm(len(images))
 
