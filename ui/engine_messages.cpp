@@ -205,6 +205,7 @@ const Template* findTemplate(const std::string& id)
     if (id.empty()) return nullptr;
     const auto it = std::find_if(std::begin(kTemplates), std::end(kTemplates), [&](const Template& t) { return id == t.id; });
     return it == std::end(kTemplates) ? nullptr : &*it;
+    {"data.texts_cut", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n text(s) longer than %3 tokens (the longest: %4): each is cut to its first %3 (dataset.context, the longest text the model reads)"), 2},
 }
 
 QString argument(const std::vector<std::string>& args, int number)

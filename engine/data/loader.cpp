@@ -120,10 +120,11 @@ struct Loader::Impl {
             if (generation.load(std::memory_order_relaxed) != gen) throw Cancelled{};
             const std::int64_t index = order[static_cast<std::size_t>(start + i)];
             if (tokens) {  // token ids, exact in the floats get() writes; no transforms apply
-                dataset->get(index, scratch.data());
+                const std::int64_t label = dataset->get(index, scratch.data());
                 std::int64_t* ids = b.inputs.data<std::int64_t>() + i * numel;
                 for (std::int64_t t = 0; t < numel; ++t) ids[t] = static_cast<std::int64_t>(scratch[static_cast<std::size_t>(t)]);
-                dataset->getTargets(index, y + i * labelNumel);
+                if (targetShape.rank() == 0) y[i] = label;  // a text to classify: one class
+                else dataset->getTargets(index, y + i * labelNumel);
                 continue;
             }
             float* sample = b.inputs.data<float>() + i * numel;

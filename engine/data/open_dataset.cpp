@@ -16,6 +16,7 @@
 #include "data/label_overlay.h"
 #include "data/sample_cache.h"
 #include "data/subset_dataset.h"
+#include "data/text_classification_dataset.h"
 #include "data/text_dataset.h"
 #include "ops/init.h"
 
@@ -136,6 +137,16 @@ DatasetFiles openText(const std::string& path, const DatasetSpec& spec)
     return o;
 }
 
+DatasetFiles openTextFolder(const std::string& path, const DatasetSpec& spec)
+{
+    DatasetFiles o;
+    o.name = fs::path(path).filename().string();
+    TextSamples samples = readTextFolder(path, spec.classes, spec.separator, spec.tokenizer != "bytes");
+    o.sources = samples.files;
+    o.train = std::make_shared<TextClassificationDataset>(std::move(samples), spec.tokenizer, spec.context, o.name);
+    return o;
+}
+
 std::string settingsText(const DatasetSpec& spec, const std::string& path)
 {
     std::ostringstream s;
@@ -146,7 +157,12 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
     s << "\nshape=";
     for (auto d : spec.imageShape)
         s << d << ',';
-    if (spec.format == "text") s << "\ntokenizer=" << spec.tokenizer << "\ncontext=" << spec.context;  // in the dataset key
+    if (spec.format == "text" || spec.format == "text_folder")  // in the dataset key
+        s << "\ntokenizer=" << spec.tokenizer << "\ncontext=" << spec.context;
+    if (spec.format == "text_folder") {
+        s << "\nseparator=" << spec.separator << "\nclasses=";
+        for (const auto& c : spec.classes) s << c << '\n';  // a class name may hold a comma
+    }
     s << "\nvalidation=" << spec.validationFraction << "\nseed=" << spec.splitSeed << '\n';
     if (spec.format == "image_folder") s << "resize=" << spec.resize << '\n';  // after the dataset key's part
 
@@ -175,6 +191,8 @@ std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir)
     identity.imageShape = spec.imageShape;
     identity.tokenizer = spec.tokenizer;
     identity.context = spec.context;
+    identity.classes = spec.classes;
+    identity.separator = spec.separator;
     const fs::path path = fs::absolute(resolvedDatasetPath(spec, baseDir)).lexically_normal();
     const std::string settings = settingsText(identity, path.string());
     return settings.substr(0, settings.find("\nvalidation="));  // the split is not the dataset's
@@ -194,8 +212,11 @@ DatasetFiles openDatasetFiles(const DatasetSpec& spec, const std::string& baseDi
         o = openImageFolder(path, spec);
     else if (spec.format == "text")
         o = openText(path, spec);
+    else if (spec.format == "text_folder")
+        o = openTextFolder(path, spec);
     else
-        throw DataError(path, -1, "unknown dataset format " + quoteText(spec.format) + " (expected idx, cifar10, csv, image_folder or text)");
+        throw DataError(path, -1, "unknown dataset format " + quoteText(spec.format) +
+                                      " (expected idx, cifar10, csv, image_folder, text or text_folder)");
     o.path = path;
     // Splits of one dataset hold samples of one shape: a test file whose header says 14 x 56
     // has the pixel count of 28 x 28 and would be read as 28 x 28 without a word.
@@ -246,6 +267,8 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
     if (const auto* text = dynamic_cast<const TextDataset*>(o.train.get())) splits.tokenizer = text->tokenizer().serialize();
     if (const auto* folder = dynamic_cast<const ImageFolderDataset*>(o.train.get()))
         splits.notes = imageFolderNotes(*folder, dynamic_cast<const ImageFolderDataset*>(o.test.get()), !spec.imageShape.empty());
+    if (const auto* texts = dynamic_cast<const TextClassificationDataset*>(o.train.get()))
+        splits.notes = textClassificationNotes(*texts);
     splits.train = std::make_shared<SubsetDataset>(train.data, split.train, o.name + " train");
     if (!split.validation.empty())
         splits.validation = std::make_shared<SubsetDataset>(train.data, split.validation, o.name + " validation");
@@ -297,7 +320,7 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
         if (!cachePath.empty())
             saveCachedStatistics(cachePath, key, splits.trainStatistics);
     }
-    if (spec.cache && !cacheDir.empty() && splits.train->targetShape().rank() == 0) {  // text is in memory already
+    if (spec.cache && !cacheDir.empty() && splits.train->inputDType() == DType::F32) {  // text is in memory already
         // Decoded once into memory-mapped files named by the data's fingerprint, so a changed
         // dataset gets a new cache instead of a stale one.
         char tag[17];

@@ -67,10 +67,12 @@ const std::vector<std::string>& Tokenizer::kinds()
     return k;
 }
 
-Tokenizer Tokenizer::build(const std::string& kind, std::string_view text)
+Tokenizer Tokenizer::build(const std::string& kind, std::string_view text, bool padded)
 {
     Tokenizer t;
     t.kind_ = kind;
+    t.padded_ = padded;
+    if (padded) t.pieces_.emplace_back();  // id 0
     if (kind == "bytes") {
         for (int b = 0; b < 256; ++b) t.pieces_.push_back(b < 0x80 ? std::string(1, char(b)) : utf8(char32_t(b)));
         return t;
@@ -89,7 +91,7 @@ Tokenizer Tokenizer::build(const std::string& kind, std::string_view text)
 
 std::string Tokenizer::serialize() const
 {
-    std::string s = kind_ + "\n";
+    std::string s = kind_ + (padded_ ? " padded\n" : "\n");
     if (kind_ == "characters")
         for (const std::string& p : pieces_) s += p;
     return s;
@@ -99,13 +101,15 @@ Tokenizer Tokenizer::parse(std::string_view serialized)
 {
     const std::size_t eol = serialized.find('\n');
     if (eol == std::string_view::npos) throw std::invalid_argument("a tokenizer starts with its kind on a line of its own");
-    const std::string kind(serialized.substr(0, eol));
+    std::string kind(serialized.substr(0, eol));
     const std::string_view rest = serialized.substr(eol + 1);
-    if (kind == "bytes" && rest.empty()) return build(kind, {});
+    const bool padded = kind.ends_with(" padded");
+    if (padded) kind.resize(kind.size() - std::string_view(" padded").size());
+    if (kind == "bytes" && rest.empty()) return build(kind, {}, padded);
     if (kind != "characters") throw std::invalid_argument("unknown tokenizer '" + kind + "' (characters or bytes)");
     if (const std::int64_t bad = invalidUtf8Offset(rest); bad >= 0)
         throw std::invalid_argument("the tokenizer's vocabulary is not UTF-8 at byte " + std::to_string(bad));
-    Tokenizer t = build(kind, rest);
+    Tokenizer t = build(kind, rest, padded);
     if (t.serialize() != serialized)  // sorted, each character once: what build() writes
         throw std::invalid_argument("the tokenizer's vocabulary is not in code point order or repeats a character");
     return t;
@@ -116,7 +120,7 @@ std::vector<std::int64_t> Tokenizer::encode(std::string_view text) const
     std::vector<std::int64_t> ids;
     ids.reserve(text.size());
     if (kind_ == "bytes") {
-        for (char c : text) ids.push_back(static_cast<unsigned char>(c));
+        for (char c : text) ids.push_back(firstId() + static_cast<unsigned char>(c));
         return ids;
     }
     for (std::size_t i = 0; i < text.size();) {
@@ -127,8 +131,8 @@ std::vector<std::int64_t> Tokenizer::encode(std::string_view text) const
         if (it == codePoints_.end() || *it != char32_t(cp))
             throw TokenizeError(std::int64_t(at), "the character " + describeCodePoint(char32_t(cp)) + " at byte " +
                                                       std::to_string(at) + " is not in the model's vocabulary of " +
-                                                      std::to_string(size()) + " characters");
-        ids.push_back(it - codePoints_.begin());
+                                                      std::to_string(codePoints_.size()) + " characters");
+        ids.push_back(firstId() + (it - codePoints_.begin()));
     }
     return ids;
 }
@@ -140,7 +144,8 @@ std::string Tokenizer::decode(std::span<const std::int64_t> ids) const
         if (id < 0 || id >= size())
             throw std::out_of_range("token id " + std::to_string(id) + " is outside the vocabulary [0, " +
                                     std::to_string(size()) + ")");
-        s += kind_ == "bytes" ? std::string(1, char(id)) : pieces_[std::size_t(id)];
+        if (id < firstId()) continue;  // padding
+        s += kind_ == "bytes" ? std::string(1, char(id - firstId())) : pieces_[std::size_t(id)];
     }
     return s;
 }

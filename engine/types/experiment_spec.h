@@ -17,7 +17,8 @@ struct DatasetSpec {
     // "idx" (MNIST/Fashion-MNIST: a directory holding train-images-idx3-ubyte[.gz] etc.),
     // "cifar10" (a directory of data_batch_N.bin / test_batch.bin), "csv" (one file),
     // "image_folder" (a directory with one sub-directory per class; train/ and test/ inside
-    // it when present), "text" (UTF-8 text for a language model: data/text_dataset.h).
+    // it when present), "text" (UTF-8 text for a language model: data/text_dataset.h),
+    // "text_folder" (texts to classify: data/text_classification_dataset.h).
     std::string format = "idx";
     std::string path;  // relative paths resolve against the experiment file's directory
     // csv only
@@ -34,6 +35,12 @@ struct DatasetSpec {
     // (characters | bytes; data/tokenizer.h) and cut into blocks of `context` tokens
     std::string tokenizer = "characters";
     std::int64_t context = 128;
+    // text_folder only (classification): tokenizer as for text, and `context` each sample's
+    // length in tokens (shorter ones padded, longer ones cut); the classes to read (the path's
+    // sub-folders, or its files), empty: all; the line that separates a file's samples when
+    // each file is a class (fortune's "%").
+    std::vector<std::string> classes;
+    std::string separator;
 
     double validationFraction = 0.1;  // carved from the training split, seeded
     std::uint64_t splitSeed = 0;

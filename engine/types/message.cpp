@@ -348,6 +348,9 @@ Message makeMessage(MessageId id, std::vector<std::string> args)
 }
 
 std::string fillTemplate(const std::string& english, const std::vector<std::string>& args)
+    {DataTextsCut, "data.texts_cut",
+     "%1 of %2 {2:text is|texts are} longer than %3 tokens (the longest: %4): each is cut to its first %3 (dataset.context, "
+     "the longest text the model reads)"},
 {
     std::string out;
     for (std::size_t i = 0; i < english.size(); ++i) {

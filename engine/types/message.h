@@ -217,6 +217,7 @@ const std::vector<MessageTemplate>& messageTemplates();
 
 // The message `id` with `args` (as many as its template names), its English text filled in.
 Message makeMessage(MessageId id, std::vector<std::string> args = {});
+    DataTextsCut,
 
 // `english` with its %N and {N:singular|plural} filled from `args` (a missing argument reads
 // as empty; a count that is not an integer takes the plural).

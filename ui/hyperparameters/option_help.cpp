@@ -200,7 +200,8 @@ const Help kHelp[] = {
     {"dataset.context", QT_TRANSLATE_NOOP("OptionHelp", "Context length"),
      QT_TRANSLATE_NOOP("OptionHelp", "Text: how many tokens the model sees at once; the text is cut into blocks this long, "
                        "and the model learns to predict the next token at every position. Longer contexts cost memory "
-                       "and time in attention.")},
+                       "and time in attention. Text classification (text_folder): the longest text read (max_length); "
+                       "shorter texts are padded with token 0, longer ones cut, and the run's log says how many.")},
     {"dataset.normalize.from_statistics", QT_TRANSLATE_NOOP("OptionHelp", "Normalise from statistics"),
      QT_TRANSLATE_NOOP("OptionHelp", "Normalise with the mean and standard deviation measured on the dataset (cached) "
                        "instead of the values given here.")},

@@ -80,7 +80,7 @@ std::vector<ExperimentOption> makeTable()
     const auto givenStatistics = [](const ExperimentSpec& s) { return !s.dataset.normalizeFromStatistics; };
     const auto weighted = [](const ExperimentSpec& s) { return s.dataset.sampler == "weighted"; };
     const auto imageFolder = [](const ExperimentSpec& s) { return s.dataset.format == "image_folder"; };
-    const auto text = [](const ExperimentSpec& s) { return s.dataset.format == "text"; };
+    const auto text = [](const ExperimentSpec& s) { return oneOf(s.dataset.format, {"text", "text_folder"}); };
 
     return {
         // Optimizer

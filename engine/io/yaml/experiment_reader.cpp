@@ -51,7 +51,7 @@ ExperimentError::ExperimentError(std::string file, std::vector<ExperimentIssue> 
 
 namespace {
 
-const std::vector<std::string> kFormats = {"idx", "cifar10", "csv", "image_folder", "text"};
+const std::vector<std::string> kFormats = {"idx", "cifar10", "csv", "image_folder", "text", "text_folder"};
 
 // The table's entry (io/experiment_options.h) decides each option's check, so a range changed
 // there changes this reader and the studio's option editor alike.
@@ -78,7 +78,8 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
     const MapView m = r.map(f.value, "dataset",
                             {"format", "path", "label_column", "feature_columns", "group_column", "image_shape", "resize",
-                             "tokenizer", "context", "validation_fraction", "split_seed", "normalize", "augment", "loader"},
+                             "tokenizer", "context", "classes", "separator", "validation_fraction", "split_seed", "normalize",
+                             "augment", "loader"},
                             f.pos);
     r.choice(m, "format", d.format, kFormats, "dataset format");
     r.read(m, "path", d.path);
@@ -93,6 +94,10 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
     option(r, m, "dataset.resize", d.resize);
     option(r, m, "dataset.tokenizer", d.tokenizer);
     option(r, m, "dataset.context", d.context);
+    r.read(m, "classes", d.classes);
+    r.read(m, "separator", d.separator);
+    if (d.format == "text_folder" && d.separator.find('\n') != std::string::npos)
+        r.report(m.find("separator")->pos, "separator: the line between a file's texts, so it holds no line break");
     option(r, m, "dataset.validation_fraction", d.validationFraction);
     option(r, m, "dataset.split_seed", d.splitSeed);
 

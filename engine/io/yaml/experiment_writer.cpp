@@ -43,6 +43,8 @@ Out datasetOut(const DatasetSpec& d)
     putString(m, "resize", d.resize, def.resize);
     putString(m, "tokenizer", d.tokenizer, def.tokenizer);
     putInt(m, "context", d.context, def.context);
+    if (!d.classes.empty()) m.add("classes", yamlList(d.classes, yamlString));
+    putString(m, "separator", d.separator, def.separator);
     putNumber(m, "validation_fraction", d.validationFraction, def.validationFraction);
     put(m, "split_seed", d.splitSeed, def.splitSeed, [](std::uint64_t v) { return std::to_string(v); });
 
