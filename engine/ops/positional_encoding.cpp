@@ -58,10 +58,15 @@ public:
     // x + the table's first T rows, T read from the input's shape (the sequence may vary).
     std::string exportOnnx(OnnxNodeExport& e) const override
     {
-        const std::string table = e.floatParam(tableName(e.attrs)), length = e.step("length"), rows = e.step("rows");
+        // The table's rows 0..T-1 by Gather over Range(0, T): shape inference keeps [T?, C] (a
+        // Slice with computed ends would lose every dimension, and the batch symbol after it).
+        const std::string table = e.floatParam(tableName(e.attrs)), length = e.step("length"), count = e.step("count"),
+                          positions = e.step("positions"), rows = e.step("rows");
         e.b.node("Shape", {e.in[0]}, {length}, e.name + "/shape", {{"start", I{1}}, {"end", I{2}}});
-        e.b.node("Slice", {table, e.b.int64s(e.name + ".start", {1}, {0}), length, e.b.int64s(e.name + ".axis", {1}, {0})},
-                 {rows}, e.name + "/slice");
+        e.b.node("Squeeze", {length, e.b.int64s(e.name + ".axis", {1}, {0})}, {count}, e.name + "/count");
+        e.b.node("Range", {e.b.int64s(e.name + ".zero", {}, {0}), count, e.b.int64s(e.name + ".one", {}, {1})}, {positions},
+                 e.name + "/positions");
+        e.b.node("Gather", {table, positions}, {rows}, e.name + "/rows", {{"axis", I{0}}});
         e.b.node("Add", {e.in[0], rows}, {e.out}, e.name);
         return e.out;
     }
@@ -80,7 +85,7 @@ public:
     {
         const I length = a.getInt("max_length"), channels = in[0].shape[2];
         if (a.getString("kind") == "learned")  // normal(0, 0.02), as GPT-2's position embeddings
-            return {{"weight", Shape{length, channels}, {InitKind::Normal, 1.0, 1.0, 0.02, {}}}};
+            return {{"weight", Shape{length, channels}, {InitKind::Normal, 1.0, 1.0, 0.02, {}}, true, /*decay=*/false}};
         return {{"pe", Shape{length, channels}, {InitKind::Values, 1.0, 1.0, 1.0, sinusoidTable(length, channels)}, false}};
     }
     void forward(OpContext& c) const override

@@ -1,12 +1,14 @@
-// The shipped MLP, CNN and ResNet, each trained for one epoch on a few hundred real
+// The shipped MLP, CNN, ResNet and ViT, each trained for one epoch on a few hundred real
 // Fashion-MNIST images, exported through the run store (jobs/onnx_export_run.h) and run by
 // ONNX Runtime at batch 1, 7 and 128: logits and probabilities agree with our CPU inference
-// (feedBatch / hostLogits) to 1e-4 absolute; the checker passes; int8 export is 3x smaller and
+// (feedBatch / hostLogits) to 1e-4 absolute; the character GPT (a few steps on Debian's
+// fortunes) takes any batch and sequence length, and agrees at each; the checker passes; int8 export is 3x smaller and
 // matches its definition; the metadata carries what a consumer needs; bad input is named.
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <zlib.h>
 
 #include "data/dataset.h"
@@ -92,7 +94,7 @@ private slots:
         copyIdx(std::string(kFashion) + "/t10k", data_ + "/t10k", kTest);
         if (QTest::currentTestFailed()) return;
         workspace_ = dir_.filePath("ws").toStdString();
-        for (const char* model : {"mlp", "cnn", "resnet"}) {
+        for (const char* model : {"mlp", "cnn", "resnet", "vit"}) {
             ExperimentSpec spec = loadExperiment(std::string(TS_SOURCE_DIR) + "/experiments/fashion_mnist_" + model + ".yaml");
             spec.dataset.path = data_;
             spec.dataset.validationFraction = 0.25;  // a validation split, so evaluation fits a temperature on it
@@ -122,6 +124,7 @@ private slots:
         QTest::newRow("mlp") << "mlp" << false;
         QTest::newRow("cnn") << "cnn" << false;
         QTest::newRow("resnet") << "resnet" << false;
+        QTest::newRow("vit") << "vit" << false;
         QTest::newRow("mlp int8") << "mlp" << true;
         QTest::newRow("cnn int8") << "cnn" << true;
     }
@@ -188,6 +191,72 @@ private slots:
         if (int8) {
             const double ratio = double(QFileInfo(dir_.filePath(model + ".onnx")).size()) / double(exported.onnx.bytes);
             QVERIFY2(ratio >= 3.0, qPrintable(QString("int8 is only %1x smaller").arg(ratio)));
+        }
+        const QString checked = checkWithOnnxPackage({QString::fromStdString(request.output)});
+        if (checked.startsWith("SKIP")) QSKIP(qPrintable(checked));
+        QVERIFY2(checked.isEmpty(), qPrintable(checked));
+    }
+
+    // A language model's export leaves the sequence length symbolic: ONNX Runtime runs it at
+    // the length it was trained at and at a shorter one, and agrees with our CPU inference of
+    // the same graph checked at that length (the learned positions' first T rows).
+    void languageModelTakesAnyLength()
+    {
+        const std::string fortunes = "/usr/share/games/fortunes";
+        if (!QFileInfo::exists(QString::fromStdString(fortunes + "/fortunes"))) QSKIP("fortunes is not installed");
+        ExperimentSpec spec = loadExperiment(std::string(TS_SOURCE_DIR) + "/experiments/fortunes_char_gpt.yaml");
+        spec.dataset.validationFraction = 0.01;
+        spec.dataset.numWorkers = 1;
+        spec.training.maxSteps = 2;
+        spec.training.device = "cpu";
+        TrainJob job;
+        job.experiment = spec;
+        JobEnvironment env;
+        env.workspaceDir = workspace_;
+        env.cacheDir = dir_.filePath("cache").toStdString();
+        env.systemSampleSeconds = 0;
+        RunControl control;
+        NullListener quiet;
+        const JobResult r = runJob(job, env, control, quiet);
+        QVERIFY2(r.finished.outcome == FinishedEvent::Outcome::Finished, r.finished.message.text.c_str());
+        RunExportRequest request;
+        request.workspaceDir = workspace_;
+        request.runId = r.runId;
+        request.checkpoint = "last";
+        request.output = dir_.filePath("char_gpt.onnx").toStdString();
+        const RunExportResult exported = exportRunOnnx(request);
+        QCOMPARE(exported.onnx.inputs, std::vector<std::string>{"tokens"});
+        const Checkpoint checkpoint = loadCheckpoint(exported.checkpointPath);
+        const std::int64_t vocabulary = 113;
+        std::vector<OrtCase> cases;
+        std::mt19937_64 rng(7);
+        for (const auto& [batch, length] : {std::pair<std::int64_t, std::int64_t>{2, 128}, {3, 37}}) {
+            Graph graph = spec.model;
+            for (GraphInput& in : graph.inputs) in.shape = Shape{length};  // tokens and label at this length
+            Executor ex(checkGraph(graph, batch), cpuBackend(), false);
+            restoreWeights(ex, checkpoint.weights, exported.checkpointPath);
+            Batch b{Tensor::empty(Shape{batch, length}, DType::I64), Tensor::empty(Shape{batch, length}, DType::I64), batch, 0};
+            for (std::int64_t i = 0; i < batch * length; ++i) {
+                b.inputs.data<std::int64_t>()[i] = std::int64_t(rng() % std::uint64_t(vocabulary));
+                b.labels.data<std::int64_t>()[i] = 0;
+            }
+            const GraphBinding binding = GraphBinding::of(checkGraph(graph, batch));
+            feedBatch(ex, binding, b);
+            ex.forward();
+            OrtCase c{QString("char GPT at batch %1, length %2").arg(batch).arg(length), QString::fromStdString(request.output), {}, {}};
+            c.inputs.push_back({"tokens", "int64", {batch, length}, QByteArray(static_cast<const char*>(b.inputs.raw()), qsizetype(b.inputs.bytes()))});
+            c.expected.push_back({"logits", {batch, length, vocabulary}, hostLogits(ex, binding)});
+            cases.push_back(c);
+        }
+        QString failure;
+        const std::vector<OrtResult> results = runOrt(dir_.path(), cases, &failure);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            QVERIFY2(results[i].ok, qPrintable(cases[i].name + ": " + results[i].error));
+            QCOMPARE(results[i].dims.at("logits"), cases[i].expected[0].dims);
+            const double diff = results[i].maxAbsDiff.at("logits");
+            QVERIFY2(diff <= kTolerance, qPrintable(QString("%1: ONNX Runtime differs by %2").arg(cases[i].name).arg(diff)));
+            qInfo("%s: largest difference %.3g", qPrintable(cases[i].name), diff);
         }
         const QString checked = checkWithOnnxPackage({QString::fromStdString(request.output)});
         if (checked.startsWith("SKIP")) QSKIP(qPrintable(checked));
