@@ -2,6 +2,7 @@
 // cost, forward and backward, written in Backend primitives so it runs on every backend.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -40,7 +41,16 @@ struct ParamSpec {
     Shape shape;
     InitSpec init;
     bool trainable = true;  // false: a buffer such as batch norm's running statistics
+    // Whether weight decay applies; unset: by the shape (see decays()). Tables looked up by
+    // index or position (Embedding, PositionalEncoding) say false.
+    std::optional<bool> decay;
 };
+
+// The one rule for weight decay's parameter groups (unless optimizer.decay_all), nanoGPT's
+// and the PyTorch community's: trainable tensors of rank >= 2 (the weights of Linear, Conv*,
+// attention's projections) decay; biases and normalisation scales and shifts (rank 1) do not,
+// nor embedding tables, whose rarely seen rows decay would pull to zero between their updates.
+inline bool decays(const ParamSpec& p) { return p.trainable && p.decay.value_or(p.shape.rank() >= 2); }
 
 // Thrown by an op's shape rule. `attrs` names the attributes that explain the mismatch,
 // so the graph can say `node 'fc2' (Linear, in_features=512): input has 256 features`.

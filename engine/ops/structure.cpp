@@ -334,7 +334,7 @@ public:
         } else {
             init = weightInit(a, double(dim), double(rows));  // PyTorch's fans for a [rows, dim] weight
         }
-        return {{"weight", Shape{rows, dim}, init}};
+        return {{"weight", Shape{rows, dim}, init, true, /*decay=*/false}};  // a table, not a weight matrix
     }
     double flops(const Attrs&, std::span<const TensorSpec>, const TensorSpec&) const override { return 0; }
     void forward(OpContext& c) const override
