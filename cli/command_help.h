@@ -48,9 +48,10 @@ inline constexpr CommandHelp kCommands[] = {
      "(PNG/JPEG), folders of them, IDX files or CSV rows, preprocessed\n"
      "as its evaluation."},
     {"generate",
-     "generate RUN [--prompt TEXT] [--length N] [--temperature T]\n"
-     "  [--top-k K] [--seed S] [--checkpoint best|last|EPOCH|FILE]\n"
-     "  [--device ..] [--workspace DIR]",
+     "generate RUN [--prompt TEXT] [--length N]\n"
+     "  [--temperature T] [--top-k K] [--seed S]\n"
+     "  [--checkpoint best|last|EPOCH|FILE] [--device ..]\n"
+     "  [--workspace DIR]",
      "text from a language model's run (dataset format text): the\n"
      "prompt, then --length tokens (default 200) drawn one at a time,\n"
      "printed as they come; --temperature 0 always takes the most\n"
