@@ -255,6 +255,23 @@ private slots:
         QVERIFY(panel.generateButton()->isEnabled() && !panel.stopButton()->isEnabled());
     }
 
+    // Another run selected while one writes: the writing stops and its outcome never shows.
+    void anotherRunDropsTheGenerationInFlight()
+    {
+        GeneratePanel panel;
+        showTextRun(panel);
+        clickGenerate(panel, "the ", panel.lengthBox()->maximum(), 1.0, 2);
+        QVERIFY(panel.isBusy());
+        panel.showRun(m_ws, run(m_tableRun), checkpoints(m_tableRun));
+        const QString shown = panel.message();
+        QVERIFY2(shown.contains("not trained on text"), qPrintable(shown));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), 30000);
+        QTest::qWait(100);
+        QCOMPARE(panel.message(), shown);
+        QVERIFY(panel.text().isEmpty());
+        QVERIFY(!panel.generateButton()->isEnabled() && !panel.stopButton()->isEnabled());
+    }
+
     void aPromptOutsideTheVocabularyIsNamed()
     {
         GeneratePanel panel;

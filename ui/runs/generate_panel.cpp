@@ -166,6 +166,7 @@ QString GeneratePanel::message() const { return m_status->text(); }
 void GeneratePanel::clear()
 {
     stop();
+    m_stream.reset();  // a generation still finishing belongs to the run before: its outcome is ignored
     m_runId = -1;
     m_languageModel = false;
     m_sampler.reset();
