@@ -19,6 +19,14 @@ const std::vector<Lesson>& lessonCatalog()
         {"compare_three_seeds", "lessons/compare_three_seeds.yaml", {"seeds_reproducibility", "validation_split"}, checkThreeSeeds},
         {"calibrate", "lessons/calibrate.yaml", {"calibration"}, checkCalibrate},
         {"export_onnx", "lessons/export_onnx.yaml", {"onnx_export", "quantization"}, checkExportOnnx},
+        {"attention_step_by_step", "lessons/attention_step_by_step.yaml",
+         {"attention", "query_key_value", "attention_head", "transformer_block", "layer_norm", "residual_connection", "patch", "vit",
+          "positional_encoding"},
+         checkAttentionStepByStep},
+        {"why_transformers_warm_up", "lessons/why_transformers_warm_up.yaml", {"warmup", "self_attention", "token", "embedding"}, checkWhyWarmUp},
+        {"make_it_write", "lessons/make_it_write.yaml",
+         {"tokenizer", "context_length", "causal_mask", "perplexity", "bits_per_character"},
+         checkMakeItWrite},
     };
     return lessons;
 }

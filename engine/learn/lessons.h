@@ -57,6 +57,10 @@ constexpr double kImbalanceF1Gain = 0.02;    // fix_imbalance: macro F1 up by at
 constexpr int kBatchFactor = 4;              // fit_larger_batch: effective batch 4x the shipped one...
 constexpr double kBatchBudget = 1.1;         // ...planning at most 1.1x the shipped experiment's memory
 constexpr int kSeeds = 3;                    // compare_three_seeds
+constexpr double kVitAccuracy = 0.82;        // attention_step_by_step: a ViT's test accuracy at least this
+constexpr int kWarmupSuggestedSteps = 50;    // why_transformers_warm_up: the warm-up the not-yet suggests
+constexpr double kWritingBpc = 3.1;          // make_it_write: validation bits per character at most this...
+constexpr int kSampleEpochs = 2;             // ...with samples written after at least this many epochs
 }  // namespace lesson_goals
 
 // The checks, one per lesson (learn/lesson_checks_*.cpp).
@@ -70,5 +74,8 @@ LessonResult checkResumeExactly(const LessonContext& context);
 LessonResult checkThreeSeeds(const LessonContext& context);
 LessonResult checkCalibrate(const LessonContext& context);
 LessonResult checkExportOnnx(const LessonContext& context);
+LessonResult checkAttentionStepByStep(const LessonContext& context);
+LessonResult checkWhyWarmUp(const LessonContext& context);
+LessonResult checkMakeItWrite(const LessonContext& context);
 
 }  // namespace ts

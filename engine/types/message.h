@@ -184,6 +184,18 @@ enum class MessageId {
     LessonOnnxNotExported,
     LessonOnnxFileGone,
     LessonOnnxPassed,
+    // The Transformer lessons (issue 40).
+    LessonAttentionNoBlock,
+    LessonAttentionPassed,
+    LessonAttentionNotYet,
+    LessonWarmupNoPlain,
+    LessonWarmupNoWarm,
+    LessonWarmupPassed,
+    LessonWarmupPassedDiverged,
+    LessonWarmupNotYet,
+    LessonWriteNoSamples,
+    LessonWritePassed,
+    LessonWriteNotYet,
     // Files written where the user said (io/output_file.h).
     OutputNoName,
     OutputWorkspaceDatabase,

@@ -1246,6 +1246,56 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>运行 %1（第 %2 轮）已导出为 ONNX：%3（%4），批量维度是动态的。</translation>
     </message>
     <message>
+        <source>Run %1 has no attention layer; it reached %2 %3. On the Model page, draw a Transformer block between pos and ln_f (LayerNorm, MultiHeadAttention, Add, LayerNorm, Linear, GELU, Linear, Add) and train it.</source>
+        <translation>运行 %1 没有注意力层；它达到了 %2 %3。在模型页上，在 pos 和 ln_f 之间画一个 Transformer 块（LayerNorm、MultiHeadAttention、Add、LayerNorm、Linear、GELU、Linear、Add），然后训练它。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Your ViT, run %1, with %n attention layer(s), reached %3 %4; %5 was the goal.</source>
+        <translation>
+            <numerusform>你的 ViT（运行 %1，%n 个注意力层）达到了 %3 %4；目标是 %5。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Your best ViT, run %1, with %n attention layer(s), reached %3 %4; %5 is the goal: train more epochs or add a block.</source>
+        <translation>
+            <numerusform>你最好的 ViT（运行 %1，%n 个注意力层）达到了 %3 %4；目标是 %5：多训练几轮，或者再加一个块。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No run without warm-up yet: train the starting experiment as shipped (schedule.warmup_steps 0, lr %1).</source>
+        <translation>还没有不预热的运行：按原样训练起始实验（schedule.warmup_steps 0，学习率 %1）。</translation>
+    </message>
+    <message>
+        <source>Run %1 trained without warm-up at lr %2. Now set schedule.warmup_steps (for example %3) and train again at the same learning rate.</source>
+        <translation>运行 %1 在学习率 %2 下不预热地训练。现在设置 schedule.warmup_steps（例如 %3），用相同的学习率再训练一次。</translation>
+    </message>
+    <message>
+        <source>With warm-up (%1 steps), run %2 ended at %3 %4; without, run %5 ended at %6, at the same lr %7.</source>
+        <translation>预热 %1 步的运行 %2 最终为 %3 %4；不预热的运行 %5 最终为 %6，学习率同为 %7。</translation>
+    </message>
+    <message>
+        <source>With warm-up (%1 steps), run %2 ended at %3 %4; without, run %5 diverged at step %6, at the same lr %7.</source>
+        <translation>预热 %1 步的运行 %2 最终为 %3 %4；不预热的运行 %5 在第 %6 步发散，学习率同为 %7。</translation>
+    </message>
+    <message>
+        <source>With warm-up (%1 steps), run %2 ended at %3 %4, not below the %5 of run %6 without warm-up at the same lr %7: warm up for longer and train again.</source>
+        <translation>预热 %1 步的运行 %2 最终为 %3 %4，没有低于相同学习率 %7 下不预热的运行 %6 的 %5：预热更长时间，再训练一次。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 reached %2 %3 but wrote %n sample(s): train at least %5 epochs (each ends with a sample) to see its writing improve.</source>
+        <translation>
+            <numerusform>运行 %1 达到了 %2 %3，但只写了 %n 个样本：至少训练 %5 轮（每轮结束时写一个样本），才能看到它的写作进步。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 reached %2 %3 (%4 or lower was the goal) and wrote after each of its %5 epochs:</source>
+        <translation>运行 %1 达到了 %2 %3（目标是 %4 或更低），并在它的 %5 轮中每轮结束后都写了样本：</translation>
+    </message>
+    <message>
+        <source>Your best run, run %1, reached %2 %3; %4 or lower is the goal: train more epochs.</source>
+        <translation>你最好的运行（运行 %1）达到了 %2 %3；目标是 %4 或更低：多训练几轮。</translation>
+    </message>
+    <message>
         <source>the export is not recorded in the run&apos;s log: %1</source>
         <translation>导出未记录到运行日志中：%1</translation>
     </message>
@@ -1499,6 +1549,30 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>Export a trained run as an ONNX file with a dynamic batch dimension.</source>
         <translation>把训练好的运行导出为批量维度动态的 ONNX 文件。</translation>
+    </message>
+    <message>
+        <source>Attention, step by step</source>
+        <translation>一步一步理解注意力</translation>
+    </message>
+    <message>
+        <source>Draw a Transformer block into the Vision Transformer and reach 0.82 test accuracy.</source>
+        <translation>在视觉 Transformer 中画一个 Transformer 块，达到 0.82 的测试准确率。</translation>
+    </message>
+    <message>
+        <source>Why Transformers warm up</source>
+        <translation>Transformer 为什么要预热</translation>
+    </message>
+    <message>
+        <source>Train the same Transformer without and with learning-rate warm-up; the warmed-up run must end with the lower loss.</source>
+        <translation>分别不用和使用学习率预热训练同一个 Transformer；预热的运行最终损失必须更低。</translation>
+    </message>
+    <message>
+        <source>Make it write</source>
+        <translation>让它写作</translation>
+    </message>
+    <message>
+        <source>Train the character-level GPT to 3.1 validation bits per character or lower, over at least two epochs of samples.</source>
+        <translation>把字符级 GPT 训练到验证集每字符比特数 3.1 或更低，并且至少有两轮的样本。</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -31,7 +32,8 @@ using namespace ts::test;
 class TestLessons : public QObject {
     Q_OBJECT
     QTemporaryDir tmp_;
-    std::string clean_, noisy_, imbalanced_;
+    std::string clean_, noisy_, imbalanced_, text_;
+    std::int64_t textVocabulary_ = 0;
     int workspaces_ = 0;
 
     // The lesson's shipped experiment on `data`: inputs 1x4x4, the CPU, one loader worker.
@@ -49,6 +51,29 @@ class TestLessons : public QObject {
         return s;
     }
     std::string newWorkspace() { return tmp_.path().toStdString() + "/ws" + std::to_string(++workspaces_); }
+
+    // A text lesson's shipped experiment on the tiny text: `context` characters, the vocabulary
+    // of the text (the shipped one is the fortunes'), the CPU.
+    ExperimentSpec textLessonOn(const std::string& id, std::int64_t context = 16)
+    {
+        const Lesson* lesson = findLesson(id);
+        if (!lesson) qFatal("no lesson %s", id.c_str());
+        ExperimentSpec s = loadExperiment(lessonExperimentPath(*lesson).string());
+        s.dataset.path = text_;
+        s.dataset.context = context;
+        s.dataset.numWorkers = 1;
+        s.dataset.prefetchBatches = 2;
+        s.model.inputs = {{"tokens", Shape{context}, DType::I64}, {"label", Shape{context}, DType::I64}};
+        for (Node& n : s.model.nodes) {
+            if (n.op == "Embedding") n.attrs.set("num_embeddings", textVocabulary_);
+            if (n.name == "head") n.attrs.set("out_features", textVocabulary_);
+            if (n.op == "PositionalEncoding") n.attrs.set("max_length", context);
+        }
+        s.training.device = "cpu";
+        s.training.batchSize = 16;
+        s.training.maxSteps = 0;
+        return s;
+    }
 
     static std::int64_t train(const ExperimentSpec& spec, const std::string& ws, std::int64_t stopAfter = 0)
     {
@@ -111,6 +136,18 @@ private slots:
         for (int i = 0; i < 270; ++i) rare.push_back(i < 240 ? 0 : i < 264 ? 1 : 2);
         writeImages(imbalanced_, "train", rare, rare, 5, 55);
         writeImages(imbalanced_, "t10k", cycle(150), cycle(150), 6, 55);
+        // 16 KB of seeded sentences from eleven words: little to learn, much to repeat.
+        text_ = root + "/sentences.txt";
+        const char* words[] = {"the", "cat", "dog", "sat", "ran", "on", "mat", "log", "a", "big", "red"};
+        std::mt19937_64 rng(7);
+        std::string text;
+        while (text.size() < 16000) {
+            const int n = 3 + int(rng() % 4);
+            for (int w = 0; w < n; ++w) text += std::string(w ? " " : "") + words[rng() % std::size(words)];
+            text += rng() % 5 ? ". " : ".\n";
+        }
+        std::ofstream(text_) << text;
+        textVocabulary_ = std::int64_t(std::set<char>(text.begin(), text.end()).size());
     }
 
     void catalogAndShippedFiles()
@@ -399,6 +436,166 @@ private slots:
         r = check("export_onnx", shipped, ws);
         QVERIFY(!r.passed);
         QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.onnx.file_gone"));
+    }
+
+    void attentionStepByStep()
+    {
+        const std::string ws = newWorkspace();
+        // On 4x4 images: 2x2 patches, 4 tokens.
+        ExperimentSpec shipped = lessonOn("attention_step_by_step", clean_);
+        for (Node& n : shipped.model.nodes) {
+            if (n.name == "patchify") n.attrs.set("kernel_size", std::int64_t(2)), n.attrs.set("stride", std::int64_t(2));
+            if (n.op == "PositionalEncoding") n.attrs.set("max_length", std::int64_t(4));
+        }
+        shipped.schedule.warmupSteps = 10;
+        shipped.training.epochs = 3;
+        const std::int64_t plain = train(shipped, ws);
+        LessonResult r = check("attention_step_by_step", shipped, ws);
+        QVERIFY(!r.passed);
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.attention.no_block"));
+        QCOMPARE(r.headline.args.at(0), std::to_string(plain));
+        QVERIFY(shows(r.headline.args.at(2), best(ws, plain, "test_acc")));
+        // The block the lesson's text draws between pos and ln_f.
+        ExperimentSpec vit = shipped;
+        std::vector<Node>& nodes = vit.model.nodes;
+        const auto lnF = std::find_if(nodes.begin(), nodes.end(), [](const Node& n) { return n.name == "ln_f"; });
+        QVERIFY(lnF != nodes.end());
+        const auto width = [](std::int64_t n) { return Attrs{{"out_features", n}}; };
+        nodes.insert(lnF, {Node{"b1_ln1", "LayerNorm", {}, {"pos"}},
+                           Node{"b1_attn", "MultiHeadAttention", {{"heads", std::int64_t(4)}}, {"b1_ln1"}},
+                           Node{"b1_add1", "Add", {}, {"b1_attn", "pos"}},
+                           Node{"b1_ln2", "LayerNorm", {}, {"b1_add1"}},
+                           Node{"b1_fc1", "Linear", width(128), {"b1_ln2"}},
+                           Node{"b1_gelu", "GELU", {}, {"b1_fc1"}},
+                           Node{"b1_fc2", "Linear", width(64), {"b1_gelu"}},
+                           Node{"b1_add2", "Add", {}, {"b1_fc2", "b1_add1"}}});
+        for (Node& n : nodes)
+            if (n.name == "ln_f") n.inputs = {"b1_add2"};
+        ExperimentSpec frozen = vit;
+        frozen.optimizer.lr = 1e-7;
+        frozen.training.epochs = 1;
+        const std::int64_t weak = train(frozen, ws);
+        r = check("attention_step_by_step", shipped, ws);
+        QVERIFY2(!r.passed, r.headline.text.c_str());
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.attention.not_yet"));
+        QCOMPARE(r.headline.args.at(0), std::to_string(weak));
+        QCOMPARE(r.headline.args.at(1), std::string("1"));  // one attention layer
+        const std::int64_t good = train(vit, ws);
+        r = check("attention_step_by_step", shipped, ws);
+        qInfo("test_acc: no attention %.3f, one block %.3f", best(ws, plain, "test_acc"), best(ws, good, "test_acc"));
+        QVERIFY2(r.passed, r.headline.text.c_str());
+        QCOMPARE(r.headline.args.at(0), std::to_string(good));
+        QVERIFY(best(ws, good, "test_acc") >= lesson_goals::kVitAccuracy);
+        QVERIFY(shows(r.headline.args.at(3), best(ws, good, "test_acc")));
+    }
+
+    void whyTransformersWarmUp()
+    {
+        const std::string ws = newWorkspace();
+        const ExperimentSpec shipped = textLessonOn("why_transformers_warm_up");  // no warm-up, a high rate
+        QCOMPARE(shipped.schedule.warmupSteps, std::int64_t(0));
+        ExperimentSpec gentle = shipped;  // warm-up at another rate pairs with nothing
+        gentle.optimizer.lr = shipped.optimizer.lr / 10;
+        gentle.schedule.warmupSteps = 20;
+        train(gentle, ws);
+        LessonResult r = check("why_transformers_warm_up", shipped, ws);
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.warmup.no_plain"));
+        const std::int64_t plain = train(shipped, ws);
+        r = check("why_transformers_warm_up", shipped, ws);
+        QVERIFY(!r.passed);
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.warmup.no_warm"));
+        QCOMPARE(r.headline.args.at(0), std::to_string(plain));
+        ExperimentSpec warm = shipped;
+        warm.schedule.warmupSteps = lesson_goals::kWarmupSuggestedSteps;
+        ExperimentSpec cut = warm;  // warmed up, but stopped after its first step
+        cut.training.maxSteps = 1;
+        const std::int64_t cutRun = train(cut, ws);
+        r = check("why_transformers_warm_up", shipped, ws);
+        QVERIFY2(!r.passed, r.headline.text.c_str());
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.warmup.not_yet"));
+        QCOMPARE(r.headline.args.at(1), std::to_string(cutRun));
+        QCOMPARE(r.headline.args.at(5), std::to_string(plain));
+        const std::int64_t warmRun = train(warm, ws);
+        r = check("why_transformers_warm_up", shipped, ws);
+        RunReader reader(Workspace{ws});
+        const double with = reader.metric(warmRun, "val_loss").values.back();
+        const double without = reader.metric(plain, "val_loss").values.back();
+        qInfo("final val_loss at lr %g: without warm-up %.3f, with %lld steps %.3f", shipped.optimizer.lr, without,
+              static_cast<long long>(warm.schedule.warmupSteps), with);
+        QVERIFY2(r.passed, r.headline.text.c_str());
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.warmup.passed"));
+        QCOMPARE(r.headline.args.at(0), std::to_string(lesson_goals::kWarmupSuggestedSteps));
+        QCOMPARE(r.headline.args.at(1), std::to_string(warmRun));
+        QCOMPARE(r.headline.args.at(4), std::to_string(plain));
+        QVERIFY(with < without);
+        QVERIFY(shows(r.headline.args.at(3), with));
+        QVERIFY(shows(r.headline.args.at(5), without));
+    }
+
+    void warmUpAgainstADivergedRun()
+    {
+        const std::string ws = newWorkspace();
+        ExperimentSpec blowUp = textLessonOn("why_transformers_warm_up");
+        blowUp.optimizer.lr = 1e15;  // the loss becomes NaN within steps
+        blowUp.training.clipGradNorm = 0;
+        const std::int64_t blownUp = train(blowUp, ws);
+        RunReader reader(Workspace{ws});
+        const RunInfo diverged = *reader.run(blownUp);
+        QCOMPARE(int(diverged.status), int(RunStatus::Failed));
+        QVERIFY2(diverged.message.id.starts_with("train.diverged_"), diverged.message.text.c_str());
+        ExperimentSpec warm = blowUp;  // the same rate, of which 2 steps of a 10^18-step warm-up reach 2e-3
+        warm.schedule.warmupSteps = 1000000000000000000;
+        warm.schedule.warmupStartFactor = 1e-18;
+        warm.training.maxSteps = 2;
+        const std::int64_t warmRun = train(warm, ws);
+        const LessonResult r = check("why_transformers_warm_up", blowUp, ws);
+        QVERIFY2(r.passed, r.headline.text.c_str());
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.warmup.passed_diverged"));
+        QCOMPARE(r.headline.args.at(1), std::to_string(warmRun));
+        QCOMPARE(r.headline.args.at(4), std::to_string(diverged.id));
+        QCOMPARE(r.headline.args.at(5), diverged.message.args.at(0));  // the step the trainer named
+    }
+
+    void makeItWrite()
+    {
+        const std::string ws = newWorkspace();
+        ExperimentSpec shipped = textLessonOn("make_it_write");
+        ExperimentSpec once = shipped;
+        once.training.epochs = 1;
+        const std::int64_t oneEpoch = train(once, ws);
+        LessonResult r = check("make_it_write", shipped, ws);
+        QVERIFY(!r.passed);
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.write.no_samples"));
+        QCOMPARE(r.headline.args.at(0), std::to_string(oneEpoch));
+        QCOMPARE(r.headline.args.at(3), std::string("1"));  // one epoch, one sample
+        ExperimentSpec frozen = shipped;
+        frozen.training.epochs = 2;
+        frozen.optimizer.lr = 1e-7;
+        const std::int64_t stuck = train(frozen, ws);
+        r = check("make_it_write", shipped, ws);
+        QVERIFY2(!r.passed, r.headline.text.c_str());
+        QCOMPARE(QString::fromStdString(r.headline.id), QString("lesson.write.not_yet"));
+        QCOMPARE(r.headline.args.at(0), std::to_string(stuck));
+        ExperimentSpec writer = shipped;
+        writer.training.epochs = 3;
+        const std::int64_t good = train(writer, ws);
+        r = check("make_it_write", shipped, ws);
+        RunReader reader(Workspace{ws});
+        const MetricSeries bpc = reader.metric(good, "val_bpc");
+        QCOMPARE(bpc.values.size(), std::size_t(3));
+        const double lowest = *std::min_element(bpc.values.begin(), bpc.values.end());
+        qInfo("val_bpc by epoch: %.3f %.3f %.3f", bpc.values[0], bpc.values[1], bpc.values[2]);
+        QVERIFY2(r.passed, r.headline.text.c_str());
+        QCOMPARE(r.headline.args.at(0), std::to_string(good));
+        QVERIFY(lowest <= lesson_goals::kWritingBpc);
+        QVERIFY(shows(r.headline.args.at(2), lowest));
+        QCOMPARE(r.headline.args.at(4), std::string("3"));
+        // The details are its samples, one per epoch in order, as its log holds them.
+        QCOMPARE(r.details.size(), std::size_t(3));
+        for (std::size_t e = 0; e < r.details.size(); ++e) {
+            QCOMPARE(QString::fromStdString(r.details[e].id), QString("train.text_sample"));
+            QCOMPARE(r.details[e].args.at(0), std::to_string(e + 1));
+        }
     }
 
     void progressIsKept()

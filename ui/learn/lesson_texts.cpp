@@ -35,6 +35,12 @@ const Words kWords[] = {
      QT_TRANSLATE_NOOP("LessonTexts", "Evaluate a run so that its fitted temperature lowers the calibration error (ECE).")},
     {"export_onnx", QT_TRANSLATE_NOOP("LessonTexts", "Export to ONNX"),
      QT_TRANSLATE_NOOP("LessonTexts", "Export a trained run as an ONNX file with a dynamic batch dimension.")},
+    {"attention_step_by_step", QT_TRANSLATE_NOOP("LessonTexts", "Attention, step by step"),
+     QT_TRANSLATE_NOOP("LessonTexts", "Draw a Transformer block into the Vision Transformer and reach 0.82 test accuracy.")},
+    {"why_transformers_warm_up", QT_TRANSLATE_NOOP("LessonTexts", "Why Transformers warm up"),
+     QT_TRANSLATE_NOOP("LessonTexts", "Train the same Transformer without and with learning-rate warm-up; the warmed-up run must end with the lower loss.")},
+    {"make_it_write", QT_TRANSLATE_NOOP("LessonTexts", "Make it write"),
+     QT_TRANSLATE_NOOP("LessonTexts", "Train the character-level GPT to 3.1 validation bits per character or lower, over at least two epochs of samples.")},
 };
 
 const Words* find(const std::string& id)
