@@ -18,10 +18,11 @@ def check(path):
         raise ValueError(f"IR {model.ir_version}, opsets {[(o.domain, o.version) for o in model.opset_import]}")
     inferred = shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
     values = list(inferred.graph.input) + list(inferred.graph.output) + list(inferred.graph.value_info)
-    # Values computed from constants alone (initializers, dequantised weights) have no batch.
+    # Values computed from constants alone (initializers, dequantised weights) or from sizes (a
+    # Shape node's output: positions 0..T-1, a causal triangle) have no batch.
     constant = {t.name for t in inferred.graph.initializer}
     for node in inferred.graph.node:
-        if all(i in constant for i in node.input if i):
+        if node.op_type == "Shape" or all(i in constant for i in node.input if i):
             constant.update(node.output)
     for v in values:
         if v.name in constant or not v.type.tensor_type.HasField("shape"):
