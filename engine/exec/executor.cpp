@@ -35,6 +35,7 @@ Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool t
                 p.name = spec.name;
                 p.init = spec.init;
                 p.trainable = spec.trainable;
+                p.decay = decays(spec);
                 p.value = Tensor::view(paramStorage_, valueOffset, spec.shape, DType::F32);
                 valueOffset += (p.value.bytes() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
                 if (training && spec.trainable) {

@@ -23,6 +23,7 @@ struct Parameter {
     Tensor grad;  // undefined for buffers (running statistics) and in inference executors
     InitSpec init;
     bool trainable = true;
+    bool decay = false;  // in weight decay's group (ops/op.h decays())
 };
 
 // Accumulated wall time per node while profiling is on (the backend is synchronised

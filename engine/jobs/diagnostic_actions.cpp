@@ -1,6 +1,7 @@
 #include "jobs/diagnostic_actions.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "io/yaml/experiment_yaml.h"
@@ -27,6 +28,23 @@ TrainJob lowerLearningRateJob(const Workspace& workspace, std::int64_t runId, do
         spec.optimizer.lr = std::strtod(text, nullptr);
         job.experiment = std::move(spec);
     }
+    return job;
+}
+
+TrainJob warmupJob(const Workspace& workspace, std::int64_t runId)
+{
+    RunReader reader(workspace);
+    const std::optional<RunInfo> run = reader.run(runId);
+    if (!run) throw std::invalid_argument("the workspace has no run " + std::to_string(runId));
+    std::int64_t steps = 0;
+    for (const LogLine& line : reader.logs(runId))
+        if (line.message.id == "diag.transformer_warmup" && !line.message.args.empty())
+            steps = std::strtoll(line.message.args.back().c_str(), nullptr, 10);
+    if (steps <= 0) throw std::invalid_argument("run " + std::to_string(runId) + " has no warm-up advice");
+    ExperimentSpec spec = parseExperiment(run->experimentYaml, "run " + std::to_string(runId));
+    spec.schedule.warmupSteps = steps;
+    TrainJob job;
+    job.experiment = std::move(spec);
     return job;
 }
 

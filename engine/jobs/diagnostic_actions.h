@@ -17,4 +17,10 @@ class Workspace;
 // holds no such run.
 TrainJob lowerLearningRateJob(const Workspace& workspace, std::int64_t runId, double factor = 0.1);
 
+// diag.transformer_warmup's "train again with warm-up": run `runId`'s experiment anew (warm-up
+// is about the first steps, so no checkpoint of the run helps) with schedule.warmup_steps the
+// diagnostic suggested (its last argument, from the run's log). Throws std::invalid_argument
+// when the workspace holds no such run or its log has no such diagnostic.
+TrainJob warmupJob(const Workspace& workspace, std::int64_t runId);
+
 }  // namespace ts

@@ -1,8 +1,10 @@
 // SGD, Adam, AdamW and RMSprop over the executor's flat buffers. Each optimizer is a thin
 // shell around one backend update primitive; the shared part (state buffers on the
-// backend, checkpoint state, step count) lives in FlatOptimizer.
+// backend, checkpoint state, step count, weight decay's parameter groups) lives in
+// FlatOptimizer.
 #include "optim/optimizer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -19,9 +21,9 @@ namespace {
 // are PyTorch's (exp_avg, ...). "step" travels with them as a 1-element i64 tensor.
 class FlatOptimizer : public Optimizer {
 public:
-    FlatOptimizer(Executor& executor, const std::vector<std::string>& bufferNames)
+    FlatOptimizer(Executor& executor, const OptimizerSpec& spec, const std::vector<std::string>& bufferNames)
         : backend_(executor.backend()), param_(executor.flatParameters()), grad_(executor.flatGradients()),
-          n_(executor.flatGradients().numel())
+          n_(executor.flatGradients().numel()), ranges_(decayRanges(executor, spec))
     {
         for (const std::string& name : bufferNames) {
             Tensor t = Tensor::empty(Shape{n_}, DType::F32, backend_.allocator());
@@ -33,7 +35,7 @@ public:
     void step(float lr) override
     {
         ++steps_;
-        if (n_ > 0) update(lr);
+        for (const DecayRange& r : ranges_) update(lr, r.begin, r.end - r.begin, r.decay);
     }
 
     std::vector<std::pair<std::string, Tensor>> state() const override
@@ -88,10 +90,11 @@ public:
     }
 
 protected:
-    virtual void update(float lr) = 0;
-    float* buffer(std::size_t i) const { return buffers_[i].second.data<float>(); }
-    float* param() const { return param_.data<float>(); }
-    const float* grad() const { return grad_.data<float>(); }
+    // One sweep over elements [offset, offset + count); `decay`: whether weight decay applies there.
+    virtual void update(float lr, std::int64_t offset, std::int64_t count, bool decay) = 0;
+    float* buffer(std::size_t i, std::int64_t offset) const { return buffers_[i].second.data<float>() + offset; }
+    float* param(std::int64_t offset) const { return param_.data<float>() + offset; }
+    const float* grad(std::int64_t offset) const { return grad_.data<float>() + offset; }
 
     Backend& backend_;
     Tensor param_, grad_;  // views: only the trainable prefix (n_ elements) is updated
@@ -99,21 +102,50 @@ protected:
     std::int64_t steps_ = 0;
 
 private:
+    // Stretches of the flat buffer that weight decay does or does not touch: the parameters in
+    // their layout order, neighbours of one group merged (the alignment padding between them
+    // included). One stretch for the whole buffer without decay or with decay_all, so such a
+    // run makes the same single sweep as before the groups.
+    struct DecayRange {
+        std::int64_t begin, end;
+        bool decay;
+    };
+    static std::vector<DecayRange> decayRanges(Executor& executor, const OptimizerSpec& spec)
+    {
+        const std::int64_t n = executor.flatGradients().numel();
+        if (n == 0) return {};
+        if (spec.weightDecay == 0 || spec.decayAll) return {{0, n, true}};
+        std::vector<std::pair<std::int64_t, bool>> starts;  // (first element, decays), in layout order
+        const std::size_t base = executor.flatGradients().offset();
+        for (const Parameter& p : executor.parameters())
+            if (p.trainable && p.grad.defined())
+                starts.emplace_back(static_cast<std::int64_t>((p.grad.offset() - base) / sizeof(float)), p.decay);
+        std::sort(starts.begin(), starts.end());
+        std::vector<DecayRange> ranges;
+        for (const auto& [begin, decay] : starts) {
+            if (!ranges.empty() && ranges.back().decay == decay) continue;
+            if (!ranges.empty()) ranges.back().end = begin;
+            ranges.push_back({ranges.empty() ? 0 : begin, n, decay});
+        }
+        return ranges;
+    }
+
+    std::vector<DecayRange> ranges_;
     std::vector<std::pair<std::string, Tensor>> buffers_;
 };
 
 class Sgd final : public FlatOptimizer {
 public:
     Sgd(const OptimizerSpec& s, Executor& ex)
-        : FlatOptimizer(ex, optimizerStateNames(s)), spec_(s)
+        : FlatOptimizer(ex, s, optimizerStateNames(s)), spec_(s)
     {
     }
 
 private:
-    void update(float lr) override
+    void update(float lr, std::int64_t at, std::int64_t count, bool decay) override
     {
-        backend_.sgdUpdate(param(), grad(), spec_.momentum != 0 ? buffer(0) : nullptr, n_, lr, spec_.momentum,
-                           spec_.nesterov, spec_.weightDecay);
+        backend_.sgdUpdate(param(at), grad(at), spec_.momentum != 0 ? buffer(0, at) : nullptr, count, lr,
+                           spec_.momentum, spec_.nesterov, decay ? spec_.weightDecay : 0.0);
     }
     OptimizerSpec spec_;
 };
@@ -121,15 +153,15 @@ private:
 class Adam final : public FlatOptimizer {
 public:
     Adam(const OptimizerSpec& s, Executor& ex, bool decoupled)
-        : FlatOptimizer(ex, optimizerStateNames(s)), spec_(s), decoupled_(decoupled)
+        : FlatOptimizer(ex, s, optimizerStateNames(s)), spec_(s), decoupled_(decoupled)
     {
     }
 
 private:
-    void update(float lr) override
+    void update(float lr, std::int64_t at, std::int64_t count, bool decay) override
     {
-        backend_.adamUpdate(param(), grad(), buffer(0), buffer(1), n_, lr, spec_.beta1, spec_.beta2, spec_.eps,
-                            spec_.weightDecay, decoupled_, steps_);
+        backend_.adamUpdate(param(at), grad(at), buffer(0, at), buffer(1, at), count, lr, spec_.beta1, spec_.beta2,
+                            spec_.eps, decay ? spec_.weightDecay : 0.0, decoupled_, steps_);
     }
     OptimizerSpec spec_;
     bool decoupled_;
@@ -138,15 +170,15 @@ private:
 class RmsProp final : public FlatOptimizer {
 public:
     RmsProp(const OptimizerSpec& s, Executor& ex)
-        : FlatOptimizer(ex, optimizerStateNames(s)), spec_(s)
+        : FlatOptimizer(ex, s, optimizerStateNames(s)), spec_(s)
     {
     }
 
 private:
-    void update(float lr) override
+    void update(float lr, std::int64_t at, std::int64_t count, bool decay) override
     {
-        backend_.rmspropUpdate(param(), grad(), buffer(0), spec_.momentum > 0 ? buffer(1) : nullptr, n_, lr,
-                               spec_.alpha, spec_.eps, spec_.weightDecay, spec_.momentum);
+        backend_.rmspropUpdate(param(at), grad(at), buffer(0, at), spec_.momentum > 0 ? buffer(1, at) : nullptr, count,
+                               lr, spec_.alpha, spec_.eps, decay ? spec_.weightDecay : 0.0, spec_.momentum);
     }
     OptimizerSpec spec_;
 };

@@ -1,5 +1,6 @@
 // Optimizers update the executor's flat parameter buffer from its flat gradient buffer, on
-// the executor's backend, in one sweep per step (the CUDA backend fuses it into one kernel).
+// the executor's backend, in one sweep per step (the CUDA backend fuses it into one kernel),
+// or, with weight decay in groups, one sweep per stretch of parameters of one group.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,9 @@ public:
 // Throws std::invalid_argument for an unknown type or an out-of-range hyperparameter
 // (torch.optim's checks, plus momentum < 1). Updates cover flatGradients().numel() elements:
 // the trainable prefix of flatParameters(). State buffers are zeroed, on the executor's backend.
+// Weight decay applies to the parameters whose Parameter::decay is set (ops/op.h decays():
+// weight matrices and kernels, not biases, norms and embeddings), to all with spec.decayAll;
+// torch.optim's two param groups {weight_decay: wd} and {weight_decay: 0} do the same.
 // state() names: "step" (i64 [1]) and the flat f32 buffers: sgd "momentum_buffer" (momentum > 0),
 // adam/adamw "exp_avg", "exp_avg_sq", rmsprop "square_avg" (+ "momentum_buffer").
 // loadState() throws std::invalid_argument, changing nothing, unless the names, dtypes and

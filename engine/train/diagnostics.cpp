@@ -31,6 +31,7 @@ const std::vector<DiagnosticRule> kRules = {
     {"diag.batchnorm_accumulation", DiagBatchNormAccumulation, Level::Warning, {a::kModel, a::kHyperparameters}},
     {"diag.loss_scale_falling", DiagLossScaleFalling, Level::Warning, {a::kHyperparameters}},
     {"diag.imbalanced_accuracy", DiagImbalancedAccuracy, Level::Warning, {a::kEvaluateRun, a::kDatasets, a::kModel}},
+    {"diag.transformer_warmup", DiagTransformerWarmup, Level::Warning, {a::kAddWarmup, a::kHyperparameters}},
 };
 
 }  // namespace
@@ -48,6 +49,15 @@ const DiagnosticRule* diagnosticRule(const std::string& messageId)
 Diagnostics::Diagnostics(ExperimentSpec spec, std::vector<std::int64_t> classCounts, std::vector<std::string> classNames)
     : spec_(std::move(spec)), classCounts_(std::move(classCounts)), classNames_(std::move(classNames))
 {
+    for (const Node& n : spec_.model.nodes)
+        if (n.op == "MultiHeadAttention") attention_.push_back(n.name);
+}
+
+std::int64_t suggestedWarmupSteps(std::int64_t totalSteps, std::int64_t step)
+{
+    std::int64_t steps = std::max({totalSteps / 20, 2 * step, std::int64_t(100)});
+    if (totalSteps > 0) steps = std::min(steps, totalSteps / 5);
+    return std::max<std::int64_t>(steps, 1);
 }
 
 bool Diagnostics::hasFired(MessageId id) const { return firedIds_.count(id) != 0; }
@@ -68,6 +78,7 @@ std::vector<LogEvent> Diagnostics::observe(const TrainEvent& event)
     if (const auto* started = std::get_if<StartedEvent>(&event)) {
         continued_ = started->firstStep > 0;
         stepsPerEpoch_ = started->stepsPerEpoch;
+        totalSteps_ = started->totalSteps;
         checkModel(out);
         checkImbalance(out);
     } else if (const auto* s = std::get_if<StepEvent>(&event)) {

@@ -38,7 +38,14 @@
 //   diag.imbalanced_accuracy    the largest training class 3x the smallest (non-empty) one, the
 //                               run judged by an accuracy, and no class weights or balancing
 //                               sampler (at the start, from the training split's class counts)
+//   diag.transformer_warmup     a model with MultiHeadAttention and schedule.warmup_steps 0 whose
+//                               loss or gradient becomes non-finite, or whose loss jumps, within the
+//                               first kWarmupHorizon steps: a logged loss kWarmupJump x the first
+//                               one's (the untrained model's), or, after the best window came 10%
+//                               below the first, above both the first window's mean and 1.5x the
+//                               best window's. Not for resumed or forked runs.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -66,6 +73,7 @@ inline constexpr const char* kCheckLabels = "check_labels";                  // 
 inline constexpr const char* kCheckLossFunction = "check_loss_function";    // Model page
 inline constexpr const char* kCheckInitialisation = "check_initialisation";  // Model page
 inline constexpr const char* kCheckNormalisation = "check_normalisation";    // Datasets page: statistics
+inline constexpr const char* kAddWarmup = "add_warmup";  // train the run's experiment again with the suggested warm-up
 }  // namespace diagnostic_action
 
 struct DiagnosticRule {
@@ -90,6 +98,13 @@ inline constexpr double kHighSgdLr = 0.1;             // sgd: the papers' 0.1 th
 inline constexpr std::int64_t kBatchNormMinBatch = 8;  // the seeds: "batch size below 8"
 inline constexpr double kImbalanceRatio = 3.0;
 inline constexpr std::int64_t kOverfitEpochs = 3;
+inline constexpr std::int64_t kWarmupHorizon = 500;  // the seeds: Transformers warm up over "the first few hundred steps"
+inline constexpr double kWarmupJump = 1.25;          // a loss a quarter above the untrained model's
+
+// The warm-up diag.transformer_warmup suggests for a run of `totalSteps` that broke down at
+// `step`: 5% of the run (the usual 1-5%), at least twice the step where it broke down and 100
+// steps (the seeds' "few hundred" for a short run), but no more than a fifth of the run.
+std::int64_t suggestedWarmupSteps(std::int64_t totalSteps, std::int64_t step);
 
 class Diagnostics {
 public:
@@ -123,7 +138,10 @@ private:
     void onEpoch(const EpochEvent& e, std::vector<LogEvent>& out);
     void onLog(const LogEvent& l, std::vector<LogEvent>& out);
     void onFinished(const FinishedEvent& f, std::vector<LogEvent>& out);
-    void nonFinite(std::vector<LogEvent>& out, const std::string& step, const std::string& epoch, double lr);
+    void nonFinite(std::vector<LogEvent>& out, const std::string& step, const std::string& epoch, double lr,
+                   const std::string& value = "nan");
+    void checkWarmup(const StepEvent& s, std::vector<LogEvent>& out);
+    void transformerWarmup(std::vector<LogEvent>& out, std::int64_t step, const std::string& value);
     bool highLearningRate(double lr) const;
 
     ExperimentSpec spec_;
@@ -133,7 +151,10 @@ private:
     std::vector<std::string> fired_;
 
     bool continued_ = false;  // a resumed or forked run (StartedEvent.firstStep > 0)
-    std::int64_t stepsPerEpoch_ = 0;
+    std::int64_t stepsPerEpoch_ = 0, totalSteps_ = 0;
+    std::vector<std::string> attention_;  // the model's MultiHeadAttention nodes
+    double lowestLoss_ = INFINITY;        // of the logged steps
+    double firstLoss_ = NAN;              // the first logged step's
     double lastLr_ = -1;
     std::int64_t lastStep_ = 0, loggedSteps_ = 0;
     // Losses of the logged steps after warm-up, and the windows of 10 they form.

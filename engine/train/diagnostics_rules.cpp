@@ -61,18 +61,49 @@ bool Diagnostics::highLearningRate(double lr) const
     return lr >= (spec_.optimizer.type == "sgd" ? kHighSgdLr : kHighAdaptiveLr);
 }
 
-void Diagnostics::nonFinite(std::vector<LogEvent>& out, const std::string& step, const std::string& epoch, double lr)
+void Diagnostics::nonFinite(std::vector<LogEvent>& out, const std::string& step, const std::string& epoch, double lr,
+                            const std::string& value)
 {
     if (!(lr > 0)) lr = lastLr_ > 0 ? lastLr_ : spec_.optimizer.lr;
     fire(out, DiagNonFinite, {step, epoch, num(lr), num(spec_.optimizer.lr * 0.1)});
+    char* end = nullptr;
+    const long long n = std::strtoll(step.c_str(), &end, 10);
+    if (end != step.c_str()) transformerWarmup(out, n, value);
+}
+
+// A Transformer that breaks down in its first steps without warm-up: the advice is warm-up.
+void Diagnostics::transformerWarmup(std::vector<LogEvent>& out, std::int64_t step, const std::string& value)
+{
+    if (attention_.empty() || spec_.schedule.warmupSteps > 0 || continued_ || step > kWarmupHorizon) return;
+    const double lr = lastLr_ > 0 ? lastLr_ : spec_.optimizer.lr;
+    std::string names;
+    for (std::size_t i = 0; i < attention_.size(); ++i) names += (i ? ", " : "") + attention_[i];
+    fire(out, DiagTransformerWarmup,
+         {std::to_string(step), std::to_string(totalSteps_), value, std::isfinite(lowestLoss_) ? num(lowestLoss_) : "-",
+          num(lr), names, std::to_string(suggestedWarmupSteps(totalSteps_, step))});
+}
+
+// A jump: a loss well above the untrained model's, or, once the run had learned, above where
+// it started and well above its best.
+void Diagnostics::checkWarmup(const StepEvent& s, std::vector<LogEvent>& out)
+{
+    if (!(firstLoss_ > 0)) {
+        firstLoss_ = s.loss;
+        return;
+    }
+    const bool aboveStart = s.loss > kWarmupJump * firstLoss_;
+    const bool lostProgress = firstWindow_ && bestWindow_ <= 0.9 * *firstWindow_ && s.loss > std::max(*firstWindow_, 1.5 * bestWindow_);
+    if (aboveStart || lostProgress) transformerWarmup(out, s.step, num(s.loss));
 }
 
 void Diagnostics::onStep(const StepEvent& s, std::vector<LogEvent>& out)
 {
     if (!std::isfinite(s.loss) || !std::isfinite(s.gradNorm)) {
-        nonFinite(out, std::to_string(s.step), std::to_string(s.epoch), s.lr);
+        nonFinite(out, std::to_string(s.step), std::to_string(s.epoch), s.lr, num(std::isfinite(s.loss) ? s.gradNorm : s.loss));
         return;
     }
+    checkWarmup(s, out);  // against the windows before this step
+    lowestLoss_ = std::min(lowestLoss_, s.loss);
     lastLr_ = s.lr;
     lastStep_ = s.step;
     checkDataWait(s, out);
@@ -201,7 +232,8 @@ void Diagnostics::onLog(const LogEvent& l, std::vector<LogEvent>& out)
             fire(out, DiagLossScaleFalling, {numberArg(firstScale_), numberArg(now), std::to_string(overflows_), m.args.at(0)});
     } else if (m.id == "train.skipped_nan_loss" || m.id == "train.skipped_infinite_loss" ||
                m.id == "train.skipped_non_finite_gradient") {
-        if (++skippedSteps_ == 3 && m.args.size() >= 2) nonFinite(out, m.args[0], m.args[1], -1);
+        if (++skippedSteps_ == 3 && m.args.size() >= 2)
+            nonFinite(out, m.args[0], m.args[1], -1, m.id == "train.skipped_infinite_loss" ? "inf" : "nan");
     }
 }
 
@@ -210,7 +242,8 @@ void Diagnostics::onFinished(const FinishedEvent& f, std::vector<LogEvent>& out)
     // The trainer's divergence: step, epoch, batch, lr, lr / 10, classes.
     if (f.outcome == FinishedEvent::Outcome::Failed && f.message.id.starts_with("train.diverged_") &&
         f.message.args.size() >= 4)
-        nonFinite(out, f.message.args[0], f.message.args[1], argNumber(f.message, 3));
+        nonFinite(out, f.message.args[0], f.message.args[1], argNumber(f.message, 3),
+                  f.message.id == "train.diverged_infinite_loss" ? "inf" : "nan");
 }
 
 std::vector<LogEvent> Diagnostics::observeMemory(std::int64_t epoch, const AllocatorStats& stats)

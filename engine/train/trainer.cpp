@@ -15,6 +15,7 @@
 #include "dist/metric_reduction.h"
 #include "exec/cpu_fallback.h"
 #include "optim/schedule_preview.h"
+#include "optim/weight_decay.h"
 #include "train/data_fit.h"
 #include "tensor/checked_size.h"
 #include "train/memory_advice.h"
@@ -248,6 +249,8 @@ void Trainer::announce()
     std::vector<std::string> memory = runMemoryArgs(e.memory, spec_.optimizer.type);
     memory.insert(memory.begin(), backend_.name());
     log(LogEvent::Level::Info, makeMessage(MessageId::TrainMemoryPlanned, std::move(memory)));
+    if (std::optional<Message> decay = weightDecayMessage(exec_->graph(), spec_.optimizer))  // its parameter groups
+        log(LogEvent::Level::Info, std::move(*decay));
     for (Message& m : describeCpuPasses(exec_->graph(), exec_->plan(), backend_.name()))
         log(LogEvent::Level::Info, std::move(m));
     if (cpuThreads_)

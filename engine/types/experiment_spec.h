@@ -76,6 +76,9 @@ struct OptimizerSpec {
     double weightDecay = 0.0;  // L2 added to the gradient (sgd, adam, rmsprop); decoupled for adamw
     double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam, adamw (rmsprop uses eps)
     double alpha = 0.99;  // rmsprop smoothing
+    // false: weight decay only on weight matrices and kernels, not on biases, norms and
+    // embeddings (ops/op.h decays()); true: on every parameter, as torch.optim does alone.
+    bool decayAll = false;
 
     bool operator==(const OptimizerSpec&) const = default;
 };

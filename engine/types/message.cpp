@@ -130,6 +130,13 @@ const std::vector<MessageTemplate> kTemplates = {
      "  - enable gradient clipping (training.clip_grad_norm, e.g. 1.0);\n"
      "  - check the initialisation (Kaiming for ReLU layers).\n"
      "Or set training.skip_non_finite_loss to skip such steps."},
+    {OptimWeightDecayGroups, "optim.weight_decay_groups",
+     "weight decay %1 on %2 weight {2:matrix or kernel|matrices and kernels} (%3 values); not on %4 "
+     "{4:bias, norm or embedding tensor|bias, norm and embedding tensors} (%5 values; optimizer.decay_all: true decays "
+     "them too)"},
+    {OptimWeightDecayAll, "optim.weight_decay_all",
+     "weight decay %1 on all %2 parameter {2:tensor|tensors} (%3 values), biases, norms and embeddings included "
+     "(optimizer.decay_all)"},
     {DiagNonFinite, "diag.non_finite",
      "The loss or the gradients became NaN or infinite at step %1 (epoch %2) with learning rate %3; training cannot "
      "recover from that. Resume from the last good checkpoint with the learning rate x0.1 (optimizer.lr %4), or add warm-up or "
@@ -196,6 +203,12 @@ const std::vector<MessageTemplate> kTemplates = {
      "accuracy: on imbalanced data accuracy misleads, since predicting the large classes already scores well. Look "
      "at macro F1 and AUC (evaluate the run), and weight the loss by inverse class frequency (CrossEntropy "
      "class_weights) or use the class-balanced sampler (dataset.loader.sampler: class_balanced)."},
+    {DiagTransformerWarmup, "diag.transformer_warmup",
+     "The training broke down early, at step %1 of %2 (loss %3; lowest so far %4), with no learning-rate warm-up "
+     "(schedule.warmup_steps: 0) at learning rate %5: a model with attention (%6) needs warm-up, since its first "
+     "updates, large and noisy, throw the attention weights off. Warm up over the first 1 to 5% of the run's steps, "
+     "and past where this run broke down: schedule.warmup_steps: %7. Clipping the gradient norm at 1.0 "
+     "(training.clip_grad_norm) helps too."},
     {RunStarted, "run.started", "training %1 on %2: %3, epochs %4 to %5, %6 {6:step|steps} of batch %7"},
     {RunStartedAccumulated, "run.started_accumulated",
      "training %1 on %2: %3, epochs %4 to %5, %6 {6:step|steps} of batch %7 x %8 accumulated"},
@@ -335,6 +348,9 @@ const std::vector<MessageTemplate> kTemplates = {
      "%1 of %2 {2:image|images} differ from %3: resized keeping the aspect ratio and padded with black (dataset.resize: pad)"},
     {DataImagesResizedStretch, "data.images_resized_stretch",
      "%1 of %2 {2:image|images} differ from %3: stretched to it, which changes their aspect ratio (dataset.resize: stretch)"},
+    {DataTextsCut, "data.texts_cut",
+     "%1 of %2 {2:text is|texts are} longer than %3 tokens (the longest: %4): each is cut to its first %3 (dataset.context, "
+     "the longest text the model reads)"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)
@@ -359,9 +375,6 @@ Message makeMessage(MessageId id, std::vector<std::string> args)
 }
 
 std::string fillTemplate(const std::string& english, const std::vector<std::string>& args)
-    {DataTextsCut, "data.texts_cut",
-     "%1 of %2 {2:text is|texts are} longer than %3 tokens (the longest: %4): each is cut to its first %3 (dataset.context, "
-     "the longest text the model reads)"},
 {
     std::string out;
     for (std::size_t i = 0; i < english.size(); ++i) {

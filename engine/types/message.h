@@ -80,6 +80,8 @@ enum class MessageId {
     TrainDivergedNanLoss,
     TrainDivergedInfiniteLoss,
     TrainDivergedNonFiniteGradient,
+    OptimWeightDecayGroups,
+    OptimWeightDecayAll,
     // The training diagnostics (train/diagnostics.h): each key is its rule's id.
     DiagNonFinite,
     DiagNotConverging,
@@ -96,6 +98,7 @@ enum class MessageId {
     DiagBatchNormAccumulation,
     DiagLossScaleFalling,
     DiagImbalancedAccuracy,
+    DiagTransformerWarmup,
     RunStarted,
     RunStartedAccumulated,
     RunEpochDone,
@@ -214,6 +217,7 @@ enum class MessageId {
     DataImagesResizedCrop,
     DataImagesResizedPad,
     DataImagesResizedStretch,
+    DataTextsCut,
     Count
 };
 
@@ -229,7 +233,6 @@ const std::vector<MessageTemplate>& messageTemplates();
 
 // The message `id` with `args` (as many as its template names), its English text filled in.
 Message makeMessage(MessageId id, std::vector<std::string> args = {});
-    DataTextsCut,
 
 // `english` with its %N and {N:singular|plural} filled from `args` (a missing argument reads
 // as empty; a count that is not an integer takes the plural).

@@ -1431,19 +1431,19 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message numerus="yes">
         <source>weight decay %1 on %n weight matrices and kernels (%3 values); not on %4 bias, norm and embedding tensors (%5 values; optimizer.decay_all: true decays them too)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>权重衰减 %1 作用于 %n 个权重矩阵和卷积核（%3 个数值）；不作用于 %4 个偏置、归一化和嵌入参数（%5 个数值；optimizer.decay_all: true 则也对它们衰减）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>weight decay %1 on all %n parameter tensor(s) (%3 values), biases, norms and embeddings included (optimizer.decay_all)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>权重衰减 %1 作用于全部 %n 个参数张量（%3 个数值），包括偏置、归一化和嵌入参数（optimizer.decay_all）</numerusform>
         </translation>
     </message>
     <message>
         <source>The training broke down early, at step %1 of %2 (loss %3; lowest so far %4), with no learning-rate warm-up (schedule.warmup_steps: 0) at learning rate %5: a model with attention (%6) needs warm-up, since its first updates, large and noisy, throw the attention weights off. Warm up over the first 1 to 5% of the run&apos;s steps, and past where this run broke down: schedule.warmup_steps: %7. Clipping the gradient norm at 1.0 (training.clip_grad_norm) helps too.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练在早期崩溃：共 %2 步中的第 %1 步（loss %3；此前最低 %4），没有学习率预热（schedule.warmup_steps: 0），学习率为 %5。含注意力的模型（%6）需要预热：最初的更新又大又乱，会把注意力权重带偏。在前 1% 到 5% 的训练步数内预热，并且要超过这次崩溃的位置：schedule.warmup_steps: %7。把梯度范数裁剪到 1.0（training.clip_grad_norm）也有帮助。</translation>
     </message>
 </context>
 <context>
@@ -2354,11 +2354,11 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>Decay all parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>衰减全部参数</translation>
     </message>
     <message>
         <source>Off (the default): weight decay applies only to the weight matrices and kernels of Linear, convolution and attention layers, not to biases, normalisation scales and shifts or embedding and position tables, as Transformers are trained. On: to every parameter, as torch.optim does when given all parameters in one group.</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭（默认）：权重衰减只作用于 Linear、卷积和注意力层的权重矩阵和卷积核，不作用于偏置、归一化层的缩放和平移参数，也不作用于嵌入表和位置编码表，这是训练 Transformer 的常规做法。打开：作用于每一个参数，就像把全部参数放在同一组交给 torch.optim 时那样。</translation>
     </message>
     <message>
         <source>Text: how many tokens the model sees at once; the text is cut into blocks this long, and the model learns to predict the next token at every position. Longer contexts cost memory and time in attention. Text classification (text_folder): the longest text read (max_length); shorter texts are padded with token 0, longer ones cut, and the run&apos;s log says how many.</source>
@@ -3313,11 +3313,11 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     </message>
     <message>
         <source>A Transformer without warm-up</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 没有预热</translation>
     </message>
     <message>
         <source>Train again with warm-up</source>
-        <translation type="unfinished"></translation>
+        <translation>加上预热重新训练</translation>
     </message>
 </context>
 <context>
@@ -7081,15 +7081,15 @@ Click to show them</source>
     </message>
     <message>
         <source>run %1 with %2 warm-up steps</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 %1，预热 %2 步</translation>
     </message>
     <message>
         <source>Training the experiment of run %1 again with a learning-rate warm-up of %2 steps.</source>
-        <translation type="unfinished"></translation>
+        <translation>以 %2 步学习率预热重新训练运行 %1 的实验。</translation>
     </message>
     <message>
         <source>Cannot add warm-up to run %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法为运行 %1 加上预热：%2</translation>
     </message>
 </context>
 <context>

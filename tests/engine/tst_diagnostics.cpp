@@ -85,6 +85,58 @@ std::vector<TrainEvent> healthyStream(std::int64_t steps = 400)
 
 ExperimentSpec mlpSpec() { return loadExperiment(kExperiments + "/fashion_mnist_mlp.yaml"); }
 
+// Three post-norm Transformer blocks over 32 characters (19 of them), AdamW at a rate they
+// cannot take cold (0.05: the second step's loss is a quarter above the first's, and the run
+// ends near 2.5; with 60 steps of warm-up it ends near 0.8).
+std::string transformerYaml(const std::string& textPath)
+{
+    return R"(name: warmup_test
+dataset: {format: text, path: )" + textPath + R"(, tokenizer: characters, context: 32, validation_fraction: 0.1, loader: {num_workers: 0}}
+model:
+  nodes:
+    - {name: embed, op: Embedding, inputs: [tokens], num_embeddings: 19, embedding_dim: 32}
+    - {name: pos, op: PositionalEncoding, kind: learned, max_length: 32}
+    - {name: b1_attn, op: MultiHeadAttention, inputs: [pos], heads: 2, causal: true}
+    - {name: b1_add, op: Add, inputs: [b1_attn, pos]}
+    - {name: b1_ln, op: LayerNorm}
+    - {name: b1_fc1, op: Linear, out_features: 64}
+    - {name: b1_gelu, op: GELU}
+    - {name: b1_fc2, op: Linear, out_features: 32}
+    - {name: b1_add2, op: Add, inputs: [b1_fc2, b1_ln]}
+    - {name: b1_ln2, op: LayerNorm}
+    - {name: b2_attn, op: MultiHeadAttention, inputs: [b1_ln2], heads: 2, causal: true}
+    - {name: b2_add, op: Add, inputs: [b2_attn, b1_ln2]}
+    - {name: b2_ln, op: LayerNorm}
+    - {name: b2_fc1, op: Linear, out_features: 64}
+    - {name: b2_gelu, op: GELU}
+    - {name: b2_fc2, op: Linear, out_features: 32}
+    - {name: b2_add2, op: Add, inputs: [b2_fc2, b2_ln]}
+    - {name: b2_ln2, op: LayerNorm}
+    - {name: b3_attn, op: MultiHeadAttention, inputs: [b2_ln2], heads: 2, causal: true}
+    - {name: b3_add, op: Add, inputs: [b3_attn, b2_ln2]}
+    - {name: b3_ln, op: LayerNorm}
+    - {name: b3_fc1, op: Linear, out_features: 64}
+    - {name: b3_gelu, op: GELU}
+    - {name: b3_fc2, op: Linear, out_features: 32}
+    - {name: b3_add2, op: Add, inputs: [b3_fc2, b3_ln]}
+    - {name: b3_ln2, op: LayerNorm}
+    - {name: head, op: Linear, out_features: 19}
+    - {name: loss, op: CrossEntropy, inputs: [head, label]}
+optimizer: {type: adamw, lr: 0.05, weight_decay: 0.01}
+schedule: {type: cosine}
+training: {epochs: 3, max_steps: 300, batch_size: 16, seed: 1, device: cpu, threads: 2}
+)";
+}
+
+// The MLP's experiment with two attention nodes added: the rules read the model's ops only.
+ExperimentSpec attentionSpec()
+{
+    ExperimentSpec spec = mlpSpec();
+    spec.model.add("attn1", "MultiHeadAttention", {"x"}, {});
+    spec.model.add("attn2", "MultiHeadAttention", {"attn1"}, {});
+    return spec;
+}
+
 // The diagnostics that `events` raise, by rule id, each as often as it was raised.
 std::vector<LogEvent> feed(Diagnostics& d, const std::vector<TrainEvent>& events)
 {
@@ -436,6 +488,83 @@ private slots:
         QVERIFY2(diagnostics.fired().empty(), qPrintable(joined(diagnostics.fired())));
     }
 
+    // --- Transformers without warm-up ---------------------------------------------------------
+    void transformerJumpWithoutWarmupAdvisesWarmup()
+    {
+        // The healthy stream falls from about 2.3 to 0.5 by step 60; a loss of 3 at step 61 is
+        // above the first window's mean (about 2.1) and 1.5x the best window's.
+        std::vector<TrainEvent> events = healthyStream(60);
+        events.push_back(step(61, 3.0));
+        events.push_back(step(62, 3.2));
+        Diagnostics d(attentionSpec());
+        const auto logs = feed(d, events);
+        EXPECT_RULES(ids(logs), "diag.transformer_warmup");
+        const Message& m = logs[0].message;
+        QCOMPARE(int(logs[0].level), int(LogEvent::Level::Warning));
+        // step, of the run's 10,000, loss, lowest so far, lr, the attention nodes, the warm-up:
+        // 5% of the run (500) is more than twice step 61.
+        QCOMPARE(m.args.at(0), std::string("61"));
+        QCOMPARE(m.args.at(1), std::string("10000"));
+        QCOMPARE(m.args.at(2), std::string("3"));
+        QCOMPARE(m.args.at(5), std::string("attn1, attn2"));
+        QCOMPARE(m.args.at(6), std::string("500"));
+        QVERIFY2(m.text.find("schedule.warmup_steps: 500") != std::string::npos, m.text.c_str());
+        QCOMPARE(std::string(diagnosticRule("diag.transformer_warmup")->actions.front()), std::string("add_warmup"));
+
+        // Silent with warm-up, without attention, for a resumed run, and past the first few hundred steps.
+        ExperimentSpec warm = attentionSpec();
+        warm.schedule.warmupSteps = 50;
+        Diagnostics withWarmup(warm), plain(mlpSpec());
+        QVERIFY(feed(withWarmup, events).empty());
+        QVERIFY(feed(plain, events).empty());
+        std::vector<TrainEvent> resumed = events;
+        resumed.front() = started(1000, 1000);
+        Diagnostics continued(attentionSpec());
+        QVERIFY(feed(continued, resumed).empty());
+        std::vector<TrainEvent> late = healthyStream(kWarmupHorizon + 10);
+        late.push_back(step(kWarmupHorizon + 11, 3.0));
+        Diagnostics later(attentionSpec());
+        QVERIFY(feed(later, late).empty());
+        // A healthy Transformer says nothing.
+        Diagnostics healthy(attentionSpec());
+        QVERIFY(feed(healthy, healthyStream()).empty());
+        // One that blows up at once: a loss a quarter above the untrained model's (2.3 x 1.25 = 2.875).
+        Diagnostics blowUp(attentionSpec());
+        const auto early = feed(blowUp, {started(), step(1, 2.3), step(2, 2.8), step(3, 3.2), step(4, 5.0)});
+        EXPECT_RULES(ids(early), "diag.transformer_warmup");
+        QCOMPARE(early[0].message.args.at(0), std::string("3"));
+        QCOMPARE(early[0].message.args.at(3), std::string("2.3"));  // the lowest so far
+    }
+
+    void transformerDivergingWithoutWarmupAdvisesWarmupToo()
+    {
+        auto events = healthyStream(30);
+        events.push_back(step(31, NAN));
+        Diagnostics d(attentionSpec());
+        const auto logs = feed(d, events);
+        EXPECT_RULES(ids(logs), "diag.non_finite", "diag.transformer_warmup");
+        QCOMPARE(logs[1].message.args.at(0), std::string("31"));
+        QCOMPARE(logs[1].message.args.at(2), std::string("nan"));
+        // The trainer's own divergence (no step event for the failed step) advises it as well.
+        Diagnostics failed(attentionSpec());
+        feed(failed, {started()});
+        FinishedEvent f;
+        f.outcome = FinishedEvent::Outcome::Failed;
+        f.message = makeMessage(MessageId::TrainDivergedInfiniteLoss, {"7", "1", "7", "0.01", "0.001", "10"});
+        EXPECT_RULES(ids(failed.observe(f)), "diag.non_finite", "diag.transformer_warmup");
+    }
+
+    void suggestedWarmupIsAShareOfTheRun()
+    {
+        QCOMPARE(suggestedWarmupSteps(10000, 61), std::int64_t(500));  // 5%
+        QCOMPARE(suggestedWarmupSteps(10000, 400), std::int64_t(800));  // past the breakdown
+        QCOMPARE(suggestedWarmupSteps(2000, 10), std::int64_t(100));    // at least 100
+        QCOMPARE(suggestedWarmupSteps(600, 100), std::int64_t(120));    // at most a fifth
+        QCOMPARE(suggestedWarmupSteps(300, 10), std::int64_t(60));
+        QCOMPARE(suggestedWarmupSteps(0, 80), std::int64_t(160));       // run length unknown
+        QCOMPARE(suggestedWarmupSteps(3, 0), std::int64_t(1));
+    }
+
     // --- the provoked case, through the job and the store ------------------------------------
     void learningRateTenGivesTheCardAndItsActionTrains()
     {
@@ -499,6 +628,66 @@ private slots:
         QCOMPARE(retried.all<StepEvent>().size(), std::size_t(4 * 15));
         for (const auto& s : retried.all<StepEvent>()) QVERIFY(std::isfinite(s.loss));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, lowerLearningRateJob(ws, 999));
+    }
+
+    // A real Transformer (three post-norm blocks) on generated sentences, AdamW at a large rate:
+    // without warm-up its loss jumps back up early and the card advises warm-up; its action
+    // trains the experiment again with the suggested warm-up, which stays stable.
+    void transformerWithoutWarmupGetsTheCardAndItsActionTrains()
+    {
+        QTemporaryDir dir;
+        const std::string text = dir.filePath("sentences.txt").toStdString(), workspace = dir.filePath("ws").toStdString();
+        {
+            const char* words[] = {"the", "cat", "sat", "on", "a", "mat", "dog", "ran", "to", "red", "big", "old", "sun"};
+            std::mt19937 rng(1);
+            std::ofstream out(text);
+            for (int i = 0; i < 3000; ++i) {
+                const int n = 3 + int(rng() % 5);
+                for (int w = 0; w < n; ++w) out << (w ? " " : "") << words[rng() % 13];
+                out << ".\n";
+            }
+        }
+        ExperimentSpec spec = parseExperiment(transformerYaml(text), "warm-up test");
+        const JobEnvironment env{workspace, dir.filePath("cache").toStdString()};
+        const Workspace ws = Workspace::open(workspace);
+        RunControl control;
+
+        Recorder cold;
+        const JobResult broke = runJob(TrainJob{spec}, env, control, cold);
+        std::vector<Message> advice;
+        for (const auto& l : cold.all<LogEvent>())
+            if (l.message.id == "diag.transformer_warmup") advice.push_back(l.message);
+        QVERIFY2(advice.size() == 1, broke.finished.message.text.c_str());
+        const std::int64_t brokeAt = std::stoll(advice[0].args.at(0));
+        qInfo("without warm-up: %s", advice[0].text.c_str());
+        QVERIFY(brokeAt <= kWarmupHorizon);
+        const std::string suggested = advice[0].args.back();
+        {
+            RunReader reader(ws);
+            int stored = 0;
+            for (const LogLine& line : reader.logs(broke.runId)) stored += line.message.id == "diag.transformer_warmup";
+            QCOMPARE(stored, 1);
+        }
+
+        const TrainJob again = warmupJob(ws, broke.runId);
+        QVERIFY(again.fork.empty() && again.experiment);
+        QCOMPARE(std::to_string(again.experiment->schedule.warmupSteps), suggested);
+        QCOMPARE(again.experiment->optimizer.lr, spec.optimizer.lr);  // the same rate, warmed up
+        Recorder warm;
+        const JobResult fine = runJob(again, env, control, warm);
+        QVERIFY2(fine.finished.outcome == FinishedEvent::Outcome::Finished, fine.finished.message.text.c_str());
+        for (const auto& l : warm.all<LogEvent>()) QVERIFY2(!isDiagnostic(l.message), l.message.text.c_str());
+        const auto steps = warm.all<StepEvent>();
+        for (const auto& s : steps) QVERIFY(std::isfinite(s.loss));
+        QVERIFY(steps.back().loss < 0.6 * steps.front().loss);
+        // Warm-up, not the rule's switch, kept it quiet: its losses judged as if there were no
+        // warm-up do not jump either.
+        Diagnostics judged(spec);
+        std::vector<TrainEvent> events;
+        for (const TrainEvent& e : warm.events)
+            if (!std::holds_alternative<LogEvent>(e)) events.push_back(e);
+        QVERIFY2(feed(judged, events).empty(), qPrintable(joined(judged.fired())));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, warmupJob(ws, fine.runId));  // no advice in its log
     }
 };
 

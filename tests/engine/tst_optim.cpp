@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 
 #include "backend/backend.h"
@@ -14,6 +15,7 @@
 #include "optim/loss_scaler.h"
 #include "optim/optimizer.h"
 #include "optim/schedule.h"
+#include "optim/weight_decay.h"
 
 using namespace ts;
 
@@ -85,6 +87,7 @@ bool close(double a, double b, double rel = 1e-5, double abs = 1e-6) { return st
 
 // torch.optim's documented algorithms, written out literally in double (one element at a
 // time, bias corrections as m-hat / v-hat): the reference the fused float kernels must meet.
+// Weight decay as two param groups: fc.weight (i < 2) decays, fc.bias (i = 2) only with decayAll.
 struct Reference {
     OptimizerSpec s;
     Vec p, m, v, buf;
@@ -95,22 +98,23 @@ struct Reference {
         ++t;
         for (int i = 0; i < 3; ++i) {
             double g = grad[i];
+            const double wd = i < 2 || s.decayAll ? s.weightDecay : 0.0;
             if (s.type == "sgd") {
-                g += s.weightDecay * p[i];
+                g += wd * p[i];
                 if (s.momentum != 0) {
                     buf[i] = t == 1 ? g : s.momentum * buf[i] + g;  // torch: b_1 = g_1
                     g = s.nesterov ? g + s.momentum * buf[i] : buf[i];
                 }
                 p[i] -= s.lr * g;
             } else if (s.type == "adam" || s.type == "adamw") {
-                if (s.type == "adamw") p[i] -= s.lr * s.weightDecay * p[i];
-                else g += s.weightDecay * p[i];
+                if (s.type == "adamw") p[i] -= s.lr * wd * p[i];
+                else g += wd * p[i];
                 m[i] = s.beta1 * m[i] + (1 - s.beta1) * g;
                 v[i] = s.beta2 * v[i] + (1 - s.beta2) * g * g;
                 const double mh = m[i] / (1 - std::pow(s.beta1, t)), vh = v[i] / (1 - std::pow(s.beta2, t));
                 p[i] -= s.lr * mh / (std::sqrt(vh) + s.eps);
             } else {  // rmsprop
-                g += s.weightDecay * p[i];
+                g += wd * p[i];
                 v[i] = s.alpha * v[i] + (1 - s.alpha) * g * g;
                 const double d = g / (std::sqrt(v[i]) + s.eps);
                 if (s.momentum > 0) {
@@ -210,6 +214,7 @@ private slots:
     {
         OptimizerSpec s = opt("sgd", 0.1);
         s.weightDecay = 0.1;
+        s.decayAll = true;  // the bias too, as torch.optim given all parameters in one group
         // g1' = g1 + 0.1 p0 = (0.6, -1.2, 2.05)                    p1 = (0.94, -1.88, 0.295)
         // g2' = g2 + 0.1 p1 = (1.094, 0.812, -0.9705)              p2 = (0.8306, -1.9612, 0.39205)
         const auto p = run(s, {kG1, kG2});
@@ -239,6 +244,7 @@ private slots:
         // sign step: p1 = (0.89, -1.88, 0.395).
         OptimizerSpec adam = opt("adam", 0.1), adamw = opt("adamw", 0.1);
         adam.weightDecay = adamw.weightDecay = 0.1;
+        adam.decayAll = adamw.decayAll = true;
         const auto pa = run(adam, {kG1, kG2}), pw = run(adamw, {kG1, kG2});
         COMPARE_VEC(pa[0], (Vec{0.9, -1.9, 0.4}));
         COMPARE_VEC(pw[0], (Vec{0.89, -1.88, 0.395}));
@@ -278,14 +284,17 @@ private slots:
         QTest::addColumn<double>("momentum");
         QTest::addColumn<bool>("nesterov");
         QTest::addColumn<double>("weightDecay");
-        QTest::newRow("sgd") << "sgd" << 0.0 << false << 0.0;
-        QTest::newRow("sgd momentum wd") << "sgd" << 0.8 << false << 0.05;
-        QTest::newRow("sgd nesterov wd") << "sgd" << 0.8 << true << 0.05;
-        QTest::newRow("adam") << "adam" << 0.0 << false << 0.0;
-        QTest::newRow("adam l2") << "adam" << 0.0 << false << 0.05;
-        QTest::newRow("adamw") << "adamw" << 0.0 << false << 0.05;
-        QTest::newRow("rmsprop wd") << "rmsprop" << 0.0 << false << 0.05;
-        QTest::newRow("rmsprop momentum wd") << "rmsprop" << 0.5 << false << 0.05;
+        QTest::addColumn<bool>("decayAll");
+        QTest::newRow("sgd") << "sgd" << 0.0 << false << 0.0 << false;
+        QTest::newRow("sgd momentum wd") << "sgd" << 0.8 << false << 0.05 << false;
+        QTest::newRow("sgd nesterov wd all") << "sgd" << 0.8 << true << 0.05 << true;
+        QTest::newRow("adam") << "adam" << 0.0 << false << 0.0 << false;
+        QTest::newRow("adam l2") << "adam" << 0.0 << false << 0.05 << false;
+        QTest::newRow("adam l2 all") << "adam" << 0.0 << false << 0.05 << true;
+        QTest::newRow("adamw") << "adamw" << 0.0 << false << 0.05 << false;
+        QTest::newRow("adamw all") << "adamw" << 0.0 << false << 0.05 << true;
+        QTest::newRow("rmsprop wd") << "rmsprop" << 0.0 << false << 0.05 << false;
+        QTest::newRow("rmsprop momentum wd all") << "rmsprop" << 0.5 << false << 0.05 << true;
     }
 
     void matchesNaiveTorchFormulas()
@@ -296,8 +305,9 @@ private slots:
         QFETCH(double, momentum);
         QFETCH(bool, nesterov);
         QFETCH(double, weightDecay);
+        QFETCH(bool, decayAll);
         OptimizerSpec s = opt(type.toStdString(), 0.03);
-        s.momentum = momentum, s.nesterov = nesterov, s.weightDecay = weightDecay;
+        s.momentum = momentum, s.nesterov = nesterov, s.weightDecay = weightDecay, s.decayAll = decayAll;
         s.beta1 = 0.8, s.beta2 = 0.95, s.alpha = 0.9;
         std::mt19937 rng(5);
         std::normal_distribution<double> n01;
@@ -410,6 +420,7 @@ private slots:
         std::fill_n(ex.flatGradients().data<float>(), ex.flatGradients().numel(), 1.0f);
         OptimizerSpec s = opt("sgd", 1.0);
         s.weightDecay = 0.5;
+        s.decayAll = true;  // batch norm's scale and shift decay only so
         makeOptimizer(s, ex)->step(1.0f);
         int frozen = 0;
         for (const Parameter& p : ex.parameters()) {
@@ -419,6 +430,94 @@ private slots:
             frozen += !p.trainable;
         }
         QCOMPARE(frozen, 2);
+    }
+
+    void weightDecayGroupsMatchTorchParamGroups()
+    {
+        // A small Transformer's parameters: AdamW (lr 0.1, wd 0.1) decays the three weight
+        // matrices and leaves the embedding and position tables, the norm and the biases alone,
+        // as torch.optim.AdamW with two param groups does. Parameter values and gradients come
+        // from one formula over the parameters in this order (flat index j); per parameter the
+        // first and last value and the sum after 3 steps, from PyTorch 1.13:
+        //   names = [...the order below...]; sizes = [20, 12, 4, 4, 48, 12, 16, 4, 24, 6]
+        //   p[j] = float32(0.5 sin(0.7 j + 0.3)); at step t: grad[j] = float32(cos(0.37 j t + t))
+        //   AdamW([{"params": weights, "weight_decay": 0.1}, {"params": others, "weight_decay": 0.0}], lr=0.1)
+        //   and for decay_all AdamW(all, lr=0.1, weight_decay=0.1): the sums only.
+        Graph g;
+        g.inputs = {{"tokens", Shape{3}, DType::I64}};
+        g.add("embed", "Embedding", {"tokens"}, {{"num_embeddings", std::int64_t(5)}, {"embedding_dim", std::int64_t(4)}});
+        g.add("pos", "PositionalEncoding", {"embed"}, {{"kind", std::string("learned")}, {"max_length", std::int64_t(3)}});
+        g.add("ln", "LayerNorm", {"pos"});
+        g.add("attn", "MultiHeadAttention", {"ln"}, {{"heads", std::int64_t(2)}});
+        g.add("fc", "Linear", {"attn"}, {{"out_features", std::int64_t(6)}});
+        struct Want {
+            const char* name;
+            double first, last, sum, sumDecayAll;
+        };
+        const Want want[] = {
+            {"embed.weight", 0.0893722922, 0.64359355, 1.06202729, 1.04169782},
+            {"pos.weight", 0.684353411, -0.304243147, 1.43357257, 1.39947998},
+            {"ln.weight", -0.622871161, -0.131871402, -1.9564279, -1.90522876},
+            {"ln.bias", 0.392842084, 0.443413556, 2.09706798, 2.04467648},
+            {"attn.in_proj_weight", 0.114250056, -0.275820941, -1.07026173, -1.07026173},
+            {"attn.in_proj_bias", -0.212529793, -0.0668231472, 0.114067176, 0.116760734},
+            {"attn.out_proj.weight", 0.156018853, -0.657697558, 0.244731806, 0.244731806},
+            {"attn.out_proj.bias", -0.390135646, 0.430028945, 0.25040248, 0.228562858},
+            {"fc.weight", 0.277439296, 0.0708417073, -0.102570832, -0.102570832},
+            {"fc.bias", 0.442491412, -0.688033998, 0.880898595, 0.856324434},
+        };
+        const CheckedGraph checked = checkGraph(g, 1);
+        for (bool decayAll : {false, true}) {
+            Executor ex(checked, cpuBackend());
+            const auto fill = [&](bool grads, int t) {
+                std::int64_t j = 0;
+                for (const Want& w : want) {
+                    const Parameter* p = ex.findParameter(w.name);
+                    float* data = (grads ? p->grad : p->value).data<float>();
+                    for (std::int64_t k = 0; k < p->value.numel(); ++k, ++j)
+                        data[k] = grads ? float(std::cos(0.37 * double(j) * t + t)) : float(0.5 * std::sin(0.7 * double(j) + 0.3));
+                }
+                QCOMPARE(j, std::int64_t(150));  // every trainable value
+            };
+            fill(false, 0);
+            OptimizerSpec s = opt("adamw", 0.1);
+            s.weightDecay = 0.1;
+            s.decayAll = decayAll;
+            auto o = makeOptimizer(s, ex);
+            for (int t = 1; t <= 3; ++t) {
+                fill(true, t);
+                o->step(0.1f);
+            }
+            for (const Want& w : want) {
+                const Parameter* p = ex.findParameter(w.name);
+                const float* v = p->value.data<float>();
+                const std::int64_t n = p->value.numel();
+                const double sum = std::accumulate(v, v + n, 0.0);
+                const QString at = QString("%1 (decay_all %2)").arg(w.name).arg(decayAll);
+                QVERIFY2(close(sum, decayAll ? w.sumDecayAll : w.sum, 1e-5, 1e-5), qPrintable(at + QString(": sum %1").arg(sum, 0, 'g', 9)));
+                if (decayAll) continue;
+                QVERIFY2(close(v[0], w.first) && close(v[n - 1], w.last), qPrintable(at));
+            }
+        }
+
+        // The groups as the Hyperparameters page and the run's log count them.
+        OptimizerSpec s = opt("adamw", 1e-3);
+        s.weightDecay = 0.01;
+        const WeightDecayGroups groups = weightDecayGroups(checked, s);
+        QCOMPARE(groups.decayed.names, (std::vector<std::string>{"attn.in_proj_weight", "attn.out_proj.weight", "fc.weight"}));
+        QCOMPARE(groups.decayed.values, std::int64_t(48 + 16 + 24));
+        QCOMPARE(groups.kept.names.size(), std::size_t(7));
+        QCOMPARE(groups.kept.values, std::int64_t(150 - 88));
+        QCOMPARE(weightDecayMessage(checked, s)->text,
+                 std::string("weight decay 0.01 on 3 weight matrices and kernels (88 values); not on 7 bias, norm and "
+                             "embedding tensors (62 values; optimizer.decay_all: true decays them too)"));
+        s.decayAll = true;
+        QCOMPARE(weightDecayGroups(checked, s).decayed.values, std::int64_t(150));
+        QCOMPARE(weightDecayMessage(checked, s)->text,
+                 std::string("weight decay 0.01 on all 10 parameter tensors (150 values), biases, norms and embeddings "
+                             "included (optimizer.decay_all)"));
+        s.weightDecay = 0;
+        QVERIFY(!weightDecayMessage(checked, s));
     }
 
     void primitivesCoverLargeBuffers()

@@ -67,6 +67,7 @@ std::vector<ExperimentOption> makeTable()
     const auto usesEps = [](const ExperimentSpec& s) { return oneOf(s.optimizer.type, {"adam", "adamw", "rmsprop"}); };
     const auto rmsprop = [](const ExperimentSpec& s) { return s.optimizer.type == "rmsprop"; };
     const auto warmup = [](const ExperimentSpec& s) { return s.schedule.warmupSteps > 0; };
+    const auto weightDecay = [](const ExperimentSpec& s) { return s.optimizer.weightDecay > 0; };
     const auto step = [](const ExperimentSpec& s) { return s.schedule.type == "step"; };
     const auto multistep = [](const ExperimentSpec& s) { return s.schedule.type == "multistep"; };
     const auto decays = [](const ExperimentSpec& s) { return oneOf(s.schedule.type, {"step", "multistep", "exponential"}); };
@@ -124,6 +125,8 @@ std::vector<ExperimentOption> makeTable()
 
         // Regularisation
         {.key = "optimizer.weight_decay", .group = G::Regularisation, .range = atLeast(0), .value = OPTION_VALUE(s.optimizer.weightDecay)},
+        {.key = "optimizer.decay_all", .group = G::Regularisation, .kind = K::Boolean, .applies = weightDecay,
+         .value = OPTION_VALUE(s.optimizer.decayAll)},
         {.key = "training.clip_grad_norm", .group = G::Regularisation, .range = atLeast(0), .value = OPTION_VALUE(s.training.clipGradNorm)},
         {.key = "training.clip_grad_value", .group = G::Regularisation, .range = atLeast(0), .value = OPTION_VALUE(s.training.clipGradValue)},
         {.key = "dataset.augment.random_resized_crop", .group = G::Regularisation, .range = within(0, 1, false, false),

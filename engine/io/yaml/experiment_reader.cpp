@@ -132,12 +132,13 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 
 void readOptimizer(Reader& r, const Field& f, OptimizerSpec& o)
 {
-    const MapView m = r.map(f.value, "optimizer", {"type", "lr", "momentum", "nesterov", "weight_decay", "beta1", "beta2", "eps", "alpha"}, f.pos);
+    const MapView m = r.map(f.value, "optimizer", {"type", "lr", "momentum", "nesterov", "weight_decay", "decay_all", "beta1", "beta2", "eps", "alpha"}, f.pos);
     option(r, m, "optimizer.type", o.type);
     option(r, m, "optimizer.lr", o.lr);
     const bool momentumRead = option(r, m, "optimizer.momentum", o.momentum);
     const bool nesterovRead = option(r, m, "optimizer.nesterov", o.nesterov);
     option(r, m, "optimizer.weight_decay", o.weightDecay);
+    option(r, m, "optimizer.decay_all", o.decayAll);
     option(r, m, "optimizer.beta1", o.beta1);
     option(r, m, "optimizer.beta2", o.beta2);
     option(r, m, "optimizer.eps", o.eps);

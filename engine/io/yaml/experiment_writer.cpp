@@ -82,6 +82,7 @@ Out optimizerOut(const OptimizerSpec& o)
     putNumber(m, "momentum", o.momentum, def.momentum);
     putBool(m, "nesterov", o.nesterov, def.nesterov);
     putNumber(m, "weight_decay", o.weightDecay, def.weightDecay);
+    putBool(m, "decay_all", o.decayAll, def.decayAll);
     putNumber(m, "beta1", o.beta1, def.beta1);
     putNumber(m, "beta2", o.beta2, def.beta2);
     putNumber(m, "eps", o.eps, def.eps);
