@@ -10,6 +10,7 @@
 #include "typing.h"
 #include <QtWidgets>
 
+#include "io/yaml/experiment_options.h"
 #include "io/yaml/experiment_yaml.h"
 #include "io/yaml/shipped_experiments.h"
 #include "range_test_chart.h"
@@ -208,6 +209,29 @@ private slots:
     // The sweep editor: the example reads as a 4 x 4 grid with halving and becomes the
     // experiment's (both pages); a bad value is placed at its line and column of this text;
     // a small sweep runs as one job whose trials are runs of the workspace tagged with it.
+    // Weight decay's parameter groups, counted under its field: the tabular MLP's three weight
+    // matrices (5x32, 32x32, 32x3) decay, their biases (32 + 32 + 3) do not; decay_all takes
+    // all six; without weight decay there is nothing to say and decay_all is hidden.
+    void weightDecayGroupsShowUnderItsField()
+    {
+        OptionEditor* editor = page_->editor();
+        QCOMPARE(editor->note("optimizer.weight_decay"),
+                 QString("weight decay 0.01 on 3 weight matrices and kernels (1,280 values); not on 3 bias, norm and "
+                         "embedding tensors (67 values; optimizer.decay_all: true decays them too)"));
+        auto* note = editor->findChild<QLabel*>("optionNote_optimizer.weight_decay");
+        QVERIFY(note && note->isVisibleTo(editor));
+        QVERIFY(editor->isShown("optimizer.decay_all"));
+        doc_->edit(withOption(doc_->spec(), "optimizer.decay_all", "true"), "decay all");
+        QCOMPARE(editor->note("optimizer.weight_decay"),
+                 QString("weight decay 0.01 on all 6 parameter tensors (1,347 values), biases, norms and embeddings "
+                         "included (optimizer.decay_all)"));
+        doc_->edit(withOption(doc_->spec(), "optimizer.weight_decay", "0"), "no decay");
+        QVERIFY(editor->note("optimizer.weight_decay").isEmpty() && !note->isVisibleTo(editor));
+        QVERIFY(!editor->isShown("optimizer.decay_all"));
+        doc_->undoStack()->undo();
+        QVERIFY(note->isVisibleTo(editor));
+    }
+
     void sweepIsCheckedAsTypedAndRunsAsOneJob()
     {
         SweepPanel* sweep = page_->sweep();

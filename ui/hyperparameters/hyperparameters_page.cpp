@@ -13,7 +13,10 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "graph/graph.h"
 #include "io/yaml/experiment_yaml.h"
+#include "optim/weight_decay.h"
+#include "ui/engine_messages.h"
 #include "lr_finder_panel.h"
 #include "option_editor.h"
 #include "schedule_preview_chart.h"
@@ -21,6 +24,22 @@
 #include "ui/experiment_document.h"
 
 namespace ts::ui {
+
+namespace {
+
+// Weight decay's parameter groups in the words of the run's log (optim/weight_decay.h); empty
+// without weight decay or while the model does not check.
+QString weightDecayNote(const ExperimentSpec& spec)
+{
+    try {
+        const std::optional<Message> note = weightDecayMessage(checkGraph(spec.model), spec.optimizer);
+        return note ? renderMessage(*note) : QString();
+    } catch (const std::exception&) {
+        return {};  // the Model page names the problem
+    }
+}
+
+}  // namespace
 
 HyperparametersPage::HyperparametersPage(TrainingSession* session, ExperimentDocument* document, const QString& workspaceDir,
                                          QWidget* parent)
@@ -132,6 +151,7 @@ void HyperparametersPage::showDocument()
     if (m_doc->hasExperiment()) {
         const ExperimentSpec& spec = m_doc->spec();
         m_editor->setExperiment(spec);
+        m_editor->setNote("optimizer.weight_decay", weightDecayNote(spec));
         m_preview->setExperiment(spec);
         m_finder->setExperiment(withAbsolutePaths(spec));
         m_sweep->setExperiment(spec);

@@ -121,6 +121,11 @@ OptionEditor::OptionEditor(QWidget* parent) : QWidget(parent)
             r.reason->hide();
             cellLayout->addWidget(r.editor, 0, r.option->kind == OptionKind::Boolean ? Qt::AlignLeft : Qt::Alignment());
             cellLayout->addWidget(r.reason);
+            r.note = new QLabel(r.cell);
+            r.note->setObjectName(QString::fromStdString("optionNote_" + o.key));
+            r.note->setWordWrap(true);
+            r.note->hide();
+            cellLayout->addWidget(r.note);
             r.label->setBuddy(r.editor);
             r.label->setToolTip(tooltip(r));
             r.editor->setToolTip(tooltip(r));
@@ -321,6 +326,20 @@ QString OptionEditor::problem(const std::string& key) const
 {
     const Row* row = rowOf(key);
     return row ? row->reason->text() : QString();
+}
+
+void OptionEditor::setNote(const std::string& key, const QString& note)
+{
+    if (const Row* row = rowOf(key)) {
+        row->note->setText(note);
+        row->note->setVisible(!note.isEmpty());
+    }
+}
+
+QString OptionEditor::note(const std::string& key) const
+{
+    const Row* row = rowOf(key);
+    return row ? row->note->text() : QString();
 }
 
 bool OptionEditor::isShown(const std::string& key) const

@@ -37,6 +37,10 @@ public:
     QWidget* field(const std::string& key) const;
     QLabel* label(const std::string& key) const;
     QString problem(const std::string& key) const;
+    // A note under the field of `key`, in the window's text colour (what the value means for
+    // this experiment: weight decay's parameter groups); empty hides it.
+    void setNote(const std::string& key, const QString& note);
+    QString note(const std::string& key) const;
     // Whether the option applies now, so its row is shown.
     bool isShown(const std::string& key) const;
     // The sections in one column or two (balanced by rows); the page picks by its width.
@@ -58,6 +62,7 @@ private:
         QWidget* editor = nullptr;   // the field
         QWidget* cell = nullptr;     // field and reason, the row's field in the form
         QLabel* reason = nullptr;    // red, under the field; hidden when empty
+        QLabel* note = nullptr;      // under the reason; hidden when empty
         QFormLayout* form = nullptr;
         QWidget* section = nullptr;  // the group box
     };

@@ -96,6 +96,11 @@ const Help kHelp[] = {
      QT_TRANSLATE_NOOP("OptionHelp", "Pulls the weights towards zero against overfitting. Prefer AdamW to Adam for it "
                        "(Adam adds it to the gradient, AdamW decouples it); 0.01-0.1 is typical: too much underfits, "
                        "too little does nothing.")},
+    {"optimizer.decay_all", QT_TRANSLATE_NOOP("OptionHelp", "Decay all parameters"),
+     QT_TRANSLATE_NOOP("OptionHelp", "Off (the default): weight decay applies only to the weight matrices and kernels of "
+                       "Linear, convolution and attention layers, not to biases, normalisation scales and shifts or "
+                       "embedding and position tables, as Transformers are trained. On: to every parameter, as "
+                       "torch.optim does when given all parameters in one group.")},
     {"training.clip_grad_norm", QT_TRANSLATE_NOOP("OptionHelp", "Clip gradient norm"),
      QT_TRANSLATE_NOOP("OptionHelp", "Scales the gradients down when their total norm exceeds this, against exploding "
                        "gradients (nearly a must for RNNs and Transformers). 1.0 is a common start; norms often above "

@@ -23,7 +23,7 @@ namespace {
 bool needsRun(const QString& action)
 {
     return action == QLatin1String(diagnostic_action::kResumeLowerLr) ||
-           action == QLatin1String(diagnostic_action::kEvaluateRun);
+           action == QLatin1String(diagnostic_action::kEvaluateRun) || action == QLatin1String(diagnostic_action::kAddWarmup);
 }
 
 }  // namespace
@@ -72,6 +72,7 @@ QString DiagnosticCards::title(const QString& rule)
     if (rule == QLatin1String("diag.batchnorm_accumulation")) return tr("Batch norm with gradient accumulation");
     if (rule == QLatin1String("diag.loss_scale_falling")) return tr("The fp16 loss scale keeps falling");
     if (rule == QLatin1String("diag.imbalanced_accuracy")) return tr("Accuracy on imbalanced classes");
+    if (rule == QLatin1String("diag.transformer_warmup")) return tr("A Transformer without warm-up");
     return rule;  // a newer engine's rule: its id, and its English advice below
 }
 
@@ -89,6 +90,7 @@ QString DiagnosticCards::actionText(const QString& action)
     if (action == QLatin1String(a::kCheckLossFunction)) return tr("Check the loss function");
     if (action == QLatin1String(a::kCheckInitialisation)) return tr("Check the initialisation");
     if (action == QLatin1String(a::kCheckNormalisation)) return tr("Check the normalisation statistics");
+    if (action == QLatin1String(a::kAddWarmup)) return tr("Train again with warm-up");
     return action;
 }
 

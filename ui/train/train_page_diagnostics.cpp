@@ -29,6 +29,17 @@ void TrainPage::onDiagnosticAction(const QString& rule, const QString& action, q
         } catch (const std::exception& e) {
             appendLog(tr("Cannot lower the learning rate of run %1: %2").arg(runId).arg(QString::fromStdString(e.what())), true);
         }
+    } else if (id == a::kAddWarmup) {
+        if (!m_session || runId < 0) return;
+        try {
+            TrainJob job = warmupJob(Workspace::open(workspaceDirectory().toStdString()), runId);
+            job.device = m_device->currentData().toString().toStdString();
+            const qint64 steps = job.experiment->schedule.warmupSteps;
+            own(m_session->enqueue(job, tr("run %1 with %2 warm-up steps").arg(runId).arg(steps), workspaceDirectory()));
+            appendLog(tr("Training the experiment of run %1 again with a learning-rate warm-up of %2 steps.").arg(runId).arg(steps));
+        } catch (const std::exception& e) {
+            appendLog(tr("Cannot add warm-up to run %1: %2").arg(runId).arg(QString::fromStdString(e.what())), true);
+        }
     } else if (id == a::kEvaluateRun) {
         if (!m_session || runId < 0) return;
         EvaluateJob job;
