@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -33,6 +34,11 @@ struct TextSampler::Impl {
         logits = binding.logits;
         exec = std::make_unique<Executor>(graph, backend, /*training=*/false);
         restoreWeights(*exec, weights, source);
+        // The loss runs with the forward: its targets must be valid ids, whatever it computes.
+        const Tensor labels = exec->value(binding.label);
+        Tensor zeros = Tensor::empty(labels.shape(), labels.dtype());
+        std::memset(zeros.raw(), 0, zeros.bytes());
+        exec->setInput(binding.label, zeros);
         const Tensor in = exec->value(input), out = exec->value(logits);
         context = in.shape().rank() == 2 ? in.shape()[1] : 0;
         vocabulary = tokenizer.size();

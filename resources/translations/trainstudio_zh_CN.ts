@@ -1246,56 +1246,6 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>运行 %1（第 %2 轮）已导出为 ONNX：%3（%4），批量维度是动态的。</translation>
     </message>
     <message>
-        <source>Run %1 has no attention layer; it reached %2 %3. On the Model page, draw a Transformer block between pos and ln_f (LayerNorm, MultiHeadAttention, Add, LayerNorm, Linear, GELU, Linear, Add) and train it.</source>
-        <translation>运行 %1 没有注意力层；它达到了 %2 %3。在模型页上，在 pos 和 ln_f 之间画一个 Transformer 块（LayerNorm、MultiHeadAttention、Add、LayerNorm、Linear、GELU、Linear、Add），然后训练它。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Your ViT, run %1, with %n attention layer(s), reached %3 %4; %5 was the goal.</source>
-        <translation>
-            <numerusform>你的 ViT（运行 %1，%n 个注意力层）达到了 %3 %4；目标是 %5。</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Your best ViT, run %1, with %n attention layer(s), reached %3 %4; %5 is the goal: train more epochs or add a block.</source>
-        <translation>
-            <numerusform>你最好的 ViT（运行 %1，%n 个注意力层）达到了 %3 %4；目标是 %5：多训练几轮，或者再加一个块。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>No run without warm-up yet: train the starting experiment as shipped (schedule.warmup_steps 0, lr %1).</source>
-        <translation>还没有不预热的运行：按原样训练起始实验（schedule.warmup_steps 0，学习率 %1）。</translation>
-    </message>
-    <message>
-        <source>Run %1 trained without warm-up at lr %2. Now set schedule.warmup_steps (for example %3) and train again at the same learning rate.</source>
-        <translation>运行 %1 在学习率 %2 下不预热地训练。现在设置 schedule.warmup_steps（例如 %3），用相同的学习率再训练一次。</translation>
-    </message>
-    <message>
-        <source>With warm-up (%1 steps), run %2 ended at %3 %4; without, run %5 ended at %6, at the same lr %7.</source>
-        <translation>预热 %1 步的运行 %2 最终为 %3 %4；不预热的运行 %5 最终为 %6，学习率同为 %7。</translation>
-    </message>
-    <message>
-        <source>With warm-up (%1 steps), run %2 ended at %3 %4; without, run %5 diverged at step %6, at the same lr %7.</source>
-        <translation>预热 %1 步的运行 %2 最终为 %3 %4；不预热的运行 %5 在第 %6 步发散，学习率同为 %7。</translation>
-    </message>
-    <message>
-        <source>With warm-up (%1 steps), run %2 ended at %3 %4, not below the %5 of run %6 without warm-up at the same lr %7: warm up for longer and train again.</source>
-        <translation>预热 %1 步的运行 %2 最终为 %3 %4，没有低于相同学习率 %7 下不预热的运行 %6 的 %5：预热更长时间，再训练一次。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Run %1 reached %2 %3 but wrote %n sample(s): train at least %5 epochs (each ends with a sample) to see its writing improve.</source>
-        <translation>
-            <numerusform>运行 %1 达到了 %2 %3，但只写了 %n 个样本：至少训练 %5 轮（每轮结束时写一个样本），才能看到它的写作进步。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Run %1 reached %2 %3 (%4 or lower was the goal) and wrote after each of its %5 epochs:</source>
-        <translation>运行 %1 达到了 %2 %3（目标是 %4 或更低），并在它的 %5 轮中每轮结束后都写了样本：</translation>
-    </message>
-    <message>
-        <source>Your best run, run %1, reached %2 %3; %4 or lower is the goal: train more epochs.</source>
-        <translation>你最好的运行（运行 %1）达到了 %2 %3；目标是 %4 或更低：多训练几轮。</translation>
-    </message>
-    <message>
         <source>the export is not recorded in the run&apos;s log: %1</source>
         <translation>导出未记录到运行日志中：%1</translation>
     </message>
@@ -1444,6 +1394,56 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>The training broke down early, at step %1 of %2 (loss %3; lowest so far %4), with no learning-rate warm-up (schedule.warmup_steps: 0) at learning rate %5: a model with attention (%6) needs warm-up, since its first updates, large and noisy, throw the attention weights off. Warm up over the first 1 to 5% of the run&apos;s steps, and past where this run broke down: schedule.warmup_steps: %7. Clipping the gradient norm at 1.0 (training.clip_grad_norm) helps too.</source>
         <translation>训练在早期崩溃：共 %2 步中的第 %1 步（loss %3；此前最低 %4），没有学习率预热（schedule.warmup_steps: 0），学习率为 %5。含注意力的模型（%6）需要预热：最初的更新又大又乱，会把注意力权重带偏。在前 1% 到 5% 的训练步数内预热，并且要超过这次崩溃的位置：schedule.warmup_steps: %7。把梯度范数裁剪到 1.0（training.clip_grad_norm）也有帮助。</translation>
+    </message>
+    <message>
+        <source>Run %1 has no attention layer; it reached %2 %3. On the Model page, draw a Transformer block between pos and ln_f (LayerNorm, MultiHeadAttention, Add, LayerNorm, Linear, GELU, Linear, Add) and train it.</source>
+        <translation>运行 %1 没有注意力层；它达到了 %2 %3。在模型页上，在 pos 和 ln_f 之间画一个 Transformer 块（LayerNorm、MultiHeadAttention、Add、LayerNorm、Linear、GELU、Linear、Add），然后训练它。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Your ViT, run %1, with %n attention layer(s), reached %3 %4; %5 was the goal.</source>
+        <translation>
+            <numerusform>你的 ViT（运行 %1，%n 个注意力层）达到了 %3 %4；目标是 %5。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Your best ViT, run %1, with %n attention layer(s), reached %3 %4; %5 is the goal: train more epochs or add a block.</source>
+        <translation>
+            <numerusform>你最好的 ViT（运行 %1，%n 个注意力层）达到了 %3 %4；目标是 %5：多训练几轮，或者再加一个块。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No run without warm-up yet: train the starting experiment as shipped (schedule.warmup_steps 0, lr %1).</source>
+        <translation>还没有不预热的运行：按原样训练起始实验（schedule.warmup_steps 0，学习率 %1）。</translation>
+    </message>
+    <message>
+        <source>Run %1 trained without warm-up at lr %2. Now set schedule.warmup_steps (for example %3) and train again at the same learning rate.</source>
+        <translation>运行 %1 在学习率 %2 下不预热地训练。现在设置 schedule.warmup_steps（例如 %3），用相同的学习率再训练一次。</translation>
+    </message>
+    <message>
+        <source>With warm-up (%1 steps), run %2 ended at %3 %4; without, run %5 ended at %6, at the same lr %7.</source>
+        <translation>预热 %1 步的运行 %2 最终为 %3 %4；不预热的运行 %5 最终为 %6，学习率同为 %7。</translation>
+    </message>
+    <message>
+        <source>With warm-up (%1 steps), run %2 ended at %3 %4; without, run %5 diverged at step %6, at the same lr %7.</source>
+        <translation>预热 %1 步的运行 %2 最终为 %3 %4；不预热的运行 %5 在第 %6 步发散，学习率同为 %7。</translation>
+    </message>
+    <message>
+        <source>With warm-up (%1 steps), run %2 ended at %3 %4, not below the %5 of run %6 without warm-up at the same lr %7: warm up for longer and train again.</source>
+        <translation>预热 %1 步的运行 %2 最终为 %3 %4，没有低于相同学习率 %7 下不预热的运行 %6 的 %5：预热更长时间，再训练一次。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run %1 reached %2 %3 but wrote %n sample(s): train at least %5 epochs (each ends with a sample) to see its writing improve.</source>
+        <translation>
+            <numerusform>运行 %1 达到了 %2 %3，但只写了 %n 个样本：至少训练 %5 轮（每轮结束时写一个样本），才能看到它的写作进步。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run %1 reached %2 %3 (%4 or lower was the goal) and wrote after each of its %5 epochs:</source>
+        <translation>运行 %1 达到了 %2 %3（目标是 %4 或更低），并在它的 %5 轮中每轮结束后都写了样本：</translation>
+    </message>
+    <message>
+        <source>Your best run, run %1, reached %2 %3; %4 or lower is the goal: train more epochs.</source>
+        <translation>你最好的运行（运行 %1）达到了 %2 %3；目标是 %4 或更低：多训练几轮。</translation>
     </message>
 </context>
 <context>
@@ -2334,23 +2334,23 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     </message>
     <message>
         <source>Maximum steps</source>
-        <translation type="unfinished"></translation>
+        <translation>最大步数</translation>
     </message>
     <message>
         <source>Ends the run after this many optimizer steps, inside an epoch if need be; the learning-rate schedule spans these steps. Compares runs by a fixed budget. 0: the epochs decide.</source>
-        <translation type="unfinished"></translation>
+        <translation>在这么多次优化器步数后结束运行，必要时在一个 epoch 中途结束；学习率调度覆盖这些步数。用于以固定预算比较运行。0：由 epoch 数决定。</translation>
     </message>
     <message>
         <source>Tokenizer</source>
-        <translation type="unfinished"></translation>
+        <translation>分词器</translation>
     </message>
     <message>
         <source>Text: how the text becomes tokens. characters gives one token per character that occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any text can be encoded later. The vocabulary is kept with the run&apos;s checkpoints.</source>
-        <translation type="unfinished"></translation>
+        <translation>文本：文本如何变成词元。characters 为文本中出现的每个字符分配一个词元（词表小、序列长）；bytes 为每个字节分配一个，共 256 个，因此以后任何文本都能编码。词表随运行的检查点一起保存。</translation>
     </message>
     <message>
         <source>Context length</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文长度</translation>
     </message>
     <message>
         <source>Decay all parameters</source>
@@ -2563,6 +2563,169 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>The check did not finish.</source>
         <translation>检查没有完成。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::AttentionPanel</name>
+    <message>
+        <source>Which image of the test split goes through the model</source>
+        <translation>测试集中送入模型的那张图像</translation>
+    </message>
+    <message>
+        <source>A text the model reads, e.g. a line it was trained on</source>
+        <translation>模型要读的一段文字，例如它训练时见过的一行</translation>
+    </message>
+    <message>
+        <source>Show Attention</source>
+        <translation>显示注意力</translation>
+    </message>
+    <message>
+        <source>Test sample:</source>
+        <translation>测试样本：</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>文本：</translation>
+    </message>
+    <message>
+        <source>The checkpoint whose weights attend: the best by the run&apos;s metric, the last saved, or an epoch&apos;s (see how attention forms as training goes on)</source>
+        <translation>用哪个检查点的权重来计算注意力：按本次运行指标最好的、最后保存的，或某个轮次的（可看出注意力如何随训练形成）</translation>
+    </message>
+    <message>
+        <source>The MultiHeadAttention layer whose weights are shown, in the order the model runs them</source>
+        <translation>显示哪一个 MultiHeadAttention 层的权重，按模型运行的顺序排列</translation>
+    </message>
+    <message>
+        <source>One head, or all of them side by side: each head learns its own pattern</source>
+        <translation>一个注意力头，或并排显示全部：每个头学到各自的模式</translation>
+    </message>
+    <message>
+        <source>Whose attention is drawn over the image: one patch&apos;s (click a patch to pick it), or the mean over every patch</source>
+        <translation>在图像上画出谁的注意力：某一个图块的（点击图块即可选中），或所有图块的平均</translation>
+    </message>
+    <message>
+        <source>Query patch:</source>
+        <translation>查询图块：</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <source>Select a run of a Transformer to see what its attention heads look at.</source>
+        <translation>选择一个 Transformer 的运行，查看它的注意力头在看什么。</translation>
+    </message>
+    <message>
+        <source>This model has no MultiHeadAttention layer: attention maps show what a Transformer&apos;s heads look at (try the ViT or the character GPT template).</source>
+        <translation>这个模型没有 MultiHeadAttention 层：注意力图显示的是 Transformer 的各个头在看什么（可试试 ViT 或字符级 GPT 模板）。</translation>
+    </message>
+    <message>
+        <source>Type a text and press Show Attention to see what each head looks at.</source>
+        <translation>输入一段文字，按“显示注意力”查看每个头在看什么。</translation>
+    </message>
+    <message>
+        <source>Choose an image of the test split and press Show Attention to see what each head looks at.</source>
+        <translation>选择测试集中的一张图像，按“显示注意力”查看每个头在看什么。</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>最后</translation>
+    </message>
+    <message>
+        <source>Epoch %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>This run has no checkpoint yet: its attention can be seen once it has saved one.</source>
+        <translation>这次运行还没有检查点：保存检查点后即可查看它的注意力。</translation>
+    </message>
+    <message>
+        <source>Running the sample through the model…</source>
+        <translation>正在把样本送入模型…</translation>
+    </message>
+    <message>
+        <source>“%1” at character %2 is not in this model&apos;s vocabulary: type text made of the characters it was trained on.</source>
+        <translation>第 %2 个字符“%1”不在这个模型的词表中：请用它训练时见过的字符输入文字。</translation>
+    </message>
+    <message>
+        <source>Cannot show attention: %1</source>
+        <translation>无法显示注意力：%1</translation>
+    </message>
+    <message>
+        <source>test split</source>
+        <translation>测试集</translation>
+    </message>
+    <message>
+        <source>validation split</source>
+        <translation>验证集</translation>
+    </message>
+    <message>
+        <source>training split</source>
+        <translation>训练集</translation>
+    </message>
+    <message>
+        <source>Sample %1 of the %2 (%3) through the checkpoint of epoch %4. Click a patch to see what it attends to; more orange is more attention.</source>
+        <translation>%2的第 %1 个样本（%3），使用第 %4 轮的检查点。点击一个图块查看它关注哪里；越橙表示注意力越多。</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>全部头</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Mean over all patches</source>
+        <translation>所有图块的平均</translation>
+    </message>
+    <message>
+        <source>Patch %1 (row %2, column %3)</source>
+        <translation>图块 %1（第 %2 行，第 %3 列）</translation>
+    </message>
+    <message>
+        <source>Image: %1</source>
+        <translation>图像：%1</translation>
+    </message>
+    <message>
+        <source>Outlined: the query patch. Orange: the patches it takes its mix from.</source>
+        <translation>描边：查询图块。橙色：它从哪些图块汇集信息。</translation>
+    </message>
+    <message>
+        <source>Orange: how much attention each patch receives, averaged over every patch that asks.</source>
+        <translation>橙色：每个图块得到多少注意力，对所有发出查询的图块取平均。</translation>
+    </message>
+    <message>
+        <source>Rows: the token that looks (query); columns: the tokens it looks at (keys).</source>
+        <translation>行：发出查询的词元（query）；列：它所关注的词元（key）。</translation>
+    </message>
+    <message>
+        <source>“%1” (token %2) %3%</source>
+        <translation>“%1”（第 %2 个词元）%3%</translation>
+    </message>
+    <message>
+        <source>Head %1: “%2” (token %3) attends most to %4</source>
+        <translation>头 %1：“%2”（第 %3 个词元）最关注 %4</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Tokens read: %1, through the checkpoint of epoch %2. Hover a row to see what its token attends to; darker is more attention.</source>
+        <translation>读入词元：%1 个，使用第 %2 轮的检查点。把鼠标移到一行上，查看该词元关注什么；颜色越深表示注意力越多。</translation>
     </message>
 </context>
 <context>
@@ -3823,13 +3986,13 @@ Loss −log p(true class): %5</source>
         <translation>无法生成：%1</translation>
     </message>
     <message numerus="yes">
-        <source>Stopped after %n token(s) from %1.</source>
+        <source>Stopped after %n tokens from %1.</source>
         <translation>
             <numerusform>已停止：用%1生成了 %n 个词元。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n token(s) from %1.</source>
+        <source>%n tokens from %1.</source>
         <translation>
             <numerusform>用%1生成了 %n 个词元。</numerusform>
         </translation>
@@ -5781,6 +5944,10 @@ SHA-256：%2</translation>
     <message>
         <source>Generate</source>
         <translation>生成</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
     </message>
 </context>
 <context>

@@ -364,9 +364,9 @@ void GeneratePanel::showOutcome(const Outcome& outcome)
     } else if (!outcome.error.isEmpty()) {
         status = tr("Cannot generate: %1").arg(outcome.error);
     } else if (outcome.stopped) {
-        status = tr("Stopped after %n token(s) from %1.", nullptr, int(outcome.tokens)).arg(outcome.checkpoint);
+        status = tr("Stopped after %n tokens from %1.", nullptr, int(outcome.tokens)).arg(outcome.checkpoint);
     } else {
-        status = tr("%n token(s) from %1.", nullptr, int(outcome.tokens)).arg(outcome.checkpoint);
+        status = tr("%n tokens from %1.", nullptr, int(outcome.tokens)).arg(outcome.checkpoint);
     }
     for (const ts::Message& note : outcome.notes) status += QLatin1Char('\n') + renderMessage(note);
     m_status->setText(status);
