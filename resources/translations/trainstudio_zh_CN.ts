@@ -3931,7 +3931,7 @@ Loss −log p(true class): %5</source>
     </message>
     <message>
         <source>Top-k:</source>
-        <translation>Top-k：</translation>
+        <translation>Top-k 采样：</translation>
     </message>
     <message>
         <source>Length:</source>
