@@ -328,6 +328,8 @@ private slots:
         QVERIFY2(finished[0][0].value<TrainingSession::Outcome>() == TrainingSession::Outcome::Finished,
                  qPrintable(finished[0][1].toString()));
         QVERIFY(box->isVisible());
+        // Readable: the page gave the samples room (a third of it) from the charts.
+        QVERIFY2(box->height() >= page.height() / 4, qPrintable(QString("%1 of %2").arg(box->height()).arg(page.height())));
 
         RunReader reader(Workspace::open(workspace.toStdString()));
         QStringList logged;  // the stored samples, newest first

@@ -33,8 +33,8 @@ TextSamplesBox::TextSamplesBox(QWidget* parent) : QGroupBox(tr("Samples"), paren
     m_view->setObjectName(QStringLiteral("textSamplesView"));
     m_view->setReadOnly(true);
     m_view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    // Room for a few samples: once shown, the box takes that much of the page from the charts.
-    m_view->setMinimumHeight(m_view->fontMetrics().lineSpacing() * 10);
+    // Room for a sample's first lines at least (the page gives it more when it appears).
+    m_view->setMinimumHeight(m_view->fontMetrics().lineSpacing() * 5);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_view);

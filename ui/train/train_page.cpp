@@ -87,14 +87,14 @@ TrainPage::TrainPage(TrainingSession* session, ExperimentDocument* document, QWi
     logAndSamples->setStretchFactor(1, 1);
     bottomLayout->addWidget(logAndSamples, 1);
 
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(top);
-    splitter->addWidget(bottom);
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 1);
+    m_splitter = new QSplitter(Qt::Vertical);
+    m_splitter->addWidget(top);
+    m_splitter->addWidget(bottom);
+    m_splitter->setStretchFactor(0, 4);
+    m_splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
-    layout->addWidget(splitter);
+    layout->addWidget(m_splitter);
 
     if (m_session) {
         // The session's signals describe its current job: shown only when it is one of this page's runs.
@@ -115,7 +115,13 @@ TrainPage::TrainPage(TrainingSession* session, ExperimentDocument* document, QWi
             if (follows()) m_cards->addDiagnostic(message, runId);
         });
         connect(m_session, &TrainingSession::textSampled, this, [this](const ts::Message& message) {
-            if (follows()) m_samples->addMessage(message);
+            if (!follows()) return;
+            const bool first = m_samples->isHidden();
+            if (!m_samples->addMessage(message) || !first) return;
+            // The first sample: the lower part grows to a third of the page, so the text can be read.
+            const QList<int> sizes = m_splitter->sizes();
+            const int total = sizes.value(0) + sizes.value(1);
+            if (sizes.value(1) < total / 3) m_splitter->setSizes({total - total / 3, total / 3});
         });
         // By now the session's current job is the next one: the run that ended is this page's
         // job that is done and not yet said to be (a cancelled one never began, so never ends).

@@ -27,6 +27,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QPlainTextEdit;
 class QSpinBox;
+class QSplitter;
 class QTimer;
 
 namespace ts::widgets {
@@ -148,6 +149,7 @@ private:
     TrainCharts* m_charts = nullptr;
     DiagnosticCards* m_cards = nullptr;
     TextSamplesBox* m_samples = nullptr;  // a language model's text after each epoch, beside the log
+    QSplitter* m_splitter = nullptr;      // the charts above, the status, cards, log and samples below
 
     // Status line state.
     RunStartInfo m_run;
