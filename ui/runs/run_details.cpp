@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "ui/engine_messages.h"
+#include "attention_panel.h"
 #include "evaluation_view.h"
 #include "generate_panel.h"
 #include "prediction_panel.h"
@@ -120,6 +121,8 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
     m_tabs->insertTab(2, m_prediction, tr("Predict"));
     m_generation = new GeneratePanel;  // a language model writes from a prompt
     m_tabs->insertTab(3, m_generation, tr("Generate"));
+    m_attention = new AttentionPanel;  // what a Transformer's heads look at, for one sample
+    m_tabs->insertTab(4, m_attention, tr("Attention"));
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("runDetailsSplitter"));
@@ -177,6 +180,7 @@ void RunDetails::showRun(RunReader& reader, qint64 runId, const std::vector<RunL
     m_prediction->showRun(m_workspace, runId);
     const std::vector<CheckpointRecord> checkpoints = reader.checkpoints(runId);
     m_generation->showRun(m_workspace, *run, checkpoints);
+    m_attention->showRun(m_workspace, *run, checkpoints);
     // A language model writes (Generate); any other model classifies a dropped image (Predict).
     m_tabs->setTabVisible(m_tabs->indexOf(m_generation), m_generation->isLanguageModel());
     m_tabs->setTabVisible(m_tabs->indexOf(m_prediction), !m_generation->isLanguageModel());
@@ -196,6 +200,7 @@ void RunDetails::clear()
     m_evaluation->clear();
     m_prediction->clear();
     m_generation->clear();
+    m_attention->clear();
     m_tabs->setTabVisible(m_tabs->indexOf(m_generation), false);
     m_tabs->setTabVisible(m_tabs->indexOf(m_prediction), true);
     m_checkpoints->clear();

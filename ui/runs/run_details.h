@@ -26,6 +26,7 @@ class RunOverview;
 class EvaluationView;
 class PredictionPanel;
 class GeneratePanel;
+class AttentionPanel;
 
 class RunDetails : public QWidget {
     Q_OBJECT
@@ -46,6 +47,7 @@ public:
     EvaluationView* evaluation() const { return m_evaluation; }
     PredictionPanel* prediction() const { return m_prediction; }
     GeneratePanel* generation() const { return m_generation; }
+    AttentionPanel* attention() const { return m_attention; }
     QTabWidget* tabs() const { return m_tabs; }
     QPlainTextEdit* notesEditor() const { return m_notes; }
     QTreeWidget* checkpointList() const { return m_checkpoints; }
@@ -88,6 +90,7 @@ private:
     EvaluationView* m_evaluation = nullptr;
     PredictionPanel* m_prediction = nullptr;
     GeneratePanel* m_generation = nullptr;  // in place of Predict for a language model
+    AttentionPanel* m_attention = nullptr;
     QTreeWidget* m_checkpoints = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QSplitter* m_splitter = nullptr;
