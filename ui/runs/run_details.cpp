@@ -121,8 +121,12 @@ RunDetails::RunDetails(const Workspace& workspace, QWidget* parent) : QWidget(pa
     m_tabs->insertTab(2, m_prediction, tr("Predict"));
     m_generation = new GeneratePanel;  // a language model writes from a prompt
     m_tabs->insertTab(3, m_generation, tr("Generate"));
+    // The writing and attention tabs shrink with the window (their fields and maps narrow)
+    // rather than set the whole window's minimum width.
+    m_generation->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_attention = new AttentionPanel;  // what a Transformer's heads look at, for one sample
     m_tabs->insertTab(4, m_attention, tr("Attention"));
+    m_attention->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     m_splitter = new QSplitter(Qt::Horizontal);
     m_splitter->setObjectName(QStringLiteral("runDetailsSplitter"));
