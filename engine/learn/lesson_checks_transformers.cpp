@@ -40,7 +40,7 @@ std::optional<Ending> ending(const LessonRun& run)
     return std::nullopt;
 }
 
-// The lowest bits per character a run reached (no "best" is kept for bpc: metricGoal has none).
+// The lowest bits per character a run reached.
 std::optional<RunScore> lowestBpc(const LessonRun& run)
 {
     for (const char* name : {"val_bpc", "test_bpc"})

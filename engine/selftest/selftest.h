@@ -16,9 +16,9 @@
 //
 // Tolerances (normwise relative error):
 //   MathPrecision::F32: memory, elementwise, normalisation, loss, embedding, optimizer
-//                       < 1e-5; GEMM and convolution < 1e-4.
-//   TF32: GEMM and convolution < 5e-3;  BF16: < 3e-2;  F16: < 5e-3.
-//   Reduced precision applies to GEMM and convolution only; everything else keeps 1e-5.
+//                       < 1e-5; GEMM, convolution and attention < 1e-4.
+//   TF32: GEMM, convolution and attention < 5e-3;  BF16: < 3e-2;  F16: < 5e-3.
+//   Reduced precision applies to GEMM, convolution and attention only; everything else keeps 1e-5.
 //   An op case's outputs and gradients: kSelftestOpFactor (10) times the loosest tolerance
 //   of the primitives it calls (an op chains a few, and a later one can amplify an earlier
 //   one's differences: batch norm's backward reads its forward's statistics).

@@ -294,7 +294,9 @@ void Trainer::publishTextSample(std::int64_t epoch)
     o.length = 100;
     o.temperature = 0.8;
     o.seed = spec_.training.seed;
-    log(LogEvent::Level::Info, makeMessage(MessageId::TrainTextSample, {std::to_string(epoch), sampler.generate(o)}));
+    // The prompt rides along (unused by the text) so that a viewer can set it apart.
+    log(LogEvent::Level::Info,
+        makeMessage(MessageId::TrainTextSample, {std::to_string(epoch), sampler.generate(o), o.prompt}));
 }
 
 std::map<std::string, double> Trainer::summary(const ClassificationMetrics& m, const std::string& prefix) const

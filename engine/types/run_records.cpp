@@ -20,7 +20,10 @@ std::optional<RunStatus> parseRunStatus(const std::string& name)
 
 MetricGoal metricGoal(const std::string& metric)
 {
-    if (metric.ends_with("loss") || metric.starts_with("data_wait")) return MetricGoal::Minimise;
+    // Bits per character and perplexity are a language model's loss in other units.
+    for (const char* lower : {"loss", "_bpc", "_ppl"})
+        if (metric.ends_with(lower)) return MetricGoal::Minimise;
+    if (metric.starts_with("data_wait")) return MetricGoal::Minimise;
     for (const char* higher : {"acc", "f1", "precision", "recall", "auc"})
         if (metric.ends_with(higher)) return MetricGoal::Maximise;
     if (metric == "samples_per_s") return MetricGoal::Maximise;

@@ -94,7 +94,8 @@ private slots:
                 QCOMPARE(o["precision"].toString(), QString("tf32"));
                 QVERIFY(o["passed"].toBool() && o["supported"].toBool());
                 QCOMPARE(o["error"].toDouble(), 0.0);
-                const bool matmul = o["primitive"].toString() == "gemm" || o["primitive"].toString().startsWith("conv2d");
+                const QString primitive = o["primitive"].toString();
+                const bool matmul = primitive == "gemm" || primitive.startsWith("conv2d") || primitive.startsWith("attention");
                 QCOMPARE(o["tolerance"].toDouble(), matmul ? 5e-3 : 1e-5);
             } else if (event == "training") {
                 experiments << o["experiment"].toString();

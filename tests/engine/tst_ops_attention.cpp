@@ -30,6 +30,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "gradcheck.h"
+#include "op_run.h"
 #include "ops/init.h"
 #include "ops/registry.h"
 
@@ -59,21 +60,6 @@ namespace {
 
 using i64 = std::int64_t;
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
-// seq(shape, a, b, scale)[i] = scale * sin(a * i + b), in double, then rounded to float.
-Tensor seq(const Shape& shape, double a, double b, double scale = 1.0)
-{
-    Tensor t = Tensor::empty(shape);
-    for (i64 i = 0; i < t.numel(); ++i) t.data<float>()[i] = static_cast<float>(scale * std::sin(a * double(i) + b));
-    return t;
-}
-
-// PyTorch's output shape and values, and its gradients: the input's, then each parameter's.
-struct Reference {
-    Shape shape;
-    std::vector<float> y;
-    std::vector<std::vector<float>> grads;
-};
 
 // ---- causal, 2 heads: x seq([2, 5, 4]); attn_mask = torch.triu(torch.ones(5, 5, dtype=torch.bool), diagonal=1)
 const Reference kCausal{
@@ -188,68 +174,6 @@ const Reference kCausalPaddingNoBias{
       -0.3656163f, 0.1893162f, 0.4961159f, 0.3547208f, 0.6094365f, 0.06053038f, -0.754155f}}};
 
 
-// One MultiHeadAttention on the CPU backend: forward, then backward from dy.
-class AttentionRun {
-public:
-    AttentionRun(const Attrs& given, std::vector<Tensor> inputs, std::vector<Tensor> params, bool training = true,
-                 std::uint64_t seed = 11)
-        : op_(OpRegistry::builtin().find("MultiHeadAttention")), inputs_(std::move(inputs)), params_(std::move(params)),
-          training_(training), seed_(seed)
-    {
-        const std::string err = normaliseAttrs(op_->attrSpecs(), given, attrs_);
-        if (!err.empty()) qFatal("%s", err.c_str());
-        for (const Tensor& t : inputs_) specs_.push_back({t.shape(), t.dtype()});
-        out_ = op_->inferOutput(attrs_, specs_);
-        if (op_->params(attrs_, specs_).size() != params_.size()) qFatal("wrong number of parameters");
-        for (const TensorSpec& s : op_->saved(attrs_, specs_, out_)) saved_.push_back(Tensor::zeros(s.shape, s.dtype));
-        workspace_.resize(std::max<std::size_t>(1, op_->workspaceBytes(cpuBackend(), attrs_, specs_, out_)));
-    }
-    Tensor forward()
-    {
-        y_ = Tensor::zeros(out_.shape);
-        OpContext c = context();
-        op_->forward(c);
-        return y_;
-    }
-    // The input gradient, then the parameters', accumulated into zeros.
-    std::vector<Tensor> backward(const Tensor& dy)
-    {
-        OpContext c = context();
-        c.gradOutput = dy;
-        std::vector<Tensor> grads{Tensor::zeros(inputs_[0].shape())};
-        c.gradInputs = {grads[0]};
-        if (inputs_.size() > 1) c.gradInputs.emplace_back();  // the mask takes none
-        for (const Tensor& p : params_) grads.push_back(Tensor::zeros(p.shape()));
-        c.gradParams.assign(grads.begin() + 1, grads.end());
-        op_->backward(c);
-        return grads;
-    }
-
-private:
-    OpContext context()
-    {
-        OpContext c{cpuBackend(), attrs_};
-        c.inputs = inputs_;
-        c.output = y_;
-        c.params = params_;
-        c.saved = saved_;
-        c.workspace = workspace_.data();
-        c.training = training_;
-        c.seed = seed_;
-        return c;
-    }
-
-    const Op* op_;
-    Attrs attrs_;
-    std::vector<Tensor> inputs_, params_, saved_;
-    std::vector<TensorSpec> specs_;
-    TensorSpec out_;
-    Tensor y_;
-    std::vector<char> workspace_;
-    bool training_;
-    std::uint64_t seed_;
-};
-
 // The seq() parameters of the references, in Op::params() order.
 std::vector<Tensor> seqParams(i64 c, bool bias)
 {
@@ -258,16 +182,6 @@ std::vector<Tensor> seqParams(i64 c, bool bias)
     p.push_back(seq(Shape{c, c}, 0.9, 0.4, 0.5));
     if (bias) p.push_back(seq(Shape{c}, 1.1, 0.7, 0.5));
     return p;
-}
-
-void expectClose(const Tensor& got, const std::vector<float>& want, const QString& what)
-{
-    QVERIFY2(got.numel() == i64(want.size()), qPrintable(what + QString(": %1 values, PyTorch has %2").arg(got.numel()).arg(want.size())));
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        const float g = got.data<float>()[i];
-        QVERIFY2(std::abs(g - want[i]) <= 1e-5f + 1e-5f * std::abs(want[i]),
-                 qPrintable(what + QString("[%1]: %2, PyTorch %3").arg(i).arg(double(g), 0, 'g', 9).arg(double(want[i]), 0, 'g', 9)));
-    }
 }
 
 // ---- The primitive against the definition, in double ----------------------------------------
@@ -405,13 +319,7 @@ private slots:
         std::vector<Tensor> inputs{seq(ref.shape, 0.37, 0.1)};
         if (which == 1) inputs.push_back(floats(Shape{b, t}, {1, 1, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0}));
         if (which == 2) inputs.push_back(floats(Shape{b, t}, {1, 1, 1, 1, 1, 1, 1, 0, 1, 0}));
-        AttentionRun run(attrs, inputs, seqParams(c, which != 2));
-        const Tensor y = run.forward();
-        QCOMPARE(y.shape(), ref.shape);
-        expectClose(y, ref.y, "y");
-        const std::vector<Tensor> grads = run.backward(seq(y.shape(), 0.7, 0.3));
-        QCOMPARE(grads.size(), ref.grads.size());
-        for (std::size_t i = 0; i < grads.size(); ++i) expectClose(grads[i], ref.grads[i], i == 0 ? "dx" : QString("d param %1").arg(i));
+        expectReference("MultiHeadAttention", attrs, inputs, seqParams(c, which != 2), ref);
     }
 
     // PyTorch's parameter names and shapes (state_dict keys, so a checkpoint loads with
@@ -451,7 +359,7 @@ private slots:
     {
         const Tensor x = seq(Shape{2, 6, 8}, 0.37, 0.1);
         const auto output = [&](double p, bool training, std::uint64_t seed) {
-            return AttentionRun({{"heads", i64{2}}, {"dropout", p}}, {x}, seqParams(8, true), training, seed).forward();
+            return OpRun("MultiHeadAttention", {{"heads", i64{2}}, {"dropout", p}}, {x}, seqParams(8, true), training, seed).forward();
         };
         const Tensor none = output(0.0, true, 1), evaluation = output(0.5, false, 1), dropped = output(0.5, true, 1);
         QVERIFY(std::memcmp(none.raw(), evaluation.raw(), none.bytes()) == 0);
@@ -610,9 +518,9 @@ private slots:
         for (const Tensor& p : seqParams(32, true)) params.push_back(p);
         const auto runWith = [&](int threads) {
             setCpuThreads(threads);
-            AttentionRun run({{"heads", i64{4}}, {"causal", true}, {"dropout", 0.1}}, {x, mask}, params);
+            OpRun run("MultiHeadAttention", {{"heads", i64{4}}, {"causal", true}, {"dropout", 0.1}}, {x, mask}, params);
             std::vector<Tensor> all{run.forward()};
-            for (const Tensor& grad : run.backward(seq(all[0].shape(), 0.7, 0.3))) all.push_back(grad);
+            for (const Tensor& grad : run.backward(dyFor(all[0]))) all.push_back(grad);
             return all;
         };
         const std::vector<Tensor> one = runWith(1), two = runWith(2);

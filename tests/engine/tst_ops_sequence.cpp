@@ -4,14 +4,9 @@
 // against a plain index loop on shapes that exercise its tiles; the shape errors, which name
 // the attribute at fault. Finite-difference checks of each op's cases: tst_op_registry.
 //
-// The references were computed by PyTorch 1.13 (Debian's python3-torch) on the CPU in float32:
-//   seq = lambda shape, a, b, scale=1.0: torch.tensor([scale * math.sin(a * i + b) for i in
-//             range(math.prod(shape))], dtype=torch.float32).reshape(shape).requires_grad_()
-//   x = seq(x_shape, 0.37, 0.1); y = <the PyTorch expression above each reference>
-//   (y * seq(y.shape, 0.7, 0.3)).sum().backward()   # dy; then the inputs' .grad
-// printed with 7 significant digits. Second inputs and parameters are seq(shape, 0.9, 0.2, 0.5).
-// Tolerance 1e-5 (+ 1e-5 relative): float32 sums of a few terms of order one in another order,
-// and the printed digits, differ by ~1e-6; a wrong index moves a value by ~0.1.
+// The references were computed by PyTorch from seq() inputs as op_run.h says, with
+// x = seq(x_shape, 0.37, 0.1), y = <the PyTorch expression above each reference>; second inputs
+// and parameters are seq(shape, 0.9, 0.2, 0.5). Tolerance: expectClose's (op_run.h).
 #include <QtTest>
 
 #include <algorithm>
@@ -22,6 +17,7 @@
 #include "backend/cpu/cpu_backend.h"
 #include "exec/executor.h"
 #include "gradcheck.h"
+#include "op_run.h"
 #include "graph/graph.h"
 #include "ops/init.h"
 #include "ops/registry.h"
@@ -34,127 +30,8 @@ namespace {
 using i64 = std::int64_t;
 using Ints = std::vector<i64>;
 
-// seq(shape, a, b, scale)[i] = scale * sin(a * i + b), in double, then rounded to float.
-Tensor seq(const Shape& shape, double a, double b, double scale = 1.0)
-{
-    Tensor t = Tensor::empty(shape);
-    for (i64 i = 0; i < t.numel(); ++i) t.data<float>()[i] = static_cast<float>(scale * std::sin(a * double(i) + b));
-    return t;
-}
 Tensor xFor(const Shape& shape) { return seq(shape, 0.37, 0.1); }
 Tensor secondFor(const Shape& shape) { return seq(shape, 0.9, 0.2, 0.5); }
-
-// PyTorch's output shape and values, and its gradients: each differentiable input's, then
-// each trainable parameter's.
-struct Reference {
-    Shape shape;
-    std::vector<float> y;
-    std::vector<std::vector<float>> grads;
-};
-
-// One op on the CPU backend: forward, then backward from dy = seq(y.shape, 0.7, 0.3).
-struct OpResult {
-    Tensor y;
-    std::vector<Tensor> grads;  // as Reference::grads
-};
-OpResult runOp(const std::string& type, const Attrs& given, const std::vector<Tensor>& inputs,
-               const std::vector<Tensor>& params, GradWrite write = GradWrite::Accumulate)
-{
-    const Op* op = OpRegistry::builtin().find(type);
-    if (!op) qFatal("op %s is not registered", type.c_str());
-    Attrs attrs;
-    if (const std::string err = normaliseAttrs(op->attrSpecs(), given, attrs); !err.empty()) qFatal("%s: %s", type.c_str(), err.c_str());
-    std::vector<TensorSpec> specs;
-    for (const Tensor& t : inputs) specs.push_back({t.shape(), t.dtype()});
-    const TensorSpec out = op->inferOutput(attrs, specs);
-    const std::vector<ParamSpec> paramSpecs = op->params(attrs, specs);
-    if (paramSpecs.size() != params.size()) qFatal("%s: wrong number of parameters", type.c_str());
-    std::vector<Tensor> saved;
-    for (const TensorSpec& s : op->saved(attrs, specs, out)) saved.push_back(Tensor::zeros(s.shape, s.dtype));
-    std::vector<char> workspace(std::max<std::size_t>(1, op->workspaceBytes(cpuBackend(), attrs, specs, out)));
-
-    OpContext c{cpuBackend(), attrs};
-    c.inputs = inputs;
-    c.params = params;
-    c.saved = saved;
-    c.workspace = workspace.data();
-    c.output = Tensor::zeros(out.shape);
-    op->forward(c);
-
-    OpResult r{c.output, {}};
-    c.gradOutput = seq(out.shape, 0.7, 0.3);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        Tensor dx;
-        if (inputs[i].dtype() == DType::F32 && op->inputDifferentiable(int(i))) {
-            dx = Tensor::zeros(inputs[i].shape());
-            if (write == GradWrite::Overwrite) std::fill_n(dx.data<float>(), dx.numel(), std::numeric_limits<float>::quiet_NaN());
-            r.grads.push_back(dx);
-        }
-        c.gradInputs.push_back(dx);
-        c.gradInputWrite.push_back(write);
-    }
-    for (std::size_t i = 0; i < params.size(); ++i) {
-        Tensor dp;
-        if (paramSpecs[i].trainable) r.grads.push_back(dp = Tensor::zeros(params[i].shape()));
-        c.gradParams.push_back(dp);
-    }
-    op->backward(c);
-    return r;
-}
-
-void expectClose(const Tensor& got, const std::vector<float>& want, const QString& what)
-{
-    QVERIFY2(got.numel() == i64(want.size()), qPrintable(what + QString(": %1 values, PyTorch has %2").arg(got.numel()).arg(want.size())));
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        const float g = got.data<float>()[i];
-        QVERIFY2(std::abs(g - want[i]) <= 1e-5f + 1e-5f * std::abs(want[i]),
-                 qPrintable(what + QString("[%1]: %2, PyTorch %3").arg(i).arg(double(g), 0, 'g', 9).arg(double(want[i]), 0, 'g', 9)));
-    }
-}
-
-// The op against PyTorch, accumulating into zeroed gradients and, where the op may be handed
-// a fresh input gradient, overwriting a NaN-filled one (every element must be written).
-void expectReference(const std::string& type, const Attrs& attrs, const std::vector<Tensor>& inputs,
-                     const std::vector<Tensor>& params, const Reference& ref)
-{
-    const std::vector<GradWrite> writes =
-        OpRegistry::builtin().find(type)->overwritesFreshGradients()
-            ? std::vector<GradWrite>{GradWrite::Accumulate, GradWrite::Overwrite}
-            : std::vector<GradWrite>{GradWrite::Accumulate};
-    for (GradWrite write : writes) {
-        const OpResult r = runOp(type, attrs, inputs, params, write);
-        QCOMPARE(r.y.shape(), ref.shape);
-        expectClose(r.y, ref.y, "y");
-        QCOMPARE(r.grads.size(), ref.grads.size());
-        const QString how = write == GradWrite::Overwrite ? " (overwrite)" : "";
-        for (std::size_t i = 0; i < r.grads.size(); ++i) expectClose(r.grads[i], ref.grads[i], QString("grad %1").arg(i) + how);
-    }
-}
-
-// The error an op's shape rule gives, and the attributes it names.
-struct Refusal {
-    QString message;
-    std::vector<std::string> attrs;
-    bool names(const std::string& a) const { return std::find(attrs.begin(), attrs.end(), a) != attrs.end(); }
-};
-Refusal refusal(const std::string& type, const Attrs& given, const std::vector<TensorSpec>& in)
-{
-    const Op* op = OpRegistry::builtin().find(type);
-    Attrs attrs;
-    if (const std::string err = normaliseAttrs(op->attrSpecs(), given, attrs); !err.empty()) return {QString::fromStdString(err), {}};
-    try {
-        op->inferOutput(attrs, in);
-    } catch (const OpError& e) {
-        return {QString::fromUtf8(e.what()), e.attrs()};
-    }
-    return {};
-}
-#define EXPECT_REFUSED(r, attr, words)                                                                             \
-    do {                                                                                                           \
-        const Refusal refused = (r);                                                                               \
-        QVERIFY2(refused.names(attr), qPrintable("does not name " attr ": " + refused.message));                  \
-        QVERIFY2(refused.message.contains(words), qPrintable(refused.message));                                    \
-    } while (false)
 
 // y[j] = x[i] where y's index j, read in x's order through perm, is i: the definition, loop by loop.
 std::vector<float> naivePermute(const std::vector<float>& x, const Ints& shape, const std::vector<int>& perm)
@@ -494,10 +371,11 @@ private slots:
     void allPaddingPoolsToZero()
     {
         for (const char* mode : {"mean", "first", "last"}) {
-            const OpResult r = runOp("SequencePool", {{"mode", std::string(mode)}},
-                                     {xFor(Shape{2, 3, 2}), floats(Shape{2, 3}, {1, 0, 1, 0, 0, 0})}, {});
-            for (i64 i = 2; i < 4; ++i) QCOMPARE(r.y.data<float>()[i], 0.0f);
-            for (i64 i = 6; i < 12; ++i) QCOMPARE(r.grads[0].data<float>()[i], 0.0f);
+            OpRun run("SequencePool", {{"mode", std::string(mode)}}, {xFor(Shape{2, 3, 2}), floats(Shape{2, 3}, {1, 0, 1, 0, 0, 0})});
+            const Tensor y = run.forward();
+            const Tensor dx = run.backward(dyFor(y))[0];
+            for (i64 i = 2; i < 4; ++i) QCOMPARE(y.data<float>()[i], 0.0f);
+            for (i64 i = 6; i < 12; ++i) QCOMPARE(dx.data<float>()[i], 0.0f);
         }
     }
     void sequencePoolErrors()
@@ -522,9 +400,11 @@ private slots:
     // Every row ignored: loss 0 and no gradient, not 0/0.
     void crossEntropyAllIgnored()
     {
-        const OpResult r = runOp("CrossEntropy", {}, {seq(Shape{2, 2, 3}, 0.37, 0.1), targets(Shape{2, 2}, {-100, -100, -100, -100})}, {});
-        QCOMPARE(r.y.data<float>()[0], 0.0f);
-        for (i64 i = 0; i < r.grads[0].numel(); ++i) QCOMPARE(r.grads[0].data<float>()[i], 0.0f);
+        OpRun run("CrossEntropy", {}, {seq(Shape{2, 2, 3}, 0.37, 0.1), targets(Shape{2, 2}, {-100, -100, -100, -100})});
+        const Tensor y = run.forward();
+        const Tensor dx = run.backward(dyFor(y))[0];
+        QCOMPARE(y.data<float>()[0], 0.0f);
+        for (i64 i = 0; i < dx.numel(); ++i) QCOMPARE(dx.data<float>()[i], 0.0f);
     }
     // A target outside the classes is still an error unless it is the ignore index.
     void crossEntropyTargetOutsideTheClasses()

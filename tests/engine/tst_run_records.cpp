@@ -40,7 +40,7 @@ private slots:
     // The one table of which way metrics are better.
     void metricGoalsByName()
     {
-        for (const char* name : {"loss", "val_loss", "test_loss", "data_wait_s", "data_wait_fraction"}) {
+        for (const char* name : {"loss", "val_loss", "test_loss", "val_bpc", "test_ppl", "data_wait_s", "data_wait_fraction"}) {
             QCOMPARE(metricGoal(name), MetricGoal::Minimise);
             QVERIFY(lowerIsBetter(name));
         }

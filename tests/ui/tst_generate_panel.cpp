@@ -340,6 +340,17 @@ private slots:
                                                                   QString::fromStdString(line.message.args[1])));
         QCOMPARE(logged.size(), 2);
         QVERIFY(logged[0].startsWith("epoch 2: "));
+        // The trainer names its prompt: the samples start with it and the box sets it apart.
+        for (const RunListing& r : reader.listRuns())
+            for (const LogLine& line : reader.logs(r.run.id))
+                if (line.message.id == "train.text_sample") {
+                    QCOMPARE(line.message.args.size(), std::size_t(3));
+                    QVERIFY(!line.message.args[2].empty());
+                    QVERIFY(line.message.args[1].starts_with(line.message.args[2]));
+                }
+        QTextCursor first(box->view()->document());
+        first.setPosition(int(QString("epoch 2: ").size()) + 1);
+        QVERIFY(first.charFormat().background().style() != Qt::NoBrush);
         QCOMPARE(box->samples(), logged);
         QVERIFY(box->view()->toPlainText().startsWith("epoch 2: "));
     }
