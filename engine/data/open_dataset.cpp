@@ -129,9 +129,11 @@ DatasetFiles openText(const std::string& path, const DatasetSpec& spec)
 {
     if (!(spec.context >= 1)) throw DataError(path, -1, "dataset.context must be at least 1, got " + std::to_string(spec.context));
     DatasetFiles o;
-    auto text = std::make_shared<TextDataset>(path, spec.tokenizer, spec.context);
+    const TextTokenizing tokenizing{.tokenizer = spec.tokenizer, .vocabSize = spec.vocabSize,
+                                    .validationFraction = spec.validationFraction, .splitSeed = spec.splitSeed};
+    auto text = std::make_shared<TextDataset>(path, tokenizing, spec.context);
     o.name = fs::path(path).filename().string();
-    o.groups = text->stretches(100);
+    o.groups = text->stretches();
     o.sources = text->files();
     o.train = text;
     return o;
@@ -139,6 +141,9 @@ DatasetFiles openText(const std::string& path, const DatasetSpec& spec)
 
 DatasetFiles openTextFolder(const std::string& path, const DatasetSpec& spec)
 {
+    if (Tokenizer::learned(spec.tokenizer))
+        throw DataError(path, -1, "dataset.tokenizer: " + spec.tokenizer + " is learned for language modelling (format: text); "
+                                  "a text_folder dataset takes characters or bytes");
     DatasetFiles o;
     o.name = fs::path(path).filename().string();
     TextSamples samples = readTextFolder(path, spec.classes, spec.separator, spec.tokenizer != "bytes");
@@ -159,6 +164,7 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
         s << d << ',';
     if (spec.format == "text" || spec.format == "text_folder")  // in the dataset key
         s << "\ntokenizer=" << spec.tokenizer << "\ncontext=" << spec.context;
+    if (spec.format == "text" && Tokenizer::learned(spec.tokenizer)) s << "\nvocab_size=" << spec.vocabSize;
     if (spec.format == "text_folder") {
         s << "\nseparator=" << spec.separator << "\nclasses=";
         for (const auto& c : spec.classes) s << c << '\n';  // a class name may hold a comma
@@ -191,6 +197,7 @@ std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir)
     identity.imageShape = spec.imageShape;
     identity.tokenizer = spec.tokenizer;
     identity.context = spec.context;
+    identity.vocabSize = spec.vocabSize;
     identity.classes = spec.classes;
     identity.separator = spec.separator;
     const fs::path path = fs::absolute(resolvedDatasetPath(spec, baseDir)).lexically_normal();

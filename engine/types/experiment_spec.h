@@ -32,9 +32,13 @@ struct DatasetSpec {
     // the short side fits, centre-crop), pad (keep it, fit inside, black around) or stretch
     std::string resize = "crop";
     // text only (language modelling): a file or folder of UTF-8 text, tokenized by `tokenizer`
-    // (characters | bytes; data/tokenizer.h) and cut into blocks of `context` tokens
+    // (characters | bytes | bpe | unigram; data/tokenizer.h) and cut into blocks of `context`
+    // tokens. bpe and unigram learn `vocab_size` tokens (required, 0: not given) from the
+    // training split; characters and bytes ignore it (their vocabulary is the text's characters,
+    // or the 256 bytes).
     std::string tokenizer = "characters";
     std::int64_t context = 128;
+    std::int64_t vocabSize = 0;
     // text_folder only (classification): tokenizer as for text, and `context` each sample's
     // length in tokens (shorter ones padded, longer ones cut); the classes to read (the path's
     // sub-folders, or its files), empty: all; the line that separates a file's samples when

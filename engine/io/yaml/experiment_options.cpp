@@ -82,6 +82,9 @@ std::vector<ExperimentOption> makeTable()
     const auto weighted = [](const ExperimentSpec& s) { return s.dataset.sampler == "weighted"; };
     const auto imageFolder = [](const ExperimentSpec& s) { return s.dataset.format == "image_folder"; };
     const auto text = [](const ExperimentSpec& s) { return oneOf(s.dataset.format, {"text", "text_folder"}); };
+    const auto learnedTokenizer = [](const ExperimentSpec& s) {
+        return s.dataset.format == "text" && oneOf(s.dataset.tokenizer, {"bpe", "unigram"});
+    };
 
     return {
         // Optimizer
@@ -180,10 +183,12 @@ std::vector<ExperimentOption> makeTable()
          .value = OPTION_VALUE(s.dataset.splitSeed)},
         {.key = "dataset.resize", .group = G::DataLoading, .kind = K::Choice, .choices = {"crop", "pad", "stretch"},
          .noun = "resize mode", .applies = imageFolder, .value = OPTION_VALUE(s.dataset.resize)},
-        {.key = "dataset.tokenizer", .group = G::DataLoading, .kind = K::Choice, .choices = {"characters", "bytes"},
+        {.key = "dataset.tokenizer", .group = G::DataLoading, .kind = K::Choice, .choices = {"characters", "bytes", "bpe", "unigram"},
          .noun = "tokenizer", .applies = text, .value = OPTION_VALUE(s.dataset.tokenizer)},
         {.key = "dataset.context", .group = G::DataLoading, .kind = K::Integer, .range = atLeast(1), .applies = text,
          .value = OPTION_VALUE(s.dataset.context)},
+        {.key = "dataset.vocab_size", .group = G::DataLoading, .kind = K::Integer, .range = atLeast(0), .applies = learnedTokenizer,
+         .value = OPTION_VALUE(s.dataset.vocabSize)},
         {.key = "dataset.normalize.from_statistics", .group = G::DataLoading, .kind = K::Boolean,
          .value = OPTION_VALUE(s.dataset.normalizeFromStatistics)},
         {.key = "dataset.normalize.mean", .group = G::DataLoading, .kind = K::NumberList, .applies = givenStatistics,

@@ -78,7 +78,7 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
     const MapView m = r.map(f.value, "dataset",
                             {"format", "path", "label_column", "feature_columns", "group_column", "image_shape", "resize",
-                             "tokenizer", "context", "classes", "separator", "validation_fraction", "split_seed", "normalize",
+                             "tokenizer", "context", "vocab_size", "classes", "separator", "validation_fraction", "split_seed", "normalize",
                              "augment", "loader"},
                             f.pos);
     r.choice(m, "format", d.format, kFormats, "dataset format");
@@ -94,6 +94,7 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
     option(r, m, "dataset.resize", d.resize);
     option(r, m, "dataset.tokenizer", d.tokenizer);
     option(r, m, "dataset.context", d.context);
+    option(r, m, "dataset.vocab_size", d.vocabSize);
     r.read(m, "classes", d.classes);
     r.read(m, "separator", d.separator);
     if (d.format == "text_folder" && d.separator.find('\n') != std::string::npos)

@@ -43,6 +43,7 @@ Out datasetOut(const DatasetSpec& d)
     putString(m, "resize", d.resize, def.resize);
     putString(m, "tokenizer", d.tokenizer, def.tokenizer);
     putInt(m, "context", d.context, def.context);
+    putInt(m, "vocab_size", d.vocabSize, def.vocabSize);
     if (!d.classes.empty()) m.add("classes", yamlList(d.classes, yamlString));
     putString(m, "separator", d.separator, def.separator);
     putNumber(m, "validation_fraction", d.validationFraction, def.validationFraction);
