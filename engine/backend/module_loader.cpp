@@ -24,7 +24,7 @@ std::vector<std::filesystem::path> moduleFolders()
 
 }  // namespace
 
-OpenedModule openModule(const std::string& fileName)
+OpenedModule openModule(const std::string& fileName, bool ownSymbolsFirst)
 {
     OpenedModule m;
     std::string looked;
@@ -37,7 +37,7 @@ OpenedModule openModule(const std::string& fileName)
         }
         m.path = candidate.lexically_normal().string();
         // RTLD_LOCAL: its symbols (its own copies of engine code among them) stay its own.
-        m.handle = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        m.handle = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL | (ownSymbolsFirst ? RTLD_DEEPBIND : 0));
         if (!m.handle) {
             const char* error = dlerror();
             m.why = error ? error : "dlopen failed on " + m.path;

@@ -14,7 +14,9 @@ struct OpenedModule {
 
 // Looks for `fileName` in <the executable's folder>/../lib/trainstudio (the installed layout:
 // /usr/bin and /usr/lib/trainstudio; tests/gpu's bundle copies it), then in the build's own
-// module folder (for programs run from the build tree, tests included).
-OpenedModule openModule(const std::string& fileName);
+// module folder (for programs run from the build tree, tests included). `ownSymbolsFirst`: the
+// module and its libraries bind to their own symbols before the program's (RTLD_DEEPBIND), for
+// a library that carries its own copy of one the program links (SentencePiece's protobuf).
+OpenedModule openModule(const std::string& fileName, bool ownSymbolsFirst = false);
 
 }  // namespace ts

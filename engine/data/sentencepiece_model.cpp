@@ -1,34 +1,33 @@
 #include "data/sentencepiece_model.h"
 
-#include <sentencepiece_processor.h>
-#include <sentencepiece_trainer.h>
+#include <dlfcn.h>
 
 #include <mutex>
 #include <regex>
 #include <unordered_map>
 
+#include "backend/module_loader.h"
+#include "data/sentencepiece_module_api.h"
+
 namespace ts {
 
 namespace {
 
-class Sentences : public sentencepiece::SentenceIterator {
-public:
-    explicit Sentences(const std::vector<std::string_view>& s) : s_(s) { load(); }
-    bool done() const override { return next_ > s_.size(); }
-    void Next() override { load(); }
-    const std::string& value() const override { return value_; }
-    sentencepiece::util::Status status() const override { return {}; }
-
-private:
-    void load()
-    {
-        if (next_ < s_.size()) value_.assign(s_[next_]);
-        ++next_;
-    }
-    const std::vector<std::string_view>& s_;
-    std::size_t next_ = 0;
-    std::string value_;
-};
+const SentencePieceModuleApi& module()
+{
+    static const SentencePieceModuleApi* api = [] {
+        const OpenedModule opened = openModule(kSentencePieceModuleFile, /*ownSymbolsFirst=*/true);
+        if (!opened.handle) throw std::runtime_error("SentencePiece cannot be loaded (" + opened.why + ")");
+        using Entry = const SentencePieceModuleApi* (*)();
+        const auto entry = reinterpret_cast<Entry>(dlsym(opened.handle, kSentencePieceModuleEntry));
+        const SentencePieceModuleApi* found = entry ? entry() : nullptr;
+        if (!found || found->abi != kSentencePieceModuleAbi || std::string(found->version) != TS_VERSION)
+            throw std::runtime_error("the SentencePiece module at " + opened.path + " is from another build of TrainStudio (this is " +
+                                     TS_VERSION + ")");
+        return found;
+    }();
+    return *api;
+}
 
 // "Vocabulary size too high (40). Please set it to a value <= 21." -> 21; -1 for other errors.
 std::int64_t largestVocabulary(const std::string& message)
@@ -61,45 +60,37 @@ std::string trainSentencePiece(const std::string& modelType, const std::vector<s
         {"shuffle_input_sentence", "false"},
         {"minloglevel", "2"},  // its progress log is not ours to print
     };
+    const SentencePieceModuleApi& sp = module();
     // The trainer keeps global state (its random generator, the log level): one at a time.
     static std::mutex oneAtATime;
     const std::lock_guard lock(oneAtATime);
-    sentencepiece::SetRandomGeneratorSeed(1);
-    Sentences it(sentences);
     std::string model;
-    const auto status = sentencepiece::SentencePieceTrainer::Train(options, &it, &model);
-    if (!status.ok()) {
-        const std::string message = status.message();
+    if (const std::string message = sp.train(options, sentences, model); !message.empty())
         throw SentencePieceError("SentencePiece: " + message, largestVocabulary(message));
-    }
     return model;
 }
 
-struct SentencePieceModel::Processor {
-    sentencepiece::SentencePieceProcessor sp;
-};
-
-SentencePieceModel::SentencePieceModel(std::string serialized)
-    : serialized_(std::move(serialized)), processor_(std::make_unique<Processor>())
+SentencePieceModel::SentencePieceModel(std::string serialized) : serialized_(std::move(serialized))
 {
-    const auto status = processor_->sp.LoadFromSerializedProto(serialized_);
-    if (!status.ok()) throw std::invalid_argument(std::string("not a SentencePiece model: ") + status.message());
+    std::string error;
+    processor_ = module().load(serialized_, error);
+    if (!processor_) throw std::invalid_argument("not a SentencePiece model: " + error);
 }
 
-SentencePieceModel::~SentencePieceModel() = default;
+SentencePieceModel::~SentencePieceModel() { module().release(processor_); }
 
-std::int64_t SentencePieceModel::size() const { return processor_->sp.GetPieceSize(); }
+std::int64_t SentencePieceModel::size() const { return module().size(processor_); }
 
-std::string SentencePieceModel::piece(std::int64_t id) const { return processor_->sp.IdToPiece(static_cast<int>(id)); }
+std::string SentencePieceModel::piece(std::int64_t id) const { return module().piece(processor_, id); }
 
-std::int64_t SentencePieceModel::unknownId() const { return processor_->sp.unk_id(); }
+std::int64_t SentencePieceModel::unknownId() const { return module().unknownId(processor_); }
 
 std::vector<std::int64_t> SentencePieceModel::encode(std::string_view text) const
 {
-    std::vector<int> ids;
-    const auto status = processor_->sp.Encode(text, &ids);
-    if (!status.ok()) throw std::invalid_argument(std::string("SentencePiece: ") + status.message());
-    return {ids.begin(), ids.end()};
+    std::vector<std::int64_t> ids;
+    if (const std::string message = module().encode(processor_, text, ids); !message.empty())
+        throw std::invalid_argument("SentencePiece: " + message);
+    return ids;
 }
 
 }  // namespace ts

@@ -3,10 +3,10 @@
 // lossless for a language model's text: no normalisation (identity), spaces kept as they are
 // (no dummy prefix, no whitespace folding), '\n' and '\t' pieces of their own, every character of the
 // training sentences a piece (character_coverage 1.0), no BOS/EOS; one thread, so the same
-// sentences give the same model byte for byte.
+// sentences give the same model byte for byte. SentencePiece itself is in a module of its own
+// (data/sentencepiece_module_api.h says why); std::runtime_error when it cannot be loaded.
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -39,6 +39,8 @@ public:
     // std::invalid_argument when `serialized` is not a SentencePiece model.
     explicit SentencePieceModel(std::string serialized);
     ~SentencePieceModel();
+    SentencePieceModel(const SentencePieceModel&) = delete;
+    SentencePieceModel& operator=(const SentencePieceModel&) = delete;
 
     const std::string& serialized() const { return serialized_; }
     std::int64_t size() const;
@@ -48,9 +50,8 @@ public:
     std::vector<std::int64_t> encode(std::string_view text) const;
 
 private:
-    struct Processor;
     std::string serialized_;
-    std::unique_ptr<Processor> processor_;
+    void* processor_ = nullptr;  // the module's (data/sentencepiece_module_api.h)
 };
 
 }  // namespace ts
