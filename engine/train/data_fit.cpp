@@ -58,6 +58,16 @@ void checkDataFitsModel(const DatasetSplits& splits, const Graph& model)
     }
 
     const std::int64_t classes = train.numClasses();
+    // A language model's token ids in (its classes are the tokenizer's ids): every Embedding
+    // reading them must have a row for each id.
+    const bool languageModel = !splits.tokenizer.empty();
+    if (input >= 0 && languageModel)
+        for (const CheckedNode& n : graph.nodes)
+            if (n.op->type() == "Embedding" && !n.inputs.empty() && n.inputs[0] == input && n.attrs.getInt("num_embeddings") < classes)
+                throw DataError("", -1, "the model's Embedding '" + n.name + "' has num_embeddings " +
+                                            std::to_string(n.attrs.getInt("num_embeddings")) + ", but the data's tokenizer gives " +
+                                            std::to_string(classes) + " token ids: set num_embeddings to " + std::to_string(classes) +
+                                            " (and the output layer's out_features)");
     for (const NamedSplit& s : all) {
         if (!s.data) continue;
         const auto& labels = s.data->labels();
@@ -75,8 +85,11 @@ void checkDataFitsModel(const DatasetSplits& splits, const Graph& model)
     if (loss.op->type() != "CrossEntropy" || loss.inputs.empty()) return;
     const ValueInfo& logits = graph.values[std::size_t(loss.inputs[0])];
     const Shape& shape = logits.spec.shape;
-    if (shape.rank() != 2) return;  // the op's own shape rule speaks for other layouts
-    const std::int64_t width = shape[1];
+    // [batch, classes], or a language model's [batch, positions, vocabulary] for token data;
+    // the op's own shape rule speaks for other layouts.
+    const bool nextTokens = shape.rank() == 3 && languageModel;
+    if (shape.rank() != 2 && !nextTokens) return;
+    const std::int64_t width = shape[shape.rank() - 1];
     const std::string producer = logits.producer >= 0 ? graph.nodes[std::size_t(logits.producer)].name : logits.name;
     if (classes > width) {
         // The first sample whose class the output cannot score, in any split.
@@ -94,7 +107,7 @@ void checkDataFitsModel(const DatasetSplits& splits, const Graph& model)
                                 ", or correct the labels");
         }
     }
-    if (classes != width)
+    if (classes != width && !(nextTokens && width > classes))  // a wider language model's head only wastes rows
         throw DataError("", -1,
                         "the dataset has " + std::to_string(classes) + " classes but the model's output '" + producer +
                             "' scores " + std::to_string(width) + ": set its out_features to " + std::to_string(classes));
