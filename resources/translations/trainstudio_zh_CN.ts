@@ -2345,8 +2345,16 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <source>Text: how the text becomes tokens. characters gives one token per character that occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any text can be encoded later. The vocabulary is kept with the run&apos;s checkpoints.</source>
-        <translation>文本：文本如何变成词元。characters 为文本中出现的每个字符分配一个词元（词表小、序列长）；bytes 为每个字节分配一个，共 256 个，因此以后任何文本都能编码。词表随运行的检查点一起保存。</translation>
+        <source>Text: how the text becomes tokens. characters gives one token per character that occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any text can be encoded later; bpe and unigram learn vocab_size tokens (whole words and common parts of words) from the training split with SentencePiece, so sequences are shorter. The vocabulary is kept with the run&apos;s checkpoints.</source>
+        <translation>文本：文本如何变成词元。characters 为文本中出现的每个字符分配一个词元（词表小，序列长）；bytes 每个字节一个词元，共 256 个，因此以后任何文本都能编码；bpe 和 unigram 用 SentencePiece 从训练集学出 vocab_size 个词元（整词和常见的词片段），序列因此更短。词表随运行的检查点一起保存。</translation>
+    </message>
+    <message>
+        <source>Vocabulary size</source>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>Text with the bpe or unigram tokenizer (required there; characters and bytes ignore it): how many tokens SentencePiece learns, each character of the text among them. 512 is a start; a larger vocabulary gives shorter sequences but rarer tokens. The model&apos;s Embedding num_embeddings and its output layer&apos;s out_features must equal it.</source>
+        <translation>使用 bpe 或 unigram 分词器的文本（此时必填；characters 和 bytes 忽略它）：SentencePiece 学出多少个词元，文本中的每个字符都在其中。可以从 512 开始；词表越大，序列越短，但每个词元越少见。模型中 Embedding 的 num_embeddings 和输出层的 out_features 必须等于它。</translation>
     </message>
     <message>
         <source>Context length</source>

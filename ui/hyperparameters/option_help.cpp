@@ -201,7 +201,14 @@ const Help kHelp[] = {
     {"dataset.tokenizer", QT_TRANSLATE_NOOP("OptionHelp", "Tokenizer"),
      QT_TRANSLATE_NOOP("OptionHelp", "Text: how the text becomes tokens. characters gives one token per character that "
                        "occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any "
-                       "text can be encoded later. The vocabulary is kept with the run's checkpoints.")},
+                       "text can be encoded later; bpe and unigram learn vocab_size tokens (whole words and common parts "
+                       "of words) from the training split with SentencePiece, so sequences are shorter. The vocabulary "
+                       "is kept with the run's checkpoints.")},
+    {"dataset.vocab_size", QT_TRANSLATE_NOOP("OptionHelp", "Vocabulary size"),
+     QT_TRANSLATE_NOOP("OptionHelp", "Text with the bpe or unigram tokenizer (required there; characters and bytes ignore "
+                       "it): how many tokens SentencePiece learns, each character of the text among them. 512 is a "
+                       "start; a larger vocabulary gives shorter sequences but rarer tokens. The model's Embedding "
+                       "num_embeddings and its output layer's out_features must equal it.")},
     {"dataset.context", QT_TRANSLATE_NOOP("OptionHelp", "Context length"),
      QT_TRANSLATE_NOOP("OptionHelp", "Text: how many tokens the model sees at once; the text is cut into blocks this long, "
                        "and the model learns to predict the next token at every position. Longer contexts cost memory "
