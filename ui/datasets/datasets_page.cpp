@@ -42,6 +42,9 @@
 #include "store/label_overlay.h"
 #include "statistics_panel.h"
 #include "table_columns.h"
+#include "text_panels.h"
+#include "text_sample_detail.h"
+#include "text_sample_model.h"
 #include "thumbnail_cache.h"
 #include "widgets/image_grid.h"
 
@@ -60,6 +63,8 @@ DatasetsPage::DatasetsPage(const ts::Workspace& workspace, TrainingSession* sess
     m_model = new SampleGridModel(m_thumbnails, this);
     m_columns = new TableColumnsModel(this);
     m_rows = new TableRowsModel(this);
+    m_textModel = new TextSampleModel(m_model, this);
+    m_text = new TextPanels(this);
     buildUi();
     connect(&m_opener, &QFutureWatcher<OpenedDataset>::finished, this, &DatasetsPage::onOpened);
     connect(&m_store, &QFutureWatcher<StoreResult>::finished, this, &DatasetsPage::onStoreDone);
@@ -251,6 +256,26 @@ void DatasetsPage::buildUi()
     gridLayout->setContentsMargins(0, 0, 0, 0);
     gridLayout->addLayout(filters);
     gridLayout->addWidget(m_grid, 1);
+    // Text data: one row per text (a language model's block), decoded only for the rows drawn.
+    m_textList = new QTableView;
+    m_textList->setObjectName(QStringLiteral("textSamples"));
+    m_textList->setModel(m_textModel);
+    m_textList->verticalHeader()->hide();
+    m_textList->verticalHeader()->setDefaultSectionSize(m_textList->fontMetrics().lineSpacing() + 6);
+    m_textList->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_textList->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_textList->setWordWrap(false);
+    m_textList->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_textList->horizontalHeader()->setStretchLastSection(true);
+    m_textList->hide();
+    connect(m_textList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showTextDetailOf(current); });
+    connect(m_textList, &QTableView::activated, this, [this](const QModelIndex& index) {
+        showTextDetailOf(index);
+        m_tabs->setCurrentWidget(m_text->detail());
+    });
+    connect(m_text, &TextPanels::showSamples, this, &DatasetsPage::showSamples);
+    gridLayout->addWidget(m_textList, 1);
 
     m_empty = new QLabel(tr("Open a dataset (File > Open Dataset…), or drop a dataset folder or file here.\n\n"
                             "IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folders "
@@ -288,6 +313,9 @@ void DatasetsPage::buildUi()
         return area;
     };
     m_tabs->addTab(m_detail, tr("Sample"));
+    m_tabs->addTab(m_text->detail(), tr("Tokens"));
+    m_tabs->addTab(m_text->lengthsPanel(), tr("Lengths"));
+    m_tabs->addTab(m_text->vocabularyPanel(), tr("Vocabulary"));
     m_tabs->addTab(scrolled(m_statistics), tr("Statistics"));
     m_tabs->addTab(scrolled(m_split), tr("Split"));
     m_tabs->addTab(scrolled(m_augmentation), tr("Augmentation"));
@@ -484,6 +512,7 @@ void DatasetsPage::showOpened()
     fillSplitAndClassFilters();
     updateGridTitle();
     updatePanels();
+    showTextPanels();
     if (!m_opened.ok()) {
         QString text = m_opened.error;
         if (m_opened.table && m_opened.table->raggedRows > 0)
@@ -523,6 +552,7 @@ void DatasetsPage::changeEvent(QEvent* event)
         updateGridTitle();
         if (!m_opened.files->testError) setMessage(openedSummary(), false);
     }
+    if (event->type() == QEvent::LanguageChange) m_text->retranslate();
     QWidget::changeEvent(event);
 }
 

@@ -57,6 +57,8 @@ class SampleDetail;
 class SplitPreview;
 class StatisticsPanel;
 class TableColumnsModel;
+class TextPanels;
+class TextSampleModel;
 class TableRowsModel;
 class ThumbnailLoader;
 
@@ -130,6 +132,11 @@ public:
     AugmentationPreview* augmentation() const { return m_augmentation; }
     HealthReportPanel* health() const { return m_health; }
     LabelCheckPanel* labelCheck() const { return m_labelCheck; }
+    // Text data (formats text, text_folder): the samples as a list of texts instead of the grid,
+    // and the Tokens, Lengths and Vocabulary tabs.
+    TextPanels* textPanels() const { return m_text; }
+    TextSampleModel* textModel() const { return m_textModel; }
+    QTableView* textList() const { return m_textList; }
     QTabWidget* sidePanels() const { return m_tabs; }
     QString message() const;  // the error (and what to do) or the status line, as shown
     QAction* openAction() const { return m_openAction; }
@@ -171,6 +178,8 @@ private:
     void filterFromControls();
     void updateGridTitle();
     void showDetailOf(const QModelIndex& index);
+    void showTextDetailOf(const QModelIndex& index);
+    void showTextPanels();  // the list and tabs for text data, or those for images and tables
     void onColumnChoice();
     void updatePanels();
     void updateActions();
@@ -238,6 +247,9 @@ private:
     AugmentationPreview* m_augmentation = nullptr;
     HealthReportPanel* m_health = nullptr;
     LabelCheckPanel* m_labelCheck = nullptr;
+    TextPanels* m_text = nullptr;
+    TextSampleModel* m_textModel = nullptr;
+    QTableView* m_textList = nullptr;
     QWidget* m_labelsTab = nullptr;
     QLabel* m_labelsSummary = nullptr;
     QPushButton* m_loadSuspects = nullptr;

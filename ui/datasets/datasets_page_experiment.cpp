@@ -11,6 +11,8 @@
 #include "augmentation_preview.h"
 #include "ui/experiment_document.h"
 #include "datasets_page.h"
+
+#include "text_panels.h"
 #include "graph/templates.h"
 #include "health_report_panel.h"
 #include "label_check_panel.h"
@@ -78,6 +80,7 @@ void DatasetsPage::updatePanels()
 {
     const ts::DatasetSpec spec = experimentDatasetSpecFor(m_opened.spec);
     m_statistics->setData(m_opened.files, spec);
+    m_text->setData(m_opened.files, m_opened.split, spec);
     m_split->setSpec(spec, m_opened.files);
     if (m_experiment && showsExperimentDataset())
         m_augmentation->setExperiment(*m_experiment);

@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QListView>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QTableView>
 #include <QStackedWidget>
 #include <QTabWidget>
 
@@ -16,6 +18,10 @@
 #include "data/image_folder_dataset.h"
 #include "sample_detail.h"
 #include "sample_ref.h"
+#include "statistics_panel.h"
+#include "text_panels.h"
+#include "text_sample_detail.h"
+#include "text_sample_model.h"
 #include "widgets/image_grid.h"
 
 namespace ts::ui {
@@ -140,6 +146,45 @@ void DatasetsPage::showDetailOf(const QModelIndex& index)
             m_augmentation->setSample(std::make_shared<ts::SubsetDataset>(m_opened.files->train, train, m_opened.files->name + " train"),
                                       std::int64_t(it - train.begin()));
     }
+}
+
+}  // namespace ts::ui
+
+namespace ts::ui {
+
+void DatasetsPage::showTextPanels()
+{
+    const bool text = m_textModel->hasText();
+    m_grid->setVisible(!text);
+    m_textList->setVisible(text);
+    // A language model's blocks have no class of their own (their labels are last tokens).
+    m_classFilter->setVisible(!m_textModel->blocks());
+    const auto show = [this](QWidget* panel, bool visible) {
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            QWidget* page = m_tabs->widget(i);
+            auto* area = qobject_cast<QScrollArea*>(page);
+            if (page == panel || (area && area->widget() == panel)) m_tabs->setTabVisible(i, visible);
+        }
+    };
+    show(m_detail, !text);
+    show(m_augmentation, !text);  // no augmentation for tokens
+    show(m_statistics, !m_textModel->blocks());  // a block's "class" is its last token: no class balance to see
+    show(m_text->detail(), text);
+    show(m_text->lengthsPanel(), text);
+    show(m_text->vocabularyPanel(), text);
+    if (const int i = m_tabs->currentIndex(); i >= 0 && !m_tabs->isTabVisible(i))
+        m_tabs->setCurrentWidget(text ? static_cast<QWidget*>(m_text->detail()) : m_detail);
+}
+
+void DatasetsPage::showTextDetailOf(const QModelIndex& index)
+{
+    if (!index.isValid() || !m_model->files()) return;
+    const GridSample s = m_textModel->sampleAt(index.row());
+    const QString split = m_model->splitOf(s);
+    const QString where = split == QLatin1String("validation") ? tr("Training file sample %1 (validation split)").arg(s.index)
+                                                               : tr("Training file sample %1 (train split)").arg(s.index);
+    const QString className = m_textModel->blocks() ? QString() : m_model->className(m_model->labelOf(s));
+    m_text->detail()->showSample(m_model->files()->train, s.index, where, className);
 }
 
 }  // namespace ts::ui

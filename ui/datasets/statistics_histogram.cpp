@@ -46,6 +46,13 @@ QString StatisticsHistogram::splitTitle(const std::string& split)
     return QString::fromStdString(split);
 }
 
+void StatisticsHistogram::setCounted(Counted counted)
+{
+    m_counted = counted;
+    yAxis->setLabel(counted == Counted::Lines ? tr("Lines") : tr("Samples"));
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 void StatisticsHistogram::clearCounts()
 {
     setCounts({}, {});
@@ -125,6 +132,13 @@ void StatisticsHistogram::showToolTip(QMouseEvent* event)
     const QString name = bar->second < m_names.size() ? m_names[bar->second] : QString::number(bar->second);
     const std::int64_t n = split.counts[std::size_t(bar->second)];
     const double share = split.total > 0 ? 100.0 * double(n) / double(split.total) : 0.0;
+    if (m_counted == Counted::Lines) {
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           tr("%1, %2: %3 lines (%4%)").arg(splitTitle(split.split), name, QLocale().toString(qlonglong(n)),
+                                                            QLocale().toString(share, 'f', 1)),
+                           this);
+        return;
+    }
     QToolTip::showText(event->globalPosition().toPoint(),
                        tr("%1, %2: %3 samples (%4%)\nClick to show them")
                            .arg(splitTitle(split.split), name, QLocale().toString(qlonglong(n)),
@@ -162,7 +176,7 @@ void StatisticsHistogram::changeEvent(QEvent* event)
 {
     QCustomPlot::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) {
-        yAxis->setLabel(tr("Samples"));
+        yAxis->setLabel(m_counted == Counted::Lines ? tr("Lines") : tr("Samples"));
         for (std::size_t s = 0; s < m_bars.size(); ++s) m_bars[s]->setName(splitTitle(m_splits[s].split));
         replot(QCustomPlot::rpQueuedReplot);
     }

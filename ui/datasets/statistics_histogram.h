@@ -34,6 +34,11 @@ public:
     int splitCount() const { return int(m_bars.size()); }
     static QString splitTitle(const std::string& split);  // "Train", translated
 
+    // What the bars count: samples (a click shows them), or a text's lines (the Lengths tab of
+    // a language model, whose samples are blocks of equal length): the axis and tool tips say so.
+    enum class Counted { Samples, Lines };
+    void setCounted(Counted counted);
+
 signals:
     void barClicked(int split, int classIndex);
 
@@ -50,6 +55,7 @@ private:
     std::vector<SplitClassCounts> m_splits;
     QStringList m_names;
     std::vector<QCPBars*> m_bars;
+    Counted m_counted = Counted::Samples;
 };
 
 }  // namespace ts::ui

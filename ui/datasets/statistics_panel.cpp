@@ -26,6 +26,12 @@ const ImageFolderDataset* imageFolder(const std::shared_ptr<const Dataset>& d)
     return dynamic_cast<const ImageFolderDataset*>(d.get());
 }
 
+// Text data: samples of token ids, whose per-channel mean and deviation mean nothing.
+bool tokens(const DatasetFiles& files)
+{
+    return files.train && files.train->inputDType() == DType::I64;
+}
+
 }  // namespace
 
 StatisticsPanel::StatisticsPanel(QWidget* parent) : QWidget(parent)
@@ -135,6 +141,7 @@ void StatisticsPanel::startWorker()
 {
     const bool wantSizes = imageFolder(m_files->train) != nullptr;
     if (!m_countError.isEmpty() && !wantSizes) return;  // openDataset would refuse the same spec
+    if (tokens(*m_files)) return;  // a token id's mean says nothing: the Lengths and Vocabulary tabs count text
     m_status->setText(tr("Computing statistics…"));
     m_computing = true;
     const std::string cacheDir = m_cacheDir.isEmpty() ? defaultCacheDirectory() : m_cacheDir.toStdString();
@@ -217,7 +224,8 @@ void StatisticsPanel::showStatistics()
     m_channels->setRowCount(0);
     const bool any = m_files && m_files->train;
     m_channels->setVisible(any && m_stats.has_value());
-    if (!any) {
+    if (!any || tokens(*m_files)) {
+        m_channels->hide();
         m_channelsTitle->clear();
         return;
     }
