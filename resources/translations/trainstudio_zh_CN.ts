@@ -495,6 +495,10 @@
         <source>The token id that pads a text to the context length. Text classification data pads with 0.</source>
         <translation>把文本填充到上下文长度所用的词元 id。文本分类数据用 0 填充。</translation>
     </message>
+    <message>
+        <source>Weight tying: the name of an Embedding node whose table this layer uses as its weight (a language model&apos;s output layer, as in GPT-2): out_features must be its num_embeddings and the input&apos;s features its embedding_dim. Empty: a weight of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>DatasetOpener</name>
@@ -2345,18 +2349,6 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>分词器</translation>
     </message>
     <message>
-        <source>Text: how the text becomes tokens. characters gives one token per character that occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any text can be encoded later; bpe and unigram learn vocab_size tokens (whole words and common parts of words) from the training split with SentencePiece, so sequences are shorter. The vocabulary is kept with the run&apos;s checkpoints.</source>
-        <translation>文本：文本如何变成词元。characters 为文本中出现的每个字符分配一个词元（词表小，序列长）；bytes 每个字节一个词元，共 256 个，因此以后任何文本都能编码；bpe 和 unigram 用 SentencePiece 从训练集学出 vocab_size 个词元（整词和常见的词片段），序列因此更短。词表随运行的检查点一起保存。</translation>
-    </message>
-    <message>
-        <source>Vocabulary size</source>
-        <translation>词表大小</translation>
-    </message>
-    <message>
-        <source>Text with the bpe or unigram tokenizer (required there; characters and bytes ignore it): how many tokens SentencePiece learns, each character of the text among them. 512 is a start; a larger vocabulary gives shorter sequences but rarer tokens. The model&apos;s Embedding num_embeddings and its output layer&apos;s out_features must equal it.</source>
-        <translation>使用 bpe 或 unigram 分词器的文本（此时必填；characters 和 bytes 忽略它）：SentencePiece 学出多少个词元，文本中的每个字符都在其中。可以从 512 开始；词表越大，序列越短，但每个词元越少见。模型中 Embedding 的 num_embeddings 和输出层的 out_features 必须等于它。</translation>
-    </message>
-    <message>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
@@ -2371,6 +2363,18 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>Text: how many tokens the model sees at once; the text is cut into blocks this long, and the model learns to predict the next token at every position. Longer contexts cost memory and time in attention. Text classification (text_folder): the longest text read (max_length); shorter texts are padded with token 0, longer ones cut, and the run&apos;s log says how many.</source>
         <translation>文本：模型一次看到多少个词元；文本被切成这么长的块，模型学习在每个位置预测下一个词元。上下文越长，注意力耗费的内存和时间越多。文本分类（text_folder）：读取的最长文本（max_length）；较短的文本用词元 0 填充，较长的被截断，运行日志会说明有多少条。</translation>
+    </message>
+    <message>
+        <source>Text: how the text becomes tokens. characters gives one token per character that occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any text can be encoded later; bpe and unigram learn vocab_size tokens (whole words and common parts of words) from the training split with SentencePiece, so sequences are shorter. The vocabulary is kept with the run&apos;s checkpoints.</source>
+        <translation>文本：文本如何变成词元。characters 为文本中出现的每个字符分配一个词元（词表小，序列长）；bytes 每个字节一个词元，共 256 个，因此以后任何文本都能编码；bpe 和 unigram 用 SentencePiece 从训练集学出 vocab_size 个词元（整词和常见的词片段），序列因此更短。词表随运行的检查点一起保存。</translation>
+    </message>
+    <message>
+        <source>Vocabulary size</source>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>Text with the bpe or unigram tokenizer (required there; characters and bytes ignore it): how many tokens SentencePiece learns, each character of the text among them. 512 is a start; a larger vocabulary gives shorter sequences but rarer tokens. The model&apos;s Embedding num_embeddings and its output layer&apos;s out_features must equal it.</source>
+        <translation>使用 bpe 或 unigram 分词器的文本（此时必填；characters 和 bytes 忽略它）：SentencePiece 学出多少个词元，文本中的每个字符都在其中。可以从 512 开始；词表越大，序列越短，但每个词元越少见。模型中 Embedding 的 num_embeddings 和输出层的 out_features 必须等于它。</translation>
     </message>
 </context>
 <context>
@@ -3358,6 +3362,18 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>Use %1 in the experiment</source>
         <translation>在实验中使用 %1</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Lengths</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>词表</translation>
     </message>
 </context>
 <context>
@@ -6612,6 +6628,14 @@ Click to show them</source>
         <translation>%1，%2：%3 个样本（%4%）
 点击以显示它们</translation>
     </message>
+    <message>
+        <source>Lines</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3 lines (%4%)</source>
+        <translation>%1，%2：%3 行（%4%）</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::StatisticsPanel</name>
@@ -6850,6 +6874,159 @@ Click to show them</source>
     </message>
 </context>
 <context>
+    <name>ts::ui::TextPanels</name>
+    <message>
+        <source>Click a column&apos;s header to sort by it</source>
+        <translation>点击列标题按该列排序</translation>
+    </message>
+    <message>
+        <source>No text dataset open</source>
+        <translation>未打开文本数据集</translation>
+    </message>
+    <message>
+        <source>Lengths of the text&apos;s lines in tokens</source>
+        <translation>文本各行的长度（词元数）</translation>
+    </message>
+    <message>
+        <source>Lengths of the texts in tokens</source>
+        <translation>各条文本的长度（词元数）</translation>
+    </message>
+    <message>
+        <source>Counting tokens…</source>
+        <translation>正在统计词元…</translation>
+    </message>
+    <message>
+        <source>The tokens cannot be counted: %1</source>
+        <translation>无法统计词元：%1</translation>
+    </message>
+    <message>
+        <source>&gt; %1</source>
+        <translation>&gt; %1</translation>
+    </message>
+    <message>
+        <source>context %1</source>
+        <translation>上下文 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 lines of %3 to %4 tokens (median %5); %6 (%7%) are longer than a block.</source>
+        <translation>%1：%2 行，每行 %3 到 %4 个词元（中位数 %5）；%6 行（%7%）比一个块长。</translation>
+    </message>
+    <message>
+        <source>%1: %2 texts of %3 to %4 tokens (median %5); %6 (%7%) are longer than the context and cut.</source>
+        <translation>%1：%2 条文本，每条 %3 到 %4 个词元（中位数 %5）；%6 条（%7%）超过上下文长度，被截断。</translation>
+    </message>
+    <message>
+        <source>Every block has %1 tokens (dataset.context): the text&apos;s %2 tokens make %3 blocks, each read whole; the histogram shows how long its lines are.</source>
+        <translation>每个块都有 %1 个词元（dataset.context）：文本的 %2 个词元组成 %3 个块，每块整块读取；直方图显示文本各行的长度。</translation>
+    </message>
+    <message>
+        <source>Every text is padded with token 0 or cut to %1 tokens (dataset.context).</source>
+        <translation>每条文本都用词元 0 填充或截断到 %1 个词元（dataset.context）。</translation>
+    </message>
+    <message>
+        <source>Click a bar to list its texts.</source>
+        <translation>点击柱子可列出其中的文本。</translation>
+    </message>
+    <message>
+        <source>%1 tokens in the vocabulary (tokenizer: %2)</source>
+        <translation>词表中有 %1 个词元（分词器：%2）</translation>
+    </message>
+    <message>
+        <source>, and id %1 for padding</source>
+        <translation>，另有 id %1 用于填充</translation>
+    </message>
+    <message>
+        <source>The training split has %1 tokens; %2 of the %3 tokens occur in it, and the %4 most frequent make up 90% of it.</source>
+        <translation>训练划分共有 %1 个词元；%3 个词元中有 %2 个在其中出现，最常见的 %4 个占其 90%。</translation>
+    </message>
+    <message>
+        <source>Of the validation split&apos;s %1 tokens, %2 (%3%) never occur in training.</source>
+        <translation>验证划分的 %1 个词元中，有 %2 个（%3%）从未在训练中出现。</translation>
+    </message>
+    <message>
+        <source>%1 texts longer than %2 tokens</source>
+        <translation>%1 中长于 %2 个词元的文本</translation>
+    </message>
+    <message>
+        <source>%1 texts of %2 to %3 tokens</source>
+        <translation>%1 中 %2 到 %3 个词元的文本</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TextSampleDetail</name>
+    <message>
+        <source>No sample selected</source>
+        <translation>未选择样本</translation>
+    </message>
+    <message>
+        <source>Click a text in the list to see its tokens: each token on its own colour, a line break as ↵, a space as ␣.</source>
+        <translation>点击列表中的文本查看它的词元：每个词元有自己的底色，换行显示为 ↵，空格显示为 ␣。</translation>
+    </message>
+    <message>
+        <source>Class: %1</source>
+        <translation>类别：%1</translation>
+    </message>
+    <message>
+        <source>From: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+    <message>
+        <source>%1 tokens (tokenizer: %2)</source>
+        <translation>%1 个词元（分词器：%2）</translation>
+    </message>
+    <message>
+        <source>padded with %1 more (id 0, not drawn)</source>
+        <translation>另用 %1 个填充词元补齐（id 0，不显示）</translation>
+    </message>
+    <message>
+        <source>the text has %1 more, cut off at the context and drawn pale</source>
+        <translation>文本还有 %1 个词元，超出上下文被截断，以浅色显示</translation>
+    </message>
+    <message>
+        <source>Point at a token to see its id.</source>
+        <translation>把鼠标指向一个词元可查看它的 id。</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TextSampleModel</name>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>划分</translation>
+    </message>
+    <message>
+        <source>Starts at</source>
+        <translation>起始位置</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+</context>
+<context>
     <name>ts::ui::TextSamplesBox</name>
     <message>
         <source>Samples</source>
@@ -6862,6 +7039,17 @@ Click to show them</source>
     <message>
         <source>epoch %1:</source>
         <translation>第 %1 轮：</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::TokenView</name>
+    <message>
+        <source>Token %1 of %2: id %3, “%4”</source>
+        <translation>第 %1 个词元（共 %2 个）：id %3，“%4”</translation>
+    </message>
+    <message>
+        <source>(cut: past the context, the model does not see it)</source>
+        <translation>（已截断：超出上下文，模型看不到）</translation>
     </message>
 </context>
 <context>
@@ -7282,6 +7470,29 @@ Click to show them</source>
     <message>
         <source>cancelled before it began</source>
         <translation>开始前已取消</translation>
+    </message>
+</context>
+<context>
+    <name>ts::ui::VocabularyModel</name>
+    <message>
+        <source>Never in the training split</source>
+        <translation>从未出现在训练划分中</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>Id</translation>
+    </message>
+    <message>
+        <source>Count (train)</source>
+        <translation>次数（训练）</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
     </message>
 </context>
 <context>
