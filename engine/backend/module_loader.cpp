@@ -10,6 +10,17 @@ namespace ts {
 
 namespace {
 
+// AddressSanitizer refuses RTLD_DEEPBIND (its interceptors must come first): a sanitized build
+// opens such a module with RTLD_LOCAL alone, and SentencePiece then refuses to load in a
+// program that also links libprotobuf (the CLI, the studio) with protobuf's version message.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+constexpr bool kSanitized = __has_feature(address_sanitizer);
+#else
+constexpr bool kSanitized = false;
+#endif
+
 std::vector<std::filesystem::path> moduleFolders()
 {
     std::vector<std::filesystem::path> folders;
@@ -37,7 +48,7 @@ OpenedModule openModule(const std::string& fileName, bool ownSymbolsFirst)
         }
         m.path = candidate.lexically_normal().string();
         // RTLD_LOCAL: its symbols (its own copies of engine code among them) stay its own.
-        m.handle = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL | (ownSymbolsFirst ? RTLD_DEEPBIND : 0));
+        m.handle = dlopen(m.path.c_str(), RTLD_NOW | RTLD_LOCAL | (ownSymbolsFirst && !kSanitized ? RTLD_DEEPBIND : 0));
         if (!m.handle) {
             const char* error = dlerror();
             m.why = error ? error : "dlopen failed on " + m.path;
