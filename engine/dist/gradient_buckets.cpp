@@ -37,6 +37,11 @@ std::vector<std::size_t> gradientFrontiers(Executor& executor)
         for (int p : executor.nodeParameters(i))
             if (params[p].trainable && params[p].grad.defined())
                 owned.push_back({static_cast<std::size_t>(params[p].grad.data<float>() - base), int(i)});
+    // A tied parameter appears under each node that reads it: its gradient is final only after
+    // the earliest one's backward (the last to run), so only that one counts.
+    std::sort(owned.begin(), owned.end());
+    owned.erase(std::unique(owned.begin(), owned.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+                owned.end());
     std::sort(owned.rbegin(), owned.rend());
     std::vector<std::size_t> frontier(executor.graph().nodes.size(), count);
     for (std::size_t i = 0; i < frontier.size(); ++i)

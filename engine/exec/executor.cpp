@@ -30,7 +30,7 @@ Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool t
     for (int pass = 0; pass < 2; ++pass) {
         for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
             for (const ParamSpec& spec : graph_.nodes[i].params) {
-                if (spec.trainable != (pass == 0)) continue;
+                if (spec.trainable != (pass == 0) || spec.tied()) continue;
                 Parameter p;
                 p.name = spec.name;
                 p.init = spec.init;
@@ -51,12 +51,15 @@ Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool t
             flatGrads_ = Tensor::view(gradStorage_, 0, Shape{static_cast<std::int64_t>(gradOffset / 4)}, DType::F32);
         }
     }
-    // Node order in nodeParams_ must follow Op::params() order; restore it (pass order split them).
+    // Node order in nodeParams_ must follow Op::params() order; restore it (pass order split
+    // them). A tied parameter is its owner's (checkGraph found it).
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
         std::vector<int> ordered;
-        for (const ParamSpec& spec : graph_.nodes[i].params)
-            for (int idx : nodeParams_[i])
-                if (params_[idx].name == spec.name) ordered.push_back(idx);
+        for (const ParamSpec& spec : graph_.nodes[i].params) {
+            const std::string& name = spec.tied() ? spec.tiedTo : spec.name;
+            for (std::size_t idx = 0; idx < params_.size(); ++idx)
+                if (params_[idx].name == name) ordered.push_back(static_cast<int>(idx));
+        }
         nodeParams_[i] = ordered;
     }
 

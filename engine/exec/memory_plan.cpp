@@ -274,6 +274,7 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
             throw SizeOverflow("node '" + g.nodes[i].name + "' (" + g.nodes[i].op->type() + "): " + e.what());
         }
         for (const ParamSpec& p : g.nodes[i].params) {
+            if (p.tied()) continue;  // its owner's storage
             const std::size_t bytes = aligned(static_cast<std::size_t>(p.shape.numel()) * sizeof(float));
             plan.parameterBytes = checkedAdd(plan.parameterBytes, bytes, kPlanned);
             if (training && p.trainable) plan.gradientBytes = checkedAdd(plan.gradientBytes, bytes, kPlanned);

@@ -22,7 +22,7 @@ NodeCost nodeCost(const CheckedNode& node, const TensorSpec& output)
     c.op = node.op->type();
     c.outputShape = output.shape;
     for (const auto& p : node.params)
-        if (p.trainable) c.parameters = addCount(c.parameters, p.shape.numel(), "the parameters of node '" + node.name + "'");
+        if (p.trainable && !p.tied()) c.parameters = addCount(c.parameters, p.shape.numel(), "the parameters of node '" + node.name + "'");
     c.flops = node.flops;
     c.activationBytes = specBytes(output);
     for (const auto& s : node.saved) c.activationBytes = checkedAdd(c.activationBytes, specBytes(s), "a node's activations");

@@ -184,6 +184,31 @@ CheckedNode inferNode(const Node& node, const Op* op, const Attrs& attrs, const 
     return cn;
 }
 
+// Weight tying: a tied parameter names another node's own parameter of the same shape (which
+// keeps the storage); the error names the tying node and its attribute.
+static void checkTiedParameters(const CheckedGraph& cg, const Graph& g, const std::map<std::string, int>& nodeIndex)
+{
+    std::map<std::string, const ParamSpec*> owned;
+    for (const CheckedNode& n : cg.nodes)
+        for (const ParamSpec& p : n.params)
+            if (!p.tied()) owned[p.name] = &p;
+    for (const CheckedNode& n : cg.nodes)
+        for (const ParamSpec& p : n.params) {
+            if (!p.tied()) continue;
+            const Node& node = g.nodes[std::size_t(nodeIndex.at(n.name))];
+            const std::string label = nodeLabel(node, n.attrs, {"tie_weight"});
+            const auto it = owned.find(p.tiedTo);
+            if (it == owned.end())
+                throw GraphError(Kind::BadAttribute, n.name,
+                                 label + ": no node has the weight '" + p.tiedTo +
+                                     "' to share: name an Embedding node, or leave tie_weight empty for a weight of its own");
+            if (it->second->shape != p.shape)
+                throw GraphError(Kind::ShapeMismatch, n.name,
+                                 label + ": '" + p.tiedTo + "' is " + it->second->shape.str() + " but this layer's weight is " +
+                                     p.shape.str() + ": out_features must be the table's rows and the input's features its columns");
+        }
+}
+
 bool onlyTheBatchTooLarge(const GraphError& e, const Graph& g)
 {
     if (e.kind() != Kind::TooLarge) return false;
@@ -254,6 +279,8 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
         cg.values.push_back(ValueInfo{node.name, out, nodeId, {}});
         cg.nodes.push_back(std::move(cn));
     }
+
+    checkTiedParameters(cg, g, nodeIndex);
 
     auto resolve = [&](const std::string& name, const char* role) {
         auto it = valueIndex.find(name);

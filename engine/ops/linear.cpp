@@ -19,7 +19,11 @@ public:
                     QT_TRANSLATE_NOOP("AttrHelp", "The input's features. 0 takes them from the input; a number is checked against it.")),
                 AttrSpec{"out_features", AttrType::Int, std::nullopt, atLeast(1)}.withHelp(QT_TRANSLATE_NOOP(
                     "AttrHelp", "The output's features: the layer's width, or the number of classes for the last layer.")),
-                biasAttr(), weightInitAttr()};
+                biasAttr(), weightInitAttr(),
+                AttrSpec{"tie_weight", AttrType::String, AttrValue(std::string()), {}, 0, {}}.withHelp(QT_TRANSLATE_NOOP(
+                    "AttrHelp", "Weight tying: the name of an Embedding node whose table this layer uses as its weight "
+                                "(a language model's output layer, as in GPT-2): out_features must be its num_embeddings and "
+                                "the input's features its embedding_dim. Empty: a weight of its own."))};
     }
     std::vector<OpCase> cases() const override
     {
@@ -61,6 +65,7 @@ public:
     {
         const std::int64_t inF = in[0].shape[-1], outF = a.getInt("out_features");
         std::vector<ParamSpec> p{{"weight", Shape{outF, inF}, weightInit(a, double(inF), double(outF))}};
+        if (const std::string& owner = a.getString("tie_weight"); !owner.empty()) p[0].tiedTo = owner + ".weight";
         if (a.getBool("bias")) p.push_back({"bias", Shape{outF}, {biasInit(a, double(inF))}});
         return p;
     }

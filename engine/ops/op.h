@@ -44,6 +44,11 @@ struct ParamSpec {
     // Whether weight decay applies; unset: by the shape (see decays()). Tables looked up by
     // index or position (Embedding, PositionalEncoding) say false.
     std::optional<bool> decay;
+    // Weight tying: the full name ("embed.weight") of the parameter this one is; the graph check
+    // finds it and compares shapes. A tied parameter has no storage, gradient or checkpoint entry
+    // of its own: both nodes read the owner's values and add into its gradient. Empty: its own.
+    std::string tiedTo;
+    bool tied() const { return !tiedTo.empty(); }
 };
 
 // The one rule for weight decay's parameter groups (unless optimizer.decay_all), nanoGPT's

@@ -9,7 +9,7 @@ WeightDecayGroups weightDecayGroups(const CheckedGraph& graph, const OptimizerSp
     WeightDecayGroups groups;
     for (const CheckedNode& node : graph.nodes)
         for (const ParamSpec& p : node.params) {
-            if (!p.trainable) continue;
+            if (!p.trainable || p.tied()) continue;  // a tied weight follows its owner's group
             WeightDecayGroup& g = spec.decayAll || decays(p) ? groups.decayed : groups.kept;
             g.names.push_back(p.name);
             g.values += p.shape.numel();

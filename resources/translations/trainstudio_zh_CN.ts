@@ -497,7 +497,7 @@
     </message>
     <message>
         <source>Weight tying: the name of an Embedding node whose table this layer uses as its weight (a language model&apos;s output layer, as in GPT-2): out_features must be its num_embeddings and the input&apos;s features its embedding_dim. Empty: a weight of its own.</source>
-        <translation type="unfinished"></translation>
+        <translation>权重共享：本层用作权重的 Embedding 节点名称（语言模型的输出层，如 GPT-2）：out_features 须等于其 num_embeddings，输入的特征数须等于其 embedding_dim。留空：使用本层自己的权重。</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,8 @@
 // matches its definition; the metadata carries what a consumer needs; bad input is named.
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -200,11 +202,22 @@ private slots:
     // A language model's export leaves the sequence length symbolic: ONNX Runtime runs it at
     // the length it was trained at and at a shorter one, and agrees with our CPU inference of
     // the same graph checked at that length (the learned positions' first T rows).
+    // Also with the output layer tied to the token table (weight tying): the checkpoint holds
+    // the table once and the export reads it for both.
+    void languageModelTakesAnyLength_data()
+    {
+        QTest::addColumn<bool>("tied");
+        QTest::newRow("own output weight") << false;
+        QTest::newRow("output tied to the embedding") << true;
+    }
     void languageModelTakesAnyLength()
     {
+        QFETCH(bool, tied);
         const std::string fortunes = "/usr/share/games/fortunes";
         if (!QFileInfo::exists(QString::fromStdString(fortunes + "/fortunes"))) QSKIP("fortunes is not installed");
         ExperimentSpec spec = loadExperiment(std::string(TS_SOURCE_DIR) + "/experiments/fortunes_char_gpt.yaml");
+        for (Node& node : spec.model.nodes)
+            if (tied && node.name == "head") node.attrs.set("tie_weight", std::string("embed"));
         spec.dataset.validationFraction = 0.01;
         spec.dataset.numWorkers = 1;
         spec.training.maxSteps = 2;
@@ -223,10 +236,15 @@ private slots:
         request.workspaceDir = workspace_;
         request.runId = r.runId;
         request.checkpoint = "last";
-        request.output = dir_.filePath("char_gpt.onnx").toStdString();
+        request.output = dir_.filePath(tied ? "char_gpt_tied.onnx" : "char_gpt.onnx").toStdString();
         const RunExportResult exported = exportRunOnnx(request);
         QCOMPARE(exported.onnx.inputs, std::vector<std::string>{"tokens"});
         const Checkpoint checkpoint = loadCheckpoint(exported.checkpointPath);
+        const auto saved = [&](const char* name) {
+            return std::count_if(checkpoint.weights.begin(), checkpoint.weights.end(), [&](const auto& w) { return w.first == name; });
+        };
+        QCOMPARE(saved("embed.weight"), 1);
+        QCOMPARE(saved("head.weight"), tied ? 0 : 1);
         const std::int64_t vocabulary = 113;
         std::vector<OrtCase> cases;
         std::mt19937_64 rng(7);

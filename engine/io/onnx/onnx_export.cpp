@@ -200,14 +200,16 @@ std::string onnxModelBytes(const Graph& graph, const NamedTensors& weights, cons
             e.inSpecs.push_back(g.values[std::size_t(in)].spec);
         }
         e.param = [&](const std::string& local) -> const Tensor& {
-            const std::string name = node.name + "." + local;
+            std::string name = node.name + "." + local;
+            for (const ParamSpec& p : node.params)
+                if (p.name == name && p.tied()) name = p.tiedTo;  // the owner's table (weight tying)
             const auto it = byName.find(name);
             if (it == byName.end())
                 throw OnnxExportError(node.name, nodeText(node) + ": the weights have no '" + name +
                                                      "'; export a checkpoint of this model");
             const Tensor& t = *it->second;
             for (const ParamSpec& p : node.params)
-                if (p.name == name && (t.shape() != p.shape || t.dtype() != DType::F32))
+                if ((p.name == name || p.tiedTo == name) && (t.shape() != p.shape || t.dtype() != DType::F32))
                     throw OnnxExportError(node.name, nodeText(node) + ": weight '" + name + "' is " + t.shape().str() +
                                                          " " + std::string(dtypeName(t.dtype())) + ", the model needs " +
                                                          p.shape.str() + " f32");
