@@ -28,6 +28,7 @@
 #include "ui/datasets/text_panels.h"
 #include "ui/datasets/text_sample_detail.h"
 #include "ui/datasets/text_sample_model.h"
+#include "ui/datasets/token_text.h"
 #include "ui/datasets/token_view.h"
 #include "ui/datasets/vocabulary_model.h"
 #include "widgets/image_grid.h"
@@ -122,6 +123,7 @@ private slots:
         QTabWidget* tabs = page.sidePanels();
         for (const char* t : {"Tokens", "Lengths", "Vocabulary", "Statistics"}) QVERIFY2(tabShown(tabs, t), t);
         for (const char* t : {"Sample", "Augmentation"}) QVERIFY2(!tabShown(tabs, t), t);
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(page.textPanels()->detail()));  // in the Sample tab's place
 
         ui::TextPanels* panels = page.textPanels();
         QTRY_VERIFY_WITH_TIMEOUT(!panels->isCounting() && panels->counted().has_value(), 10000);
@@ -155,6 +157,7 @@ private slots:
         QVERIFY(!table->model()->match(table->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("⇥"), 1, Qt::MatchExactly).isEmpty());
         QVERIFY(!table->model()->match(table->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("↵"), 1, Qt::MatchExactly).isEmpty());
         QVERIFY(!table->model()->match(table->model()->index(0, 0), Qt::DisplayRole, QStringLiteral("␣"), 1, Qt::MatchExactly).isEmpty());
+        QCOMPARE(ui::visibleToken("\a"), QStringLiteral("<U+0007>"));
 
         // Lengths: the whole texts' lengths in bins of 2 up to the context, and those it cuts.
         const std::int64_t width = lengthBinWidth(kContext, 16);

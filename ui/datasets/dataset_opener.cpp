@@ -82,7 +82,8 @@ QString datasetLayoutsText()
 
 QStringList datasetFormats()
 {
-    return {QStringLiteral("idx"), QStringLiteral("cifar10"), QStringLiteral("csv"), QStringLiteral("image_folder")};
+    return {QStringLiteral("idx"),          QStringLiteral("cifar10"), QStringLiteral("csv"),
+            QStringLiteral("image_folder"), QStringLiteral("text"),    QStringLiteral("text_folder")};
 }
 
 QString datasetFormatName(const QString& format)
@@ -91,6 +92,8 @@ QString datasetFormatName(const QString& format)
     if (format == QLatin1String("cifar10")) return DatasetOpener::tr("CIFAR-10 binary batches");
     if (format == QLatin1String("csv")) return DatasetOpener::tr("CSV table");
     if (format == QLatin1String("image_folder")) return DatasetOpener::tr("Image folder (one sub-folder per class)");
+    if (format == QLatin1String("text")) return DatasetOpener::tr("Text (a language model's corpus)");
+    if (format == QLatin1String("text_folder")) return DatasetOpener::tr("Text folder (one sub-folder or file per class)");
     return format;
 }
 

@@ -33,6 +33,8 @@
 
 #include "augmentation_preview.h"
 #include "data/csv_dataset.h"
+#include "data/text_statistics.h"
+#include "data/tokenizer.h"
 #include "dataset_list.h"
 #include "dataset_open_dialog.h"
 #include "health_report_panel.h"
@@ -540,8 +542,16 @@ QString DatasetsPage::openedSummary() const
     const ts::DatasetFiles& f = *m_opened.files;
     QString text = tr("%1: %2 training samples").arg(QString::fromStdString(f.name), countText(f.train->size()));
     if (f.test) text += tr(", %1 test samples").arg(countText(f.test->size()));
+    const QString seconds = QLocale().toString(m_opened.seconds, 'f', 1);
+    if (const ts::Tokenizer* tokens = ts::textTokenizer(*f.train)) {  // a language model's "classes" are its tokens
+        const QString context = countText(f.train->sampleShape().numel()), vocabulary = countText(tokens->size());
+        if (m_textModel->blocks())
+            return text + tr(", blocks of %1 tokens, %2 token ids (opened in %3 s)").arg(context, vocabulary, seconds);
+        return text + tr(", %n class(es), texts of up to %1 tokens, %2 token ids (opened in %3 s)", nullptr, int(f.train->numClasses()))
+                          .arg(context, vocabulary, seconds);
+    }
     return text + tr(", %n class(es), samples of %1 (opened in %2 s)", nullptr, int(f.train->numClasses()))
-                      .arg(QString::fromStdString(f.train->sampleShape().str()), QLocale().toString(m_opened.seconds, 'f', 1));
+                      .arg(QString::fromStdString(f.train->sampleShape().str()), seconds);
 }
 
 // A new language: what this page composed from several texts is composed again.

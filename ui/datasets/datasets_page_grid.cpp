@@ -155,6 +155,7 @@ namespace ts::ui {
 void DatasetsPage::showTextPanels()
 {
     const bool text = m_textModel->hasText();
+    QWidget* const shown = m_tabs->currentWidget();
     m_grid->setVisible(!text);
     m_textList->setVisible(text);
     // A language model's blocks have no class of their own (their labels are last tokens).
@@ -172,8 +173,10 @@ void DatasetsPage::showTextPanels()
     show(m_text->detail(), text);
     show(m_text->lengthsPanel(), text);
     show(m_text->vocabularyPanel(), text);
-    if (const int i = m_tabs->currentIndex(); i >= 0 && !m_tabs->isTabVisible(i))
-        m_tabs->setCurrentWidget(text ? static_cast<QWidget*>(m_text->detail()) : m_detail);
+    // One sample's tab follows the data (Tokens for text, Sample otherwise), as does a hidden one.
+    QWidget* const sampleTab = text ? static_cast<QWidget*>(m_text->detail()) : m_detail;
+    if (shown == m_detail || shown == m_text->detail() || !m_tabs->isTabVisible(m_tabs->indexOf(shown)))
+        m_tabs->setCurrentWidget(sampleTab);
 }
 
 void DatasetsPage::showTextDetailOf(const QModelIndex& index)

@@ -4,15 +4,15 @@ namespace ts::ui {
 
 namespace {
 
-// The picture of a control character (U+2400 onwards for C0, U+2421 for DEL), a C1 control as
-// its code ("<U+0085>"); empty for the printable.
+// A control character made visible: a line break as ↵, a tab as ⇥, any other as its code
+// ("<U+0007>": Unicode's control pictures are missing from common fonts, DejaVu Sans among
+// them); empty for the printable.
 QString controlPicture(char32_t c)
 {
     if (c == U'\n') return QStringLiteral("↵");
     if (c == U'\t') return QStringLiteral("⇥");
-    if (c < 0x20) return QString(QChar(char16_t(0x2400 + c)));
-    if (c == 0x7f) return QStringLiteral("␡");
-    if (c >= 0x80 && c < 0xa0) return QStringLiteral("<U+%1>").arg(QString::number(uint(c), 16).toUpper().rightJustified(4, QLatin1Char('0')));
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+        return QStringLiteral("<U+%1>").arg(QString::number(uint(c), 16).toUpper().rightJustified(4, QLatin1Char('0')));
     return {};
 }
 

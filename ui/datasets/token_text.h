@@ -1,6 +1,6 @@
 // How tokens and texts are written on the Datasets page: control characters made visible
 // (a line break as ↵, a tab as ⇥, a space inside a token list as ␣, other control characters
-// as their Unicode control pictures), so a token that is only white space can be seen and told
+// as their code, "<U+0007>"), so a token that is only white space can be seen and told
 // apart from its neighbours.
 #pragma once
 

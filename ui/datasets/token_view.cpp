@@ -130,6 +130,11 @@ void TokenView::paintEvent(QPaintEvent*)
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawRect(r.adjusted(1, 1, -1, -1));
         }
+        if (c.faint && (i == 0 || !m_cells[std::size_t(i) - 1].faint)) {  // where the context cuts the text
+            p.setPen(QPen(QColor(210, 40, 40), 2));
+            const int x = std::max(r.left() - 1, 1);
+            p.drawLine(x, r.top() - 1, x, r.bottom() + 1);
+        }
         p.setPen(c.faint ? blend(text, base, 0.45) : text);
         p.drawText(r.adjusted(kPadX, 0, -kPadX, 0), Qt::AlignCenter,
                    p.fontMetrics().elidedText(c.text, Qt::ElideRight, r.width() - 2 * kPadX));
