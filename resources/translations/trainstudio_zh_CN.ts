@@ -554,6 +554,14 @@
         <source>An image folder holds one sub-folder of images (PNG, JPEG, WebP, TIFF, BMP or GIF) per class (flowers/daisy/1.png, flowers/rose/2.jpg), or train/ and test/ folders that each hold such class folders (flowers/train/daisy/…, flowers/test/daisy/…).</source>
         <translation>图像文件夹中每个类别一个子文件夹，存放图像（PNG、JPEG、WebP、TIFF、BMP 或 GIF）（flowers/daisy/1.png、flowers/rose/2.jpg）；或者包含 train/ 和 test/ 两个文件夹，各自存放这样的类别子文件夹（flowers/train/daisy/…、flowers/test/daisy/…）。</translation>
     </message>
+    <message>
+        <source>Text (a language model&apos;s corpus)</source>
+        <translation>文本（语言模型的语料）</translation>
+    </message>
+    <message>
+        <source>Text folder (one sub-folder or file per class)</source>
+        <translation>文本文件夹（每个类别一个子文件夹或文件）</translation>
+    </message>
 </context>
 <context>
     <name>EngineMessage</name>
@@ -3374,6 +3382,16 @@ IDX (MNIST, Fashion-MNIST), CIFAR-10 binary batches, CSV tables and image folder
     <message>
         <source>Vocabulary</source>
         <translation>词表</translation>
+    </message>
+    <message>
+        <source>, blocks of %1 tokens, %2 token ids (opened in %3 s)</source>
+        <translation>，每块 %1 个词元，共 %2 个词元 id（打开用时 %3 秒）</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n class(es), texts of up to %1 tokens, %2 token ids (opened in %3 s)</source>
+        <translation>
+            <numerusform>，%n 个类别，文本最多 %1 个词元，共 %2 个词元 id（打开用时 %3 秒）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
