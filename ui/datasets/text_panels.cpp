@@ -281,9 +281,11 @@ void TextPanels::showVocabulary()
         return;
     }
     const std::int64_t ids = m_tokenizer->size() - (m_tokenizer->paddingId() >= 0 ? 1 : 0);
-    QString text = tr("%1 tokens in the vocabulary (tokenizer: %2)").arg(countText(ids), QString::fromStdString(m_tokenizer->kind()));
-    if (m_tokenizer->paddingId() >= 0) text += tr(", and id %1 for padding").arg(m_tokenizer->paddingId());
-    text += QLatin1Char('.');
+    const QString kind = QString::fromStdString(m_tokenizer->kind());
+    QString text = m_tokenizer->paddingId() >= 0
+                       ? tr("%1 tokens in the vocabulary (tokenizer: %2), and id %3 for padding.")
+                             .arg(countText(ids), kind, countText(m_tokenizer->paddingId()))
+                       : tr("%1 tokens in the vocabulary (tokenizer: %2).").arg(countText(ids), kind);
     if (!m_counted || !m_counted->error.isEmpty()) {
         m_vocabularySummary->setText(text + QLatin1Char('\n') + (m_counted ? m_counted->error : tr("Counting tokens…")));
         return;
@@ -300,7 +302,7 @@ void TextPanels::showVocabulary()
         std::int64_t unseen = 0;
         for (std::size_t id = 0; id < validation.perId.size(); ++id)
             if (id < train.perId.size() && train.perId[id] == 0) unseen += validation.perId[id];
-        text += QLatin1Char(' ') + tr("Of the validation split's %1 tokens, %2 (%3%) never occur in training.")
+        text += QLatin1Char('\n') + tr("Of the validation split's %1 tokens, %2 (%3%) never occur in training.")
                                        .arg(countText(validation.tokens), countText(unseen),
                                             QLocale().toString(100.0 * double(unseen) / double(validation.tokens), 'f', 2));
     }
