@@ -6946,14 +6946,6 @@ Click to show them</source>
         <translation>点击柱子可列出其中的文本。</translation>
     </message>
     <message>
-        <source>%1 tokens in the vocabulary (tokenizer: %2)</source>
-        <translation>词表中有 %1 个词元（分词器：%2）</translation>
-    </message>
-    <message>
-        <source>, and id %1 for padding</source>
-        <translation>，另有 id %1 用于填充</translation>
-    </message>
-    <message>
         <source>The training split has %1 tokens; %2 of the %3 tokens occur in it, and the %4 most frequent make up 90% of it.</source>
         <translation>训练划分共有 %1 个词元；%3 个词元中有 %2 个在其中出现，最常见的 %4 个占其 90%。</translation>
     </message>
@@ -6968,6 +6960,14 @@ Click to show them</source>
     <message>
         <source>%1 texts of %2 to %3 tokens</source>
         <translation>%1 中 %2 到 %3 个词元的文本</translation>
+    </message>
+    <message>
+        <source>%1 tokens in the vocabulary (tokenizer: %2), and id %3 for padding.</source>
+        <translation>词表中有 %1 个词元（分词器：%2），另有 id %3 用于填充。</translation>
+    </message>
+    <message>
+        <source>%1 tokens in the vocabulary (tokenizer: %2).</source>
+        <translation>词表中有 %1 个词元（分词器：%2）。</translation>
     </message>
 </context>
 <context>
