@@ -3,6 +3,7 @@
 // inputs and outputs with a dynamic batch, its metadata, then the file, atomically.
 #include "io/onnx/onnx_export.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <variant>
@@ -104,17 +105,35 @@ void describe(onnx::ValueInfoProto& v, const std::string& name, const TensorSpec
         else shape.add_dim()->set_dim_value(spec.shape[d]);
 }
 
-// A language model maps token ids [batch, T] to logits [batch, T, vocabulary], position by
-// position: its ONNX form takes any length (each sequence op's form reads it from the data),
-// so T is left symbolic. Any other model keeps the sizes it was checked at.
-bool sequenceModel(const CheckedGraph& g, const std::vector<bool>& usedInput)
+// A model of token ids [batch, T] whose every step keeps T as dimension 1 (a language model's
+// logits [batch, T, vocabulary]) or pools it away (drops dimension 1: a text classifier's mean
+// over the tokens) takes any length in ONNX, since each sequence op's form reads T from the
+// data: T is left symbolic. Any other model (one that flattens T into features, say) keeps the
+// sizes it was checked at.
+bool sequenceModel(const CheckedGraph& g, const std::vector<bool>& usedInput, const std::vector<bool>& needed)
 {
-    const TensorSpec& out = g.values[std::size_t(g.outputValue)].spec;
-    for (std::size_t v = 0; v < g.values.size(); ++v)
-        if (usedInput[v] && g.values[v].spec.dtype == DType::I64 && g.values[v].spec.shape.rank() == 2 && out.shape.rank() == 3 &&
-            out.shape[1] == g.values[v].spec.shape[1])
-            return true;
-    return false;
+    int tokens = -1;
+    for (std::size_t v = 0; v < g.values.size() && tokens < 0; ++v)
+        if (usedInput[v] && g.values[v].spec.dtype == DType::I64 && g.values[v].spec.shape.rank() == 2) tokens = int(v);
+    if (tokens < 0) return false;
+    const std::int64_t length = g.values[std::size_t(tokens)].spec.shape[1];
+    std::vector<bool> carries(g.values.size(), false);  // has T as dimension 1
+    carries[std::size_t(tokens)] = true;
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const CheckedNode& node = g.nodes[i];
+        const auto carrying = std::find_if(node.inputs.begin(), node.inputs.end(), [&](int v) { return carries[std::size_t(v)]; });
+        if (!needed[i] || carrying == node.inputs.end()) continue;
+        const Shape& in = g.values[std::size_t(*carrying)].spec.shape;
+        const Shape& out = g.values[std::size_t(node.output)].spec.shape;
+        if (out.rank() >= 2 && out[1] == length) {
+            carries[std::size_t(node.output)] = true;
+            continue;
+        }
+        std::vector<std::int64_t> pooled = in.dims();
+        pooled.erase(pooled.begin() + 1);
+        if (out.dims() != pooled) return false;
+    }
+    return true;
 }
 
 // Which nodes the output depends on.
@@ -178,7 +197,7 @@ std::string onnxModelBytes(const Graph& graph, const NamedTensors& weights, cons
         for (int c : g.values[v].consumers) used = used || needed[std::size_t(c)];
         usedInput[v] = used;  // not the labels: only the losses read them
     }
-    const bool sequence = sequenceModel(g, usedInput);
+    const bool sequence = sequenceModel(g, usedInput, needed);
     for (std::size_t v = 0; v < g.values.size(); ++v) {
         if (!usedInput[v]) continue;
         valueNames[v] = b.fresh(g.values[v].name);
