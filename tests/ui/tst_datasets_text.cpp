@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -72,6 +73,17 @@ std::vector<std::int64_t> barValues(ui::StatisticsHistogram* h, int s)
     std::vector<std::int64_t> out;
     for (auto it = h->bars(s)->data()->constBegin(); it != h->bars(s)->data()->constEnd(); ++it) out.push_back(std::int64_t(it->value));
     return out;
+}
+
+// WCAG 2's contrast ratio of two colours, from their relative luminance.
+double contrast(const QColor& a, const QColor& b)
+{
+    const auto luminance = [](const QColor& c) {
+        const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+    };
+    const double x = luminance(a), y = luminance(b);
+    return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
 }
 
 }  // namespace
@@ -196,6 +208,19 @@ private slots:
         }
         QVERIFY(tokens->background(0) != tokens->background(1));
         QCOMPARE(tokens->background(0), tokens->background(2));
+        // Readable on a light and on a dark palette: the text keeps WCAG's 4.5:1 contrast over
+        // both tints, and the tints differ from each other.
+        for (const auto& [base, ink] : {std::pair{QColor(255, 255, 255), QColor(0, 0, 0)}, std::pair{QColor(30, 30, 30), QColor(230, 230, 230)}}) {
+            QPalette palette = tokens->palette();
+            palette.setColor(QPalette::Base, base);
+            palette.setColor(QPalette::Text, ink);
+            ui::TokenView view;
+            view.setPalette(palette);
+            view.setTokens({{1, "a"}, {2, "b"}});
+            QVERIFY2(contrast(ink, view.background(0)) >= 4.5, qPrintable(view.background(0).name()));
+            QVERIFY2(contrast(ink, view.background(1)) >= 4.5, qPrintable(view.background(1).name()));
+            QVERIFY(contrast(view.background(0), view.background(1)) > 1.1);
+        }
         QTRY_VERIFY(tokens->tokenRect(2).isValid() && tokens->isVisible());
         QTest::mouseMove(tokens, tokens->tokenRect(2).center());
         QTRY_COMPARE(tokens->hoveredToken(), 2);
