@@ -199,12 +199,25 @@ std::map<std::string, double> ClassificationMetrics::summary(const std::string& 
     return out;
 }
 
-void addLanguageModelMetrics(std::map<std::string, double>& metrics, const std::string& prefix)
+void addLanguageModelMetrics(std::map<std::string, double>& metrics, const std::string& prefix, double charactersPerToken)
 {
     const auto loss = metrics.find(prefix + "_loss");
     if (loss == metrics.end()) return;
     metrics[prefix + "_ppl"] = std::exp(loss->second);
-    metrics[prefix + "_bpc"] = loss->second / std::log(2.0);
+    metrics[prefix + "_bpc"] = loss->second / std::log(2.0) / charactersPerToken;
+}
+
+double charactersPerToken(const ClassificationMetrics& m, const std::vector<int>& pieceCharacters)
+{
+    double characters = 0, tokens = 0;
+    const auto& rows = m.confusion();
+    for (std::size_t id = 0; id < rows.size() && id < pieceCharacters.size(); ++id) {
+        double n = 0;
+        for (std::int64_t c : rows[id]) n += double(c);
+        characters += n * pieceCharacters[id];
+        tokens += n;
+    }
+    return tokens > 0 && characters > 0 ? characters / tokens : 1.0;
 }
 
 }  // namespace ts

@@ -79,8 +79,14 @@ private:
 };
 
 // A language model's metrics beside <prefix>_loss (the mean cross-entropy per token, in nats):
-// "<prefix>_ppl", the perplexity exp(loss), and "<prefix>_bpc", bits per token, loss / ln 2
-// (bits per character for a character tokenizer). Nothing when the loss is missing.
-void addLanguageModelMetrics(std::map<std::string, double>& metrics, const std::string& prefix);
+// "<prefix>_ppl", the perplexity exp(loss) per token, and "<prefix>_bpc", bits per character,
+// loss / ln 2 / charactersPerToken: the targets' characters over their number (1 for the
+// characters and bytes tokenizers; a learned bpe token stands for several), so models with
+// different tokenizers compare on the same text. Nothing when the loss is missing.
+void addLanguageModelMetrics(std::map<std::string, double>& metrics, const std::string& prefix,
+                             double charactersPerToken = 1);
+// charactersPerToken of the targets counted in `m` (its confusion rows), each token standing
+// for pieceCharacters[id] characters.
+double charactersPerToken(const ClassificationMetrics& m, const std::vector<int>& pieceCharacters);
 
 }  // namespace ts

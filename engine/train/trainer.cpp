@@ -3,6 +3,7 @@
 // in train_epoch.cpp.
 #include "train/trainer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <new>
@@ -19,6 +20,7 @@
 #include "train/data_fit.h"
 #include "tensor/checked_size.h"
 #include "train/memory_advice.h"
+#include "data/tokenizer.h"
 #include "train/text_sampler.h"
 
 namespace ts {
@@ -299,10 +301,26 @@ void Trainer::publishTextSample(std::int64_t epoch)
         makeMessage(MessageId::TrainTextSample, {std::to_string(epoch), sampler.generate(o), o.prompt}));
 }
 
+// How many characters each token id stands for: 1 for characters and bytes, a learned
+// tokenizer's piece lengths (in code points) otherwise.
+const std::vector<int>& Trainer::pieceCharacters() const
+{
+    if (pieceCharacters_.empty() && !splits_.tokenizer.empty()) {
+        const Tokenizer t = Tokenizer::parse(splits_.tokenizer);
+        pieceCharacters_.assign(static_cast<std::size_t>(t.size()), 1);
+        if (Tokenizer::learned(t.kind()))
+            for (std::int64_t id = 0; id < t.size(); ++id)
+                pieceCharacters_[std::size_t(id)] = int(std::count_if(t.piece(id).begin(), t.piece(id).end(),
+                                                                      [](char c) { return (c & 0xC0) != 0x80; }));
+    }
+    return pieceCharacters_;
+}
+
 std::map<std::string, double> Trainer::summary(const ClassificationMetrics& m, const std::string& prefix) const
 {
     std::map<std::string, double> metrics = m.summary(prefix);
-    if (splits_.train->targetShape().rank() > 0) addLanguageModelMetrics(metrics, prefix);
+    if (splits_.train->targetShape().rank() > 0)
+        addLanguageModelMetrics(metrics, prefix, charactersPerToken(m, pieceCharacters()));
     return metrics;
 }
 

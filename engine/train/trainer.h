@@ -123,8 +123,10 @@ private:
     // Metrics of `loader`'s split named with `prefix` ("val", "test"); `stopped` when a stop
     // request interrupted the pass.
     std::map<std::string, double> evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped);
-    // m's summary, with perplexity and bits per token for a language model's data.
+    // m's summary, with perplexity and bits per character for a language model's data
+    // (pieceCharacters: how many characters each token id stands for).
     std::map<std::string, double> summary(const ClassificationMetrics& m, const std::string& prefix) const;
+    const std::vector<int>& pieceCharacters() const;
     void publishTextSample(std::int64_t epoch);  // a language model's writing after `epoch`
     // A loss or gradient norm became non-finite: `diverged` is the failure's message, `skipped` the
     // warning when the step is skipped.
@@ -151,6 +153,7 @@ private:
 
     ExperimentSpec spec_;
     DatasetSplits splits_;
+    mutable std::vector<int> pieceCharacters_;  // pieceCharacters(), filled on first use
     Backend& backend_;
     TrainerOptions options_;
     std::vector<TrainListener*> listeners_;

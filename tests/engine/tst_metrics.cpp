@@ -68,6 +68,21 @@ private slots:
         const std::int64_t bad = -1;
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, m.add(kLogits, &bad, 1));
     }
+    // Bits per character divide the loss per token by the characters a target token stands
+    // for: targets 0, 2, 2 of pieces 1, 3 and 4 characters long are 9 characters in 3 tokens.
+    void bitsPerCharacterCountTheTargetsCharacters()
+    {
+        ClassificationMetrics m(3);
+        const float logits[9] = {1, 0, 0, 0, 0, 1, 1, 0, 0};
+        const std::int64_t labels[3] = {0, 2, 2};
+        m.add(logits, labels, 3, 2.0);
+        QCOMPARE(charactersPerToken(m, {1, 3, 4}), 3.0);
+        QCOMPARE(charactersPerToken(m, {1, 1, 1}), 1.0);
+        std::map<std::string, double> metrics{{"val_loss", 2.0}};
+        addLanguageModelMetrics(metrics, "val", 3.0);
+        QCOMPARE(metrics["val_ppl"], std::exp(2.0));
+        QCOMPARE(metrics["val_bpc"], 2.0 / std::log(2.0) / 3.0);
+    }
     void lossIsWeightedBySamples()
     {
         QCOMPARE(threeClass().loss(), 10.0 / 7.0);  // (4*1 + 3*2) / 7, not (1 + 2) / 2
