@@ -268,7 +268,8 @@ void DatasetsPage::buildUi()
     m_textList->setSelectionMode(QAbstractItemView::SingleSelection);
     m_textList->setWordWrap(false);
     m_textList->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_textList->horizontalHeader()->setStretchLastSection(true);
+    // The text takes the width left and is elided there: no sideways scrolling through a fortune.
+    m_textList->horizontalHeader()->setSectionResizeMode(TextSampleModel::TextColumn, QHeaderView::Stretch);
     m_textList->hide();
     connect(m_textList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showTextDetailOf(current); });
@@ -362,9 +363,19 @@ void DatasetsPage::showEvent(QShowEvent* event)
     QWidget::showEvent(event);
     if (m_sized) return;
     m_sized = true;
+    fitPanelsToTabs(false);
+}
+
+// `growOnly`: other tabs shown (text data's): the panels widen when their tabs no longer fit,
+// else the user's split stays. A text list keeps a third of the width (its texts are read whole
+// in the Tokens tab), the grid two fifths.
+void DatasetsPage::fitPanelsToTabs(bool growOnly)
+{
     const int total = m_splitter->width();
     const int tabs = m_tabs->tabBar()->sizeHint().width() + 4 * m_tabs->style()->pixelMetric(QStyle::PM_DefaultFrameWidth);
-    const int right = std::clamp(tabs, total * 2 / 5, total * 3 / 5);
+    const int most = m_textModel->hasText() ? total * 2 / 3 : total * 3 / 5;
+    const int least = growOnly ? std::min(m_tabs->width(), most) : total * 2 / 5;
+    const int right = std::clamp(tabs, least, most);
     m_splitter->setSizes({total - right, right});
 }
 

@@ -180,6 +180,7 @@ private:
     void showDetailOf(const QModelIndex& index);
     void showTextDetailOf(const QModelIndex& index);
     void showTextPanels();  // the list and tabs for text data, or those for images and tables
+    void fitPanelsToTabs(bool growOnly);
     void onColumnChoice();
     void updatePanels();
     void updateActions();

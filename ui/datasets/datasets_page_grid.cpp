@@ -177,6 +177,7 @@ void DatasetsPage::showTextPanels()
     QWidget* const sampleTab = text ? static_cast<QWidget*>(m_text->detail()) : m_detail;
     if (shown == m_detail || shown == m_text->detail() || !m_tabs->isTabVisible(m_tabs->indexOf(shown)))
         m_tabs->setCurrentWidget(sampleTab);
+    if (m_sized) fitPanelsToTabs(true);
 }
 
 void DatasetsPage::showTextDetailOf(const QModelIndex& index)
