@@ -194,15 +194,33 @@ MemoryPlan planMemory(const CheckedGraph& g, Backend& backend, bool training)
 
     // Segments worth recomputing: a run with no backward keeps nothing for it anyway.
     std::vector<int> segmentOf(g.nodes.size(), -1);
+    auto addSegment = [&](int first, int last) {
+        if (!std::any_of(plan.runsBackward.begin() + first, plan.runsBackward.begin() + last + 1, [](bool b) { return b; })) return;
+        for (int k = first; k <= last; ++k) segmentOf[k] = static_cast<int>(plan.segments.size());
+        plan.segments.push_back(CheckpointSegment{first, last, {}});
+    };
+    std::vector<int> readersAhead(g.values.size(), 0);  // of a value made in the run: its reads by later nodes of the run
     for (int i = 0; i < n; ++i) {
         if (!g.nodes[i].checkpoint) continue;
-        int last = i;
-        while (last + 1 < n && g.nodes[last + 1].checkpoint) ++last;
-        if (std::any_of(plan.runsBackward.begin() + i, plan.runsBackward.begin() + last + 1, [](bool b) { return b; })) {
-            for (int k = i; k <= last; ++k) segmentOf[k] = static_cast<int>(plan.segments.size());
-            plan.segments.push_back(CheckpointSegment{i, last, {}});
+        int end = i;
+        while (end + 1 < n && g.nodes[end + 1].checkpoint) ++end;
+        // Split at the residual stream (see memory_plan.h): after node k when its output is
+        // the one value made in the run that the rest of the run still reads, and two or more
+        // of its reads are ahead.
+        int first = i, open = 0;  // open: values made in the run with reads ahead
+        for (int k = i; k <= end; ++k) {
+            for (int v : g.nodes[k].inputs)
+                if (readersAhead[v] > 0 && --readersAhead[v] == 0) --open;
+            const int out = g.nodes[k].output;
+            for (int c : g.values[out].consumers)
+                if (c > k && c <= end) readersAhead[out] += static_cast<int>(std::count(g.nodes[c].inputs.begin(), g.nodes[c].inputs.end(), out));
+            if (readersAhead[out] > 0) ++open;
+            if (k == end || (readersAhead[out] >= 2 && open == 1)) {
+                addSegment(first, k);
+                first = k + 1;
+            }
         }
-        i = last;
+        i = end;
     }
 
     // The timeline: forwards, then backwards in reverse, each segment's recomputation just

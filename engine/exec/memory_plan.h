@@ -7,7 +7,12 @@
 // share bytes.
 //
 // Activation checkpointing: a maximal run of consecutive nodes marked `checkpoint` (in
-// execution order) is a segment. Values made inside it and used only inside it, and the
+// execution order) is a segment, split at the residual stream: after a node whose output is
+// the one value made in the run that the rest of the run still reads, and is read there two
+// or more times (a Transformer or ResNet block's output feeding the next block's branch and
+// its skip). So checkpointing four Transformer blocks recomputes them a half-block at a time,
+// as PyTorch's per-block torch.utils.checkpoint does, instead of all four at once, which
+// would bring every activation back together (a chain has no such point: one segment). Values made inside it and used only inside it, and the
 // saved buffers of its nodes, live only during the forward pass; just before the backward
 // of the segment's last node, the segment's forward runs again in slots of its own, into
 // second buffers that then live until their backward. The timeline grows by one slot per
