@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 
+#include "text_file.h"
 #include "data/dataset.h"
 #include "data/loader.h"
 #include "data/text_dataset.h"
@@ -19,11 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeText(const std::string& path, const std::string& text)
-{
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
+using test::writeText;
 
 // The DataError's message when `make` throws one; fails the test otherwise.
 template <class F>

@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 
+#include "text_file.h"
 #include "data/dataset.h"
 #include "data/text_statistics.h"
 #include "data/tokenizer.h"
@@ -18,11 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeText(const std::string& path, const std::string& text)
-{
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
+using test::writeText;
 
 const std::vector<std::string> kJokes = {"Why did the chicken cross?", "To get\nto the other side.", "Knock knock."};
 const std::vector<std::string> kFood = {"Eat your greens, dear, every single one of them.", "Pie."};

@@ -20,6 +20,7 @@
 #include <map>
 #include <set>
 
+#include "text_file.h"
 #include "data/dataset.h"
 #include "data/text_statistics.h"
 #include "data/tokenizer.h"
@@ -39,11 +40,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeText(const std::string& path, const std::string& text)
-{
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
+using test::writeText;
 
 const std::vector<std::string> kJokes = {
     "Why did the chicken cross the road?", "Knock knock.", "To get\nto the other side, of course.", "Ha!",
