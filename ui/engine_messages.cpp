@@ -206,6 +206,7 @@ const Template kTemplates[] = {
     {"data.images_resized_pad", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n image(s) differ from %3: resized keeping the aspect ratio and padded with black (dataset.resize: pad)"), 2},
     {"data.images_resized_stretch", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n image(s) differ from %3: stretched to it, which changes their aspect ratio (dataset.resize: stretch)"), 2},
     {"data.texts_cut", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n text(s) longer than %3 tokens (the longest: %4): each is cut to its first %3 (dataset.context, the longest text the model reads)"), 2},
+    {"data.texts_empty", QT_TRANSLATE_N_NOOP("EngineMessage", "%1 of %n row(s) with an empty text (the first: %3): left out; fill in the text or remove the row"), 2},
     {"train.data_changed", QT_TRANSLATE_NOOP("EngineMessage", "the dataset changed since the checkpoint (%1): training continues on the data as it is now, from the start of the next epoch")},
 };
 

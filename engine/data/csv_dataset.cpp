@@ -38,8 +38,9 @@ bool parseInteger(const std::string& field, long long& value)
     return !s.empty() && ec == std::errc() && end == s.data() + s.size();
 }
 
-// Distinct values sorted (numerically when all are integers) and each row's index into them.
-std::vector<std::int64_t> indexValues(const std::vector<std::string>& values, std::vector<std::string>& distinct)
+}  // namespace
+
+std::vector<std::int64_t> indexCsvValues(const std::vector<std::string>& values, std::vector<std::string>& distinct)
 {
     std::vector<std::string> trimmed;
     for (const auto& v : values)
@@ -79,8 +80,6 @@ std::vector<std::int64_t> indexValues(const std::vector<std::string>& values, st
     return out;
 }
 
-}  // namespace
-
 std::vector<CsvRecord> parseCsv(const std::string& text, const std::string& path)
 {
     std::vector<CsvRecord> records;
@@ -88,6 +87,7 @@ std::vector<CsvRecord> parseCsv(const std::string& text, const std::string& path
     std::string field;
     std::int64_t line = 1;
     bool inQuotes = false, fieldStarted = false;
+    bool atFieldStart = true;  // a quote opens quoting only here: in `5" screen` it is a character (as for Python, Excel)
     std::int64_t quoteLine = 0;
     record.line = 1;
     auto endRecord = [&] {
@@ -116,27 +116,56 @@ std::vector<CsvRecord> parseCsv(const std::string& text, const std::string& path
         }
         if (record.fields.empty() && field.empty() && !fieldStarted)
             record.line = line;
-        if (c == '"') {
+        if (c == '"' && atFieldStart) {
             inQuotes = true;
             fieldStarted = true;
+            atFieldStart = false;
             quoteLine = line;
         } else if (c == ',') {
             record.fields.push_back(std::move(field));
             field.clear();
             fieldStarted = true;
+            atFieldStart = true;
         } else if (c == '\n') {
             endRecord();
             ++line;
+            atFieldStart = true;
         } else if (c != '\r') {
             field += c;
             fieldStarted = true;
+            atFieldStart = false;
         }
     }
     if (inQuotes)
-        throw lineError(path, quoteLine, "a quoted field is never closed");
+        throw lineError(path, quoteLine, "a quoted field is never closed (a quote inside a quoted field is written "
+                                         "twice: \"say \"\"hi\"\"\")");
     if (fieldStarted || !field.empty() || !record.fields.empty())
         endRecord();
     return records;
+}
+
+std::vector<std::string> csvHeader(const CsvRecord& record)
+{
+    std::vector<std::string> header;
+    for (const auto& h : record.fields)
+        header.push_back(trim(h));
+    return header;
+}
+
+std::size_t csvColumnIndex(const std::vector<std::string>& header, const std::string& name, const std::string& role,
+                           const std::string& path)
+{
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it != header.end())
+        return static_cast<std::size_t>(it - header.begin());
+    // Each name quoted (bounded), and the first 20 of a wide header only.
+    std::string list;
+    for (std::size_t i = 0; i < header.size() && i < 20; ++i)
+        list += (i ? ", " : "") + quoteText(header[i]);
+    if (header.size() > 20)
+        list += " and " + std::to_string(header.size() - 20) + " more";
+    throw lineError(path, 1, "no " + role + " column " + (name.empty() ? "given (dataset." + role + "_column)" : quoteText(name)) +
+                                 "; the columns are " + list);
 }
 
 CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
@@ -149,21 +178,8 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
     const std::vector<CsvRecord> records = parseCsv(std::string(bytes.begin() + bom, bytes.end()), path);
     if (records.empty())
         throw lineError(path, 1, "the file is empty (expected a header row)");
-    std::vector<std::string> header;
-    for (const auto& h : records[0].fields)
-        header.push_back(trim(h));
-    auto column = [&](const std::string& name, const char* role) -> std::size_t {
-        const auto it = std::find(header.begin(), header.end(), name);
-        if (it != header.end())
-            return static_cast<std::size_t>(it - header.begin());
-        // Each name quoted (bounded), and the first 20 of a wide header only.
-        std::string list;
-        for (std::size_t i = 0; i < header.size() && i < 20; ++i)
-            list += (i ? ", " : "") + quoteText(header[i]);
-        if (header.size() > 20)
-            list += " and " + std::to_string(header.size() - 20) + " more";
-        throw lineError(path, 1, std::string("no ") + role + " column " + quoteText(name) + "; the columns are " + list);
-    };
+    const std::vector<std::string> header = csvHeader(records[0]);
+    auto column = [&](const std::string& name, const char* role) { return csvColumnIndex(header, name, role, path); };
     if (labelColumn.empty())
         throw lineError(path, 1, "no label column given (dataset.label_column)");
     const std::size_t labelIndex = column(labelColumn, "label");
@@ -206,10 +222,10 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
         if (groupIndex < header.size())
             groupValues.push_back(rec.fields[groupIndex]);
     }
-    labels_ = indexValues(labelValues, classNames_);
+    labels_ = indexCsvValues(labelValues, classNames_);
     if (!groupValues.empty()) {
         std::vector<std::string> distinctGroups;
-        groups_ = indexValues(groupValues, distinctGroups);
+        groups_ = indexCsvValues(groupValues, distinctGroups);
     }
 }
 

@@ -2,7 +2,8 @@
 // the named columns, or (none named) every column but the label and group whose first data
 // row holds a number. Labels become class indices in the order of their sorted distinct
 // values (numerically when they are all integers, so 0..9 stay 0..9; else as strings).
-// Quoted fields ("a, b", "say ""hi""", line breaks inside quotes) are read per RFC 4180.
+// Quoted fields ("a, b", "say ""hi""", line breaks inside quotes) are read per RFC 4180; a quote
+// inside an unquoted field is a character (5" screen), as Python's csv and spreadsheets read it.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -47,5 +48,14 @@ struct CsvRecord {
 };
 // Splits CSV text into records; throws DataError for an unterminated quote.
 std::vector<CsvRecord> parseCsv(const std::string& text, const std::string& path);
+// The distinct values, trimmed and sorted (numerically when all are integers, "1" and "01" then
+// one), and each value's index into them: labels become classes, groups group ids.
+std::vector<std::int64_t> indexCsvValues(const std::vector<std::string>& values, std::vector<std::string>& distinct);
+// A header record's column names, trimmed of spaces and tabs.
+std::vector<std::string> csvHeader(const CsvRecord& record);
+// The index of column `name` in `header`; throws DataError "file:1: no <role> column 'name'; the
+// columns are ..." (the first 20) when it is not there.
+std::size_t csvColumnIndex(const std::vector<std::string>& header, const std::string& name, const std::string& role,
+                           const std::string& path);
 
 }  // namespace ts

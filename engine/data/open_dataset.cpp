@@ -92,8 +92,34 @@ DatasetFiles openCifar(std::string dir)
     return o;
 }
 
+// Classifying texts: only characters and bytes (a learned vocabulary is the language model's).
+void refuseLearnedTokenizer(const std::string& path, const DatasetSpec& spec, const std::string& what)
+{
+    if (Tokenizer::learned(spec.tokenizer))
+        throw DataError(path, -1, "dataset.tokenizer: " + spec.tokenizer + " is learned for language modelling (format: text); " +
+                                      what + " takes characters or bytes");
+}
+
+// A CSV of texts to classify (dataset.text_column): one text and its class per row.
+DatasetFiles openTextCsv(const std::string& path, const DatasetSpec& spec)
+{
+    refuseLearnedTokenizer(path, spec, "a csv of texts");
+    if (!spec.featureColumns.empty())
+        throw DataError(path, -1, "dataset.feature_columns: a csv of texts (dataset.text_column) has no feature columns, the "
+                                  "text is the input; leave feature_columns out");
+    DatasetFiles o;
+    o.name = fs::path(path).filename().string();
+    TextSamples samples = readTextCsv(path, spec.textColumn, spec.labelColumn, spec.groupColumn, spec.classes,
+                                      spec.tokenizer != "bytes");
+    o.groups = samples.groups;
+    o.sources = samples.files;
+    o.train = std::make_shared<TextClassificationDataset>(std::move(samples), spec.tokenizer, spec.context, o.name);
+    return o;
+}
+
 DatasetFiles openCsv(const std::string& path, const DatasetSpec& spec)
 {
+    if (!spec.textColumn.empty()) return openTextCsv(path, spec);
     DatasetFiles o;
     auto csv = std::make_shared<CsvDataset>(path, spec.labelColumn, spec.featureColumns, spec.groupColumn);
     o.name = fs::path(path).filename().string();
@@ -141,9 +167,7 @@ DatasetFiles openText(const std::string& path, const DatasetSpec& spec)
 
 DatasetFiles openTextFolder(const std::string& path, const DatasetSpec& spec)
 {
-    if (Tokenizer::learned(spec.tokenizer))
-        throw DataError(path, -1, "dataset.tokenizer: " + spec.tokenizer + " is learned for language modelling (format: text); "
-                                  "a text_folder dataset takes characters or bytes");
+    refuseLearnedTokenizer(path, spec, "a text_folder dataset");
     DatasetFiles o;
     o.name = fs::path(path).filename().string();
     TextSamples samples = readTextFolder(path, spec.classes, spec.separator, spec.tokenizer != "bytes");
@@ -162,11 +186,14 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
     s << "\nshape=";
     for (auto d : spec.imageShape)
         s << d << ',';
-    if (spec.format == "text" || spec.format == "text_folder")  // in the dataset key
+    const bool textCsv = spec.format == "csv" && !spec.textColumn.empty();
+    if (textCsv) s << "\ntext=" << spec.textColumn;
+    if (spec.format == "text" || spec.format == "text_folder" || textCsv)  // in the dataset key
         s << "\ntokenizer=" << spec.tokenizer << "\ncontext=" << spec.context;
     if (spec.format == "text" && Tokenizer::learned(spec.tokenizer)) s << "\nvocab_size=" << spec.vocabSize;
-    if (spec.format == "text_folder") {
-        s << "\nseparator=" << spec.separator << "\nclasses=";
+    if (spec.format == "text_folder") s << "\nseparator=" << spec.separator;
+    if (spec.format == "text_folder" || textCsv) {
+        s << "\nclasses=";
         for (const auto& c : spec.classes) s << c << '\n';  // a class name may hold a comma
     }
     s << "\nvalidation=" << spec.validationFraction << "\nseed=" << spec.splitSeed << '\n';
@@ -194,6 +221,7 @@ std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir)
     identity.labelColumn = spec.labelColumn;
     identity.featureColumns = spec.featureColumns;
     identity.groupColumn = spec.groupColumn;
+    identity.textColumn = spec.textColumn;
     identity.imageShape = spec.imageShape;
     identity.tokenizer = spec.tokenizer;
     identity.context = spec.context;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "data/csv_dataset.h"
 #include "data/data_files.h"
 #include "data/text_dataset.h"
 #include "tensor/quote_text.h"
@@ -45,18 +46,22 @@ std::string_view withoutTrailingNewlines(std::string_view text)
     return text;
 }
 
+std::string notUtf8(char byte)
+{
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02X", unsigned(static_cast<unsigned char>(byte)));
+    return std::string("not UTF-8 text (byte 0x") + hex +
+           "); save it as UTF-8 (iconv -f LATIN1 -t UTF-8 in > out), or use tokenizer: bytes";
+}
+
 // Adds the texts of one file to `out` under `label`: the whole file, or each stretch between
 // lines holding only `separator` (a trailing '\r' allowed), then named "file:line".
 void addFile(TextSamples& out, const std::string& file, std::int64_t label, const std::string& separator, bool utf8)
 {
     const std::vector<std::uint8_t> bytes = readFileBytes(file);
     const std::string text(bytes.begin(), bytes.end());
-    if (const std::int64_t bad = utf8 ? invalidUtf8Offset(text) : -1; bad >= 0) {
-        char hex[3];
-        std::snprintf(hex, sizeof hex, "%02X", unsigned(static_cast<unsigned char>(text[std::size_t(bad)])));
-        throw byteError(file, bad, std::string("not UTF-8 text (byte 0x") + hex +
-                                       "); save it as UTF-8 (iconv -f LATIN1 -t UTF-8 in > out), or use tokenizer: bytes");
-    }
+    if (const std::int64_t bad = utf8 ? invalidUtf8Offset(text) : -1; bad >= 0)
+        throw byteError(file, bad, notUtf8(text[std::size_t(bad)]));
     const auto add = [&](std::string_view t, const std::string& source) {
         if (blank(t)) return;
         out.texts.emplace_back(withoutTrailingNewlines(t));
@@ -130,6 +135,84 @@ TextSamples readTextFolder(const std::string& path, const std::vector<std::strin
     return out;
 }
 
+TextSamples readTextCsv(const std::string& path, const std::string& textColumn, const std::string& labelColumn,
+                        const std::string& groupColumn, const std::vector<std::string>& classes, bool utf8)
+{
+    const std::vector<std::uint8_t> bytes = readFileBytes(path);
+    // Spreadsheets often start UTF-8 files with a byte-order mark; it is not part of the header.
+    const std::size_t bom = bytes.size() >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0;
+    const std::string text(bytes.begin() + std::ptrdiff_t(bom), bytes.end());
+    if (const std::int64_t bad = utf8 ? invalidUtf8Offset(text) : -1; bad >= 0) {
+        const std::string_view before = std::string_view(text).substr(0, std::size_t(bad));
+        const std::size_t lineStart = before.rfind('\n') + 1;  // npos + 1 = 0 on the first line
+        const auto line = std::int64_t(std::count(before.begin(), before.end(), '\n')) + 1;
+        const std::string where = path + ":" + std::to_string(line) + ":" + std::to_string(std::size_t(bad) - lineStart + 1);
+        throw DataError(path, line, where + ": byte " + std::to_string(std::size_t(bad) + bom) + ": " + notUtf8(text[std::size_t(bad)]));
+    }
+    const std::vector<CsvRecord> records = parseCsv(text, path);
+    if (records.empty()) throw lineError(path, 1, "the file is empty (expected a header row naming the text and label columns)");
+    const std::vector<std::string> header = csvHeader(records[0]);
+    const std::size_t textIndex = csvColumnIndex(header, textColumn, "text", path);
+    const std::size_t labelIndex = csvColumnIndex(header, labelColumn, "label", path);
+    const std::size_t groupIndex = groupColumn.empty() ? header.size() : csvColumnIndex(header, groupColumn, "group", path);
+    if (labelIndex == textIndex)
+        throw lineError(path, 1, "dataset.text_column and dataset.label_column both name " + quoteText(textColumn) +
+                                     "; the class is in another column");
+
+    TextSamples out;
+    out.files = {path};
+    std::vector<std::string> labels, groups;  // of the rows kept
+    for (std::size_t r = 1; r < records.size(); ++r) {
+        const CsvRecord& row = records[r];
+        const std::string source = path + ":" + std::to_string(row.line);
+        if (row.fields.size() != header.size())
+            throw lineError(path, row.line, std::to_string(row.fields.size()) + " fields, but the header has " +
+                                                std::to_string(header.size()) + "; quote a text that holds commas: \"a, b\"");
+        std::string label = row.fields[labelIndex];
+        label.erase(0, label.find_first_not_of(" \t"));
+        label.erase(label.find_last_not_of(" \t") + 1);
+        if (label.empty())
+            throw lineError(path, row.line, "the label (column " + quoteText(labelColumn) + ") is empty; give the row its "
+                                            "class or remove the row");
+        if (!classes.empty() && std::find(classes.begin(), classes.end(), label) == classes.end()) continue;
+        ++out.rows;
+        if (blank(row.fields[textIndex])) {
+            out.emptyRows.push_back(source);
+            continue;
+        }
+        out.texts.push_back(row.fields[textIndex]);
+        out.sources.push_back(source);
+        labels.push_back(std::move(label));
+        if (groupIndex < header.size()) groups.push_back(row.fields[groupIndex]);
+    }
+    if (classes.empty()) {
+        out.labels = indexCsvValues(labels, out.classNames);
+    } else {
+        out.classNames = classes;
+        std::set<std::string> seen;
+        for (const std::string& name : classes)
+            if (!seen.insert(name).second) throw DataError(path, -1, "dataset.classes names " + quoteText(name) + " twice");
+        for (const std::string& label : labels)
+            out.labels.push_back(std::find(classes.begin(), classes.end(), label) - classes.begin());
+        std::vector<std::string> all, found;  // every class a row has, to say which there are
+        for (std::size_t r = 1; r < records.size(); ++r) all.push_back(records[r].fields[labelIndex]);
+        indexCsvValues(all, found);
+        for (std::size_t c = 0; c < classes.size(); ++c)
+            if (std::find(out.labels.begin(), out.labels.end(), std::int64_t(c)) == out.labels.end())
+                throw DataError(path, -1, "dataset.classes names " + quoteText(classes[c]) + ", which no row of " + path +
+                                              " has a text for (column " + quoteText(labelColumn) + "); its classes are: " +
+                                              joined(found));
+    }
+    if (out.texts.empty())
+        throw lineError(path, 2, "no texts after the header" +
+                                     (out.emptyRows.empty() ? std::string() : " (every text cell is empty)"));
+    if (!groups.empty()) {
+        std::vector<std::string> distinct;
+        out.groups = indexCsvValues(groups, distinct);
+    }
+    return out;
+}
+
 TextClassificationDataset::TextClassificationDataset(TextSamples samples, const std::string& tokenizer, std::int64_t context,
                                                      std::string name)
     : samples_(std::move(samples)), context_(context), name_(std::move(name))
@@ -160,14 +243,20 @@ std::string TextClassificationDataset::description() const
 {
     return name_ + " (" + std::to_string(size()) + " texts in " + std::to_string(numClasses()) + " classes, " +
            std::to_string(context_) + " " + tokenizer_.kind() + " tokens each, vocabulary " +
-           std::to_string(tokenizer_.size() - 1) + " + padding)";
+           std::to_string(tokenizer_.size() - 1) + " + padding" +
+           (samples_.emptyRows.empty() ? "" : ", " + std::to_string(samples_.emptyRows.size()) + " empty left out") + ")";
 }
 
 std::vector<Message> textClassificationNotes(const TextClassificationDataset& data)
 {
-    if (data.cutCount() == 0) return {};
-    return {makeMessage(MessageId::DataTextsCut, {std::to_string(data.cutCount()), std::to_string(data.size()),
-                                                  std::to_string(data.context()), std::to_string(data.longest())})};
+    std::vector<Message> notes;
+    if (const std::vector<std::string>& empty = data.samples().emptyRows; !empty.empty())
+        notes.push_back(makeMessage(MessageId::DataTextsEmpty,
+                                    {std::to_string(empty.size()), std::to_string(data.samples().rows), empty.front()}));
+    if (data.cutCount() > 0)
+        notes.push_back(makeMessage(MessageId::DataTextsCut, {std::to_string(data.cutCount()), std::to_string(data.size()),
+                                                              std::to_string(data.context()), std::to_string(data.longest())}));
+    return notes;
 }
 
 }  // namespace ts

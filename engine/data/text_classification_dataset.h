@@ -13,14 +13,17 @@
 
 namespace ts {
 
-// What a reader of labelled texts found, before tokenizing: the one store every layout (and a
-// CSV text column, later) fills, so tokenizing, padding and notes are written once.
+// What a reader of labelled texts found, before tokenizing: the one store every layout and a
+// CSV text column fill, so tokenizing, padding and notes are written once.
 struct TextSamples {
     std::vector<std::string> classNames;
     std::vector<std::string> texts;
     std::vector<std::int64_t> labels;
     std::vector<std::string> sources;  // per text: its file, or "file:line" for a file of several
     std::vector<std::string> files;    // every file read
+    std::vector<std::int64_t> groups;  // per text: its group (a CSV's group_column); empty: none
+    std::vector<std::string> emptyRows;  // CSV rows with an empty text, left out: "file:line" each
+    std::int64_t rows = 0;               // CSV data rows of the classes read, empty texts included
 };
 
 // The texts at `path` (a folder, either layout). `classes` picks which classes to read, in
@@ -31,6 +34,17 @@ struct TextSamples {
 // UTF-8 (file and byte offset; only checked when `utf8` is true: the bytes tokenizer takes any).
 TextSamples readTextFolder(const std::string& path, const std::vector<std::string>& classes,
                            const std::string& separator, bool utf8 = true);
+
+// The texts of a CSV table (RFC 4180 quoting, a UTF-8 byte-order mark skipped): each row's cell
+// in `textColumn` is a text, exactly as written, its cell in `labelColumn` (trimmed) the class,
+// its cell in `groupColumn` (when given) its group. Classes: `classes` in that order, rows of
+// other classes left out; empty: the labels found, sorted. Rows with a blank text are left out
+// and listed (emptyRows); sources are "file:line", the line a row starts on. Throws DataError
+// naming file:line for a missing column (listing the header's), a row of another width, an
+// empty label, a class in `classes` no row has, and (when `utf8`) bytes that are not UTF-8 (line,
+// column and byte offset), and for an unterminated quote (the line it opens on).
+TextSamples readTextCsv(const std::string& path, const std::string& textColumn, const std::string& labelColumn,
+                        const std::string& groupColumn, const std::vector<std::string>& classes, bool utf8 = true);
 
 class TextClassificationDataset : public Dataset {
 public:
@@ -49,6 +63,7 @@ public:
 
     const Tokenizer& tokenizer() const { return tokenizer_; }
     const std::vector<std::string>& files() const { return samples_.files; }
+    const TextSamples& samples() const { return samples_; }
     const std::string& text(std::int64_t index) const { return samples_.texts.at(std::size_t(index)); }
     std::int64_t context() const { return context_; }
     std::int64_t cutCount() const { return cut_; }  // texts longer than context, cut
@@ -63,7 +78,8 @@ private:
     std::int64_t cut_ = 0, longest_ = 0;
 };
 
-// What a run's log should say about the texts: how many were cut to the context.
+// What a run's log should say about the texts: how many were cut to the context, how many CSV
+// rows were left out for an empty text.
 std::vector<Message> textClassificationNotes(const TextClassificationDataset& data);
 
 }  // namespace ts

@@ -25,6 +25,10 @@ struct DatasetSpec {
     std::string labelColumn;
     std::vector<std::string> featureColumns;  // empty: every numeric column but the label and group
     std::string groupColumn;                  // rows sharing a group never straddle the split
+    // Given: the CSV holds texts to classify (data/text_classification_dataset.h), this
+    // column's cells are the texts and label_column's their classes; tokenizer, context and
+    // classes as for text_folder; feature_columns must be empty.
+    std::string textColumn;
     // image_folder only: every image is resized to this [channels, height, width]; empty: the
     // most common size of the folder's images (data/image_folder_dataset.h)
     std::vector<std::int64_t> imageShape;
@@ -39,7 +43,7 @@ struct DatasetSpec {
     std::string tokenizer = "characters";
     std::int64_t context = 128;
     std::int64_t vocabSize = 0;
-    // text_folder only (classification): tokenizer as for text, and `context` each sample's
+    // text_folder and csv with text_column (classification): tokenizer as for text, and `context` each sample's
     // length in tokens (shorter ones padded, longer ones cut); the classes to read (the path's
     // sub-folders, or its files), empty: all; the line that separates a file's samples when
     // each file is a class (fortune's "%").

@@ -351,6 +351,8 @@ const std::vector<MessageTemplate> kTemplates = {
     {DataTextsCut, "data.texts_cut",
      "%1 of %2 {2:text is|texts are} longer than %3 tokens (the longest: %4): each is cut to its first %3 (dataset.context, "
      "the longest text the model reads)"},
+    {DataTextsEmpty, "data.texts_empty",
+     "%1 of %2 {2:row has|rows have} an empty text (the first: %3): left out; fill in the text or remove the row"},
 };
 
 const std::string& argument(const std::vector<std::string>& args, std::size_t number)

@@ -218,6 +218,7 @@ enum class MessageId {
     DataImagesResizedPad,
     DataImagesResizedStretch,
     DataTextsCut,
+    DataTextsEmpty,
     Count
 };
 

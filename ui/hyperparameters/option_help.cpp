@@ -198,6 +198,11 @@ const Help kHelp[] = {
                        "aspect ratio, fits the short side and cuts the centre (torchvision's Resize + CenterCrop); pad "
                        "keeps it, fits the long side and fills the rest with black; stretch changes the aspect ratio "
                        "(circles become ellipses). The run's log says how many images were resized.")},
+    {"dataset.text_column", QT_TRANSLATE_NOOP("OptionHelp", "Text column"),
+     QT_TRANSLATE_NOOP("OptionHelp", "CSV tables of texts: the column whose cells are the texts to classify; "
+                       "label_column gives each text's class. Empty: the table holds numbers (features). The texts "
+                       "are tokenized, padded and cut as a text folder's are (tokenizer, context), and a row with "
+                       "an empty text is left out (the run's log says how many).")},
     {"dataset.tokenizer", QT_TRANSLATE_NOOP("OptionHelp", "Tokenizer"),
      QT_TRANSLATE_NOOP("OptionHelp", "Text: how the text becomes tokens. characters gives one token per character that "
                        "occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any "
@@ -212,8 +217,9 @@ const Help kHelp[] = {
     {"dataset.context", QT_TRANSLATE_NOOP("OptionHelp", "Context length"),
      QT_TRANSLATE_NOOP("OptionHelp", "Text: how many tokens the model sees at once; the text is cut into blocks this long, "
                        "and the model learns to predict the next token at every position. Longer contexts cost memory "
-                       "and time in attention. Text classification (text_folder): the longest text read (max_length); "
-                       "shorter texts are padded with token 0, longer ones cut, and the run's log says how many.")},
+                       "and time in attention. Text classification (text_folder, or csv with text_column): the longest "
+                       "text read (max_length); shorter texts are padded with token 0, longer ones cut, and the run's log "
+                       "says how many.")},
     {"dataset.normalize.from_statistics", QT_TRANSLATE_NOOP("OptionHelp", "Normalise from statistics"),
      QT_TRANSLATE_NOOP("OptionHelp", "Normalise with the mean and standard deviation measured on the dataset (cached) "
                        "instead of the values given here.")},

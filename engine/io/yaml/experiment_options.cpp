@@ -81,7 +81,10 @@ std::vector<ExperimentOption> makeTable()
     const auto givenStatistics = [](const ExperimentSpec& s) { return !s.dataset.normalizeFromStatistics; };
     const auto weighted = [](const ExperimentSpec& s) { return s.dataset.sampler == "weighted"; };
     const auto imageFolder = [](const ExperimentSpec& s) { return s.dataset.format == "image_folder"; };
-    const auto text = [](const ExperimentSpec& s) { return oneOf(s.dataset.format, {"text", "text_folder"}); };
+    const auto text = [](const ExperimentSpec& s) {
+        return oneOf(s.dataset.format, {"text", "text_folder"}) || (s.dataset.format == "csv" && !s.dataset.textColumn.empty());
+    };
+    const auto csv = [](const ExperimentSpec& s) { return s.dataset.format == "csv"; };
     const auto learnedTokenizer = [](const ExperimentSpec& s) {
         return s.dataset.format == "text" && oneOf(s.dataset.tokenizer, {"bpe", "unigram"});
     };
@@ -183,6 +186,8 @@ std::vector<ExperimentOption> makeTable()
          .value = OPTION_VALUE(s.dataset.splitSeed)},
         {.key = "dataset.resize", .group = G::DataLoading, .kind = K::Choice, .choices = {"crop", "pad", "stretch"},
          .noun = "resize mode", .applies = imageFolder, .value = OPTION_VALUE(s.dataset.resize)},
+        {.key = "dataset.text_column", .group = G::DataLoading, .kind = K::Text, .applies = csv,
+         .value = OPTION_VALUE(s.dataset.textColumn)},
         {.key = "dataset.tokenizer", .group = G::DataLoading, .kind = K::Choice, .choices = {"characters", "bytes", "bpe", "unigram"},
          .noun = "tokenizer", .applies = text, .value = OPTION_VALUE(s.dataset.tokenizer)},
         {.key = "dataset.context", .group = G::DataLoading, .kind = K::Integer, .range = atLeast(1), .applies = text,

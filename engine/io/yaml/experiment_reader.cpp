@@ -77,7 +77,7 @@ void intOption(Reader& r, const MapView& m, const std::string& key, int& out)
 void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
     const MapView m = r.map(f.value, "dataset",
-                            {"format", "path", "label_column", "feature_columns", "group_column", "image_shape", "resize",
+                            {"format", "path", "label_column", "feature_columns", "group_column", "text_column", "image_shape", "resize",
                              "tokenizer", "context", "vocab_size", "classes", "separator", "validation_fraction", "split_seed", "normalize",
                              "augment", "loader"},
                             f.pos);
@@ -86,6 +86,10 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
     const bool labelRead = r.read(m, "label_column", d.labelColumn);
     r.read(m, "feature_columns", d.featureColumns);
     r.read(m, "group_column", d.groupColumn);
+    option(r, m, "dataset.text_column", d.textColumn);
+    if (d.format == "csv" && !d.textColumn.empty() && !d.featureColumns.empty())
+        r.report(m.find("feature_columns")->pos, "feature_columns: a csv of texts (text_column) has no feature columns: the "
+                                                 "text is the input; leave feature_columns out");
     if (d.format == "csv" && d.labelColumn.empty() && (labelRead || !m.find("label_column")))  // else reported
         r.report(m.pos, "dataset: a csv dataset needs label_column (the column holding the class)");
     if (r.read(m, "image_shape", d.imageShape))

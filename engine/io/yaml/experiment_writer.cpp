@@ -39,6 +39,7 @@ Out datasetOut(const DatasetSpec& d)
     putString(m, "label_column", d.labelColumn, def.labelColumn);
     if (!d.featureColumns.empty()) m.add("feature_columns", yamlList(d.featureColumns, yamlString));
     putString(m, "group_column", d.groupColumn, def.groupColumn);
+    putString(m, "text_column", d.textColumn, def.textColumn);
     if (!d.imageShape.empty()) m.add("image_shape", yamlList(d.imageShape, yamlInt));
     putString(m, "resize", d.resize, def.resize);
     putString(m, "tokenizer", d.tokenizer, def.tokenizer);
