@@ -1457,6 +1457,12 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>Your best run, run %1, reached %2 %3; %4 or lower is the goal: train more epochs.</source>
         <translation>你最好的运行（运行 %1）达到了 %2 %3；目标是 %4 或更低：多训练几轮。</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 of %n row(s) with an empty text (the first: %3): left out; fill in the text or remove the row</source>
+        <translation>
+            <numerusform>%n 行中有 %1 行文本为空（第一行：%3）：已略去；请填入文本或删除该行</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FileWriter</name>
@@ -2383,6 +2389,18 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
     <message>
         <source>Text with the bpe or unigram tokenizer (required there; characters and bytes ignore it): how many tokens SentencePiece learns, each character of the text among them. 512 is a start; a larger vocabulary gives shorter sequences but rarer tokens. The model&apos;s Embedding num_embeddings and its output layer&apos;s out_features must equal it.</source>
         <translation>使用 bpe 或 unigram 分词器的文本（此时必填；characters 和 bytes 忽略它）：SentencePiece 学出多少个词元，文本中的每个字符都在其中。可以从 512 开始；词表越大，序列越短，但每个词元越少见。模型中 Embedding 的 num_embeddings 和输出层的 out_features 必须等于它。</translation>
+    </message>
+    <message>
+        <source>Text column</source>
+        <translation>文本列</translation>
+    </message>
+    <message>
+        <source>CSV tables of texts: the column whose cells are the texts to classify; label_column gives each text&apos;s class. Empty: the table holds numbers (features). The texts are tokenized, padded and cut as a text folder&apos;s are (tokenizer, context), and a row with an empty text is left out (the run&apos;s log says how many).</source>
+        <translation>文本的 CSV 表格：其单元格是待分类文本的那一列；label_column 给出每条文本的类别。留空：表格存放的是数值（特征）。文本的分词、填充和截断与文本文件夹相同（tokenizer、context），文本为空的行会被略去（运行日志会说明有多少行）。</translation>
+    </message>
+    <message>
+        <source>Text: how many tokens the model sees at once; the text is cut into blocks this long, and the model learns to predict the next token at every position. Longer contexts cost memory and time in attention. Text classification (text_folder, or csv with text_column): the longest text read (max_length); shorter texts are padded with token 0, longer ones cut, and the run&apos;s log says how many.</source>
+        <translation>文本：模型一次看到多少个词元；文本被切成这么长的块，模型学习在每个位置预测下一个词元。上下文越长，注意力耗费的内存和时间越多。文本分类（text_folder，或带 text_column 的 csv）：读取的最长文本（max_length）；较短的文本用词元 0 填充，较长的被截断，运行日志会说明有多少条。</translation>
     </message>
 </context>
 <context>
