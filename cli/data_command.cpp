@@ -155,8 +155,11 @@ void printHuman(const DatasetRecord& dataset, const StoredCheck& check, bool reu
                     !c.cause.empty() ? c.cause.c_str() : !c.otherSplit.empty() ? c.otherSplit.c_str() : "",
                     formatCount(c.count).c_str(), c.samples > 0 ? formatCount(c.samples).c_str() : "-");
 
-    if (!r.splits.empty()) std::printf("\n  class balance (largest / smallest class):\n");
+    // A language model's splits have no classes (no counts): nothing to balance.
+    const bool classes = std::any_of(r.splits.begin(), r.splits.end(), [](const SplitHealth& s) { return !s.classCounts.empty(); });
+    if (classes) std::printf("\n  class balance (largest / smallest class):\n");
     for (const SplitHealth& s : r.splits) {
+        if (!classes) break;
         std::printf("  %-6s %10s samples  ", s.split.c_str(), formatCount(s.samples).c_str());
         if (std::isinf(s.imbalanceRatio)) std::printf("ratio inf (a class has no samples)");
         else std::printf("ratio %.2f", s.imbalanceRatio);

@@ -159,6 +159,9 @@ SplitHealth splitHealth(const Split& s)
     h.split = s.name;
     h.description = s.data->description();
     h.samples = s.data->size();
+    // A language model's "labels" are each block's last next token (data/text_dataset.h), not
+    // classes of its samples: there is no balance to count or weights to suggest.
+    if (s.data->targetShape().rank() > 0) return h;
     h.classCounts.assign(static_cast<std::size_t>(std::max<std::int64_t>(s.data->numClasses(), 0)), 0);
     for (std::int64_t label : s.data->labels())
         if (label >= 0 && label < std::int64_t(h.classCounts.size())) ++h.classCounts[std::size_t(label)];

@@ -18,6 +18,7 @@
 #include "data/dataset_health_index.h"
 #include "data/image_folder_dataset.h"
 #include "data/perceptual_hash.h"
+#include "data/text_dataset.h"
 
 using namespace ts;
 namespace fs = std::filesystem;
@@ -334,6 +335,22 @@ private slots:
         HealthOptions lenient;
         lenient.imbalanceRatio = 7;
         QVERIFY(pairsOf(checkDatasetHealth(files, lenient), FindingKind::ClassImbalance).empty());
+    }
+
+    // A language model's blocks have no classes (their labels are each block's last next
+    // token): no class counts and no class_imbalance finding, however skewed those tokens are.
+    void languageModelDataHasNoClassBalance()
+    {
+        QTemporaryDir dir;
+        std::string text;
+        for (int i = 0; i < 400; ++i) text += i % 7 ? "aaaa" : "ab\n";  // 'a' ends most blocks
+        writeText(dir.filePath("corpus.txt").toStdString(), text);
+        DatasetFiles files;
+        files.train = std::make_shared<TextDataset>(dir.filePath("corpus.txt").toStdString(), "characters", 8);
+        const HealthReport r = checkDatasetHealth(files);
+        QVERIFY(r.splits[0].classCounts.empty());
+        QVERIFY(r.splits[0].suggestedClassWeights.empty());
+        QVERIFY(pairsOf(r, FindingKind::ClassImbalance).empty());
     }
 
     // Damaged samples are counted per cause with their file and position; the check goes on
