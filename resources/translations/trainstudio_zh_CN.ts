@@ -2375,10 +2375,6 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <translation>关闭（默认）：权重衰减只作用于 Linear、卷积和注意力层的权重矩阵和卷积核，不作用于偏置、归一化层的缩放和平移参数，也不作用于嵌入表和位置编码表，这是训练 Transformer 的常规做法。打开：作用于每一个参数，就像把全部参数放在同一组交给 torch.optim 时那样。</translation>
     </message>
     <message>
-        <source>Text: how many tokens the model sees at once; the text is cut into blocks this long, and the model learns to predict the next token at every position. Longer contexts cost memory and time in attention. Text classification (text_folder): the longest text read (max_length); shorter texts are padded with token 0, longer ones cut, and the run&apos;s log says how many.</source>
-        <translation>文本：模型一次看到多少个词元；文本被切成这么长的块，模型学习在每个位置预测下一个词元。上下文越长，注意力耗费的内存和时间越多。文本分类（text_folder）：读取的最长文本（max_length）；较短的文本用词元 0 填充，较长的被截断，运行日志会说明有多少条。</translation>
-    </message>
-    <message>
         <source>Text: how the text becomes tokens. characters gives one token per character that occurs in the text (a small vocabulary, long sequences); bytes one per byte, 256 in all, so any text can be encoded later; bpe and unigram learn vocab_size tokens (whole words and common parts of words) from the training split with SentencePiece, so sequences are shorter. The vocabulary is kept with the run&apos;s checkpoints.</source>
         <translation>文本：文本如何变成词元。characters 为文本中出现的每个字符分配一个词元（词表小，序列长）；bytes 每个字节一个词元，共 256 个，因此以后任何文本都能编码；bpe 和 unigram 用 SentencePiece 从训练集学出 vocab_size 个词元（整词和常见的词片段），序列因此更短。词表随运行的检查点一起保存。</translation>
     </message>
