@@ -5322,6 +5322,44 @@ Loss −log p(true class): %5</source>
         <source>Added the loss %1 (%2).</source>
         <translation>已添加损失 %1（%2）。</translation>
     </message>
+    <message>
+        <source>A Transformer block reads vectors, and %1 holds token ids: put an Embedding between them.</source>
+        <translation>Transformer 块读取的是向量，而 %1 里是词元编号：请在两者之间放一个 Embedding。</translation>
+    </message>
+    <message>
+        <source>A Transformer block reads a sequence of vectors [tokens, width]; %1 gives %2.</source>
+        <translation>Transformer 块读取向量序列 [词元数, 宽度]；%1 给出的是 %2。</translation>
+    </message>
+    <message>
+        <source>width %1 (set fc2&apos;s out_features to the model&apos;s width)</source>
+        <translation>宽度 %1（请把 fc2 的 out_features 设为模型的宽度）</translation>
+    </message>
+    <message>
+        <source>heads: %1, as 4 do not divide the width %2</source>
+        <translation>头数：%1，因为 4 不能整除宽度 %2</translation>
+    </message>
+    <message>
+        <source>causal, as the model&apos;s attention is</source>
+        <translation>因果注意力，与模型中已有的注意力一致</translation>
+    </message>
+    <message>
+        <source>Cannot add a Transformer block: %1</source>
+        <translation>无法添加 Transformer 块：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Added %1, a Transformer block of %n node(s)</source>
+        <translation>
+            <numerusform>已添加 %1，一个含 %n 个节点的 Transformer 块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1%2. Wire its inputs: ln1 and the residual add1 take the same vectors.</source>
+        <translation>%1%2。请连接它的输入：ln1 和残差 add1 接收同一组向量。</translation>
+    </message>
+    <message>
+        <source>%1%2, after %3. Double-click it to open it.</source>
+        <translation>%1%2，位于 %3 之后。双击可展开。</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::ModelSummaryPanel</name>
@@ -5649,6 +5687,18 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Filters by name and description. Enter adds the first op found; Down moves into the list.</source>
         <translation>按名称和描述筛选。按 Enter 添加找到的第一个算子；按向下键进入列表。</translation>
+    </message>
+    <message>
+        <source>Transformer block</source>
+        <translation>Transformer 块</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Transformer block&lt;/b&gt; (pre-norm): LayerNorm, multi-head attention, dropout and a residual connection, then LayerNorm, an MLP (Linear four times as wide, GELU, Linear), dropout and a second residual.&lt;/p&gt;&lt;p&gt;Drop it on a node, or select one and double-click here: the block takes that node&apos;s output and width, and what read that node reads the block. It arrives as one collapsed group; double-click the group to open and edit any part.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Transformer 块&lt;/b&gt;（前置归一化）：LayerNorm、多头注意力、Dropout 和一条残差连接，然后是 LayerNorm、一个 MLP（四倍宽的 Linear、GELU、Linear）、Dropout 和第二条残差。&lt;/p&gt;&lt;p&gt;把它拖到一个节点上，或先选中一个节点再双击这里：块接收该节点的输出和宽度，原先读取该节点的节点改为读取这个块。它以一个折叠的组出现；双击该组即可展开并编辑其中任何部分。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

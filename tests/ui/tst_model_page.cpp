@@ -395,6 +395,118 @@ private slots:
         QVERIFY(page.canvas()->nodeIds().contains(QStringLiteral("conv2")));
     }
 
+    // The palette's Transformer block on the shipped char GPT: one undoable step that adds the
+    // engine's pre-norm block after the selected node (its width, causal attention), wired
+    // into the stack, collapsed; it checks, opens, edits, checkpoints as a whole, and undoes.
+    void transformerBlockInsertsAsOneCollapsedGroup()
+    {
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        page.resize(1200, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(openIn(experiment, shippedPath("fortunes_char_gpt.yaml")));
+        QVERIFY(page.document()->diagnosis().ok());
+        const ModelState original = page.document()->state();
+        QUndoStack* undo = page.document()->undoStack();
+        const int steps = undo->count();
+
+        // Select b4_add2, then Enter on the palette's entry (as a double-click would).
+        page.canvas()->selectNodes({QStringLiteral("b4_add2")});
+        QTreeView* view = page.palette()->view();
+        QModelIndex entry;
+        for (int g = 0; g < view->model()->rowCount(); ++g)
+            for (int r = 0; r < view->model()->rowCount(view->model()->index(g, 0)); ++r)
+                if (view->model()->index(r, 0, view->model()->index(g, 0)).data().toString() == transformerBlockTitle())
+                    entry = view->model()->index(r, 0, view->model()->index(g, 0));
+        QVERIFY(entry.isValid());
+        QCOMPARE(entry.parent().data().toString(), QStringLiteral("Blocks"));
+        view->setCurrentIndex(entry);
+        QTest::keyClick(view, Qt::Key_Return);
+
+        QCOMPARE(undo->count(), steps + 1);  // one step
+        const ModelState& s = page.document()->state();
+        QCOMPARE(s.model.nodes.size(), original.model.nodes.size() + 10);
+        const QStringList members{"b5_ln1", "b5_attn", "b5_drop1", "b5_add1", "b5_ln2", "b5_fc1", "b5_gelu", "b5_fc2", "b5_drop2", "b5_add2"};
+        for (const QString& m : members) QVERIFY2(findNode(s.model, m), qPrintable(m));
+        QCOMPARE(findNode(s.model, QStringLiteral("b5_ln1"))->inputs, std::vector<std::string>{"b4_add2"});
+        QCOMPARE(findNode(s.model, QStringLiteral("ln_f"))->inputs, std::vector<std::string>{"b5_add2"});  // spliced into the stack
+        const Node* attn = findNode(s.model, QStringLiteral("b5_attn"));
+        QCOMPARE(attn->attrs.getInt("heads"), std::int64_t(4));
+        QVERIFY(attn->attrs.getBool("causal"));  // as the model's other blocks
+        QCOMPARE(findNode(s.model, QStringLiteral("b5_fc1"))->attrs.getInt("out_features"), std::int64_t(512));
+        QCOMPARE(findNode(s.model, QStringLiteral("b5_fc2"))->attrs.getInt("out_features"), std::int64_t(128));
+        QVERIFY2(page.document()->diagnosis().ok(), qPrintable(page.statusText()));
+        QCOMPARE(s.layout.blocks.back().name, std::string("transformer1"));
+        QVERIFY(s.layout.blocks.back().collapsed);
+        QVERIFY(page.canvas()->nodeIds().contains(QStringLiteral("block:transformer1")));
+        QVERIFY(!page.canvas()->nodeIds().contains(QStringLiteral("b5_attn")));
+        QCOMPARE(page.canvas()->selectedNodes(), QStringList{QStringLiteral("block:transformer1")});
+        QVERIFY2(page.statusText().contains(QStringLiteral("transformer1")) && page.statusText().contains(QStringLiteral("b4_add2")),
+                 qPrintable(page.statusText()));
+        // The collapsed block sits where ln_f was; ln_f moved down, clear of it.
+        QVERIFY(!page.canvas()->nodeRect(QStringLiteral("block:transformer1")).intersects(page.canvas()->nodeRect(QStringLiteral("ln_f"))));
+
+        // Checkpoint the whole block from the toolbar: every member is marked.
+        QAction* checkpoint = nullptr;
+        for (QAction* a : page.actions())
+            if (a->text() == QStringLiteral("Checkpoint")) checkpoint = a;
+        QVERIFY(checkpoint);
+        checkpoint->trigger();
+        for (const QString& m : members) QVERIFY2(findNode(page.document()->state().model, m)->checkpoint, qPrintable(m));
+        QVERIFY(!findNode(page.document()->state().model, QStringLiteral("b4_add2"))->checkpoint);
+
+        // Open it (a double-click), edit a member, close it again.
+        emit page.canvas()->nodeDoubleClicked(QStringLiteral("block:transformer1"));
+        QVERIFY(!page.document()->state().layout.blocks.back().collapsed);
+        QVERIFY(page.canvas()->nodeIds().contains(QStringLiteral("b5_attn")));
+        for (const QString& m : members)  // open, no member sits on another
+            for (const QString& other : members)
+                QVERIFY2(m == other || !page.canvas()->nodeRect(m).intersects(page.canvas()->nodeRect(other)), qPrintable(m + " " + other));
+        page.canvas()->selectNodes({QStringLiteral("b5_fc1")});
+        setAttr(page, QStringLiteral("b5_fc1"), QStringLiteral("out_features"), std::int64_t(256));
+        QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b5_fc1"))->attrs.getInt("out_features"), std::int64_t(256));
+        QVERIFY(page.document()->diagnosis().ok());  // fc2 takes its in_features from fc1
+        page.canvas()->selectNodes({QStringLiteral("b5_fc1")});
+        for (QAction* a : page.actions())
+            if (a->text() == QStringLiteral("Collapse/Expand")) a->trigger();
+        QVERIFY(page.document()->state().layout.blocks.back().collapsed);
+
+        // Undo takes the steps back, the insertion as one.
+        for (int i = 0; i < 4; ++i) undo->undo();  // collapse, fc1's width, expand, checkpoint
+        QCOMPARE(page.document()->state().model.nodes.size(), original.model.nodes.size() + 10);
+        QVERIFY(!findNode(page.document()->state().model, QStringLiteral("b5_attn"))->checkpoint);
+        undo->undo();
+        QVERIFY(page.document()->state() == original);
+
+        // Dropped on a node: after it. Dropped on the token ids: refused, nothing changes.
+        const QRectF b2 = page.canvas()->nodeRect(QStringLiteral("b2_add2"));
+        emit page.canvas()->opDropped(QString::fromLatin1(kTransformerBlockEntry), b2.center());
+        QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b3_ln1"))->inputs, std::vector<std::string>{"b5_add2"});
+        QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b3_add1"))->inputs, (std::vector<std::string>{"b3_attn", "b5_add2"}));
+        QVERIFY(page.document()->diagnosis().ok());
+        undo->undo();
+        emit page.canvas()->opDropped(QString::fromLatin1(kTransformerBlockEntry), page.canvas()->nodeRect(QStringLiteral("tokens")).center());
+        QVERIFY(page.document()->state() == original);
+        QVERIFY2(page.statusText().contains(QStringLiteral("Embedding")), qPrintable(page.statusText()));
+
+        // A width 4 heads do not divide: 3 heads, and the status says why.
+        setAttr(page, QStringLiteral("embed"), QStringLiteral("embedding_dim"), std::int64_t(6));
+        page.canvas()->selectNodes({QStringLiteral("pos")});
+        emit page.palette()->opActivated(QString::fromLatin1(kTransformerBlockEntry));
+        QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b5_attn"))->attrs.getInt("heads"), std::int64_t(3));
+        QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b5_fc2"))->attrs.getInt("out_features"), std::int64_t(6));
+        QVERIFY2(page.statusText().contains(QStringLiteral("heads: 3")), qPrintable(page.statusText()));
+
+        // Nothing selected: unwired and open, so both of its inputs can be wired.
+        page.canvas()->selectNodes({});
+        const QString unwired = page.addTransformerBlock(page.canvas()->visibleSceneRect().center(), {});
+        QCOMPARE(unwired, QStringLiteral("transformer2"));
+        QVERIFY(!page.document()->state().layout.blocks.back().collapsed);
+        QVERIFY(findNode(page.document()->state().model, QStringLiteral("b6_ln1"))->inputs.empty());
+        QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b6_add1"))->inputs, std::vector<std::string>{"b6_drop1"});
+    }
+
     void openingAndSavingUnchangedKeepsEveryByte_data()
     {
         QTest::addColumn<QString>("file");

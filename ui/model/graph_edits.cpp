@@ -10,6 +10,7 @@
 #include <set>
 
 #include "graph/node_names.h"
+#include "graph/transformer_block.h"
 #include "ops/registry.h"
 
 namespace ts::ui {
@@ -326,6 +327,35 @@ ModelState setCheckpoint(ModelState s, const QStringList& names, bool on)
 {
     for (auto& n : s.model.nodes)
         if (names.contains(QString::fromStdString(n.name))) n.checkpoint = on;
+    return s;
+}
+
+ModelState insertTransformerBlock(ModelState s, const QString& from, const TransformerBlockOptions& options, QPointF pos, double row,
+                                  QString* block)
+{
+    const std::string input = s8(from);
+    std::vector<std::string> readers;  // the nodes that read `from` now: they will read the block
+    for (const auto& n : s.model.nodes)
+        if (!input.empty() && std::find(n.inputs.begin(), n.inputs.end(), input) != n.inputs.end()) readers.push_back(n.name);
+    const std::vector<std::string> members = appendTransformerBlock(s.model, input, freshBlockPrefix(s.model), options);
+    const std::string& out = members.back();
+    for (auto& n : s.model.nodes)
+        if (std::find(readers.begin(), readers.end(), n.name) != readers.end()) std::replace(n.inputs.begin(), n.inputs.end(), input, out);
+    if (!input.empty() && s.model.output == input) s.model.output = out;
+    if (input.empty())  // unwired: the recipe's two reads of its input are left for the user
+        for (auto& n : s.model.nodes)
+            if (std::find(members.begin(), members.end(), n.name) != members.end()) std::erase(n.inputs, std::string());
+
+    if (!readers.empty())  // inserted into a chain: what follows moves down to make room
+        for (auto& [name, p] : s.layout.positions)
+            if (p.y >= pos.y() - row / 2) p.y += row;
+    for (std::size_t i = 0; i < members.size(); ++i) s.layout.positions[members[i]] = {pos.x(), pos.y() + row * double(i)};
+
+    Graph taken;
+    for (const auto& b : s.layout.blocks) taken.add(b.name, "", {});
+    ModelBlock b{freshNodeName(taken, "transformer"), members, !input.empty()};
+    if (block) *block = QString::fromStdString(b.name);
+    s.layout.blocks.push_back(std::move(b));
     return s;
 }
 

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "graph/transformer_block.h"
 #include "types/model_graph.h"
 #include "types/model_layout.h"
 
@@ -52,6 +53,16 @@ ModelState setBlockCollapsed(ModelState s, const QString& block, bool collapsed)
 const ModelBlock* blockOf(const ModelState& s, const QString& node);
 // Activation checkpointing for these nodes (a block's nodes: one segment when consecutive).
 ModelState setCheckpoint(ModelState s, const QStringList& names, bool on);
+
+// A pre-norm Transformer block (graph/transformer_block.h, the engine's recipe) fed by `from`,
+// grouped as a collapsed block ("transformer1") with fresh node names (b1_ln1, ...), its
+// members in a column from `pos`, `row` apart. What read `from` reads the block's output
+// instead (a block inserted into a stack), and then what stood below `pos` moves down a row
+// to make room. With no `from` the block is unwired and expanded, so its two inputs (ln1 and the
+// residual add1) can be wired. `block` receives its name. Throws std::invalid_argument as
+// the recipe does.
+ModelState insertTransformerBlock(ModelState s, const QString& from, const TransformerBlockOptions& options, QPointF pos, double row,
+                                  QString* block = nullptr);
 
 ModelState setAttribute(ModelState s, const QString& node, const QString& attr, const AttrValue& value);
 ModelState resetAttribute(ModelState s, const QString& node, const QString& attr);

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "graph/training_check.h"
+#include "graph/transformer_block.h"
 #include "ops/registry.h"
 #include "model_document.h"
 #include "ui/experiment_document.h"
@@ -112,7 +113,10 @@ ModelPage::ModelPage(ExperimentDocument* document, QWidget* parent)
         if (isVisible()) showStart();
         else m_startPending = true;
     });
-    connect(m_palette, &OpPalette::opActivated, this, [this](const QString& op) { addOp(op, viewCentre()); });
+    connect(m_palette, &OpPalette::opActivated, this, [this](const QString& op) {
+        if (op == QLatin1String(kTransformerBlockEntry)) addTransformerBlock(viewCentre(), selectedSource());
+        else addOp(op, viewCentre());
+    });
     connect(m_popup, &OpPopup::picked, this, &ModelPage::addFromPopup);
 
     connect(m_properties, &NodeProperties::attributeChanged, this, [this](const QString& node, const QString& attr, const AttrValue& v) {
@@ -185,7 +189,10 @@ void ModelPage::connectCanvas()
     });
     connect(m_canvas, &widgets::NodeCanvas::selectionChanged, this, &ModelPage::showSelection);
     connect(m_canvas, &widgets::NodeCanvas::hint, this, &ModelPage::setStatus);
-    connect(m_canvas, &widgets::NodeCanvas::opDropped, this, [this](const QString& op, QPointF pos) { addOp(op, pos); });
+    connect(m_canvas, &widgets::NodeCanvas::opDropped, this, [this](const QString& op, QPointF pos) {
+        if (op == QLatin1String(kTransformerBlockEntry)) addTransformerBlock(pos, sourceAt(pos));
+        else addOp(op, pos);
+    });
     connect(m_canvas, &widgets::NodeCanvas::insertRequested, this, [this](QPointF pos) { openPopup(pos, {}, {}, -1); });
     connect(m_canvas, &widgets::NodeCanvas::wireDroppedOnEmpty, this,
             [this](const QString& from, QPointF pos) { openPopup(pos, m_scene->outputSource(from), {}, -1); });
@@ -206,6 +213,70 @@ QString ModelPage::addOp(const QString& op, QPointF scenePos)
     m_doc->apply(next, tr("Add %1").arg(name));
     m_canvas->selectNodes({name});
     return name;
+}
+
+QString ModelPage::addTransformerBlock(QPointF scenePos, const QString& from)
+{
+    const ModelState& s = m_doc->state();
+    TransformerBlockOptions options;
+    QStringList notes;
+    // The width: the last dimension of what feeds it, which must be a sequence [tokens, width].
+    std::optional<Shape> shape;
+    if (isGraphInput(s.model, from)) {
+        for (const auto& in : s.model.inputs)
+            if (in.name == from.toStdString()) {
+                std::vector<std::int64_t> dims{1};  // with a batch, as the diagnosis' shapes
+                dims.insert(dims.end(), in.shape.dims().begin(), in.shape.dims().end());
+                shape = Shape(dims);
+            }
+    } else if (const NodeDiagnosis* d = from.isEmpty() ? nullptr : m_doc->diagnosis().find(from.toStdString()); d && d->known) {
+        shape = d->output.shape;
+    }
+    if (!from.isEmpty() && isIntegerInput(s.model, from)) {
+        setStatus(tr("A Transformer block reads vectors, and %1 holds token ids: put an Embedding between them.").arg(from));
+        return {};
+    }
+    if (shape && shape->rank() != 3) {
+        setStatus(tr("A Transformer block reads a sequence of vectors [tokens, width]; %1 gives %2.").arg(from, sampleShapeText(*shape)));
+        return {};
+    }
+    if (shape) options.width = shape->dims().back();
+    else notes << tr("width %1 (set fc2's out_features to the model's width)").arg(options.width);
+    options.heads = fittingHeads(options.width, 4);
+    if (options.heads != 4) notes << tr("heads: %1, as 4 do not divide the width %2").arg(options.heads).arg(options.width);
+    for (const auto& n : s.model.nodes)
+        if (n.op == "MultiHeadAttention" && n.attrs.has("causal") && n.attrs.getBool("causal")) options.causal = true;
+    if (options.causal) notes << tr("causal, as the model's attention is");
+
+    // Below `from`, pushing what follows down; else where it was dropped.
+    const QSizeF size = m_canvas->typicalNodeSize();
+    const double row = size.height() + 40;
+    QPointF at = freeSpot(scenePos);
+    const QRectF source = from.isEmpty() ? QRectF() : m_canvas->nodeRect(m_scene->canvasId(from));
+    bool read = false;
+    for (const auto& n : s.model.nodes) read = read || std::count(n.inputs.begin(), n.inputs.end(), from.toStdString());
+    if (!source.isNull())
+        at = read ? QPointF(source.left(), source.bottom() + 40)
+                  : m_canvas->freeSpotNear(QPointF(source.center().x(), source.bottom() + 40 + size.height() / 2), size, false);
+
+    QString block;
+    ModelState next;
+    try {
+        next = insertTransformerBlock(s, from, options, at, row, &block);
+    } catch (const std::exception& e) {
+        setStatus(tr("Cannot add a Transformer block: %1").arg(QString::fromStdString(e.what())));
+        return {};
+    }
+    m_doc->apply(next, from.isEmpty() ? tr("Add %1").arg(block) : tr("Add %1 after %2").arg(block, from));
+    const ModelBlock& b = next.layout.blocks.back();
+    const QString id = ModelScene::blockId(block);
+    m_canvas->selectNodes(b.collapsed ? QStringList{id} : m_scene->modelNodes({id}));
+    m_canvas->ensureNodeVisible(b.collapsed ? id : QString::fromStdString(b.nodes.front()));
+    const QString what = tr("Added %1, a Transformer block of %n node(s)", nullptr, int(b.nodes.size())).arg(block);
+    const QString details = notes.isEmpty() ? QString() : QStringLiteral(" (") + notes.join(QStringLiteral("; ")) + QLatin1Char(')');
+    setStatus(from.isEmpty() ? tr("%1%2. Wire its inputs: ln1 and the residual add1 take the same vectors.").arg(what, details)
+                             : tr("%1%2, after %3. Double-click it to open it.").arg(what, details, from));
+    return block;
 }
 
 bool ModelPage::connectNodes(const QString& from, const QString& to, int port)
@@ -407,6 +478,19 @@ void ModelPage::showStart()
 }
 
 QStringList ModelPage::selectedModelNodes() const { return m_scene->modelNodes(m_canvas->selectedNodes()); }
+
+QString ModelPage::selectedSource() const
+{
+    const QStringList ids = m_canvas->selectedNodes();
+    return ids.size() == 1 ? m_scene->outputSource(ids.front()) : QString();
+}
+
+QString ModelPage::sourceAt(QPointF scenePos) const
+{
+    for (const QString& id : m_canvas->nodeIds())
+        if (m_canvas->nodeRect(id).contains(scenePos)) return m_scene->outputSource(id);
+    return {};
+}
 
 QPointF ModelPage::viewCentre() const { return m_canvas->visibleSceneRect().center(); }
 

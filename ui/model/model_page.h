@@ -42,6 +42,12 @@ public:
     // The page's actions, also reached from its toolbar, menus and shortcuts.
     QString addOp(const QString& op, QPointF scenePos);  // the new node's name
     bool connectNodes(const QString& from, const QString& to, int port);  // false: refused (the reason in the status line)
+    // The palette's Transformer block (graph/transformer_block.h) fed by `from` (a node or a
+    // model input; empty: unwired at `scenePos`), as one undoable step: its width is `from`'s,
+    // its heads 4 or the largest count below that divides the width, causal when the model
+    // already has causal attention. Returns the block's name; empty when refused (the reason
+    // in the status line: `from` gives no sequence of vectors).
+    QString addTransformerBlock(QPointF scenePos, const QString& from);
     // A new experiment (untitled, the same data and settings) with a template's model: a
     // template name, or "experiment:<file>" for a shipped model. The window opens it (newExperimentRequested).
     void newFromTemplate(const QString& name);
@@ -88,6 +94,8 @@ private:
     void showStart();  // the view on a model just opened
     void setStatus(const QString& text);
     QStringList selectedModelNodes() const;
+    QString selectedSource() const;                 // the output of the one node (or block) selected; else empty
+    QString sourceAt(QPointF scenePos) const;       // the output of the node (or block) drawn there; else empty
     ModelLayout arrangedLayout(const QStringList& only = {}) const;  // the layout autoLayout applies
     QPointF viewCentre() const;
     QPointF freeSpot(QPointF near) const;  // a new node's top-left: free space near `near` (its centre)

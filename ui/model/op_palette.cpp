@@ -18,8 +18,9 @@ namespace ts::ui {
 
 namespace {
 
-constexpr int kOpTypeRole = Qt::UserRole + 1;  // the op's type; empty on a group row
+constexpr int kOpTypeRole = Qt::UserRole + 1;  // the op's type; empty on a group row and a block entry
 constexpr int kSearchRole = Qt::UserRole + 2;  // what the search box matches: type and description
+constexpr int kEntryRole = Qt::UserRole + 3;   // what a drag carries and activation emits: the op type or a block entry
 
 constexpr ts::OpCategory kCategories[] = {ts::OpCategory::Layer,     ts::OpCategory::Activation,
                                           ts::OpCategory::Normalization, ts::OpCategory::Pooling,
@@ -34,7 +35,7 @@ public:
     QMimeData* mimeData(const QModelIndexList& indexes) const override
     {
         for (const QModelIndex& index : indexes) {
-            const QString type = index.data(kOpTypeRole).toString();
+            const QString type = index.data(kEntryRole).toString();
             if (type.isEmpty()) continue;
             auto* mime = new QMimeData;
             mime->setData(QString::fromLatin1(kOpMimeType), type.toUtf8());
@@ -46,6 +47,8 @@ public:
 };
 
 }  // namespace
+
+QString transformerBlockTitle() { return OpPalette::tr("Transformer block"); }
 
 QString opCategoryTitle(ts::OpCategory category)
 {
@@ -99,6 +102,7 @@ OpPalette::OpPalette(QWidget* parent) : QWidget(parent)
             auto* item = new QStandardItem(type);
             item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
             item->setData(type, kOpTypeRole);
+            item->setData(type, kEntryRole);
             item->setData(type + QLatin1Char('\n') + opDescription(type), kSearchRole);
             item->setToolTip(opToolTip(*op));
             group->appendRow(item);
@@ -106,6 +110,23 @@ OpPalette::OpPalette(QWidget* parent) : QWidget(parent)
         if (group->rowCount() > 0) m_model->appendRow(group);
         else delete group;
     }
+    auto* blocks = new QStandardItem(tr("Blocks"));
+    blocks->setFlags(Qt::ItemIsEnabled);
+    QFont bold = blocks->font();
+    bold.setBold(true);
+    blocks->setFont(bold);
+    blocks->setData(QString(), kSearchRole);
+    auto* transformer = new QStandardItem(transformerBlockTitle());
+    transformer->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled);
+    transformer->setData(QString::fromLatin1(kTransformerBlockEntry), kEntryRole);
+    transformer->setData(QString::fromLatin1(kTransformerBlockEntry) + QLatin1Char('\n') + transformerBlockTitle(), kSearchRole);
+    transformer->setToolTip(tr("<p><b>Transformer block</b> (pre-norm): LayerNorm, multi-head attention, dropout and a residual "
+                               "connection, then LayerNorm, an MLP (Linear four times as wide, GELU, Linear), dropout and a "
+                               "second residual.</p><p>Drop it on a node, or select one and double-click here: the block takes "
+                               "that node's output and width, and what read that node reads the block. It arrives as one "
+                               "collapsed group; double-click the group to open and edit any part.</p>"));
+    blocks->appendRow(transformer);
+    m_model->appendRow(blocks);
 
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
@@ -142,6 +163,7 @@ QStringList OpPalette::opTypes() const
     QStringList out;
     for (int g = 0; g < m_model->rowCount(); ++g)
         for (int r = 0; r < m_model->item(g)->rowCount(); ++r) out << m_model->item(g)->child(r)->data(kOpTypeRole).toString();
+    out.removeAll(QString());  // block entries
     return out;
 }
 
@@ -159,6 +181,7 @@ QStringList OpPalette::visibleOpTypes() const
         const QModelIndex group = m_proxy->index(g, 0);
         for (int r = 0; r < m_proxy->rowCount(group); ++r) out << m_proxy->index(r, 0, group).data(kOpTypeRole).toString();
     }
+    out.removeAll(QString());  // block entries
     return out;
 }
 
@@ -172,7 +195,7 @@ QString OpPalette::groupOf(const QString& opType) const
 
 void OpPalette::activate(const QModelIndex& proxyIndex)
 {
-    const QString type = proxyIndex.data(kOpTypeRole).toString();
+    const QString type = proxyIndex.data(kEntryRole).toString();
     if (!type.isEmpty()) emit opActivated(type);
 }
 
@@ -185,7 +208,9 @@ QModelIndex OpPalette::firstVisibleOp() const
         const QModelIndex group = m_proxy->index(g, 0);
         for (int r = 0; r < m_proxy->rowCount(group); ++r) {
             const QModelIndex op = m_proxy->index(r, 0, group);
-            if (!text.isEmpty() && op.data(kOpTypeRole).toString().startsWith(text, Qt::CaseInsensitive)) return op;
+            if (!text.isEmpty() && (op.data(kEntryRole).toString().startsWith(text, Qt::CaseInsensitive) ||
+                                    op.data().toString().startsWith(text, Qt::CaseInsensitive)))
+                return op;
             if (!first.isValid()) first = op;
         }
     }
