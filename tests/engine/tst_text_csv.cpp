@@ -1,7 +1,8 @@
 // Text classification from a CSV table (format csv with dataset.text_column): RFC 4180 quoting
 // read back cell for cell, Python's csv module as the independent reader (the same file, and a
 // file its csv.writer wrote from random texts), the same tokens as the same texts in a
-// text_folder layout, openDataset's split, notes and key, and bad input named with its place.
+// text_folder layout, openDataset's split, notes and key, the experiment file's text_column,
+// and bad input named with its place.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -15,6 +16,7 @@
 #include "data/csv_dataset.h"
 #include "data/dataset.h"
 #include "data/text_classification_dataset.h"
+#include "io/yaml/experiment_yaml.h"
 
 using namespace ts;
 namespace fs = std::filesystem;
@@ -232,6 +234,35 @@ private slots:
         QVERIFY(!contains(datasetKey(table, ""), "tokenizer="));  // a table's key is as it was
         spec.classes = {"odd"};
         QVERIFY(datasetKey(spec, "") != key);
+    }
+
+    // text_column in an experiment file: the model's inputs implied (token ids, a class), the
+    // option read and written back, feature_columns refused beside it.
+    void experimentFileReadsTextColumn()
+    {
+        const std::string file = "dataset: {format: csv, path: t.csv, text_column: body, label_column: topic, context: 16}\n"
+                                 "model:\n  nodes:\n"
+                                 "    - {name: embed, op: Embedding, inputs: [tokens], num_embeddings: 30, embedding_dim: 8}\n"
+                                 "    - {name: pool, op: SequencePool, mode: mean}\n"
+                                 "    - {name: classifier, op: Linear, out_features: 2}\n"
+                                 "    - {name: loss, op: CrossEntropy, inputs: [classifier, label]}\n";
+        const ExperimentSpec spec = parseExperiment(file, "texts.yaml");
+        QCOMPARE(spec.dataset.textColumn, std::string("body"));
+        QCOMPARE(spec.model.inputs.size(), std::size_t(2));
+        QCOMPARE(spec.model.inputs[0].name, std::string("tokens"));
+        QCOMPARE(spec.model.inputs[0].shape, (Shape{16}));
+        QCOMPARE(spec.model.inputs[0].dtype, DType::I64);
+        QVERIFY(contains(experimentToYaml(spec), "text_column: body"));
+        QCOMPARE(parseExperiment(experimentToYaml(spec), "again.yaml").dataset, spec.dataset);
+        std::string why;
+        try {
+            std::string withFeatures = file;
+            withFeatures.replace(withFeatures.find("context"), 0, "feature_columns: [a], ");
+            parseExperiment(withFeatures, "texts.yaml");
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+        QVERIFY2(contains(why, "texts.yaml:1:") && contains(why, "leave feature_columns out"), why.c_str());
     }
 
     void badInputIsNamed()

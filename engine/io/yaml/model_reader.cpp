@@ -24,7 +24,8 @@ std::optional<std::vector<GraphInput>> defaultInputs(const DatasetSpec& d)
     if (d.format == "image_folder" && d.imageShape.size() == 3) return std::vector<GraphInput>{{"image", Shape(d.imageShape)}, label};
     if (d.format == "text" && d.context >= 1)  // token ids in, the next token at each position out
         return std::vector<GraphInput>{{"tokens", Shape{d.context}, DType::I64}, {"label", Shape{d.context}, DType::I64}};
-    if (d.format == "text_folder" && d.context >= 1)  // a text's token ids (padded with 0) in, its class out
+    const bool texts = d.format == "text_folder" || (d.format == "csv" && !d.textColumn.empty());
+    if (texts && d.context >= 1)  // a text's token ids (padded with 0) in, its class out
         return std::vector<GraphInput>{{"tokens", Shape{d.context}, DType::I64}, label};
     if (d.format == "csv" && !d.featureColumns.empty())
         return std::vector<GraphInput>{{"features", Shape{static_cast<std::int64_t>(d.featureColumns.size())}}, label};
