@@ -112,10 +112,21 @@ void finishCheck(JobResult& result, const Workspace& workspace, LabelCheckRecord
                                                                std::to_string(record.suspects), std::to_string(record.samples)});
 }
 
+// A language model's text has no labels to judge: its targets are the text itself, shifted.
+void requireLabels(const ExperimentSpec& spec, const std::string& what)
+{
+    if (spec.dataset.format == "text")
+        throw std::invalid_argument(what + " trains a language model (dataset.format: text): each position's target is the "
+                                           "text's next token, not a label a person gave, so there are no labels to check; "
+                                           "a label check is for classification data");
+}
+
 void inSample(const LabelCheckJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener,
               JobResult& result, Clock::time_point start)
 {
     const Workspace workspace{std::filesystem::absolute(env.workspaceDir).lexically_normal().string()};
+    if (const std::optional<RunInfo> run = RunReader(workspace).run(job.runId))
+        requireLabels(parseExperiment(run->experimentYaml, "run " + std::to_string(job.runId)), "run " + std::to_string(job.runId));
     EvaluateJob evaluate;
     evaluate.runId = job.runId;
     evaluate.checkpoint = job.checkpoint.empty() ? "best" : job.checkpoint;
@@ -168,6 +179,7 @@ void kFold(const LabelCheckJob& job, const JobEnvironment& env, RunControl& cont
            JobResult& result, Clock::time_point start)
 {
     ExperimentSpec spec = withAbsolutePaths(job.experiment);
+    requireLabels(spec, "the experiment");
     if (!job.device.empty()) spec.training.device = job.device;
     if (job.epochsPerFold > 0) spec.training.epochs = job.epochsPerFold;
     spec.training.earlyStopping.enabled = false;  // no validation split to watch

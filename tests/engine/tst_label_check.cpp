@@ -201,6 +201,13 @@ private slots:
         job.folds = 500;
         r = run(job, events);
         QVERIFY2(r.finished.message.text.find("use fewer folds") != std::string::npos, r.finished.message.text.c_str());
+        // A language model's text: its targets are the text itself, no labels to judge.
+        LabelCheckJob text = job;
+        text.experiment.dataset.format = "text";
+        text.folds = 3;
+        r = run(text, events);
+        QCOMPARE(r.finished.outcome, FinishedEvent::Outcome::Failed);
+        QVERIFY2(r.finished.message.text.find("no labels to check") != std::string::npos, r.finished.message.text.c_str());
 
         // A stop before the first fold trains nothing and stores nothing.
         const Workspace w{env_.workspaceDir};
