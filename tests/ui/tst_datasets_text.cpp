@@ -25,6 +25,7 @@
 #include "data/text_statistics.h"
 #include "data/tokenizer.h"
 #include "scratch_home.h"
+#include "ui/datasets/dataset_list.h"
 #include "ui/datasets/datasets_page.h"
 #include "ui/datasets/statistics_histogram.h"
 #include "ui/datasets/text_panels.h"
@@ -235,6 +236,54 @@ private slots:
         page.textList()->setCurrentIndex(rows->index(shortRow, 0));
         QCOMPARE(tokens->tokens().size(), std::size_t(3));
         QVERIFY2(detail->facts().contains(QString("padded with %1 more").arg(kContext - 3)), qPrintable(detail->facts()));
+    }
+
+    // A CSV of texts (text_column) is listed as texts, as a text folder is, not as a table of
+    // columns; its catalogue key reopens it as texts.
+    void csvOfTextsListsTexts()
+    {
+        QTemporaryDir ws, data;
+        std::string csv = "topic,text\n";
+        std::vector<std::string> texts = kJokes;
+        texts.insert(texts.end(), kFood.begin(), kFood.end());
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            std::string quoted;
+            for (char c : texts[i]) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+            csv += std::string(i < kJokes.size() ? "jokes" : "food") + ",\"" + quoted + "\"\n";
+        }
+        writeText(data.filePath("t.csv").toStdString(), csv);
+        DatasetSpec spec;
+        spec.format = "csv";
+        spec.path = data.filePath("t.csv").toStdString();
+        spec.textColumn = "text";
+        spec.labelColumn = "topic";
+        spec.context = kContext;
+        spec.validationFraction = 0.25;
+
+        ui::DatasetsPage page(Workspace::open(ws.path().toStdString()));
+        page.resize(1200, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy opened(&page, &ui::DatasetsPage::datasetOpened);
+        page.openSpec(spec, {});
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QVERIFY(page.textList()->isVisible());
+        QVERIFY(!page.grid()->isVisible());
+        ui::TextSampleModel* rows = page.textModel();
+        QCOMPARE(rows->rowCount(), int(texts.size()));
+        for (int r = 0; r < rows->rowCount(); ++r) {
+            const std::int64_t i = rows->sampleAt(r).index;
+            QCOMPARE(rows->text(r).toStdString(), texts[std::size_t(i)].substr(0, kContext));
+            QCOMPARE(rows->index(r, ui::TextSampleModel::ClassColumn).data().toString(),
+                     QString(std::size_t(i) < kJokes.size() ? "jokes" : "food"));
+        }
+        QTabWidget* tabs = page.sidePanels();
+        QVERIFY(tabShown(tabs, "Tokens") && tabShown(tabs, "Lengths") && tabShown(tabs, "Vocabulary"));
+        DatasetRecord record;
+        record.format = "csv";
+        record.key = datasetKey(spec, "");
+        QCOMPARE(ui::specOfRecord(record).textColumn, std::string("text"));
     }
 
     void languageModelBlocksAndLines()

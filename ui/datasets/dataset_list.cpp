@@ -41,6 +41,7 @@ ts::DatasetSpec specOfRecord(const ts::DatasetRecord& record)
             else if (n == 1 && !line.empty()) spec.path = line;
             else if (line.rfind("label=", 0) == 0) spec.labelColumn = line.substr(6);
             else if (line.rfind("group=", 0) == 0) spec.groupColumn = line.substr(6);
+            else if (line.rfind("text=", 0) == 0) spec.textColumn = line.substr(5);
             else if (line.rfind("features=", 0) == 0) spec.featureColumns = commaList(line.substr(9));
             else if (line.rfind("shape=", 0) == 0)
                 for (const std::string& d : commaList(line.substr(6))) spec.imageShape.push_back(std::stoll(d));

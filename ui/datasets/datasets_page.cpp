@@ -497,7 +497,7 @@ void DatasetsPage::showOpened()
     m_verdicts.clear();
     m_overlay = {};
     m_detail->clear();
-    const bool table = m_opened.spec.format == "csv";
+    const bool table = m_opened.spec.format == "csv" && m_opened.spec.textColumn.empty();  // a CSV of texts lists them
     if (m_opened.ok() && !table) {
         m_model->setDataset(m_opened.files, m_opened.split);
         m_center->setCurrentIndex(1);

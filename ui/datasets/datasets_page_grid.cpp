@@ -77,7 +77,7 @@ void DatasetsPage::setFilter(const SampleFilter& filter)
     m_showAll->setVisible(filter.samples.has_value());
     m_splitFilter->setEnabled(!filter.samples);
     m_classFilter->setEnabled(!filter.samples);
-    if (m_opened.ok() && m_opened.spec.format != "csv") m_center->setCurrentIndex(1);
+    if (m_opened.ok() && (m_opened.spec.format != "csv" || !m_opened.spec.textColumn.empty())) m_center->setCurrentIndex(1);
     updateGridTitle();
 }
 
