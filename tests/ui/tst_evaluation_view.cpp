@@ -24,6 +24,7 @@
 #include "store/run_reader.h"
 #include "train/classification_report.h"
 #include "train/run_control.h"
+#include "ui/runs/confusion_plot.h"
 #include "ui/runs/evaluation_curves.h"
 #include "ui/runs/evaluation_view.h"
 #include "ui/runs/sample_gallery.h"
@@ -213,6 +214,26 @@ private slots:
         // Only rows in view have been decoded (the grid is virtual): far fewer than listed.
         QTest::qWait(50);
         QVERIFY(model->decodedImages() <= 200);
+    }
+
+    // A language model's vocabulary is hundreds of classes: the matrix is drawn as colours (no
+    // number fits a cell) in well under a second, and each cell still names its count (before,
+    // 512 classes made 262,144 text items and froze the Runs page for minutes).
+    void largeMatrixDrawsQuickly()
+    {
+        const int n = 512;
+        std::vector<std::vector<std::int64_t>> counts(n, std::vector<std::int64_t>(n, 0));
+        for (int t = 0; t < n; ++t) counts[std::size_t(t)][std::size_t((t * 7) % n)] = t + 1;
+        ConfusionPlot plot;
+        plot.resize(600, 600);
+        QElapsedTimer timer;
+        timer.start();
+        plot.setMatrix(counts);
+        plot.replot();
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
+        QVERIFY(!plot.cellTextShown());
+        QCOMPARE(plot.cellLabel({300, (300 * 7) % n}), QLocale().toString(301));
+        QCOMPARE(plot.cellLabel({300, 0}), QLocale().toString(0));
     }
 
     void worstSamplesByLossDescending()

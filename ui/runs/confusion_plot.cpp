@@ -85,7 +85,7 @@ QString ConfusionPlot::cellLabel(const Cell& cell) const
 {
     const int n = size();
     if (cell.first < 0 || cell.first >= n || cell.second < 0 || cell.second >= n) return {};
-    return m_texts[std::size_t(cell.first * n + cell.second)]->text();
+    return m_cellTexts[std::size_t(cell.first)][std::size_t(cell.second)];
 }
 
 ConfusionPlot::Cells ConfusionPlot::countCells() const
@@ -172,10 +172,12 @@ void ConfusionPlot::rebuild()
     m_map->data()->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
     QFont font = this->font();
     font.setPointSizeF(font.pointSizeF() * (n > 10 ? 0.6 : 0.8));
+    m_cellTexts = cells.text;
     for (int truth = 0; truth < n; ++truth)
         for (int predicted = 0; predicted < n; ++predicted) {
             const auto t = std::size_t(truth), p = std::size_t(predicted);
             m_map->data()->setCell(predicted, n - 1 - truth, cells.colour[t][p]);
+            if (n > kMostNumberedClasses) continue;
             auto* text = new QCPItemText(this);
             text->position->setCoords(predicted, n - 1 - truth);
             text->setText(cells.text[t][p]);
@@ -237,6 +239,7 @@ void ConfusionPlot::fitCellText()
     const int n = size();
     if (n == 0 || m_texts.empty()) {
         m_textShown = false;
+        fitTickLabels();
         return;
     }
     const QFontMetrics metrics(m_texts.front()->font());

@@ -72,7 +72,12 @@ private:
     CellText m_cellText = CellText::Counts;
     std::optional<Cell> m_selected;
     QCPColorMap* m_map = nullptr;
-    std::vector<QCPItemText*> m_texts;  // row by row, n × n
+    std::vector<std::vector<QString>> m_cellTexts;  // [truth][predicted], what each cell says
+    // Row by row, n × n, for at most kMostNumberedClasses classes: past that no number fits its
+    // cell (fitCellText would hide it), and a language model's vocabulary of 512 would make
+    // 262,144 items, minutes of work on the GUI thread.
+    std::vector<QCPItemText*> m_texts;
+    static constexpr int kMostNumberedClasses = 40;
     QCPItemRect* m_highlight = nullptr;
     QCPColorScale* m_scale = nullptr;   // while a difference is shown
     QCPTextElement* m_title = nullptr;
