@@ -34,7 +34,7 @@ bool lowerIsBetter(const std::string& metric) { return metricGoal(metric) == Met
 
 const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries)
 {
-    for (const char* name : {"val_acc", "val_loss"})
+    for (const char* name : {"val_bpc", "val_acc", "val_loss"})
         for (const MetricSummary& s : summaries)
             if (s.name == name && !std::isnan(s.best)) return &s;
     return nullptr;
@@ -56,7 +56,7 @@ double runDuration(const RunInfo& run)
 HeadlineResult headlineResult(const std::vector<MetricSummary>& summaries)
 {
     if (const MetricSummary* best = bestValidation(summaries)) return {best, best->best, best->bestStep, false};
-    for (const char* name : {"test_acc", "test_loss"})
+    for (const char* name : {"test_bpc", "test_acc", "test_loss"})
         for (const MetricSummary& s : summaries)
             if (s.name == name && !std::isnan(s.last)) return {&s, s.last, s.lastStep, true};
     return {};

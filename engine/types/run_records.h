@@ -73,12 +73,13 @@ struct MetricSummary {
     std::int64_t bestStep = 0;
 };
 
-// A run's headline validation result, the one both run lists show: val_acc's best, else
-// val_loss's best. Null when the run has neither, or saw only NaN (best ignores NaN).
+// A run's headline validation result, the one both run lists show: a language model's
+// val_bpc's best (its accuracy of next tokens says little), else val_acc's best, else
+// val_loss's best. Null when the run has none, or saw only NaN (best ignores NaN).
 const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries);
 
 // The one result a run list shows: the best validation metric (bestValidation), else the
-// final test metric (test_acc's last, else test_loss's) for runs trained without a validation
+// final test metric (test_bpc's, test_acc's, else test_loss's last) for runs trained without a validation
 // split (the shipped recipes). `summary` is null when the run has neither.
 struct HeadlineResult {
     const MetricSummary* summary = nullptr;

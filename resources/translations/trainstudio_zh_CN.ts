@@ -6293,6 +6293,10 @@ SHA-256：%2</translation>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
+    <message>
+        <source>bits/char %1</source>
+        <translation>比特/字符 %1</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::RunsPage</name>

@@ -64,6 +64,9 @@ private slots:
         // Training metrics are no validation result.
         QVERIFY(!bestValidation({summary("loss", 0.1), summary("acc", 0.9), summary("val_loss", NAN)}));
         QVERIFY(!bestValidation({}));
+        // A language model's headline is its bits per character, the lowest.
+        const std::vector<MetricSummary> language{summary("val_acc", 0.4), summary("val_bpc", 3.2), summary("val_loss", 2.2)};
+        QCOMPARE(bestValidation(language)->name, std::string("val_bpc"));
     }
 
     void durationEndsAtTheEndOrTheLastSignOfLife()

@@ -254,7 +254,8 @@ QString RunsModel::resultText(const HeadlineResult& r)
     // Accuracy is stored as a fraction; people read it as a percentage.
     const bool accuracy = r.summary->name.ends_with("_acc");
     const QString value = accuracy ? tr("acc %1 %").arg(QLocale().toString(r.value * 100.0, 'f', 2))
-                                   : tr("loss %1").arg(QLocale().toString(r.value, 'g', 4));
+                          : r.summary->name.ends_with("_bpc") ? tr("bits/char %1").arg(QLocale().toString(r.value, 'f', 3))
+                                                              : tr("loss %1").arg(QLocale().toString(r.value, 'g', 4));
     return r.finalTest ? tr("test %1").arg(value) : tr("val %1").arg(value);
 }
 
