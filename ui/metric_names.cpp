@@ -36,6 +36,16 @@ QString MetricNames::label(const QString& metric)
             if (split == QLatin1String("val")) return tr("Validation macro F1");
             return tr("Training macro F1");
         }
+        if (known && measure == QLatin1String("bpc")) {  // a language model's (train/metrics.h)
+            if (split == QLatin1String("test")) return tr("Test bits per character");
+            if (split == QLatin1String("val")) return tr("Validation bits per character");
+            return tr("Training bits per character");
+        }
+        if (known && measure == QLatin1String("ppl")) {
+            if (split == QLatin1String("test")) return tr("Test perplexity");
+            if (split == QLatin1String("val")) return tr("Validation perplexity");
+            return tr("Training perplexity");
+        }
         if (known && measure.startsWith(QLatin1String("top")) && measure.endsWith(QLatin1String("_acc")))  // test_top5_acc
             return tr("%1 top-%2 accuracy").arg(split == QLatin1String("test") ? tr("Test")
                                                 : split == QLatin1String("val") ? tr("Validation") : tr("Training"),

@@ -1786,6 +1786,30 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
         <source>Training macro F1</source>
         <translation>训练宏平均 F1</translation>
     </message>
+    <message>
+        <source>Test bits per character</source>
+        <translation>测试每字符比特数</translation>
+    </message>
+    <message>
+        <source>Validation bits per character</source>
+        <translation>验证每字符比特数</translation>
+    </message>
+    <message>
+        <source>Training bits per character</source>
+        <translation>训练每字符比特数</translation>
+    </message>
+    <message>
+        <source>Test perplexity</source>
+        <translation>测试困惑度</translation>
+    </message>
+    <message>
+        <source>Validation perplexity</source>
+        <translation>验证困惑度</translation>
+    </message>
+    <message>
+        <source>Training perplexity</source>
+        <translation>训练困惑度</translation>
+    </message>
 </context>
 <context>
     <name>ModelScene</name>
