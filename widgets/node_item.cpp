@@ -90,7 +90,7 @@ void NodeItem::layoutText(const QFont& font) {
     m_smallHeight = smallMetrics.height();
 
     const qreal textRoom = kMaxWidth - 2 * kPad - kStripe;
-    const QString badge = trCanvas("ckpt");
+    const QString badge = trCanvas(QT_TRANSLATE_NOOP("ts::widgets::NodeCanvas", "ckpt"));
     const qreal badgeWidth = m_look.checkpoint ? badgeMetrics.horizontalAdvance(badge) + 10 : 0;
     const QString title = titleMetrics.elidedText(m_look.title, Qt::ElideRight, textRoom - badgeWidth);
     const QString subtitle = smallMetrics.elidedText(m_look.subtitle, Qt::ElideRight, textRoom);
@@ -203,13 +203,13 @@ void NodeItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event) {
     const int port = portAt(event->pos(), kPortRadius + 4);
     QString tip = m_look.error;
     if (port == -1) {
-        tip = trCanvas("Output: drag to an input port to connect");
+        tip = trCanvas(QT_TRANSLATE_NOOP("ts::widgets::NodeCanvas", "Output: drag to an input port to connect"));
     } else if (port >= 0) {
         if (port < m_look.inputs.size()) {
             const CanvasPort& p = m_look.inputs[port];
             tip = p.tooltip.isEmpty() ? p.name : p.name.isEmpty() ? p.tooltip : p.name + QStringLiteral(": ") + p.tooltip;
         } else {
-            tip = trCanvas("Another input: drag an output here");
+            tip = trCanvas(QT_TRANSLATE_NOOP("ts::widgets::NodeCanvas", "Another input: drag an output here"));
         }
     }
     if (tip != toolTip()) setToolTip(tip);
@@ -308,7 +308,7 @@ FrameItem::FrameItem(const QString& id, const QString& label, bool checkpoint, c
     : m_id(id), m_checkpoint(checkpoint), m_palette(palette), m_font(font) {
     m_font.setBold(true);
     QString shown = label;
-    if (checkpoint) shown += QStringLiteral("  ·  ") + trCanvas("checkpointed");
+    if (checkpoint) shown += QStringLiteral("  ·  ") + trCanvas(QT_TRANSLATE_NOOP("ts::widgets::NodeCanvas", "checkpointed"));
     m_label = ShapedText(shown, m_font);
     m_labelHeight = QFontMetricsF(m_font).height() + 4;
     setZValue(-10);  // behind wires and nodes
@@ -336,6 +336,8 @@ void FrameItem::adjust() {
     for (const NodeItem* node : m_nodes) around |= node->mapRectToScene(node->bodyRect());
     prepareGeometryChange();
     m_rect = around.isNull() ? QRectF() : around.adjusted(-kMargin, -kMargin - m_labelHeight, kMargin, kMargin);
+    // As wide as its title ("transformer1 · checkpointed" over one column of nodes).
+    if (!m_rect.isNull()) m_rect.setWidth(std::max(m_rect.width(), m_label.size().width() + 20));
     setVisible(!m_nodes.isEmpty());
 }
 

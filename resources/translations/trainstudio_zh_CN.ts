@@ -5355,26 +5355,12 @@ Loss −log p(true class): %5</source>
         <translation>Transformer 块读取向量序列 [词元数, 宽度]；%1 给出的是 %2。</translation>
     </message>
     <message>
-        <source>width %1 (set fc2&apos;s out_features to the model&apos;s width)</source>
-        <translation>宽度 %1（请把 fc2 的 out_features 设为模型的宽度）</translation>
-    </message>
-    <message>
-        <source>heads: %1, as 4 do not divide the width %2</source>
-        <translation>头数：%1，因为 4 不能整除宽度 %2</translation>
-    </message>
-    <message>
         <source>causal, as the model&apos;s attention is</source>
         <translation>因果注意力，与模型中已有的注意力一致</translation>
     </message>
     <message>
         <source>Cannot add a Transformer block: %1</source>
         <translation>无法添加 Transformer 块：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Added %1, a Transformer block of %n node(s)</source>
-        <translation>
-            <numerusform>已添加 %1，一个含 %n 个节点的 Transformer 块</numerusform>
-        </translation>
     </message>
     <message>
         <source>%1%2. Wire its inputs: ln1 and the residual add1 take the same vectors.</source>
@@ -5383,6 +5369,26 @@ Loss −log p(true class): %5</source>
     <message>
         <source>%1%2, after %3. Double-click it to open it.</source>
         <translation>%1%2，位于 %3 之后。双击可展开。</translation>
+    </message>
+    <message>
+        <source>the input&apos;s width is unknown: set fc2&apos;s out_features to the model&apos;s width</source>
+        <translation>输入的宽度未知：请把 fc2 的 out_features 设为模型的宽度</translation>
+    </message>
+    <message>
+        <source>4 heads do not divide the width</source>
+        <translation>4 个头不能整除宽度</translation>
+    </message>
+    <message>
+        <source>Added %1, a Transformer block of %2 nodes: width %3, heads %4</source>
+        <translation>已添加 %1，一个含 %2 个节点的 Transformer 块：宽度 %3，头数 %4</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -7860,6 +7866,22 @@ Click to show them</source>
     <message>
         <source>This build has no SVG support (qt6-svg).</source>
         <translation>此版本不支持 SVG（需要 qt6-svg）。</translation>
+    </message>
+    <message>
+        <source>ckpt</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Output: drag to an input port to connect</source>
+        <translation>输出：拖到一个输入端口即可连接</translation>
+    </message>
+    <message>
+        <source>Another input: drag an output here</source>
+        <translation>再加一个输入：把一个输出拖到这里</translation>
+    </message>
+    <message>
+        <source>checkpointed</source>
+        <translation>激活检查点</translation>
     </message>
 </context>
 <context>

@@ -460,8 +460,8 @@ private slots:
         emit page.canvas()->nodeDoubleClicked(QStringLiteral("block:transformer1"));
         QVERIFY(!page.document()->state().layout.blocks.back().collapsed);
         QVERIFY(page.canvas()->nodeIds().contains(QStringLiteral("b5_attn")));
-        for (const QString& m : members)  // open, no member sits on another
-            for (const QString& other : members)
+        for (const QString& m : members)  // open, no member sits on another node: what was below moved down
+            for (const QString& other : page.canvas()->nodeIds())
                 QVERIFY2(m == other || !page.canvas()->nodeRect(m).intersects(page.canvas()->nodeRect(other)), qPrintable(m + " " + other));
         page.canvas()->selectNodes({QStringLiteral("b5_fc1")});
         setAttr(page, QStringLiteral("b5_fc1"), QStringLiteral("out_features"), std::int64_t(256));
@@ -496,7 +496,7 @@ private slots:
         emit page.palette()->opActivated(QString::fromLatin1(kTransformerBlockEntry));
         QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b5_attn"))->attrs.getInt("heads"), std::int64_t(3));
         QCOMPARE(findNode(page.document()->state().model, QStringLiteral("b5_fc2"))->attrs.getInt("out_features"), std::int64_t(6));
-        QVERIFY2(page.statusText().contains(QStringLiteral("heads: 3")), qPrintable(page.statusText()));
+        QVERIFY2(page.statusText().contains(QStringLiteral("heads 3 (4 heads do not divide")), qPrintable(page.statusText()));
 
         // Nothing selected: unwired and open, so both of its inputs can be wired.
         page.canvas()->selectNodes({});

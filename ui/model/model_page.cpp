@@ -201,8 +201,7 @@ void ModelPage::connectCanvas()
         openPopup(pos, {}, node, p);
     });
     connect(m_canvas, &widgets::NodeCanvas::nodeDoubleClicked, this, [this](const QString& id) {
-        if (ModelScene::isBlockId(id))
-            m_doc->apply(setBlockCollapsed(m_doc->state(), id.mid(6), false), tr("Expand block %1").arg(id.mid(6)));
+        if (ModelScene::isBlockId(id)) m_doc->apply(withBlockOpened(id.mid(6)), tr("Expand block %1").arg(id.mid(6)));
     });
 }
 
@@ -241,9 +240,9 @@ QString ModelPage::addTransformerBlock(QPointF scenePos, const QString& from)
         return {};
     }
     if (shape) options.width = shape->dims().back();
-    else notes << tr("width %1 (set fc2's out_features to the model's width)").arg(options.width);
+    else notes << tr("the input's width is unknown: set fc2's out_features to the model's width");
     options.heads = fittingHeads(options.width, 4);
-    if (options.heads != 4) notes << tr("heads: %1, as 4 do not divide the width %2").arg(options.heads).arg(options.width);
+    if (options.heads != 4) notes << tr("4 heads do not divide the width");
     for (const auto& n : s.model.nodes)
         if (n.op == "MultiHeadAttention" && n.attrs.has("causal") && n.attrs.getBool("causal")) options.causal = true;
     if (options.causal) notes << tr("causal, as the model's attention is");
@@ -272,8 +271,8 @@ QString ModelPage::addTransformerBlock(QPointF scenePos, const QString& from)
     const QString id = ModelScene::blockId(block);
     m_canvas->selectNodes(b.collapsed ? QStringList{id} : m_scene->modelNodes({id}));
     m_canvas->ensureNodeVisible(b.collapsed ? id : QString::fromStdString(b.nodes.front()));
-    const QString what = tr("Added %1, a Transformer block of %n node(s)", nullptr, int(b.nodes.size())).arg(block);
-    const QString details = notes.isEmpty() ? QString() : QStringLiteral(" (") + notes.join(QStringLiteral("; ")) + QLatin1Char(')');
+    const QString what = tr("Added %1, a Transformer block of %2 nodes: width %3, heads %4").arg(block).arg(b.nodes.size()).arg(options.width).arg(options.heads);
+    const QString details = notes.isEmpty() ? QString() : tr(" (%1)").arg(notes.join(tr("; ")));
     setStatus(from.isEmpty() ? tr("%1%2. Wire its inputs: ln1 and the residual add1 take the same vectors.").arg(what, details)
                              : tr("%1%2, after %3. Double-click it to open it.").arg(what, details, from));
     return block;
@@ -478,6 +477,35 @@ void ModelPage::showStart()
 }
 
 QStringList ModelPage::selectedModelNodes() const { return m_scene->modelNodes(m_canvas->selectedNodes()); }
+
+ModelState ModelPage::withBlockOpened(const QString& block) const
+{
+    ModelState s = setBlockCollapsed(m_doc->state(), block, false);
+    const QRectF shut = m_canvas->nodeRect(ModelScene::blockId(block));
+    const ModelBlock* b = nullptr;
+    for (const auto& x : s.layout.blocks)
+        if (x.name == block.toStdString()) b = &x;
+    if (!b || shut.isNull()) return s;
+    // The members' area, open (their sizes are not drawn yet: a typical node's).
+    const QSizeF size = m_canvas->typicalNodeSize();
+    QRectF open;
+    for (const auto& m : b->nodes)
+        if (auto p = s.layout.positions.find(m); p != s.layout.positions.end())
+            open |= QRectF(QPointF(p->second.x, p->second.y), size);
+    // The nearest node below the block, beside its members: the room needed above it.
+    const double gap = 40;
+    double below = 1e300;
+    for (const auto& [name, p] : s.layout.positions) {
+        if (std::find(b->nodes.begin(), b->nodes.end(), name) != b->nodes.end() || p.y <= shut.center().y()) continue;
+        if (!findNode(s.model, QString::fromStdString(name)) && !isGraphInput(s.model, QString::fromStdString(name))) continue;
+        if (p.x < open.right() && p.x + size.width() > open.left()) below = std::min(below, p.y);
+    }
+    const double push = open.bottom() + gap - below;
+    if (below == 1e300 || push <= 0) return s;
+    for (auto& [name, p] : s.layout.positions)
+        if (p.y >= below && std::find(b->nodes.begin(), b->nodes.end(), name) == b->nodes.end()) p.y += push;
+    return s;
+}
 
 QString ModelPage::selectedSource() const
 {

@@ -29,6 +29,7 @@ class ExperimentDocument;
 class ModelDocument;
 class ModelScene;
 class ModelSummaryPanel;
+struct ModelState;
 class NodeProperties;
 class OpPalette;
 class OpPopup;
@@ -94,6 +95,8 @@ private:
     void showStart();  // the view on a model just opened
     void setStatus(const QString& text);
     QStringList selectedModelNodes() const;
+    // The drawing with `block` open, what sits below it moved down where its members need the room.
+    ModelState withBlockOpened(const QString& block) const;
     QString selectedSource() const;                 // the output of the one node (or block) selected; else empty
     QString sourceAt(QPointF scenePos) const;       // the output of the node (or block) drawn there; else empty
     ModelLayout arrangedLayout(const QStringList& only = {}) const;  // the layout autoLayout applies

@@ -117,7 +117,7 @@ void ModelPage::createActions(QToolBar* bar)
         const QStringList nodes = selectedModelNodes();
         if (const ModelBlock* b = nodes.isEmpty() ? nullptr : blockOf(m_doc->state(), nodes.front())) {
             const QString name = QString::fromStdString(b->name);
-            m_doc->apply(setBlockCollapsed(m_doc->state(), name, !b->collapsed),
+            m_doc->apply(b->collapsed ? withBlockOpened(name) : setBlockCollapsed(m_doc->state(), name, true),
                          b->collapsed ? tr("Expand block %1").arg(name) : tr("Collapse block %1").arg(name));
         }
     });
