@@ -465,7 +465,7 @@ private slots:
 
         Node linear{"fc", "Linear", Attrs{{"out_features", std::int64_t{10}}, {"dropout", 0.5}}, {"x"}};
         props.showNode(linear);
-        QCOMPARE(props.attributes(), (QStringList{"in_features", "out_features", "bias", "init", "dropout"}));
+        QCOMPARE(props.attributes(), (QStringList{"in_features", "out_features", "bias", "init", "tie_weight", "dropout"}));
         QVERIFY(props.problem("dropout").contains("Linear takes no attribute"));
         QSignalSpy reset(&props, &NodeProperties::attributeReset);
         props.resetButton("dropout")->click();
