@@ -84,6 +84,19 @@ double contrast(const QColor& a, const QColor& b)
     return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
 }
 
+// Shows the page and opens `spec` on it; false (with the failure recorded) when it does not open.
+bool showOpened(ui::DatasetsPage& page, const DatasetSpec& spec)
+{
+    page.resize(1200, 800);
+    page.show();
+    if (!QTest::qWaitForWindowExposed(&page)) return false;
+    QSignalSpy opened(&page, &ui::DatasetsPage::datasetOpened);
+    page.openSpec(spec, {});
+    if (opened.count() == 0 && !opened.wait(20000)) return false;
+    if (!page.opened().ok()) qWarning("%s", qPrintable(page.message()));
+    return page.opened().ok();
+}
+
 }  // namespace
 
 class TestDatasetsText : public QObject {
@@ -111,13 +124,7 @@ private slots:
         spec.splitSeed = 3;
 
         ui::DatasetsPage page(Workspace::open(ws.path().toStdString()));
-        page.resize(1200, 800);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QSignalSpy opened(&page, &ui::DatasetsPage::datasetOpened);
-        page.openSpec(spec, {});
-        QVERIFY(opened.count() > 0 || opened.wait(20000));
-        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QVERIFY(showOpened(page, spec));
 
         // The texts are listed (not the image grid), each with its class, cut to the context.
         QVERIFY(page.textList()->isVisible());
@@ -261,13 +268,7 @@ private slots:
         spec.validationFraction = 0.25;
 
         ui::DatasetsPage page(Workspace::open(ws.path().toStdString()));
-        page.resize(1200, 800);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QSignalSpy opened(&page, &ui::DatasetsPage::datasetOpened);
-        page.openSpec(spec, {});
-        QVERIFY(opened.count() > 0 || opened.wait(20000));
-        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QVERIFY(showOpened(page, spec));
         QVERIFY(page.textList()->isVisible());
         QVERIFY(!page.grid()->isVisible());
         ui::TextSampleModel* rows = page.textModel();
@@ -299,13 +300,7 @@ private slots:
         spec.validationFraction = 0;
 
         ui::DatasetsPage page(Workspace::open(ws.path().toStdString()));
-        page.resize(1200, 800);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QSignalSpy opened(&page, &ui::DatasetsPage::datasetOpened);
-        page.openSpec(spec, {});
-        QVERIFY(opened.count() > 0 || opened.wait(20000));
-        QVERIFY2(page.opened().ok(), qPrintable(page.message()));
+        QVERIFY(showOpened(page, spec));
 
         // Blocks of 8 characters, in order, where each starts instead of a class.
         ui::TextSampleModel* rows = page.textModel();
