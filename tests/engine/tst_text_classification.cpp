@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "text_file.h"
 #include "data/dataset.h"
 #include "data/loader.h"
 #include "data/text_classification_dataset.h"
@@ -26,11 +27,7 @@ namespace {
 
 using Ids = std::vector<std::int64_t>;
 
-void writeText(const std::string& path, const std::string& text)
-{
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-}
+using test::writeText;
 
 template <class F>
 DataError dataError(F&& make)

@@ -82,6 +82,20 @@ QJsonObject metadataOf(const QString& model)
 class TestOnnxExport : public QObject {
     Q_OBJECT
 
+    // Trains `spec` on the CPU into this suite's workspace, quietly.
+    JobResult train(const ExperimentSpec& spec)
+    {
+        TrainJob job;
+        job.experiment = spec;
+        JobEnvironment env;
+        env.workspaceDir = workspace_;
+        env.cacheDir = dir_.filePath("cache").toStdString();
+        env.systemSampleSeconds = 0;
+        RunControl control;
+        NullListener quiet;
+        return runJob(job, env, control, quiet);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -104,15 +118,7 @@ private slots:
             spec.training.epochs = 1;
             spec.training.batchSize = 48;
             spec.training.device = "cpu";
-            TrainJob job;
-            job.experiment = spec;
-            JobEnvironment env;
-            env.workspaceDir = workspace_;
-            env.cacheDir = dir_.filePath("cache").toStdString();
-            env.systemSampleSeconds = 0;
-            RunControl control;
-            NullListener quiet;
-            const JobResult r = runJob(job, env, control, quiet);
+            const JobResult r = train(spec);
             QVERIFY2(r.finished.outcome == FinishedEvent::Outcome::Finished, r.finished.message.text.c_str());
             runs_[model] = r.runId;
             specs_[model] = spec;
@@ -229,15 +235,7 @@ private slots:
         spec.dataset.numWorkers = 1;
         spec.training.maxSteps = 2;
         spec.training.device = "cpu";
-        TrainJob job;
-        job.experiment = spec;
-        JobEnvironment env;
-        env.workspaceDir = workspace_;
-        env.cacheDir = dir_.filePath("cache").toStdString();
-        env.systemSampleSeconds = 0;
-        RunControl control;
-        NullListener quiet;
-        const JobResult r = runJob(job, env, control, quiet);
+        const JobResult r = train(spec);
         QVERIFY2(r.finished.outcome == FinishedEvent::Outcome::Finished, r.finished.message.text.c_str());
         RunExportRequest request;
         request.workspaceDir = workspace_;
