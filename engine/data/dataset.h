@@ -1,6 +1,7 @@
-// A dataset: indexed samples of fixed shape with integer labels (classification). Readers
-// for IDX, CIFAR-10, CSV and image folders implement it; every get() is thread-safe so the
-// loader's workers can share one instance.
+// A dataset: indexed samples of fixed shape with targets that are either classes
+// (classification: integer labels, or a class per position for sequence data) or values
+// (regression and forecasting: floats). Readers for IDX, CIFAR-10, CSV, image folders and
+// texts implement it; every get() is thread-safe so the loader's workers can share one instance.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -16,6 +17,13 @@
 #include "tensor/shape.h"
 
 namespace ts {
+
+// What a dataset's targets are. Classes: get() returns each sample's class index (and
+// getTargets() a class per position when targetShape() is not empty); the loader makes i64
+// labels. Values: getValues() writes targetShape().numel() floats per sample; the loader
+// makes f32 labels [n, targetShape...], which a regression loss (MSE, L1, Huber) compares
+// with an output of the same shape, and the trainer reports RegressionMetrics.
+enum class TargetKind { Classes, Values };
 
 // A damaged or unreadable dataset file. what() names the file and the byte offset or line.
 class DataError : public std::runtime_error {
@@ -55,13 +63,35 @@ public:
     // Token ids are i64 inputs; get() writes them as floats (exact below 2^24), so caches,
     // subsets and statistics handle every dataset alike and the loader converts.
     virtual DType inputDType() const { return DType::F32; }
+    // Sequences padded at their end to sampleShape() (texts to classify): the id that pads, so
+    // the loader can cut a batch to its longest sample; -1: not padded.
+    virtual std::int64_t paddingId() const { return -1; }
     // targetShape().numel() class indices of sample `index` (sequence data only).
     virtual void getTargets(std::int64_t index, std::int64_t* out) const
     {
         (void)index, (void)out;
         throw std::logic_error(description() + " has one class per sample, no targets per position");
     }
+
+    // Regression and forecasting: the targets are floats, not classes. Such a dataset says
+    // TargetKind::Values, gives targetShape() (never empty: [targets] for a table's target
+    // columns, [horizon, targets] for a forecast window) and getValues(); numClasses() is 0,
+    // classNames() empty, labels() all 0 (one stratum for samplers and splits), and get()
+    // writes the inputs and returns 0. Values are in the data's own units (not normalised), so
+    // losses, metrics and predictions read as the user's numbers.
+    virtual TargetKind targetKind() const { return TargetKind::Classes; }
+    // The targets' names, one per target (the last dimension of targetShape()): CSV columns.
+    virtual std::vector<std::string> targetNames() const { return {}; }
+    // targetShape().numel() floats of sample `index` (TargetKind::Values only).
+    virtual void getValues(std::int64_t index, float* out) const
+    {
+        (void)index, (void)out;
+        throw std::logic_error(description() + " has classes, not values, as targets");
+    }
 };
+
+// Whether `dataset`'s targets are values (regression, forecasting).
+inline bool hasValueTargets(const Dataset& dataset) { return dataset.targetKind() == TargetKind::Values; }
 
 // Per-channel statistics and class counts, computed once and cached (see DatasetSplits).
 struct DatasetStatistics {

@@ -27,7 +27,11 @@ public:
     std::string sampleSource(std::int64_t index) const override { return parent_->sampleSource(index); }
     Shape targetShape() const override { return parent_->targetShape(); }
     DType inputDType() const override { return parent_->inputDType(); }
+    std::int64_t paddingId() const override { return parent_->paddingId(); }
     void getTargets(std::int64_t index, std::int64_t* out) const override { parent_->getTargets(index, out); }
+    TargetKind targetKind() const override { return parent_->targetKind(); }
+    std::vector<std::string> targetNames() const override { return parent_->targetNames(); }
+    void getValues(std::int64_t index, float* out) const override { parent_->getValues(index, out); }
 
 private:
     std::shared_ptr<const Dataset> parent_;

@@ -249,6 +249,11 @@ public:
     const std::vector<std::int64_t>& labels() const override { return labels_; }
     std::string description() const override { return source_->description(); }
     std::string sampleSource(std::int64_t index) const override { return source_->sampleSource(index); }
+    // Value targets are read from the source: a table's are in memory, only its inputs decode.
+    Shape targetShape() const override { return hasValueTargets(*source_) ? source_->targetShape() : Shape{}; }
+    TargetKind targetKind() const override { return source_->targetKind(); }
+    std::vector<std::string> targetNames() const override { return source_->targetNames(); }
+    void getValues(std::int64_t index, float* out) const override { source_->getValues(index, out); }
 
 private:
     std::shared_ptr<Dataset> source_;  // names and classes; never decoded again

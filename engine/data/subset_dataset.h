@@ -24,9 +24,16 @@ public:
     std::string sampleSource(std::int64_t index) const override { return parent_->sampleSource(indices_[std::size_t(index)]); }
     Shape targetShape() const override { return parent_->targetShape(); }
     DType inputDType() const override { return parent_->inputDType(); }
+    std::int64_t paddingId() const override { return parent_->paddingId(); }
     void getTargets(std::int64_t index, std::int64_t* out) const override
     {
         parent_->getTargets(indices_[std::size_t(index)], out);
+    }
+    TargetKind targetKind() const override { return parent_->targetKind(); }
+    std::vector<std::string> targetNames() const override { return parent_->targetNames(); }
+    void getValues(std::int64_t index, float* out) const override
+    {
+        parent_->getValues(indices_[std::size_t(index)], out);
     }
 
     const std::vector<std::int64_t>& indices() const { return indices_; }
