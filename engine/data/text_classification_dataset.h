@@ -54,6 +54,7 @@ public:
     std::int64_t size() const override { return static_cast<std::int64_t>(samples_.labels.size()); }
     Shape sampleShape() const override { return Shape{context_}; }
     DType inputDType() const override { return DType::I64; }
+    std::int64_t paddingId() const override { return tokenizer_.paddingId(); }
     std::int64_t numClasses() const override { return static_cast<std::int64_t>(samples_.classNames.size()); }
     std::vector<std::string> classNames() const override { return samples_.classNames; }
     std::int64_t get(std::int64_t index, float* out) const override;

@@ -63,12 +63,8 @@ Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool t
         nodeParams_[i] = ordered;
     }
 
-    for (std::size_t v = 0; v < graph_.values.size(); ++v) {
-        values_.push_back(bufferView(plan_.values[v], graph_.values[v].spec));
-        grads_.push_back(plan_.grads[v].bytes ? bufferView(plan_.grads[v], graph_.values[v].spec) : Tensor());
-        backValues_.push_back(plan_.recomputedValues[v].bytes ? bufferView(plan_.recomputedValues[v], graph_.values[v].spec)
-                                                              : values_.back());
-    }
+    planned_ = graph_;
+    viewBuffers();
     // A gradient buffer comes alive at the backward slot of the node that first writes it.
     std::vector<int> nodeAtSlot(static_cast<std::size_t>(std::max(plan_.slotCount, 1)), -1);
     for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
@@ -89,14 +85,6 @@ Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool t
             } else {
                 gradsZeroedAt_[node].push_back(static_cast<int>(v));
             }
-        }
-    saved_.resize(graph_.nodes.size());
-    backSaved_.resize(graph_.nodes.size());
-    for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
-        for (std::size_t k = 0; k < graph_.nodes[i].saved.size(); ++k) {
-            saved_[i].push_back(bufferView(plan_.saved[i][k], graph_.nodes[i].saved[k]));
-            backSaved_[i].push_back(plan_.recomputedSaved[i].empty() ? saved_[i].back()
-                                                                     : bufferView(plan_.recomputedSaved[i][k], graph_.nodes[i].saved[k]));
         }
 
     // A segment's non-trainable parameters are contiguous: they follow the trainable ones in
@@ -127,6 +115,25 @@ Executor::Executor(CheckedGraph graph, MemoryPlan plan, Backend& backend, bool t
 }
 
 Executor::~Executor() = default;
+
+void Executor::viewBuffers()
+{
+    values_.clear(), grads_.clear(), backValues_.clear();
+    for (std::size_t v = 0; v < graph_.values.size(); ++v) {
+        values_.push_back(bufferView(plan_.values[v], graph_.values[v].spec));
+        grads_.push_back(plan_.grads[v].bytes ? bufferView(plan_.grads[v], graph_.values[v].spec) : Tensor());
+        backValues_.push_back(plan_.recomputedValues[v].bytes ? bufferView(plan_.recomputedValues[v], graph_.values[v].spec)
+                                                              : values_.back());
+    }
+    saved_.assign(graph_.nodes.size(), {});
+    backSaved_.assign(graph_.nodes.size(), {});
+    for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
+        for (std::size_t k = 0; k < graph_.nodes[i].saved.size(); ++k) {
+            saved_[i].push_back(bufferView(plan_.saved[i][k], graph_.nodes[i].saved[k]));
+            backSaved_[i].push_back(plan_.recomputedSaved[i].empty() ? saved_[i].back()
+                                                                     : bufferView(plan_.recomputedSaved[i][k], graph_.nodes[i].saved[k]));
+        }
+}
 
 Tensor Executor::bufferView(const BufferPlan& b, const TensorSpec& spec) const
 {

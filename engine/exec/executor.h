@@ -4,7 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +48,8 @@ public:
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;
 
-    const CheckedGraph& graph() const { return graph_; }
+    const CheckedGraph& graph() const { return graph_; }  // at the input shapes fitInput set
+    const CheckedGraph& plannedGraph() const { return planned_; }  // at the shapes planned for
     const MemoryPlan& plan() const { return plan_; }
     Backend& backend() const { return backend_; }
 
@@ -60,6 +63,13 @@ public:
 
     // Copies host data into graph input `name` (shape must match, dtype must match).
     void setInput(const std::string& name, const Tensor& host);
+    // Runs the same model with graph input `name` at another shape (batch included; a batch of
+    // texts cut to its longest, say) inside the buffers planned for the shapes it was built
+    // with: every value, gradient and saved tensor is then viewed at the new shapes, and the
+    // planned shape brings the planned views back. False, and nothing changes, when the model
+    // does not take that shape (it flattens the tokens into features, say), its parameters would
+    // differ, or any tensor or a node's scratch would need more bytes than planned.
+    bool fitInput(const std::string& name, const Shape& shape);
     // Batch norm and dropout follow this mode; an inference executor is always in eval.
     void setTraining(bool training);
     bool training() const { return training_; }
@@ -102,6 +112,8 @@ public:
 
 private:
     Tensor bufferView(const BufferPlan& b, const TensorSpec& spec) const;
+    void viewBuffers();  // values_, grads_, saved_ and their backward twins at graph_'s shapes
+    bool fitsPlan(const CheckedGraph& g) const;  // executor_shapes.cpp
     // Node i's context on the given views of values and saved buffers (forward or backward).
     OpContext context(std::size_t i, const std::vector<Tensor>& values, const std::vector<Tensor>& saved,
                       Backend& backend) const;
@@ -139,6 +151,10 @@ private:
     CrossRankSum crossRankSum_;
     bool profiling_ = false;
     std::vector<NodeTiming> timings_;
+    // fitInput: the graph the plan was made for, and the same model checked at other input
+    // shapes (nullopt: it does not take that shape, or it needs more than planned).
+    CheckedGraph planned_;
+    std::map<std::pair<std::string, std::vector<std::int64_t>>, std::optional<CheckedGraph>> resized_;
     std::vector<unsigned> cpuPasses_;  // per node: bit p set where the plan runs OpPass p on the CPU
     std::unique_ptr<CpuFallback> cpu_;  // null without such passes
     bool fusion_ = true;

@@ -18,6 +18,19 @@ int CheckedGraph::findValue(const std::string& name) const
     return -1;
 }
 
+CheckedGraph withInputShape(const CheckedGraph& g, const std::string& name, const Shape& shape)
+{
+    if (!g.source || !g.registry) throw std::logic_error("a checked graph without its source");
+    if (shape.rank() < 1 || shape[0] != g.batch)
+        throw std::invalid_argument("input '" + name + "' of " + shape.str() + " has another batch size than " +
+                                    std::to_string(g.batch));
+    Graph graph = *g.source;
+    const auto input = std::find_if(graph.inputs.begin(), graph.inputs.end(), [&](const GraphInput& in) { return in.name == name; });
+    if (input == graph.inputs.end()) throw std::invalid_argument("'" + name + "' is not a graph input");
+    input->shape = Shape(std::vector<std::int64_t>(shape.dims().begin() + 1, shape.dims().end()));
+    return checkGraph(graph, g.batch, *g.registry);
+}
+
 namespace {
 
 using Kind = GraphError::Kind;
@@ -252,6 +265,8 @@ CheckedGraph checkGraph(const Graph& g, std::int64_t batch, const OpRegistry& re
 
     CheckedGraph cg;
     cg.batch = batch;
+    cg.source = std::make_shared<const Graph>(g);
+    cg.registry = &registry;
     for (const auto& in : g.inputs) {
         for (std::int64_t d : in.shape.dims())
             if (d > kMaxDimension)

@@ -3,6 +3,7 @@
 // node at fault.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -59,11 +60,20 @@ struct CheckedGraph {
     std::vector<CheckedNode> nodes;
     int outputValue = -1;
     int lossValue = -1;             // -1: no loss node (inference only)
+    // What it was checked from, so the same model can be checked at other input sizes
+    // (withInputShape): a batch of texts cut to its longest, say.
+    std::shared_ptr<const Graph> source;
+    const OpRegistry* registry = nullptr;
     int findValue(const std::string& name) const;
 };
 
 CheckedGraph checkGraph(const Graph& graph, std::int64_t batch, const OpRegistry& registry);
 CheckedGraph checkGraph(const Graph& graph, std::int64_t batch = 1);
+// The same model with graph input `name` of `shape` (the batch dimension included, and g's):
+// checkGraph of g's source with that input's shape changed. Throws GraphError as checkGraph
+// does (a model that flattens its tokens into features takes no other length), and
+// std::invalid_argument for a name that is no graph input or another batch size.
+CheckedGraph withInputShape(const CheckedGraph& g, const std::string& name, const Shape& shape);
 
 // Whether `e` (from checkGraph at some batch) is a size overflow that batch 1 does not have:
 // then the batch, not the model, is too large, which is the machine's question rather than
