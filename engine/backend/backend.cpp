@@ -11,7 +11,9 @@ bool Backend::supports(Primitive p, DType dtype) const
     case Primitive::upsample2dBackward:
     case Primitive::attentionForward:
     case Primitive::attentionBackward:
-    case Primitive::permute: return false;
+    case Primitive::permute:
+    case Primitive::recurrentCellForward:
+    case Primitive::recurrentCellBackward: return false;
     default: return true;
     }
 }

@@ -97,6 +97,24 @@ struct PermuteGeometry {
     std::vector<int> perm;
 };
 
+// One time step of a recurrent cell for `batch` rows, with PyTorch's gates and maths (G gates:
+// LSTM 4, i f g o; GRU 3, r z n). gx = x W_ih^T + b_ih and gh = h_prev W_hh^T + b_hh are the
+// step's projections, [batch, G * hidden] each.
+//   LSTM: (i, f, g, o) = (s, s, tanh, s)(gx + gh); c = f c_prev + i g; h = o tanh(c)
+//   GRU:  r, z = s(gx + gh); n = tanh(gx_n + r gh_n); h = (1 - z) n + z h_prev
+// act [batch, 4 * hidden] keeps what backward needs: LSTM's i, f, g, o; GRU's r, z, n, gh_n.
+// Every pointer is the step's first row and rows are their stride apart, so a step is read
+// and written in place inside [batch, time, ...] buffers: gx and dgx (gxStride), gh and dgh
+// (ghStride), act, h, h_prev, dh and dhPrev (hStride), c and c_prev (cStride). A null h_prev or
+// c_prev is the zero state.
+enum class RecurrentCell : std::uint8_t { LSTM, GRU };
+struct RecurrentStep {
+    RecurrentCell cell = RecurrentCell::LSTM;
+    std::int64_t batch = 1, hidden = 1;
+    std::int64_t gxStride = 1, ghStride = 1, actStride = 1, hStride = 1, cStride = 1;
+    std::int64_t gates() const { return cell == RecurrentCell::LSTM ? 4 : 3; }
+};
+
 // Thrown by a primitive this backend does not implement (Backend::supports says false). The
 // executor never calls one: it plans such an op on the CPU.
 class UnsupportedPrimitive : public std::runtime_error {
@@ -341,6 +359,27 @@ public:
     {
         (void)g, (void)x, (void)y, (void)write;
         throw UnsupportedPrimitive(name(), Primitive::permute);
+    }
+
+    // ---- recurrent cells (optional, see supports) ----------------------------------------------
+    // One step forward as RecurrentStep says: act, h and (LSTM) c are written; c is unused for GRU.
+    virtual void recurrentCellForward(const RecurrentStep& s, const float* gx, const float* gh, const float* hPrev,
+                                      const float* cPrev, float* act, float* c, float* h)
+    {
+        (void)s, (void)gx, (void)gh, (void)hPrev, (void)cPrev, (void)act, (void)c, (void)h;
+        throw UnsupportedPrimitive(name(), Primitive::recurrentCellForward);
+    }
+    // One step backward from dh (the step's whole gradient: its output's and what the next step
+    // sent back). dgx and dgh, the gradients of gx and gh, are overwritten (LSTM's are equal:
+    // dgh may be null); dhPrev += the part of h_prev's gradient that bypasses gh (GRU's z dh),
+    // where not null. LSTM's dc [batch, hidden] (contiguous) comes in from the next step and goes
+    // out to the previous one. act, c and c_prev are the forward's.
+    virtual void recurrentCellBackward(const RecurrentStep& s, const float* act, const float* hPrev,
+                                       const float* cPrev, const float* c, const float* dh, float* dc, float* dgx,
+                                       float* dgh, float* dhPrev)
+    {
+        (void)s, (void)act, (void)hPrev, (void)cPrev, (void)c, (void)dh, (void)dc, (void)dgx, (void)dgh, (void)dhPrev;
+        throw UnsupportedPrimitive(name(), Primitive::recurrentCellBackward);
     }
 
     // ---- optimizer updates -------------------------------------------------------------------

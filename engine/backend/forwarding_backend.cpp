@@ -155,6 +155,17 @@ void ForwardingBackend::permute(const PermuteGeometry& g, const float* x, float*
 {
     TS_FORWARD(permute, g, x, y, write);
 }
+void ForwardingBackend::recurrentCellForward(const RecurrentStep& s, const float* gx, const float* gh,
+                                             const float* hPrev, const float* cPrev, float* act, float* c, float* h)
+{
+    TS_FORWARD(recurrentCellForward, s, gx, gh, hPrev, cPrev, act, c, h);
+}
+void ForwardingBackend::recurrentCellBackward(const RecurrentStep& s, const float* act, const float* hPrev,
+                                              const float* cPrev, const float* c, const float* dh, float* dc,
+                                              float* dgx, float* dgh, float* dhPrev)
+{
+    TS_FORWARD(recurrentCellBackward, s, act, hPrev, cPrev, c, dh, dc, dgx, dgh, dhPrev);
+}
 
 void ForwardingBackend::batchNormForwardTraining(const float* x, const float* gamma, const float* beta, float* y,
                                                  float* saveMean, float* saveInvStd, float* runningMean,

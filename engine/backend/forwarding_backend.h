@@ -130,6 +130,11 @@ public:
                            const float* keyMask, const float* o, const float* lse, const float* dout, float* dq,
                            float* dk, float* dv, std::uint64_t seed) override;
     void permute(const PermuteGeometry& g, const float* x, float* y, GradWrite write) override;
+    void recurrentCellForward(const RecurrentStep& s, const float* gx, const float* gh, const float* hPrev,
+                              const float* cPrev, float* act, float* c, float* h) override;
+    void recurrentCellBackward(const RecurrentStep& s, const float* act, const float* hPrev, const float* cPrev,
+                               const float* c, const float* dh, float* dc, float* dgx, float* dgh,
+                               float* dhPrev) override;
     void embeddingForward(const std::int64_t* indices, const float* table, float* y, std::int64_t count,
                           std::int64_t rows, std::int64_t dim) override;
     void embeddingBackward(const std::int64_t* indices, const float* dy, float* dtable, std::int64_t count,

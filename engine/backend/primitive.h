@@ -19,7 +19,7 @@ namespace ts {
     X(batchNormReluForwardTraining) X(batchNormReluBackward) X(groupNormForward) X(groupNormBackward)             \
     X(softmaxForward) X(softmaxBackward) X(crossEntropyForward) X(crossEntropyBackward) X(mseForward)             \
     X(mseBackward) X(bceWithLogitsForward) X(bceWithLogitsBackward) X(embeddingForward) X(embeddingBackward)      \
-    X(attentionForward) X(attentionBackward) X(permute)                                                           \
+    X(attentionForward) X(attentionBackward) X(permute) X(recurrentCellForward) X(recurrentCellBackward)             \
     X(sgdUpdate) X(adamUpdate) X(rmspropUpdate) X(scale) X(clampValues)
 
 #define TS_PRIMITIVE_ENUMERATOR(name) name,

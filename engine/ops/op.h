@@ -103,7 +103,7 @@ struct OpContext {
 
 // The family an op belongs to: the model builder's palette groups ops by it, so a newly
 // registered op appears there without a list kept by hand.
-enum class OpCategory : std::uint8_t { Layer, Activation, Normalization, Pooling, Structure, Loss };
+enum class OpCategory : std::uint8_t { Layer, Recurrent, Activation, Normalization, Pooling, Structure, Loss };
 std::string opCategoryName(OpCategory c);  // "layer", "activation", ... (stable, untranslated)
 
 // Everything about an op is here or in its op file: a test fails for a registered op without

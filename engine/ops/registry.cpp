@@ -8,6 +8,7 @@ std::string opCategoryName(OpCategory c)
 {
     switch (c) {
     case OpCategory::Layer: return "layer";
+    case OpCategory::Recurrent: return "recurrent";
     case OpCategory::Activation: return "activation";
     case OpCategory::Normalization: return "normalization";
     case OpCategory::Pooling: return "pooling";

@@ -172,6 +172,7 @@ SelftestReport compareBackends(Backend& candidate, Backend& reference, const Sel
         selftest::gemmCases(h);
         selftest::convPoolCases(h);
         selftest::attentionCases(h);
+        selftest::recurrentCases(h);
         selftest::normCases(h);
         selftest::lossCases(h);
         selftest::opCases(h);

@@ -132,6 +132,7 @@ void memoryCases(Harness& h);       // selftest_memory.cpp: memory, axpy/add/bia
 void gemmCases(Harness& h);         // selftest_memory.cpp
 void convPoolCases(Harness& h);     // selftest_conv.cpp
 void attentionCases(Harness& h);    // selftest_attention.cpp
+void recurrentCases(Harness& h);    // selftest_recurrent.cpp: LSTM and GRU cell steps
 void normCases(Harness& h);         // selftest_norm.cpp: batch norm, group/layer norm
 void lossCases(Harness& h);         // selftest_loss.cpp: softmax, losses
 void elementwiseCases(Harness& h);  // selftest_elementwise.cpp: activations, dropout, embedding, optimizers

@@ -117,6 +117,8 @@ private slots:
         t.upsample2dForward(UpsampleMode::Nearest, ug, f, f), t.upsample2dBackward(UpsampleMode::Nearest, ug, f, f);
         t.attentionForward(ag, f, f, f, nullptr, f, f, 1), t.attentionBackward(ag, f, f, f, nullptr, f, f, f, f, f, f, 1);
         t.permute(PermuteGeometry{{1, 1}, {1, 0}}, f, f, GradWrite::Accumulate);
+        t.recurrentCellForward(RecurrentStep{}, f, f, nullptr, nullptr, f, f, f);
+        t.recurrentCellBackward(RecurrentStep{}, f, nullptr, nullptr, f, f, f, f, nullptr, nullptr);
         t.batchNormForwardTraining(f, f, f, f, f, f, f, f, 1, 1, 1, 0.1f, 1e-5f, nullptr);
         t.batchNormForwardInference(f, f, f, f, f, f, 1, 1, 1, 1e-5f);
         t.batchNormBackward(f, f, f, f, f, f, f, f, 1, 1, 1, nullptr);

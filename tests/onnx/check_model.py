@@ -24,6 +24,14 @@ def check(path):
     for node in inferred.graph.node:
         if node.op_type == "Shape" or all(i in constant for i in node.input if i):
             constant.update(node.output)
+    # ONNX Runtime runs LSTM and GRU time-major only (layout 0): their inputs, outputs and the
+    # Transposes and Reshapes between them carry the batch in another dimension.
+    time_major = set()
+    for node in inferred.graph.node:
+        if node.op_type in ("LSTM", "GRU", "RNN"):
+            time_major.update([node.input[0], *node.output])
+        elif node.op_type in ("Transpose", "Reshape") and node.input[0] in time_major:
+            time_major.update(node.output)
     for v in values:
         if v.name in constant or not v.type.tensor_type.HasField("shape"):
             continue
@@ -32,6 +40,10 @@ def check(path):
             continue  # a scalar or a shape vector: no batch dimension
         if len(dims) == 1 and v.type.tensor_type.elem_type == onnx.TensorProto.INT64 and dims[0].HasField("dim_value"):
             continue  # a Shape node's output ([rank]), not a batch
+        if v.name in time_major:
+            if not any(d.dim_param == "batch" for d in dims):
+                raise ValueError(f"value '{v.name}' has no dimension that is the symbol 'batch'")
+            continue
         if not dims[0].HasField("dim_param") or dims[0].dim_param != "batch":
             raise ValueError(f"value '{v.name}' has dimension 0 = {dims[0]}, not the symbol 'batch'")
 

@@ -17,6 +17,7 @@ QColor categoryColour(const Op* op)
     if (!op) return QColor(0x9e, 0x9e, 0x9e);
     switch (op->category()) {
     case OpCategory::Layer: return QColor(0x42, 0x85, 0xf4);
+    case OpCategory::Recurrent: return QColor(0x3f, 0x51, 0xb5);
     case OpCategory::Activation: return QColor(0xf4, 0xb4, 0x00);
     case OpCategory::Normalization: return QColor(0x0f, 0x9d, 0x58);
     case OpCategory::Pooling: return QColor(0x00, 0xac, 0xc1);

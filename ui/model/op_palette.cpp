@@ -22,7 +22,7 @@ constexpr int kOpTypeRole = Qt::UserRole + 1;  // the op's type; empty on a grou
 constexpr int kSearchRole = Qt::UserRole + 2;  // what the search box matches: type and description
 constexpr int kEntryRole = Qt::UserRole + 3;   // what a drag carries and activation emits: the op type or a block entry
 
-constexpr ts::OpCategory kCategories[] = {ts::OpCategory::Layer,     ts::OpCategory::Activation,
+constexpr ts::OpCategory kCategories[] = {ts::OpCategory::Layer,     ts::OpCategory::Recurrent, ts::OpCategory::Activation,
                                           ts::OpCategory::Normalization, ts::OpCategory::Pooling,
                                           ts::OpCategory::Structure, ts::OpCategory::Loss};
 
@@ -54,6 +54,7 @@ QString opCategoryTitle(ts::OpCategory category)
 {
     switch (category) {
     case ts::OpCategory::Layer: return OpPalette::tr("Layers");
+    case ts::OpCategory::Recurrent: return OpPalette::tr("Recurrent");
     case ts::OpCategory::Activation: return OpPalette::tr("Activations");
     case ts::OpCategory::Normalization: return OpPalette::tr("Normalization");
     case ts::OpCategory::Pooling: return OpPalette::tr("Pooling");

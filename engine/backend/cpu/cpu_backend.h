@@ -126,6 +126,12 @@ public:
                            float* dk, float* dv, std::uint64_t seed) override;
     // cpu_permute.cpp
     void permute(const PermuteGeometry& g, const float* x, float* y, GradWrite write) override;
+    // cpu_recurrent.cpp
+    void recurrentCellForward(const RecurrentStep& s, const float* gx, const float* gh, const float* hPrev,
+                              const float* cPrev, float* act, float* c, float* h) override;
+    void recurrentCellBackward(const RecurrentStep& s, const float* act, const float* hPrev, const float* cPrev,
+                               const float* c, const float* dh, float* dc, float* dgx, float* dgh,
+                               float* dhPrev) override;
     // cpu_embedding.cpp
     void embeddingForward(const std::int64_t* indices, const float* table, float* y, std::int64_t count,
                           std::int64_t rows, std::int64_t dim) override;

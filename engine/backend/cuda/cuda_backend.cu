@@ -111,7 +111,9 @@ bool CudaBackend::implements(Primitive p, DType dtype)
     switch (p) {
     // The optional primitives (Backend's default throws) that no cuda_*.cu file implements yet.
     case Primitive::upsample2dForward:
-    case Primitive::upsample2dBackward: return false;
+    case Primitive::upsample2dBackward:
+    case Primitive::recurrentCellForward:
+    case Primitive::recurrentCellBackward: return false;
     default: return true;
     }
 }
