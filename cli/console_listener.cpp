@@ -119,11 +119,14 @@ void ConsoleListener::onEpoch(const EpochEvent& e)
     // A language model's bits per token (per character with the characters tokenizer).
     char bits[48] = "";
     if (e.metrics.count(held + "_bpc")) std::snprintf(bits, sizeof bits, "  %s_bpc %.4f", held.c_str(), metric(e.metrics, held + "_bpc"));
-    std::printf("%sepoch %lld/%lld  train_loss %.4f  train_acc %.4f  %s_loss %.4f  %s_acc %.4f%s  %.1f s  %.0f samples/s  data wait %.0f%%\n",
+    // Regression has errors in the target's units instead of an accuracy.
+    const bool regression = e.metrics.count("train_rmse") > 0;
+    const char* score = regression ? "rmse" : "acc";
+    std::printf("%sepoch %lld/%lld  train_loss %.4f  train_%s %.4f  %s_loss %.4f  %s_%s %.4f%s  %.1f s  %.0f samples/s  data wait %.0f%%\n",
                 terminal_ ? "\r\033[K" : "", static_cast<long long>(e.epoch), static_cast<long long>(progress_.plan().epochs),
-                metric(e.metrics, "train_loss"), metric(e.metrics, "train_acc"), held.c_str(),
-                metric(e.metrics, held + "_loss"), held.c_str(), metric(e.metrics, held + "_acc"), bits, e.seconds, rate,
-                100 * e.dataWaitFraction);
+                metric(e.metrics, "train_loss"), score, metric(e.metrics, std::string("train_") + score), held.c_str(),
+                metric(e.metrics, held + "_loss"), held.c_str(), score, metric(e.metrics, held + "_" + score), bits, e.seconds,
+                rate, 100 * e.dataWaitFraction);
 }
 
 void ConsoleListener::onFinished(const FinishedEvent& e)
@@ -145,6 +148,9 @@ void ConsoleListener::onFinished(const FinishedEvent& e)
     std::printf("%s after %s", outcome, clock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()).c_str());
     if (e.metrics.count("test_acc"))
         std::printf(": test_loss %.4f  test_acc %.4f", metric(e.metrics, "test_loss"), metric(e.metrics, "test_acc"));
+    else if (e.metrics.count("test_rmse"))
+        std::printf(": test_loss %.4f  test_mae %.4f  test_rmse %.4f  test_r2 %.4f", metric(e.metrics, "test_loss"),
+                    metric(e.metrics, "test_mae"), metric(e.metrics, "test_rmse"), metric(e.metrics, "test_r2"));
     std::printf("\n");
     if (!e.message.text.empty()) std::printf("%s\n", terminalMessage(e.message.text).c_str());
 }

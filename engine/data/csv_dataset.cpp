@@ -169,8 +169,9 @@ std::size_t csvColumnIndex(const std::vector<std::string>& header, const std::st
 }
 
 CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
-                       const std::vector<std::string>& featureColumns, const std::string& groupColumn)
-    : path_(path)
+                       const std::vector<std::string>& featureColumns, const std::string& groupColumn,
+                       const std::vector<std::string>& targetColumns)
+    : path_(path), targetNames_(targetColumns)
 {
     const std::vector<std::uint8_t> bytes = readFileBytes(path);
     // Spreadsheets often start UTF-8 files with a byte-order mark; it is not part of the header.
@@ -180,9 +181,18 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
         throw lineError(path, 1, "the file is empty (expected a header row)");
     const std::vector<std::string> header = csvHeader(records[0]);
     auto column = [&](const std::string& name, const char* role) { return csvColumnIndex(header, name, role, path); };
-    if (labelColumn.empty())
-        throw lineError(path, 1, "no label column given (dataset.label_column)");
-    const std::size_t labelIndex = column(labelColumn, "label");
+    const bool regression = !targetColumns.empty();
+    if (regression && !labelColumn.empty())
+        throw lineError(path, 1, "both a label column (classes) and target columns (numbers to predict) are given; keep "
+                                 "label_column for classification or target_columns for regression");
+    if (!regression && labelColumn.empty())
+        throw lineError(path, 1, "no label column given (dataset.label_column; or dataset.target_columns for regression)");
+    std::vector<std::size_t> targetIndex;
+    for (const auto& name : targetColumns)
+        targetIndex.push_back(column(name, "target"));
+    // Regression has no label column: header.size() marks "none", as for the group.
+    const std::size_t labelIndex = regression ? header.size() : column(labelColumn, "label");
+    auto isTarget = [&](std::size_t c) { return std::find(targetIndex.begin(), targetIndex.end(), c) != targetIndex.end(); };
     const std::size_t groupIndex = groupColumn.empty() ? header.size() : column(groupColumn, "group");
     if (records.size() < 2)
         throw lineError(path, 2, "no data rows after the header");
@@ -199,10 +209,11 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
     } else {
         // Numeric columns, judged by the first data row; later non-numbers are then errors.
         for (std::size_t c = 0; c < header.size(); ++c)
-            if (c != labelIndex && c != groupIndex && parseNumber(records[1].fields[c], value))
+            if (c != labelIndex && c != groupIndex && !isTarget(c) && parseNumber(records[1].fields[c], value))
                 featureIndex.push_back(c);
         if (featureIndex.empty())
-            throw lineError(path, 2, "no numeric feature columns besides the label " + quoteText(labelColumn));
+            throw lineError(path, 2, "no numeric feature columns besides the " +
+                                         (regression ? std::string("targets") : "label " + quoteText(labelColumn)));
     }
     for (std::size_t c : featureIndex)
         featureNames_.push_back(header[c]);
@@ -217,12 +228,21 @@ CsvDataset::CsvDataset(const std::string& path, const std::string& labelColumn,
                 throw lineError(path, rec.line, "column " + quoteText(header[c]) + " is " + quoteText(rec.fields[c]) + ", not a (finite) number");
             features_.push_back(static_cast<float>(value));
         }
-        labelValues.push_back(rec.fields[labelIndex]);
+        for (std::size_t c : targetIndex) {
+            if (!parseNumber(rec.fields[c], value))
+                throw lineError(path, rec.line, "column " + std::to_string(c + 1) + " (" + quoteText(header[c]) + ", a target) is " +
+                                                    quoteText(rec.fields[c]) + ", not a (finite) number: regression predicts "
+                                                    "numbers; fix or remove the row, or name a numeric column in target_columns");
+            targets_.push_back(static_cast<float>(value));
+        }
+        labelValues.push_back(regression ? "0" : rec.fields[labelIndex]);
         lines_.push_back(rec.line);
         if (groupIndex < header.size())
             groupValues.push_back(rec.fields[groupIndex]);
     }
     labels_ = indexCsvValues(labelValues, classNames_);
+    if (regression)
+        classNames_.clear();  // no classes: every row's label is 0, one stratum (dataset.h)
     if (!groupValues.empty()) {
         std::vector<std::string> distinctGroups;
         groups_ = indexCsvValues(groupValues, distinctGroups);
@@ -234,6 +254,14 @@ std::int64_t CsvDataset::get(std::int64_t index, float* out) const
     const std::size_t f = featureNames_.size();
     std::copy_n(features_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(index) * f), f, out);
     return labels_[static_cast<std::size_t>(index)];
+}
+
+void CsvDataset::getValues(std::int64_t index, float* out) const
+{
+    const std::size_t t = targetNames_.size();
+    if (t == 0)
+        Dataset::getValues(index, out);  // throws: this table has classes
+    std::copy_n(targets_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(index) * t), t, out);
 }
 
 std::string CsvDataset::description() const

@@ -72,7 +72,7 @@ using Clock = std::chrono::steady_clock;
 struct Loader::Impl {
     Impl(std::shared_ptr<Dataset> ds, const DatasetSpec& spec, const DatasetStatistics& stats, LoaderOptions opt)
         : dataset(std::move(ds)), options(opt), shape(dataset->sampleShape()), numel(shape.numel()),
-          tokens(dataset->inputDType() == DType::I64), targetShape(dataset->targetShape()),
+          tokens(dataset->inputDType() == DType::I64), values(hasValueTargets(*dataset)), targetShape(dataset->targetShape()),
           labelNumel(targetShape.rank() == 0 ? 1 : targetShape.numel()),
           localCapacity((opt.batchSize + std::max(opt.shardCount, 1) - 1) / std::max(opt.shardCount, 1)),
           transforms(spec, stats, shape, opt.augment),
@@ -110,10 +110,10 @@ struct Loader::Impl {
         b.inputs = Tensor::view(storage, 0, Shape(std::move(dims)), tokens ? DType::I64 : DType::F32);
         std::vector<std::int64_t> labelDims{n};
         labelDims.insert(labelDims.end(), targetShape.dims().begin(), targetShape.dims().end());
-        b.labels = Tensor::view(storage, labelOffset, Shape(std::move(labelDims)), DType::I64);
+        b.labels = Tensor::view(storage, labelOffset, Shape(std::move(labelDims)), values ? DType::F32 : DType::I64);
         b.size = n;
         b.index = k;
-        std::int64_t* y = b.labels.data<std::int64_t>();
+        std::int64_t* y = values ? nullptr : b.labels.data<std::int64_t>();
         const std::int64_t classes = dataset->numClasses();
         if (tokens) scratch.resize(static_cast<std::size_t>(numel));
         for (std::int64_t i = 0; i < n; ++i) {
@@ -123,13 +123,19 @@ struct Loader::Impl {
                 const std::int64_t label = dataset->get(index, scratch.data());
                 std::int64_t* ids = b.inputs.data<std::int64_t>() + i * numel;
                 for (std::int64_t t = 0; t < numel; ++t) ids[t] = static_cast<std::int64_t>(scratch[static_cast<std::size_t>(t)]);
-                if (targetShape.rank() == 0) y[i] = label;  // a text to classify: one class
+                if (values) dataset->getValues(index, b.labels.data<float>() + i * labelNumel);
+                else if (targetShape.rank() == 0) y[i] = label;  // a text to classify: one class
                 else dataset->getTargets(index, y + i * labelNumel);
                 continue;
             }
             float* sample = b.inputs.data<float>() + i * numel;
-            y[i] = dataset->get(index, sample);
-            if (classes > 0 && (y[i] < 0 || y[i] >= classes))
+            if (values) {  // regression targets: floats of targetShape (data/dataset.h TargetKind)
+                dataset->get(index, sample);
+                dataset->getValues(index, b.labels.data<float>() + i * labelNumel);
+            } else {
+                y[i] = dataset->get(index, sample);
+            }
+            if (!values && classes > 0 && (y[i] < 0 || y[i] >= classes))
                 throw DataError(dataset->description(), index,
                                 "sample " + std::to_string(index) + " has label " + std::to_string(y[i]) +
                                     ", outside the " + std::to_string(classes) + " classes");
@@ -194,6 +200,7 @@ struct Loader::Impl {
     std::map<std::int64_t, Slot> ready;
     std::atomic<double> waited{0.0};  // written by the consumer only
     std::vector<float> callerScratch;  // numWorkers == 0
+    bool values;          // f32 targets of targetShape (regression, forecasts) instead of i64 classes
     std::vector<std::thread> workers;
 };
 

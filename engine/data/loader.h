@@ -18,7 +18,7 @@ struct Batch {
     // Views of one pooled buffer (from LoaderOptions::batchAllocator). The loader reuses a
     // buffer only once every Tensor of its batch is gone, so a batch may be kept safely.
     Tensor inputs;  // [n, sampleShape...] f32 (i64 token ids for sequence data), host memory
-    Tensor labels;  // [n] i64, or [n, targetShape...] for sequence data
+    Tensor labels;  // [n] i64, or [n, targetShape...] for sequence data; f32 for value targets (regression)
     std::int64_t size = 0;  // n (the last batch may be smaller unless dropLast; a shard of a global batch)
     std::int64_t index = 0;  // position in the epoch (of the global batch)
 };

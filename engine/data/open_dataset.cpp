@@ -121,7 +121,7 @@ DatasetFiles openCsv(const std::string& path, const DatasetSpec& spec)
 {
     if (!spec.textColumn.empty()) return openTextCsv(path, spec);
     DatasetFiles o;
-    auto csv = std::make_shared<CsvDataset>(path, spec.labelColumn, spec.featureColumns, spec.groupColumn);
+    auto csv = std::make_shared<CsvDataset>(path, spec.labelColumn, spec.featureColumns, spec.groupColumn, spec.targetColumns);
     o.name = fs::path(path).filename().string();
     o.groups = csv->groups();
     o.train = csv;
@@ -183,6 +183,10 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
     s << spec.format << '\n' << path << "\nlabel=" << spec.labelColumn << "\ngroup=" << spec.groupColumn << "\nfeatures=";
     for (const auto& f : spec.featureColumns)
         s << f << ',';
+    if (!spec.targetColumns.empty()) {  // only then: the keys of classification data stay as they were
+        s << "\ntargets=";
+        for (const auto& t : spec.targetColumns) s << t << ',';
+    }
     s << "\nshape=";
     for (auto d : spec.imageShape)
         s << d << ',';
@@ -220,6 +224,7 @@ std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir)
     identity.format = spec.format;
     identity.labelColumn = spec.labelColumn;
     identity.featureColumns = spec.featureColumns;
+    identity.targetColumns = spec.targetColumns;
     identity.groupColumn = spec.groupColumn;
     identity.textColumn = spec.textColumn;
     identity.imageShape = spec.imageShape;

@@ -38,6 +38,7 @@ void allReduceMetricSums(Communicator& comm, MetricSums& sums)
     std::vector<double> flat{double(sums.count), sums.lossSum, double(sums.lossCount)};
     for (auto v : sums.topKCorrect) flat.push_back(double(v));
     for (auto v : sums.confusion) flat.push_back(double(v));
+    flat.insert(flat.end(), sums.valueSums.begin(), sums.valueSums.end());  // regression: all sums
     double length = double(flat.size());  // the same classes and k values on every rank
     comm.allReduceSumHost(&length, 1);
     if (length != double(flat.size()) * comm.size())
@@ -49,6 +50,7 @@ void allReduceMetricSums(Communicator& comm, MetricSums& sums)
     sums.lossCount = std::int64_t(flat[i++]);
     for (auto& v : sums.topKCorrect) v = std::int64_t(flat[i++]);
     for (auto& v : sums.confusion) v = std::int64_t(flat[i++]);
+    for (auto& v : sums.valueSums) v = flat[i++];
     concatenate(comm, sums.binaryScores);  // per sample (ROC-AUC of two classes)
     concatenate(comm, sums.binaryPositive);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "graph/graph.h"
+#include "graph/training_check.h"
 #include "train/evaluation.h"
 
 namespace ts {
@@ -20,6 +21,43 @@ std::string className(const Dataset& data, std::int64_t label)
 {
     const std::vector<std::string> names = data.classNames();
     return label >= 0 && label < std::int64_t(names.size()) ? names[std::size_t(label)] : std::to_string(label);
+}
+
+bool regressionLoss(const std::string& op) { return op == "MSE" || op == "L1" || op == "Huber"; }
+
+std::string joinedNames(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+// Classification with MSE, regression with CrossEntropy: refused before the graph is checked
+// (whose shape rules would name dtypes, not the mix-up), with the fix for either intent.
+void checkLossFitsTask(const Dataset& train, const Graph& model)
+{
+    const bool values = hasValueTargets(train);
+    for (const Node& n : model.nodes) {
+        if (std::find(n.inputs.begin(), n.inputs.end(), kLabelInput) == n.inputs.end()) continue;
+        if (values && (n.op == "CrossEntropy" || n.op == "BCEWithLogits")) {
+            const std::vector<std::string> targets = train.targetNames();
+            throw DataError("", -1, "the model's loss '" + n.name + "' is " + n.op + ", a classification loss, but the dataset's targets are numbers" +
+                                        (targets.empty() ? std::string() : " (" + joinedNames(targets) + ")") +
+                                        ": regression needs a regression loss (MSE, L1 or Huber) on an output of " +
+                                        train.targetShape().str() + " per sample; to classify instead, give label_column");
+        }
+        if (!values && regressionLoss(n.op))
+            throw DataError("", -1, "the model's loss '" + n.name + "' is " + n.op + ", a regression loss, but the dataset's targets are " +
+                                        std::to_string(train.numClasses()) + " classes: classification needs CrossEntropy on " +
+                                        std::to_string(train.numClasses()) + " class scores; to predict numbers instead, give " +
+                                        "the numeric columns as dataset.target_columns");
+    }
+    if (!values) return;
+    for (const GraphInput& in : model.inputs)
+        if (in.name == kLabelInput && (in.dtype != DType::F32 || in.shape != train.targetShape()))
+            throw DataError("", -1, "the model's input 'label' is " + in.shape.str() + " " + std::string(dtypeName(in.dtype)) +
+                                        ", but the dataset's targets are numbers of shape " + train.targetShape().str() +
+                                        ": set it to {shape: " + train.targetShape().str() + ", dtype: f32} (model.inputs)");
 }
 
 struct NamedSplit {
@@ -43,6 +81,7 @@ void checkDataFitsModel(const DatasetSplits& splits, const Graph& model)
                                        ": every split must hold samples of one shape; check that file");
     }
 
+    checkLossFitsTask(train, model);
     const CheckedGraph graph = checkGraph(model, 1);
     const GraphBinding binding = GraphBinding::of(graph);
     const int input = graph.findValue(binding.input);
@@ -57,10 +96,11 @@ void checkDataFitsModel(const DatasetSplits& splits, const Graph& model)
                                 " values): set the input's shape to the data's (model.inputs), or choose the dataset the model was made for");
     }
 
+    if (hasValueTargets(train)) return;  // no classes to check: the targets are numbers
     const std::int64_t classes = train.numClasses();
     // A language model's token ids in (its classes are the tokenizer's ids): every Embedding
     // reading them must have a row for each id.
-    const bool languageModel = !splits.tokenizer.empty();
+    const bool languageModel = !splits.tokenizer.empty() && train.targetShape().rank() > 0;
     if (input >= 0 && languageModel)
         for (const CheckedNode& n : graph.nodes)
             if (n.op->type() == "Embedding" && !n.inputs.empty() && n.inputs[0] == input && n.attrs.getInt("num_embeddings") < classes)

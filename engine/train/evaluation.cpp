@@ -87,19 +87,35 @@ bool Evaluator::evaluate(Executor& source, Loader& loader, ClassificationMetrics
         Executor& exec = executorFor(batch.size);
         if (!synced[batch.size]) {
             sync(exec);
+{
+    const std::string output = GraphBinding::of(source.graph()).logits;
+    return pass(source, loader, control, [&](const Batch& batch, const std::vector<float>& logits, double loss) {
+        const std::int64_t rows = batch.labels.numel();  // a class per sample, or per position of a sequence
+        if (static_cast<std::int64_t>(logits.size()) != rows * classes_)
+            throw std::invalid_argument("the model output '" + output + "' has " + std::to_string(logits.size()) +
+                                        " values, expected " + std::to_string(rows * classes_) + ": " +
+                                        std::to_string(classes_) + " logits for each of the labels' " + batch.labels.shape().str());
+        metrics.add(logits.data(), batch.labels.data<std::int64_t>(), rows, loss);
+        if (onBatch) onBatch(batch, logits);
+    });
+}
+
+bool Evaluator::evaluate(Executor& source, Loader& loader, TaskMetrics& metrics, const RunControl* control,
+                         const BatchLogits& onBatch)
+{
+    const std::string output = GraphBinding::of(source.graph()).logits;
+    return pass(source, loader, control, [&](const Batch& batch, const std::vector<float>& values, double loss) {
+        metrics.add(values, batch.labels, loss, output);
+        if (onBatch) onBatch(batch, values);
+    });
+}
+
+bool Evaluator::pass(Executor& source, Loader& loader, const RunControl* control, const Count& count)
             synced[batch.size] = true;
         }
         feedBatch(exec, binding, batch);
         exec.forward();
-        const std::vector<float> logits = hostLogits(exec, binding);
-        const std::int64_t rows = batch.labels.numel();  // a class per sample, or per position of a sequence
-        if (static_cast<std::int64_t>(logits.size()) != rows * classes_)
-            throw std::invalid_argument("the model output '" + binding.logits + "' has " +
-                                        exec.value(binding.logits).shape().str() + " values, expected " +
-                                        std::to_string(rows * classes_) + ": " + std::to_string(classes_) +
-                                        " logits for each of the labels' " + batch.labels.shape().str());
-        metrics.add(logits.data(), batch.labels.data<std::int64_t>(), rows, exec.loss());
-        if (onBatch) onBatch(batch, logits);
+        count(batch, hostLogits(exec, binding), exec.loss());
     }
     return true;
 }

@@ -20,6 +20,7 @@
 #include "data/loader.h"
 #include "exec/executor.h"
 #include "train/metrics.h"
+#include "train/task_metrics.h"
 
 namespace ts {
 
@@ -58,9 +59,15 @@ public:
                   const BatchLogits& onBatch = {});
 
 private:
+    // The same for either task (regression: the outputs are the predicted values).
+    bool evaluate(Executor& source, Loader& loader, TaskMetrics& metrics, const RunControl* control,
+                  const BatchLogits& onBatch = {});
     Executor& executorFor(std::int64_t batch);
 
     Graph graph_;
+    // Runs every batch through the inference executors; `count` sees each with the output and loss.
+    using Count = std::function<void(const Batch& batch, const std::vector<float>& output, double loss)>;
+    bool pass(Executor& source, Loader& loader, const RunControl* control, const Count& count);
     Backend& backend_;
     std::int64_t classes_;
     std::vector<int> topK_;

@@ -126,7 +126,7 @@ Trainer::EpochResult Trainer::trainEpoch(std::int64_t epoch, EpochTotals& totals
             if (overlap) exec_->setBackwardHook([this](int node) { reducer_->ready(frontierAfter_[std::size_t(node)]); });
             exec_->backward();  // accumulates into the gradients of this group
             if (overlap) exec_->setBackwardHook({});
-            totals.running.add(logits.data(), batch.labels.data<std::int64_t>(), batch.labels.numel(), loss);
+            totals.running.add(logits, batch.labels, loss, binding_.logits);
             groupLoss += loss * static_cast<double>(batch.size);
         }
         groupSamples += batch.size;

@@ -316,11 +316,11 @@ const std::vector<int>& Trainer::pieceCharacters() const
     return pieceCharacters_;
 }
 
-std::map<std::string, double> Trainer::summary(const ClassificationMetrics& m, const std::string& prefix) const
+std::map<std::string, double> Trainer::summary(const TaskMetrics& m, const std::string& prefix) const
 {
     std::map<std::string, double> metrics = m.summary(prefix);
-    if (splits_.train->targetShape().rank() > 0)
-        addLanguageModelMetrics(metrics, prefix, charactersPerToken(m, pieceCharacters()));
+    if (m.classification() && splits_.train->targetShape().rank() > 0)
+        addLanguageModelMetrics(metrics, prefix, charactersPerToken(*m.classification(), pieceCharacters()));
     return metrics;
 }
 
@@ -328,7 +328,7 @@ std::map<std::string, double> Trainer::evaluateSplit(Loader& loader, const std::
 {
     std::map<std::string, double> metrics;
     if (comm_->rank() == 0) {
-        ClassificationMetrics m(classes_, spec_.training.topK);
+        TaskMetrics m = newMetrics();
         stopped = !evaluator_->evaluate(*exec_, loader, m, control_);
         metrics = summary(m, prefix);
     }
@@ -359,7 +359,7 @@ FinishedEvent Trainer::run()
         };
 
         for (std::int64_t epoch = firstEpoch_; epoch <= t.epochs; ++epoch) {
-            EpochTotals totals{ClassificationMetrics(classes_, t.topK)};
+            EpochTotals totals{newMetrics()};
             // A run resumed mid-epoch continues that epoch's sums: it reports what an
             // uninterrupted epoch would, not only the batches after the resume.
             if (epoch == firstEpoch_ && firstBatch_ > 0 && resumedSums_) {
@@ -438,7 +438,7 @@ FinishedEvent Trainer::run()
         const bool testedLast = !valLoader_ && last.count("test_loss");
         if (testLoader_ && !testedLast && comm_->rank() == 0 &&
             (outcome == FinishedEvent::Outcome::Finished || outcome == FinishedEvent::Outcome::EarlyStopped)) {
-            ClassificationMetrics m(classes_, t.topK);
+            TaskMetrics m = newMetrics();
             if (evaluator_->evaluate(*exec_, *testLoader_, m, control_))
                 for (const auto& [k, v] : summary(m, "test")) finished.metrics[k] = v;
         }

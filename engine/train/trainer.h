@@ -102,7 +102,7 @@ public:
 private:
     enum class EpochResult { Completed, Stopped, Failed };
     struct EpochTotals {
-        ClassificationMetrics running;
+        TaskMetrics running;  // classification or regression, as the data's targets are
         double seconds = 0, waitSeconds = 0, pausedSeconds = 0;
         double priorSeconds = 0, priorWaitSeconds = 0;  // counted before a resume
     };
@@ -125,7 +125,8 @@ private:
     std::map<std::string, double> evaluateSplit(Loader& loader, const std::string& prefix, bool& stopped);
     // m's summary, with perplexity and bits per character for a language model's data
     // (pieceCharacters: how many characters each token id stands for).
-    std::map<std::string, double> summary(const ClassificationMetrics& m, const std::string& prefix) const;
+    std::map<std::string, double> summary(const TaskMetrics& m, const std::string& prefix) const;
+    TaskMetrics newMetrics() const { return TaskMetrics::forDataset(*splits_.train, spec_.training.topK); }
     const std::vector<int>& pieceCharacters() const;
     void publishTextSample(std::int64_t epoch);  // a language model's writing after `epoch`
     // A loss or gradient norm became non-finite: `diverged` is the failure's message, `skipped` the

@@ -25,6 +25,9 @@ struct DatasetSpec {
     std::string labelColumn;
     std::vector<std::string> featureColumns;  // empty: every numeric column but the label and group
     std::string groupColumn;                  // rows sharing a group never straddle the split
+    // Regression: the numeric columns to predict (YAML target_columns), instead of label_column's
+    // classes; the dataset's targets are then values of shape [columns] (data/dataset.h TargetKind).
+    std::vector<std::string> targetColumns;
     // Given: the CSV holds texts to classify (data/text_classification_dataset.h), this
     // column's cells are the texts and label_column's their classes; tokenizer, context and
     // classes as for text_folder; feature_columns must be empty.

@@ -15,6 +15,7 @@ struct MetricSums {
     std::vector<std::int64_t> confusion;    // classes x classes, row = truth
     std::vector<double> binaryScores;       // two classes only: l1 - l0 per sample
     std::vector<std::int64_t> binaryPositive;  // 1 when the sample's label is 1
+    std::vector<double> valueSums;          // regression (train/regression_metrics.h): sums, all additive
     double seconds = 0, waitSeconds = 0;    // the epoch's active time and data wait so far
 };
 

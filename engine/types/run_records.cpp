@@ -21,10 +21,11 @@ std::optional<RunStatus> parseRunStatus(const std::string& name)
 MetricGoal metricGoal(const std::string& metric)
 {
     // Bits per character and perplexity are a language model's loss in other units.
-    for (const char* lower : {"loss", "_bpc", "_ppl"})
+    // Regression's errors too (train/regression_metrics.h); its R² is a score, higher is better.
+    for (const char* lower : {"loss", "_bpc", "_ppl", "_mae", "_rmse", "_mape"})
         if (metric.ends_with(lower)) return MetricGoal::Minimise;
     if (metric.starts_with("data_wait")) return MetricGoal::Minimise;
-    for (const char* higher : {"acc", "f1", "precision", "recall", "auc"})
+    for (const char* higher : {"acc", "f1", "precision", "recall", "auc", "_r2"})
         if (metric.ends_with(higher)) return MetricGoal::Maximise;
     if (metric == "samples_per_s") return MetricGoal::Maximise;
     return MetricGoal::None;
@@ -34,7 +35,7 @@ bool lowerIsBetter(const std::string& metric) { return metricGoal(metric) == Met
 
 const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries)
 {
-    for (const char* name : {"val_bpc", "val_acc", "val_loss"})
+    for (const char* name : {"val_bpc", "val_acc", "val_rmse", "val_loss"})
         for (const MetricSummary& s : summaries)
             if (s.name == name && !std::isnan(s.best)) return &s;
     return nullptr;
@@ -56,7 +57,7 @@ double runDuration(const RunInfo& run)
 HeadlineResult headlineResult(const std::vector<MetricSummary>& summaries)
 {
     if (const MetricSummary* best = bestValidation(summaries)) return {best, best->best, best->bestStep, false};
-    for (const char* name : {"test_bpc", "test_acc", "test_loss"})
+    for (const char* name : {"test_bpc", "test_acc", "test_rmse", "test_loss"})
         for (const MetricSummary& s : summaries)
             if (s.name == name && !std::isnan(s.last)) return {&s, s.last, s.lastStep, true};
     return {};

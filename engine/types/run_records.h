@@ -74,8 +74,8 @@ struct MetricSummary {
 };
 
 // A run's headline validation result, the one both run lists show: a language model's
-// val_bpc's best (its accuracy of next tokens says little), else val_acc's best, else
-// val_loss's best. Null when the run has none, or saw only NaN (best ignores NaN).
+// val_bpc's best (its accuracy of next tokens says little), else val_acc's best, else a
+// regression's val_rmse's best (in the target's units), else val_loss's best. Null when the run has none, or saw only NaN (best ignores NaN).
 const MetricSummary* bestValidation(const std::vector<MetricSummary>& summaries);
 
 // The one result a run list shows: the best validation metric (bestValidation), else the

@@ -391,7 +391,8 @@ private slots:
         // Two problems of their own: the csv needs its label column, and the model its inputs.
         e = expectError(withLine(2, "dataset: {format: csv, path: a.csv}"));
         QCOMPARE(e.issues().size(), std::size_t(2));
-        QCOMPARE(e.issues()[0], (ExperimentIssue{2, 10, "dataset: a csv dataset needs label_column (the column holding the class)"}));
+        QCOMPARE(e.issues()[0], (ExperimentIssue{2, 10, "dataset: a csv dataset needs label_column (the column holding the class), or target_columns for "
+                                                       "regression (the numeric columns to predict)"}));
         QCOMPARE(e.issues()[1].line, 3);
         QVERIFY2(e.issues()[1].message.rfind("model: list its inputs", 0) == 0, e.what());
         e = expectError(withLine(13, "  batch_size: 8\n  device: gpu"));

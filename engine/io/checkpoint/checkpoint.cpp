@@ -104,6 +104,7 @@ void writeSums(std::map<std::string, std::string>& m, const MetricSums& e)
     m["ts_epoch_confusion"] = joined(e.confusion);
     m["ts_epoch_binary_scores"] = joined(e.binaryScores);
     m["ts_epoch_binary_positive"] = joined(e.binaryPositive);
+    if (!e.valueSums.empty()) m["ts_epoch_value_sums"] = joined(e.valueSums);
     m["ts_epoch_seconds"] = toText(e.seconds);
     m["ts_epoch_wait_seconds"] = toText(e.waitSeconds);
 }
@@ -180,6 +181,7 @@ TrainingState parseState(const std::string& path, SafetensorsFile file)
         e.confusion = r.numbers<std::int64_t>("ts_epoch_confusion");
         e.binaryScores = r.numbers<double>("ts_epoch_binary_scores");
         e.binaryPositive = r.numbers<std::int64_t>("ts_epoch_binary_positive");
+        if (r.has("ts_epoch_value_sums")) e.valueSums = r.numbers<double>("ts_epoch_value_sums");
         e.seconds = r.number<double>("ts_epoch_seconds");
         e.waitSeconds = r.number<double>("ts_epoch_wait_seconds");
         s.epochSums = std::move(e);
@@ -245,6 +247,9 @@ bool TrainingState::operator==(const TrainingState& o) const
             if (a->binaryScores.size() != b->binaryScores.size()) return false;
             for (std::size_t i = 0; i < a->binaryScores.size(); ++i)
                 if (!sameDouble(a->binaryScores[i], b->binaryScores[i])) return false;
+            if (a->valueSums.size() != b->valueSums.size()) return false;
+            for (std::size_t i = 0; i < a->valueSums.size(); ++i)
+                if (!sameDouble(a->valueSums[i], b->valueSums[i])) return false;
             return true;
         };
         return a->count == b->count && sameDouble(a->lossSum, b->lossSum) && a->lossCount == b->lossCount &&

@@ -77,7 +77,7 @@ void intOption(Reader& r, const MapView& m, const std::string& key, int& out)
 void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
     const MapView m = r.map(f.value, "dataset",
-                            {"format", "path", "label_column", "feature_columns", "group_column", "text_column", "image_shape", "resize",
+                            {"format", "path", "label_column", "feature_columns", "target_columns", "group_column", "text_column", "image_shape", "resize",
                              "tokenizer", "context", "vocab_size", "classes", "separator", "validation_fraction", "split_seed", "normalize",
                              "augment", "loader"},
                             f.pos);
@@ -85,13 +85,20 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
     r.read(m, "path", d.path);
     const bool labelRead = r.read(m, "label_column", d.labelColumn);
     r.read(m, "feature_columns", d.featureColumns);
+    const bool targetsRead = r.read(m, "target_columns", d.targetColumns);
+    if (targetsRead && d.format != "csv")
+        r.report(m.find("target_columns")->pos, "target_columns: regression targets are columns of a csv dataset (format: csv)");
+    if (!d.targetColumns.empty() && !d.labelColumn.empty())
+        r.report(m.find("target_columns")->pos, "target_columns: a table is either classification (label_column, the classes) or "
+                                                "regression (target_columns, the numbers to predict); keep one");
     r.read(m, "group_column", d.groupColumn);
     option(r, m, "dataset.text_column", d.textColumn);
     if (d.format == "csv" && !d.textColumn.empty() && !d.featureColumns.empty())
         r.report(m.find("feature_columns")->pos, "feature_columns: a csv of texts (text_column) has no feature columns: the "
                                                  "text is the input; leave feature_columns out");
-    if (d.format == "csv" && d.labelColumn.empty() && (labelRead || !m.find("label_column")))  // else reported
-        r.report(m.pos, "dataset: a csv dataset needs label_column (the column holding the class)");
+    if (d.format == "csv" && d.labelColumn.empty() && d.targetColumns.empty() && (labelRead || !m.find("label_column")))  // else reported
+        r.report(m.pos, "dataset: a csv dataset needs label_column (the column holding the class), or target_columns for "
+                        "regression (the numeric columns to predict)");
     if (r.read(m, "image_shape", d.imageShape))
         if (d.imageShape.size() != 3 || d.imageShape[0] < 1 || d.imageShape[1] < 1 || d.imageShape[2] < 1)
             r.report(m.find("image_shape")->pos, "image_shape: expected [channels, height, width], each >= 1");

@@ -38,6 +38,7 @@ Out datasetOut(const DatasetSpec& d)
     put(m, "path", d.path, def.path, yamlText);
     putString(m, "label_column", d.labelColumn, def.labelColumn);
     if (!d.featureColumns.empty()) m.add("feature_columns", yamlList(d.featureColumns, yamlString));
+    if (!d.targetColumns.empty()) m.add("target_columns", yamlList(d.targetColumns, yamlString));
     putString(m, "group_column", d.groupColumn, def.groupColumn);
     putString(m, "text_column", d.textColumn, def.textColumn);
     if (!d.imageShape.empty()) m.add("image_shape", yamlList(d.imageShape, yamlInt));

@@ -27,8 +27,12 @@ std::optional<std::vector<GraphInput>> defaultInputs(const DatasetSpec& d)
     const bool texts = d.format == "text_folder" || (d.format == "csv" && !d.textColumn.empty());
     if (texts && d.context >= 1)  // a text's token ids (padded with 0) in, its class out
         return std::vector<GraphInput>{{"tokens", Shape{d.context}, DType::I64}, label};
-    if (d.format == "csv" && !d.featureColumns.empty())
-        return std::vector<GraphInput>{{"features", Shape{static_cast<std::int64_t>(d.featureColumns.size())}}, label};
+    if (d.format == "csv" && !d.featureColumns.empty()) {
+        // Regression: the target columns' numbers, [targets] f32, as the output's shape.
+        const GraphInput values{"label", Shape{static_cast<std::int64_t>(d.targetColumns.size())}, DType::F32};
+        return std::vector<GraphInput>{{"features", Shape{static_cast<std::int64_t>(d.featureColumns.size())}},
+                                       d.targetColumns.empty() ? label : values};
+    }
     return std::nullopt;
 }
 
