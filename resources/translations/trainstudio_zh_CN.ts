@@ -499,6 +499,38 @@
         <source>Weight tying: the name of an Embedding node whose table this layer uses as its weight (a language model&apos;s output layer, as in GPT-2): out_features must be its num_embeddings and the input&apos;s features its embedding_dim. Empty: a weight of its own.</source>
         <translation>权重共享：本层用作权重的 Embedding 节点名称（语言模型的输出层，如 GPT-2）：out_features 须等于其 num_embeddings，输入的特征数须等于其 embedding_dim。留空：使用本层自己的权重。</translation>
     </message>
+    <message>
+        <source>Long short-term memory over a sequence [batch, time, features]: a cell state carried from step to step, with gates that decide what to keep, add and show; as torch.nn.LSTM (batch_first)</source>
+        <translation>长短期记忆网络，作用于序列 [batch, time, features]：细胞状态逐步传递，由门决定保留、加入和输出什么；与 torch.nn.LSTM（batch_first）相同</translation>
+    </message>
+    <message>
+        <source>Gated recurrent unit over a sequence [batch, time, features]: a hidden state updated at every step through reset and update gates; lighter than an LSTM; as torch.nn.GRU (batch_first)</source>
+        <translation>门控循环单元，作用于序列 [batch, time, features]：隐藏状态在每一步经重置门和更新门更新；比 LSTM 更轻；与 torch.nn.GRU（batch_first）相同</translation>
+    </message>
+    <message>
+        <source>The input&apos;s features per time step. 0 takes them from the input; a number is checked against it.</source>
+        <translation>输入每个时间步的特征数。0 表示取自输入；填写数字则与输入核对。</translation>
+    </message>
+    <message>
+        <source>The size of the hidden state: each direction&apos;s output features per time step (32–256 are usual).</source>
+        <translation>隐藏状态的大小：每个方向在每个时间步输出的特征数（常用 32–256）。</translation>
+    </message>
+    <message>
+        <source>Recurrent layers stacked, each reading the sequence the one below outputs. 1–3 are usual.</source>
+        <translation>堆叠的循环层数，每层读取下一层输出的序列。常用 1–3。</translation>
+    </message>
+    <message>
+        <source>Also runs each layer backwards in time and puts both directions&apos; features side by side (twice hidden_size). Only where the whole sequence is known in advance, not for forecasting.</source>
+        <translation>每层还按时间反向运行一遍，并把两个方向的特征并排（hidden_size 的两倍）。仅用于事先已知整个序列的场合，不用于预测未来。</translation>
+    </message>
+    <message>
+        <source>The share of features dropped between stacked layers while training (not after the last layer; no effect with one layer); 0 for none.</source>
+        <translation>训练时在堆叠的层之间丢弃的特征比例（最后一层之后不丢弃；只有一层时无作用）；0 表示不丢弃。</translation>
+    </message>
+    <message>
+        <source>sequence: the last layer&apos;s output at every time step [batch, time, hidden]; last: its final state [batch, hidden] (a backward direction&apos;s final state is at the first time step), for a classifier or a forecast.</source>
+        <translation>sequence：最后一层在每个时间步的输出 [batch, time, hidden]；last：其最终状态 [batch, hidden]（反向方向的最终状态位于第一个时间步），用于分类或预测。</translation>
+    </message>
 </context>
 <context>
     <name>DatasetOpener</name>
@@ -5729,6 +5761,10 @@ Loss −log p(true class): %5</source>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Transformer block&lt;/b&gt; (pre-norm): LayerNorm, multi-head attention, dropout and a residual connection, then LayerNorm, an MLP (Linear four times as wide, GELU, Linear), dropout and a second residual.&lt;/p&gt;&lt;p&gt;Drop it on a node, or select one and double-click here: the block takes that node&apos;s output and width, and what read that node reads the block. It arrives as one collapsed group; double-click the group to open and edit any part.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Transformer 块&lt;/b&gt;（前置归一化）：LayerNorm、多头注意力、Dropout 和一条残差连接，然后是 LayerNorm、一个 MLP（四倍宽的 Linear、GELU、Linear）、Dropout 和第二条残差。&lt;/p&gt;&lt;p&gt;把它拖到一个节点上，或先选中一个节点再双击这里：块接收该节点的输出和宽度，原先读取该节点的节点改为读取这个块。它以一个折叠的组出现；双击该组即可展开并编辑其中任何部分。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Recurrent</source>
+        <translation>循环网络</translation>
     </message>
 </context>
 <context>
