@@ -181,6 +181,7 @@ struct Loader::Impl {
     Shape shape;
     std::int64_t numel;
     bool tokens;          // i64 token ids in, targets per position out (data/text_dataset.h)
+    bool values;          // f32 targets of targetShape (regression, forecasts) instead of i64 classes
     Shape targetShape;    // one sample's targets; empty: one label
     std::int64_t labelNumel;
     std::int64_t localCapacity;  // the largest shard of a batch (the batch itself without sharding)
@@ -200,7 +201,6 @@ struct Loader::Impl {
     std::map<std::int64_t, Slot> ready;
     std::atomic<double> waited{0.0};  // written by the consumer only
     std::vector<float> callerScratch;  // numWorkers == 0
-    bool values;          // f32 targets of targetShape (regression, forecasts) instead of i64 classes
     std::vector<std::thread> workers;
 };
 
