@@ -42,11 +42,13 @@ inline constexpr CommandHelp kCommands[] = {
      "print the report: per-class precision/recall/F1, ROC-AUC,\n"
      "calibration before and after temperature scaling."},
     {"predict",
-     "predict RUN INPUT... [--checkpoint best|last|EPOCH|FILE]\n"
-     "  [--top K] [--device ..] [--json] [--workspace DIR]",
+     "predict RUN INPUT... [--text TEXT ...]\n"
+     "  [--checkpoint best|last|EPOCH|FILE] [--top K] [--device ..]\n"
+     "  [--json] [--workspace DIR]",
      "a run's top-k classes (--top 1..1000, default 5) for images\n"
      "(PNG/JPEG), folders of them, IDX files or CSV rows, preprocessed\n"
-     "as its evaluation."},
+     "as its evaluation; for a text classifier, text files (split at\n"
+     "its separator lines) or --text, encoded by its tokenizer."},
     {"generate",
      "generate RUN [--prompt TEXT] [--length N]\n"
      "  [--temperature T] [--top-k K] [--seed S]\n"

@@ -1,6 +1,6 @@
 // `trainstudio-cli predict RUN [--checkpoint best|last|EPOCH|FILE] [--top K] [--json]
-// [--device ..] [--workspace DIR] INPUT...`: a run's checkpoint over images, folders of them,
-// IDX files or CSV rows (jobs/predictor.h), the top-k classes of every sample as a table or
+// [--device ..] [--workspace DIR] [--text TEXT ...] INPUT...`: a run's checkpoint over images,
+// folders of them, IDX files, CSV rows or (a text classifier's) texts (jobs/predictor.h), the top-k classes of every sample as a table or
 // as JSON lines. Notes (a resize, a checkpoint fallback) go to stderr, so --json stays pure;
 // so do the inputs that cannot be predicted (each named with why; the others are still
 // predicted, and the exit status is 1).
@@ -69,10 +69,12 @@ void printTable(const Predictor& predictor, const std::vector<SamplePrediction>&
 
 int predictCommand(const std::vector<std::string>& args)
 {
-    const Options o = parseOptions(args, {"--checkpoint", "--top", "--device", "--workspace"}, {"--json"});
-    if (o.positional.size() < 2)
+    const Options o = parseOptions(args, {"--checkpoint", "--top", "--device", "--workspace", "--text"}, {"--json"});
+    const std::vector<std::string> texts = o.all("--text");
+    if (o.positional.empty() || (o.positional.size() < 2 && texts.empty()))
         throw std::invalid_argument("predict expects a run id and at least one input: predict RUN IMAGE.png|FOLDER|"
-                                    "IDX-IMAGES|TABLE.csv ... (trainstudio-cli runs list shows the runs)");
+                                    "IDX-IMAGES|TABLE.csv|TEXTS.txt ... or --text \"...\" (trainstudio-cli runs list "
+                                    "shows the runs)");
     PredictorOptions options;
     try {
         std::size_t used = 0;
@@ -93,7 +95,12 @@ int predictCommand(const std::vector<std::string>& args)
     // One input that cannot be read or does not fit stops nobody else's prediction: each is
     // named with why, the others printed, and the exit status says that some failed.
     std::vector<SkippedInput> skipped;
-    const std::vector<SamplePrediction> predictions = predictor.predict(inputs, k, &skipped);
+    std::vector<SamplePrediction> predictions;
+    if (!texts.empty()) predictions = predictor.predict(openPredictionTexts(texts, predictor.modelInput()), k);
+    if (!inputs.empty()) {
+        const std::vector<SamplePrediction> more = predictor.predict(inputs, k, &skipped);
+        predictions.insert(predictions.end(), more.begin(), more.end());
+    }
     for (const Message& note : predictor.notes()) std::fprintf(stderr, "note: %s\n", note.text.c_str());
     for (const SkippedInput& s : skipped) std::fprintf(stderr, "trainstudio-cli predict: %s\n", terminalMessage(s.reason).c_str());
     if (!predictions.empty() || skipped.empty()) {

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""TrainStudio's Transformer templates in PyTorch: experiments/fashion_mnist_vit.yaml and
-experiments/fortunes_char_gpt.yaml rebuilt as torch.nn.Modules whose attribute names are the
+"""TrainStudio's Transformer templates in PyTorch: experiments/fashion_mnist_vit.yaml,
+experiments/fortunes_char_gpt.yaml and experiments/fortunes_topics.yaml rebuilt as torch.nn.Modules whose attribute names are the
 graph's node names, so a checkpoint's safetensors file loads with load_state_dict(strict=True).
 MultiHeadAttention is nn.MultiheadAttention(batch_first=True) with its own parameter names
 (in_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias); a learned PositionalEncoding
@@ -8,9 +8,13 @@ is a [max_length, width] table named `weight`, added to the first T positions.
 
     /usr/bin/python3 docs/load_transformer_torch.py vit WEIGHTS IMAGES-idx3-ubyte [PREDICT.jsonl]
     /usr/bin/python3 docs/load_transformer_torch.py char-gpt WEIGHTS PROMPT [LENGTH [GENERATED.txt]]
+    /usr/bin/python3 docs/load_transformer_torch.py topics WEIGHTS TEXTS.txt [PREDICT.jsonl]
 
 vit: prints the first images' top class; given `trainstudio-cli predict --json` output for the
 same IDX file, checks every sample's class and the largest probability difference.
+topics: classifies each line of TEXTS.txt (padded with id 0 to the context; attention and the
+mean skip the padding); given `trainstudio-cli predict --json --text LINE ...` output for the
+same lines, checks every text's class and the largest probability difference.
 char-gpt: writes greedily from PROMPT (the tokenizer comes from the checkpoint's state file
 beside WEIGHTS); given `trainstudio-cli generate --temperature 0` output, checks it is the same
 text. The block count and widths are read from the weights. Needs only python3-torch.
@@ -53,12 +57,12 @@ class TransformerStack(nn.Module):
             setattr(self, f"b{i}_fc2", nn.Linear(hidden, width))
         self.ln_f = nn.LayerNorm(width)
 
-    def run_blocks(self, x, causal):
+    def run_blocks(self, x, causal, padding=None):
         mask = torch.triu(torch.ones(x.shape[1], x.shape[1], dtype=torch.bool), 1) if causal else None
         for i in range(1, self.blocks + 1):
             block = lambda name: getattr(self, f"b{i}_{name}")
             h = block("ln1")(x)
-            x = x + block("attn")(h, h, h, attn_mask=mask, need_weights=False)[0]
+            x = x + block("attn")(h, h, h, attn_mask=mask, key_padding_mask=padding, need_weights=False)[0]
             x = x + block("fc2")(nn.functional.gelu(block("fc1")(block("ln2")(x))))
         return self.ln_f(x)
 
@@ -90,6 +94,21 @@ class CharGpt(TransformerStack):
 
     def forward(self, ids):  # [B, T] -> [B, T, vocabulary]
         return self.head(self.run_blocks(self.pos(self.embed(ids)), causal=True))
+
+
+class FortunesTopics(TransformerStack):
+    """experiments/fortunes_topics.yaml: padded character ids, masked attention, masked mean."""
+
+    def __init__(self, weights):
+        super().__init__(weights, heads=4)
+        self.embed = nn.Embedding(*weights["embed.weight"].shape)
+        self.pos = LearnedPositions(*weights["pos.weight"].shape)
+        self.classifier = nn.Linear(weights["classifier.weight"].shape[1], weights["classifier.weight"].shape[0])
+
+    def forward(self, ids):  # [B, T], 0 pads -> [B, classes]
+        real = (ids != 0).unsqueeze(-1).float()  # TokenMask
+        x = self.run_blocks(self.pos(self.embed(ids)), causal=False, padding=ids == 0)
+        return self.classifier((x * real).sum(1) / real.sum(1))  # SequencePool mean over the real tokens
 
 
 def load(model_class, path):
@@ -144,8 +163,39 @@ def char_gpt(weights_path, prompt, length=200, generated_path=None):
     return 0 if same else 1
 
 
+def topics(weights_path, texts_path, predict_path=None):
+    model = load(FortunesTopics, weights_path)
+    _, state = read_safetensors(weights_path.replace(".safetensors", ".state.safetensors"))
+    kind, vocabulary = state["ts_tokenizer"].split("\n", 1)
+    assert kind == "characters padded", f"this example encodes the padded characters tokenizer, not {kind}"
+    context = model.pos.weight.shape[0]
+    with open(texts_path, encoding="utf-8") as f:
+        texts = [line.rstrip("\n") for line in f if line.strip()]
+    ids = torch.zeros(len(texts), context, dtype=torch.long)
+    for i, text in enumerate(texts):
+        encoded = [1 + vocabulary.index(c) for c in text][:context]  # id 0 is the padding
+        ids[i, : len(encoded)] = torch.tensor(encoded)
+    with torch.inference_mode():
+        probabilities = torch.softmax(model(ids), dim=1)
+    for i in range(min(3, len(texts))):
+        p, c = probabilities[i].max(0)
+        print(f"text {i + 1}: class {int(c)} ({float(p):.4f})")
+    if predict_path is None:
+        return 0
+    with open(predict_path) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    agree, largest = 0, 0.0
+    for i, line in enumerate(lines):
+        row = probabilities[i]
+        agree += int(row.argmax()) == line["top_k"][0]["class"]
+        for entry in line["top_k"]:
+            largest = max(largest, abs(float(row[entry["class"]]) - entry["probability"]))
+    print(f"{agree} of {len(lines)} texts get predict's class; largest probability difference {largest:.2e}")
+    return 0 if agree == len(lines) == len(texts) and largest < 1e-5 else 1
+
+
 if __name__ == "__main__":
-    commands = {"vit": vit, "char-gpt": char_gpt}
+    commands = {"vit": vit, "char-gpt": char_gpt, "topics": topics}
     if len(sys.argv) < 4 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     sys.exit(commands[sys.argv[1]](*sys.argv[2:]))

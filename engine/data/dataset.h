@@ -116,7 +116,8 @@ struct DatasetSplits {
     // images, its chosen image_shape).
     std::vector<Message> notes;
     // Text data: how its tokens map to text (Tokenizer::serialize), kept with checkpoints so
-    // generation decodes as the model was trained; empty for other data.
+    // generation, prediction and attention maps encode and decode as the model was trained
+    // (a language model's, or a text classifier's padded one); empty for other data.
     std::string tokenizer;
 };
 

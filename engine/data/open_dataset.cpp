@@ -305,6 +305,8 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
                                       " of the training split's samples; clear some exclusions");
     DatasetSplits splits;
     if (const auto* text = dynamic_cast<const TextDataset*>(o.train.get())) splits.tokenizer = text->tokenizer().serialize();
+    if (const auto* texts = dynamic_cast<const TextClassificationDataset*>(o.train.get()))
+        splits.tokenizer = texts->tokenizer().serialize();
     if (const auto* folder = dynamic_cast<const ImageFolderDataset*>(o.train.get()))
         splits.notes = imageFolderNotes(*folder, dynamic_cast<const ImageFolderDataset*>(o.test.get()), !spec.imageShape.empty());
     if (const auto* texts = dynamic_cast<const TextClassificationDataset*>(o.train.get()))

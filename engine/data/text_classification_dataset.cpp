@@ -86,6 +86,13 @@ void addFile(TextSamples& out, const std::string& file, std::int64_t label, cons
 
 }  // namespace
 
+TextSamples readTextFile(const std::string& file, const std::string& separator, bool utf8)
+{
+    TextSamples out;
+    addFile(out, file, 0, separator, utf8);
+    return out;
+}
+
 TextSamples readTextFolder(const std::string& path, const std::vector<std::string>& classes, const std::string& separator,
                            bool utf8)
 {

@@ -34,6 +34,9 @@ struct TextSamples {
 // UTF-8 (file and byte offset; only checked when `utf8` is true: the bytes tokenizer takes any).
 TextSamples readTextFolder(const std::string& path, const std::vector<std::string>& classes,
                            const std::string& separator, bool utf8 = true);
+// The texts of one file as readTextFolder reads a class's file: the whole file, or each stretch
+// between lines holding only `separator` (sources "file:line"); every label 0.
+TextSamples readTextFile(const std::string& file, const std::string& separator, bool utf8 = true);
 
 // The texts of a CSV table (RFC 4180 quoting, a UTF-8 byte-order mark skipped): each row's cell
 // in `textColumn` is a text, exactly as written, its cell in `labelColumn` (trimmed) the class,

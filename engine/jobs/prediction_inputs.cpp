@@ -95,6 +95,7 @@ std::string readFirstLine(const std::string& path)
 
 std::string ModelInput::describe() const
 {
+    if (readsText()) return "texts of up to " + std::to_string(sampleShape[0]) + " tokens (" + tokenizer->kind() + ")";
     if (sampleShape.rank() == 1) {
         std::string names;
         for (const auto& n : featureNames) names += (names.empty() ? "" : ", ") + n;
@@ -197,6 +198,16 @@ void readOrSkip(const std::string& path, std::vector<SkippedInput>* skipped, Rea
 void PredictionInputs::addPath(const std::string& path, const ModelInput& model, std::vector<SkippedInput>* skipped)
 {
     std::error_code ec;
+    if (fs::is_directory(path, ec) && model.readsText()) {  // its files, by name
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::directory_iterator(path, ec))
+            if (entry.is_regular_file() && entry.path().filename().string()[0] != '.') files.push_back(entry.path());
+        if (ec) throw std::invalid_argument(path + ": cannot list the folder (" + ec.message() + ")");
+        if (files.empty()) throw std::invalid_argument(path + ": no text files in the folder (sub-folders are not read)");
+        std::sort(files.begin(), files.end());
+        for (const fs::path& file : files) readOrSkip(file.string(), skipped, [&] { addTextFile(file.string(), model, skipped); });
+        return;
+    }
     if (fs::is_directory(path, ec)) {
         std::vector<fs::path> images;
         std::int64_t others = 0;
@@ -218,6 +229,7 @@ void PredictionInputs::addPath(const std::string& path, const ModelInput& model,
     // A FIFO, a socket or a device is named as what it is, not as missing.
     if (const std::string why = whyNotAFile(path); !why.empty())
         throw std::invalid_argument(path + ": " + (why == "no such file" ? std::string("no such file or folder") : why));
+    if (model.readsText()) return addTextFile(path, model, skipped);
     switch (kindOf(path)) {
     case Kind::Image: addImage(path, model); break;
     case Kind::IdxImages: {

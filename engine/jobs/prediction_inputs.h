@@ -1,5 +1,6 @@
 // What `predict` reads: PNG/JPEG files, folders of them, IDX image files (their labels file
-// beside them is read when it is there) and CSV rows, as one Dataset of samples shaped as the
+// beside them is read when it is there), CSV rows, and for a text classifier text files
+// (prediction_texts.cpp), as one Dataset of samples shaped as the
 // experiment's own reader shapes them, so the loader applies the experiment's transforms
 // (normalisation) exactly as evaluation does. Images are decoded by data/image_decode.h, IDX
 // and CSV files by the dataset readers: there is no second decoder here.
@@ -11,10 +12,12 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "data/dataset.h"
+#include "data/tokenizer.h"
 #include "types/message.h"
 
 namespace ts {
@@ -27,7 +30,13 @@ struct ModelInput {
     std::vector<std::string> featureNames;  // csv: the training table's feature columns, in order
     std::string labelColumn;                // csv: read when an input table has it
     std::string resize = "crop";            // image_folder: dataset.resize, as the reader resized training images
+    // A text classifier (text_folder, or csv with text_column): the padded tokenizer it was
+    // trained with (its checkpoint's), and the line between a file's texts (dataset.separator;
+    // empty: a file is one text). sampleShape is then [context].
+    std::optional<Tokenizer> tokenizer;
+    std::string separator;
     bool resizes() const { return format == "image_folder"; }
+    bool readsText() const { return tokenizer.has_value(); }
     std::string describe() const;  // "28x28 grayscale images ([1, 28, 28])", "rows of 4 features (a, b, c, d)"
 };
 
@@ -54,6 +63,9 @@ public:
     std::int64_t get(std::int64_t index, float* out) const override;
     const std::vector<std::int64_t>& labels() const override { return zeros_; }
     std::string description() const override;
+    // Texts are token ids, padded at their end (the loader cuts a batch to its longest).
+    DType inputDType() const override { return padding_ >= 0 ? DType::I64 : DType::F32; }
+    std::int64_t paddingId() const override { return padding_; }
 
     const std::vector<InputSource>& sources() const { return sources_; }
     // What was done to fit an input, said once per file ("a.png: resized 64x48 to 32x32 ...").
@@ -62,6 +74,7 @@ public:
 private:
     friend std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>&, const ModelInput&,
                                                                   std::vector<SkippedInput>*);
+    friend std::shared_ptr<PredictionInputs> openPredictionTexts(const std::vector<std::string>&, const ModelInput&);
     void addPath(const std::string& path, const ModelInput& model, std::vector<SkippedInput>* skipped);
     struct Table {  // an IDX or CSV file read by its dataset reader
         std::shared_ptr<Dataset> data;
@@ -69,14 +82,19 @@ private:
     };
     void addImage(const std::string& path, const ModelInput& model);
     void addTable(std::shared_ptr<Dataset> data, const std::string& path, bool labelled);
+    // prediction_texts.cpp: a file's texts (split at the separator), or texts given directly.
+    void addTextFile(const std::string& path, const ModelInput& model, std::vector<SkippedInput>* skipped);
+    void addTexts(const std::vector<std::string>& texts, const std::vector<InputSource>& sources, const ModelInput& model,
+                  std::vector<SkippedInput>* skipped);
 
     Shape shape_;
     std::vector<std::string> classNames_;
     std::vector<InputSource> sources_;
     std::vector<std::int64_t> zeros_;
     std::vector<Message> notes_;
-    std::vector<float> images_;  // decoded image samples, in order of imageSample_
+    std::vector<float> images_;  // decoded samples (images, or texts' token ids), in order of imageSample_
     std::vector<std::int64_t> imageSample_;  // per sample: its row in images_, or -1 (a table's)
+    std::int64_t padding_ = -1;  // a text classifier's padding id
     std::vector<Table> tables_;
 };
 
@@ -88,5 +106,8 @@ private:
 // to predict none); only "no inputs at all" still throws.
 std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::string>& paths, const ModelInput& model,
                                                        std::vector<SkippedInput>* skipped = nullptr);
+// Texts given as they are (`predict --text`) for a text classifier, named "text 1", "text 2",
+// ...; std::invalid_argument for a model that does not read text, or a text it cannot encode.
+std::shared_ptr<PredictionInputs> openPredictionTexts(const std::vector<std::string>& texts, const ModelInput& model);
 
 }  // namespace ts

@@ -79,7 +79,18 @@ Predictor::Predictor(const PredictorOptions& options) : impl_(std::make_unique<I
     m.input.resize = m.spec.dataset.resize;
     m.input.sampleShape = splits.train->sampleShape();
     m.input.classNames = splits.train->classNames();
-    if (m.spec.dataset.format == "csv") {
+    // Texts are encoded as the model was trained: by its checkpoint's tokenizer (a checkpoint of
+    // a text classifier written before they kept it: its data's, rebuilt from the same files).
+    if (const std::string& text = checkpoint.state.tokenizer.empty() ? splits.tokenizer : checkpoint.state.tokenizer;
+        !text.empty()) {
+        const Tokenizer tokenizer = Tokenizer::parse(text);
+        if (!tokenizer.padded())
+            throw std::invalid_argument("run " + std::to_string(options.runId) + " is a language model: it writes text, it "
+                                        "does not classify it; trainstudio-cli generate " + std::to_string(options.runId) +
+                                        " --prompt \"...\" samples from it");
+        m.input.tokenizer = tokenizer;
+        m.input.separator = m.spec.dataset.separator;
+    } else if (m.spec.dataset.format == "csv") {
         m.input.featureNames = featureNames(m.spec);
         m.input.labelColumn = m.spec.dataset.labelColumn;
     }

@@ -1,8 +1,9 @@
-// The Transformer templates leave TrainStudio whole: the real CLI trains the shipped ViT and
-// character-level GPT for a few steps, then docs/load_transformer_torch.py (Debian's
-// python3-torch) loads each checkpoint into torch.nn modules with strict=True and agrees with
-// `predict` (the ViT's probabilities within 1e-5) and with `generate --temperature 0` (the
-// GPT's greedy text, character for character). A few steps suffice: the check is that the
+// The Transformer templates leave TrainStudio whole: the real CLI trains the shipped ViT,
+// character-level GPT and topics classifier for a few steps, then docs/load_transformer_torch.py
+// (Debian's python3-torch) loads each checkpoint into torch.nn modules with strict=True and
+// agrees with `predict` (the ViT's and the classifier's probabilities within 1e-5; texts of
+// several lengths, one longer than the context, so padding, its mask and the cut all count)
+// and with `generate --temperature 0` (the GPT's greedy text, character for character). A few steps suffice: the check is that the
 // same weights compute the same function, which an untrained model shows as well as a trained one.
 #include <QDir>
 #include <QFile>
@@ -120,6 +121,28 @@ private slots:
         const Result t = torch({"char-gpt", weights, "Q: What is", "60", text});
         QVERIFY2(t.exitCode == 0, qPrintable(t.out + t.err));
         QVERIFY2(t.out.contains("with strict=True") && t.out.contains("the same text as trainstudio-cli generate"), qPrintable(t.out));
+    }
+
+    void topicsAgreesWithPredict()
+    {
+        if (!QFileInfo::exists(kFortunes + "/startrek")) QSKIP("fortunes is not installed");
+        const QString weights = trained("fortunes_topics.yaml", {"training.device=cpu", "training.max_steps=4", "schedule.warmup_steps=2"});
+        const QStringList texts{"Beam me up, Scotty.", "Real programmers do not comment their code; they read it.",
+                                "An apple a day keeps the doctor away, " + QString("and a long text goes on past the context. ").repeated(4),
+                                "Love"};
+        QStringList args{"predict", QString::number(lastRun_), "--workspace", ws_, "--checkpoint", "last", "--json", "--top", "6"};
+        for (const QString& t : texts) args << "--text" << t;
+        const Result predicted = cli(args);
+        QVERIFY2(predicted.exitCode == 0, qPrintable(predicted.err));
+        const QString jsonl = dir_.filePath("topics_predict.jsonl"), lines = dir_.filePath("topics_texts.txt");
+        QFile out(jsonl), in(lines);
+        QVERIFY(out.open(QIODevice::WriteOnly) && in.open(QIODevice::WriteOnly));
+        out.write(predicted.out.toUtf8());
+        in.write((texts.join('\n') + '\n').toUtf8());
+        out.close(), in.close();
+        const Result t = torch({"topics", weights, lines, jsonl});
+        QVERIFY2(t.exitCode == 0, qPrintable(t.out + t.err));
+        QVERIFY2(t.out.contains("with strict=True") && t.out.contains("4 of 4 texts get predict's class"), qPrintable(t.out));
     }
 };
 
