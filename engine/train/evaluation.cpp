@@ -68,26 +68,6 @@ Executor& Evaluator::executorFor(std::int64_t batch)
 bool Evaluator::evaluate(Executor& source, Loader& loader, ClassificationMetrics& metrics, const RunControl* control,
                          const BatchLogits& onBatch)
 {
-    // Executors whose parameters are current for this pass (copied lazily, once each).
-    std::map<std::int64_t, bool> synced;
-    auto sync = [&](Executor& target) {
-        auto& src = source.parameters();
-        auto& dst = target.parameters();
-        if (src.size() != dst.size()) throw std::logic_error("evaluation executor has other parameters");
-        for (std::size_t i = 0; i < src.size(); ++i) {
-            if (dst[i].name != src[i].name) throw std::logic_error("evaluation executor orders parameters differently");
-            backend_.copyBytes(dst[i].value.raw(), src[i].value.raw(), src[i].value.bytes());
-        }
-    };
-    const GraphBinding binding = GraphBinding::of(source.graph());
-    loader.startEpoch(0);
-    Batch batch;
-    while (loader.next(batch)) {
-        if (control && control->stopRequested()) return false;
-        Executor& exec = executorFor(batch.size);
-        if (!synced[batch.size]) {
-            sync(exec);
-{
     const std::string output = GraphBinding::of(source.graph()).logits;
     return pass(source, loader, control, [&](const Batch& batch, const std::vector<float>& logits, double loss) {
         const std::int64_t rows = batch.labels.numel();  // a class per sample, or per position of a sequence
@@ -111,6 +91,26 @@ bool Evaluator::evaluate(Executor& source, Loader& loader, TaskMetrics& metrics,
 }
 
 bool Evaluator::pass(Executor& source, Loader& loader, const RunControl* control, const Count& count)
+{
+    // Executors whose parameters are current for this pass (copied lazily, once each).
+    std::map<std::int64_t, bool> synced;
+    auto sync = [&](Executor& target) {
+        auto& src = source.parameters();
+        auto& dst = target.parameters();
+        if (src.size() != dst.size()) throw std::logic_error("evaluation executor has other parameters");
+        for (std::size_t i = 0; i < src.size(); ++i) {
+            if (dst[i].name != src[i].name) throw std::logic_error("evaluation executor orders parameters differently");
+            backend_.copyBytes(dst[i].value.raw(), src[i].value.raw(), src[i].value.bytes());
+        }
+    };
+    const GraphBinding binding = GraphBinding::of(source.graph());
+    loader.startEpoch(0);
+    Batch batch;
+    while (loader.next(batch)) {
+        if (control && control->stopRequested()) return false;
+        Executor& exec = executorFor(batch.size);
+        if (!synced[batch.size]) {
+            sync(exec);
             synced[batch.size] = true;
         }
         feedBatch(exec, binding, batch);

@@ -57,17 +57,17 @@ public:
     using BatchLogits = std::function<void(const Batch& batch, const std::vector<float>& logits)>;
     bool evaluate(Executor& source, Loader& loader, ClassificationMetrics& metrics, const RunControl* control,
                   const BatchLogits& onBatch = {});
-
-private:
     // The same for either task (regression: the outputs are the predicted values).
     bool evaluate(Executor& source, Loader& loader, TaskMetrics& metrics, const RunControl* control,
                   const BatchLogits& onBatch = {});
-    Executor& executorFor(std::int64_t batch);
 
-    Graph graph_;
+private:
+    Executor& executorFor(std::int64_t batch);
     // Runs every batch through the inference executors; `count` sees each with the output and loss.
     using Count = std::function<void(const Batch& batch, const std::vector<float>& output, double loss)>;
     bool pass(Executor& source, Loader& loader, const RunControl* control, const Count& count);
+
+    Graph graph_;
     Backend& backend_;
     std::int64_t classes_;
     std::vector<int> topK_;
