@@ -142,7 +142,26 @@ struct Loader::Impl {
             if (!transforms.identity())
                 transforms.apply(sample, transforms.draw(options.seed, ep, start + i), scratch);
         }
+        if (tokens && dataset->paddingId() >= 0 && shape.rank() == 1) cutPadding(b, dataset->paddingId());
         return b;
+    }
+
+    // Cuts the padding after a batch's longest sample: rows move to a stride of that length,
+    // in place (each moves towards the front of its storage, never over a row still unread).
+    static void cutPadding(Batch& b, std::int64_t padding)
+    {
+        const std::int64_t n = b.inputs.shape()[0], full = b.inputs.shape()[1];
+        std::int64_t* ids = b.inputs.data<std::int64_t>();
+        std::int64_t longest = 1;
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::int64_t t = full;
+            while (t > longest && ids[i * full + t - 1] == padding) --t;
+            longest = std::max(longest, t);
+        }
+        b.paddingId = padding;
+        if (longest == full) return;
+        for (std::int64_t i = 1; i < n; ++i) std::copy_n(ids + i * full, longest, ids + i * longest);
+        b.inputs = Tensor::view(b.inputs.storage(), b.inputs.offset(), Shape{n, longest}, DType::I64);
     }
 
     void workerLoop()

@@ -21,6 +21,10 @@ struct Batch {
     Tensor labels;  // [n] i64, or [n, targetShape...] for sequence data; f32 for value targets (regression)
     std::int64_t size = 0;  // n (the last batch may be smaller unless dropLast; a shard of a global batch)
     std::int64_t index = 0;  // position in the epoch (of the global batch)
+    // The id cut from the end of every sample of a padded sequence dataset (Dataset::paddingId):
+    // inputs are then [n, the longest sample's tokens], so a batch of short texts costs what
+    // they hold. feedBatch pads back for a model that takes only the full length. -1: none cut.
+    std::int64_t paddingId = -1;
 };
 
 struct LoaderOptions {

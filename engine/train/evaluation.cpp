@@ -25,11 +25,31 @@ GraphBinding GraphBinding::of(const CheckedGraph& graph)
     return b;
 }
 
+namespace {
+
+// A batch cut to its longest sample, padded back to `shape` (the model's one length).
+Tensor padBack(const Tensor& ids, const Shape& shape, std::int64_t paddingId)
+{
+    const std::int64_t n = ids.shape()[0], used = ids.shape()[1], full = shape[1];
+    Tensor out = Tensor::empty(shape, DType::I64);
+    std::int64_t* o = out.data<std::int64_t>();
+    std::fill(o, o + out.numel(), paddingId);
+    for (std::int64_t i = 0; i < n; ++i) std::copy_n(ids.data<std::int64_t>() + i * used, used, o + i * full);
+    return out;
+}
+
+}  // namespace
+
 void feedBatch(Executor& executor, const GraphBinding& binding, const Batch& batch)
 {
-    const Tensor target = executor.value(binding.input);
+    const Shape planned = executor.plannedGraph().values[std::size_t(executor.plannedGraph().findValue(binding.input))].spec.shape;
     Tensor inputs = batch.inputs;
-    if (inputs.shape() != target.shape() && inputs.numel() == target.numel()) inputs = inputs.reshaped(target.shape());
+    if (inputs.shape() != planned && inputs.numel() == planned.numel()) inputs = inputs.reshaped(planned);
+    // Texts cut to the batch's longest run at that length where the model takes it.
+    if (batch.paddingId >= 0 && inputs.shape() != planned && inputs.shape().rank() == 2 && planned.rank() == 2 &&
+        inputs.shape()[0] == planned[0] && inputs.shape()[1] < planned[1] && !executor.fitInput(binding.input, inputs.shape()))
+        inputs = padBack(inputs, planned, batch.paddingId);
+    if (inputs.shape() == planned) executor.fitInput(binding.input, planned);
     executor.setInput(binding.input, inputs);
     executor.setInput(binding.label, batch.labels);
 }

@@ -36,7 +36,9 @@ struct GraphBinding {
 
 // Copies a batch into an executor planned for batch.size samples. Sample shapes that differ
 // from the graph input's but hold as many values (a [16] vector for a [1, 4, 4] input) are
-// reshaped; anything else throws std::invalid_argument naming both shapes.
+// reshaped. A batch of texts cut to its longest (Batch::paddingId) runs at that length where
+// the model takes it (Executor::fitInput) and is padded back where it does not. Anything else
+// throws std::invalid_argument naming both shapes.
 void feedBatch(Executor& executor, const GraphBinding& binding, const Batch& batch);
 // The executor's output for the current batch, on the host: [n * classes] floats.
 std::vector<float> hostLogits(const Executor& executor, const GraphBinding& binding);

@@ -284,7 +284,7 @@ void Trainer::loadFixedBatches()
 // samples in the run's log show gibberish turning into words as the model alone changes.
 void Trainer::publishTextSample(std::int64_t epoch)
 {
-    if (splits_.tokenizer.empty() || comm_->rank() != 0) return;
+    if (splits_.tokenizer.empty() || splits_.train->targetShape().rank() == 0 || comm_->rank() != 0) return;
     const Dataset& data = splits_.validation ? *splits_.validation : *splits_.train;
     std::vector<float> block(static_cast<std::size_t>(data.sampleShape().numel()));
     data.get(0, block.data());
