@@ -1,6 +1,7 @@
 #include "eval_report.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -159,6 +160,53 @@ void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationR
         json["temperature_fit_samples"] = std::int64_t(record.metrics.at(kTemperatureSamplesMetric));
     }
     printJson(json);
+}
+
+void printRegressionReport(const EvaluationRecord& record, bool json)
+{
+    const std::string& s = record.split;
+    auto value = [&](const std::string& name) {
+        const auto it = record.metrics.find(s + "_" + name);
+        return it == record.metrics.end() ? std::nan("") : it->second;
+    };
+    if (json) {
+        Json out = {{"event", "report"}, {"evaluation_id", record.id}, {"run_id", record.runId}, {"epoch", record.epoch},
+                    {"split", s}, {"samples", record.samples}, {"task", "regression"}};
+        for (const char* name : {"loss", "mae", "rmse", "mape", "r2", "baseline_mae", "baseline_rmse"}) out[name] = jsonValue(value(name));
+        printJson(out);
+        return;
+    }
+    std::printf("\nevaluation %lld of run %lld: epoch %lld, %s split, %s samples, regression\n\n",
+                static_cast<long long>(record.id), static_cast<long long>(record.runId), static_cast<long long>(record.epoch),
+                s.c_str(), formatCount(record.samples).c_str());
+    Table table({"", "MAE", "RMSE", "R²", "MAPE %"}, "lrrrr");
+    table.add({"model", fixed(value("mae")), fixed(value("rmse")), fixed(value("r2")), fixed(value("mape"), 2)});
+    // The mean's R² is 0 on the training split by definition; on another split about 0, so left out.
+    table.add({"training mean", fixed(value("baseline_mae")), fixed(value("baseline_rmse")), "", ""});
+    table.print(stdout, 2);
+    const double gain = 1 - value("rmse") / value("baseline_rmse");
+    if (std::isfinite(gain))
+        std::printf("\n  the model's RMSE is %.1f%% %s than predicting the training mean\n", 100 * std::abs(gain),
+                    gain >= 0 ? "lower" : "HIGHER");
+}
+
+void writeRegressionPredictionsCsv(const std::string& path, const std::vector<Prediction>& predictions,
+                                   const std::vector<std::string>& targetNames)
+{
+    const std::size_t targets = predictions.empty() ? targetNames.size() : predictions[0].targets.size();
+    std::string text = "index";
+    for (std::size_t k = 0; k < targets; ++k) {
+        const std::string name = k < targetNames.size() && !targetNames[k].empty() ? targetNames[k] : "target_" + std::to_string(k);
+        text += ',' + name + ",predicted_" + name;
+    }
+    text += '\n';
+    for (const Prediction& p : predictions) {
+        text += std::to_string(p.sample);
+        for (std::size_t k = 0; k < p.targets.size() && k < p.values.size(); ++k)
+            text += ',' + exactNumber(double(p.targets[k])) + ',' + exactNumber(double(p.values[k]));
+        text += '\n';
+    }
+    writeUserFile(path, text);
 }
 
 void writePredictionsCsv(const std::string& path, const std::vector<Prediction>& predictions, std::int64_t classes)

@@ -20,6 +20,16 @@ void printEvaluationReport(const EvaluationRecord& record, const EvaluationRepor
 void printEvaluationReportJson(const EvaluationRecord& record, const EvaluationReport& report,
                                const std::vector<std::string>& classNames);
 
+// A regression's evaluation (record.classes 0): MAE, RMSE, R², MAPE and the loss beside
+// what predicting the training mean scores (the baseline the model must beat); as a table, or
+// one {"event":"report"} JSON line.
+void printRegressionReport(const EvaluationRecord& record, bool json);
+
+// A regression's predictions: index, then per target (named by `targetNames`, else its index)
+// the actual value and the predicted one: index,<t>,predicted_<t>,...
+void writeRegressionPredictionsCsv(const std::string& path, const std::vector<Prediction>& predictions,
+                                   const std::vector<std::string>& targetNames);
+
 // index,label,predicted,confidence,p_0..p_{K-1}: one row per sample, a header first; every
 // probability the exact float the store holds (shortest text that reads back as its double).
 // Throws std::runtime_error naming the file when it cannot be written.

@@ -59,6 +59,16 @@ void reportEvaluation(const JobEnvironment& env, std::int64_t runId, std::int64_
     if (record == evaluations.end())
         throw std::runtime_error("evaluation " + std::to_string(evaluationId) + " is not in the store after it was written");
     const std::vector<Prediction> predictions = reader.predictions(evaluationId);
+    if (record->classes == 0) {  // regression: values, not classes
+        printRegressionReport(*record, json);
+        if (!csvPath.empty()) {
+            const std::optional<RunInfo> run = reader.run(runId);
+            const ExperimentSpec spec = parseExperiment(run->experimentYaml, "run " + std::to_string(runId));
+            writeRegressionPredictionsCsv(csvPath, predictions, spec.dataset.targetColumns);
+            if (!json) std::printf("\n  %s predictions written to %s\n", formatCount(std::int64_t(predictions.size())).c_str(), csvPath.c_str());
+        }
+        return;
+    }
     const EvaluationReport report = evaluationReport(predictions, record->classes, fittedTemperature(*record));
     const std::vector<std::string> names = runClassNames(reader, runId);
     if (json) printEvaluationReportJson(*record, report, names);

@@ -34,6 +34,7 @@ const Template kTemplates[] = {
     {"eval.started", QT_TRANSLATE_NOOP("EngineMessage", "evaluating run %1 at epoch %2 (step %3, %4) on the %5 split: %6")},
     {"eval.stopped", QT_TRANSLATE_N_NOOP("EngineMessage", "evaluation stopped by request after %1 of %n sample(s); nothing was stored"), 2},
     {"eval.finished", QT_TRANSLATE_N_NOOP("EngineMessage", "evaluation %1 of run %2 (epoch %3) on %n %5 sample(s): %5_acc %6, %5_loss %7"), 4},
+    {"eval.finished_regression", QT_TRANSLATE_N_NOOP("EngineMessage", "evaluation %1 of run %2 (epoch %3) on %n %5 sample(s): MAE %6, RMSE %7; predicting the training mean instead: MAE %8, RMSE %9"), 4},
     {"lr_find.too_few_steps", QT_TRANSLATE_N_NOOP("EngineMessage", "the learning-rate finder stopped after %n step(s), too few to suggest a rate; lower min_lr or train on more data"), 1},
     {"lr_find.finished", QT_TRANSLATE_N_NOOP("EngineMessage", "learning-rate range test over %n step(s) (%2 to %3): suggested lr %4, the median of three rules (steepest descent at %5, lowest loss at %6 / 10, valley at %7)"), 1},
     {"lr_find.finished_diverged", QT_TRANSLATE_N_NOOP("EngineMessage", "learning-rate range test over %n step(s) (%2 to %3, stopped when the loss diverged): suggested lr %4, the median of three rules (steepest descent at %5, lowest loss at %6 / 10, valley at %7)"), 1},

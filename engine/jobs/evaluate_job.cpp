@@ -29,6 +29,8 @@
 #include "train/evaluation.h"
 #include "train/evaluation_report.h"
 #include "train/metrics.h"
+#include "train/regression_metrics.h"
+#include "train/task_metrics.h"
 #include "train/run_control.h"
 
 namespace ts {
@@ -169,6 +171,53 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
                    makeMessage(MessageId::EvalStarted, {std::to_string(job.runId), std::to_string(chosen.epoch),
                                                         std::to_string(chosen.step), weightsPath, split,
                                                         data->description()}));
+
+        // Regression: every sample's predicted and actual values, the trainer's metrics and the
+        // training-mean baseline beside them; no classes, so no calibration.
+        if (hasValueTargets(*data)) {
+            Loader loader(data, spec.dataset, splits.trainStatistics, options);
+            TaskMetrics metrics = TaskMetrics::forDataset(*data, {});
+            std::vector<Prediction> predictions;
+            const std::int64_t perSample = data->targetShape().numel(), batches = loader.batchesPerEpoch();
+            const bool complete = evaluator.evaluate(weights, loader, metrics, &control, [&](const Batch& b, const std::vector<float>& values) {
+                const float* targets = b.labels.data<float>();
+                for (std::int64_t i = 0; i < b.size; ++i) {
+                    Prediction p;
+                    p.sample = std::int64_t(predictions.size());
+                    p.values.assign(values.begin() + i * perSample, values.begin() + (i + 1) * perSample);
+                    p.targets.assign(targets + i * perSample, targets + (i + 1) * perSample);
+                    predictions.push_back(std::move(p));
+                }
+                listener.onEvent(ProgressEvent{b.index + 1, batches, makeMessage(MessageId::EvalProgress, {split})});
+            });
+            const auto seen = std::int64_t(predictions.size());
+            if (!complete) {
+                done.outcome = FinishedEvent::Outcome::Stopped;
+                done.message = makeMessage(MessageId::EvalStopped, {std::to_string(seen), std::to_string(data->size())});
+                return;
+            }
+            EvaluationRecord record;
+            record.runId = job.runId;
+            record.checkpointPath = chosen.path;
+            record.step = chosen.step;
+            record.epoch = chosen.epoch;
+            record.split = prefix;
+            record.samples = seen;
+            record.classes = 0;  // regression (evaluation_records.h)
+            record.createdTime = unixNow();
+            record.metrics = metrics.summary(prefix);
+            const MeanBaseline baseline = meanBaseline(*splits.train, *data);
+            addBaselineMetrics(record.metrics, prefix, baseline);
+            RunWriter writer(workspace);
+            result.evaluationId = writer.addEvaluation(record, predictions);
+            done.metrics = record.metrics;
+            const RegressionMetrics& r = *metrics.regression();
+            done.message = makeMessage(MessageId::EvalFinishedRegression,
+                                       {std::to_string(result.evaluationId), std::to_string(job.runId), std::to_string(chosen.epoch),
+                                        std::to_string(seen), prefix, numberArg(r.mae()), numberArg(r.rmse()),
+                                        numberArg(baseline.mae), numberArg(baseline.rmse)});
+            return;
+        }
 
         // One pass over a dataset: every sample's prediction, and the trainer's metrics.
         const auto predict = [&](const std::shared_ptr<Dataset>& set, ClassificationMetrics& metrics, bool progress,

@@ -31,9 +31,16 @@ std::int64_t insertEvaluation(Database& db, const EvaluationRecord& r, const std
     }
     Statement row(db, "INSERT INTO predictions (evaluation_id, sample, label, predicted, confidence, probabilities) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    std::vector<float> both;  // bound without a copy: alive until the row is written
     for (const Prediction& p : predictions) {
         row.bind(1, id).bind(2, p.sample).bind(3, p.label).bind(4, p.predicted).bind(5, double(p.confidence));
-        row.bindBlob(6, p.probabilities.data(), p.probabilities.size() * sizeof(float));
+        if (p.values.empty()) {
+            row.bindBlob(6, p.probabilities.data(), p.probabilities.size() * sizeof(float));
+        } else {  // regression: the predicted values, then the actual ones (evaluation_records.h)
+            both = p.values;
+            both.insert(both.end(), p.targets.begin(), p.targets.end());
+            row.bindBlob(6, both.data(), both.size() * sizeof(float));
+        }
         row.run();
     }
     return id;
@@ -62,6 +69,9 @@ std::vector<Prediction> readPredictions(Database& db, std::int64_t evaluationId)
 {
     std::vector<Prediction> out;
     if (!hasEvaluations(db)) return out;
+    Statement kind(db, "SELECT classes FROM evaluations WHERE id = ?1");
+    kind.bind(1, evaluationId);
+    const bool regression = kind.step() && kind.integer(0) == 0;  // values and targets, not probabilities
     Statement s(db, "SELECT sample, label, predicted, confidence, probabilities FROM predictions "
                     "WHERE evaluation_id = ?1 ORDER BY sample");
     s.bind(1, evaluationId);
@@ -70,6 +80,12 @@ std::vector<Prediction> readPredictions(Database& db, std::int64_t evaluationId)
         const int bytes = sqlite3_column_bytes(s.handle(), 4);
         p.probabilities.resize(std::size_t(bytes) / sizeof(float));
         if (bytes > 0) std::memcpy(p.probabilities.data(), sqlite3_column_blob(s.handle(), 4), p.probabilities.size() * sizeof(float));
+        if (regression) {
+            const auto half = p.probabilities.begin() + std::ptrdiff_t(p.probabilities.size() / 2);
+            p.values.assign(p.probabilities.begin(), half);
+            p.targets.assign(half, p.probabilities.end());
+            p.probabilities.clear();
+        }
         out.push_back(std::move(p));
     }
     return out;

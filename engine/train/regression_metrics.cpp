@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "data/dataset.h"
+
 namespace ts {
 
 namespace {
@@ -106,6 +108,40 @@ std::map<std::string, double> RegressionMetrics::summary(const std::string& pref
     if (percentCount_) m[prefix + "_mape"] = mape();
     if (const double r = r2(); !std::isnan(r)) m[prefix + "_r2"] = r;
     return m;
+}
+
+MeanBaseline meanBaseline(const Dataset& train, const Dataset& evaluated)
+{
+    const Shape shape = train.targetShape();
+    const std::int64_t numel = shape.numel(), targets = shape[shape.rank() - 1];
+    if (train.size() == 0) throw std::invalid_argument("the mean baseline needs training samples");
+    std::vector<float> v(static_cast<std::size_t>(numel));
+    MeanBaseline b;
+    b.mean.assign(static_cast<std::size_t>(targets), 0.0);
+    for (std::int64_t i = 0; i < train.size(); ++i) {
+        train.getValues(i, v.data());
+        for (std::int64_t k = 0; k < numel; ++k) b.mean[static_cast<std::size_t>(k % targets)] += v[static_cast<std::size_t>(k)];
+    }
+    for (double& m : b.mean) m /= static_cast<double>(train.size() * (numel / targets));
+    double abs = 0, squares = 0;
+    for (std::int64_t i = 0; i < evaluated.size(); ++i) {
+        evaluated.getValues(i, v.data());
+        for (std::int64_t k = 0; k < numel; ++k) {
+            const double e = b.mean[static_cast<std::size_t>(k % targets)] - v[static_cast<std::size_t>(k)];
+            abs += std::abs(e);
+            squares += e * e;
+        }
+    }
+    const double n = static_cast<double>(evaluated.size() * numel);
+    b.mae = n > 0 ? abs / n : kNaN;
+    b.rmse = n > 0 ? std::sqrt(squares / n) : kNaN;
+    return b;
+}
+
+void addBaselineMetrics(std::map<std::string, double>& metrics, const std::string& prefix, const MeanBaseline& baseline)
+{
+    metrics[prefix + "_baseline_mae"] = baseline.mae;
+    metrics[prefix + "_baseline_rmse"] = baseline.rmse;
 }
 
 }  // namespace ts

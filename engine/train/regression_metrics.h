@@ -58,11 +58,17 @@ private:
     std::vector<Target> perTarget_;
 };
 
+class Dataset;
+
 // What predicting the training targets' mean for every sample scores on another split: the
 // baseline a regression model must beat (the evaluation report shows it beside the model).
 struct MeanBaseline {
-    std::vector<double> mean;  // per target, from the training split
+    std::vector<double> mean;  // per target (the last dimension of the targets), from `train`
     double mae = 0, rmse = 0;  // on the split evaluated
 };
+// Both datasets have value targets of one shape (data/dataset.h); `train` is not empty.
+MeanBaseline meanBaseline(const Dataset& train, const Dataset& evaluated);
+// "<prefix>_baseline_mae" and "<prefix>_baseline_rmse".
+void addBaselineMetrics(std::map<std::string, double>& metrics, const std::string& prefix, const MeanBaseline& baseline);
 
 }  // namespace ts

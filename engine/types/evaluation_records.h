@@ -16,7 +16,8 @@ struct EvaluationRecord {
     std::string split;           // "test" | "val" | "train"
     std::int64_t samples = 0, classes = 0;
     double createdTime = 0;      // Unix seconds
-    std::map<std::string, double> metrics;  // "test_acc", "test_loss", "test_macro_f1", ... (NaN kept)
+    std::map<std::string, double> metrics;  // "test_acc", "test_loss", "test_macro_f1", ... (NaN kept);
+                                            // regression: "test_rmse", ..., "test_baseline_rmse" (train/regression_metrics.h)
 };
 
 // One sample of the split, in the split's order.
@@ -25,6 +26,10 @@ struct Prediction {
     std::int64_t label = 0, predicted = 0;
     float confidence = 0;        // softmax probability of the predicted class
     std::vector<float> probabilities;  // softmax of the logits, one per class
+    // Regression (the evaluation's classes is 0; label, predicted and confidence are 0): the
+    // sample's predicted and actual target values, in the data's units. The store keeps them
+    // in the probabilities column, the predicted values first.
+    std::vector<float> values, targets;
 };
 
 }  // namespace ts

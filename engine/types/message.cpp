@@ -33,6 +33,9 @@ const std::vector<MessageTemplate> kTemplates = {
     {EvalStopped, "eval.stopped", "evaluation stopped by request after %1 of %2 {2:sample|samples}; nothing was stored"},
     {EvalFinished, "eval.finished",
      "evaluation %1 of run %2 (epoch %3) on %4 %5 {4:sample|samples}: %5_acc %6, %5_loss %7"},
+    {EvalFinishedRegression, "eval.finished_regression",
+     "evaluation %1 of run %2 (epoch %3) on %4 %5 {4:sample|samples}: MAE %6, RMSE %7; predicting the training mean "
+     "instead: MAE %8, RMSE %9"},
     {LrFindTooFewSteps, "lr_find.too_few_steps",
      "the learning-rate finder stopped after %1 {1:step|steps}, too few to suggest a rate; lower min_lr or train on "
      "more data"},

@@ -38,6 +38,7 @@ enum class MessageId {
     EvalStarted,
     EvalStopped,
     EvalFinished,
+    EvalFinishedRegression,
     LrFindTooFewSteps,
     LrFindFinished,
     LrFindFinishedDiverged,

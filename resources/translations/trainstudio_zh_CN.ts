@@ -1495,6 +1495,12 @@ Or set training.skip_non_finite_loss to skip such steps.</source>
             <numerusform>%n 行中有 %1 行文本为空（第一行：%3）：已略去；请填入文本或删除该行</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>evaluation %1 of run %2 (epoch %3) on %n %5 sample(s): MAE %6, RMSE %7; predicting the training mean instead: MAE %8, RMSE %9</source>
+        <translation>
+            <numerusform>运行 %2 的评估 %1（第 %3 轮），%n 个 %5 样本：MAE %6，RMSE %7；若改为预测训练集均值：MAE %8，RMSE %9</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>FileWriter</name>

@@ -19,6 +19,8 @@
 #include "train/trainer.h"
 #include "backend/backend.h"
 #include "blob_dataset.h"
+#include "evaluated_run.h"
+#include "store/run_reader.h"
 
 using namespace ts;
 
@@ -296,6 +298,46 @@ private slots:
         QVERIFY2(done.metrics.at("val_rmse") < 0.25 * baseline,
                  qPrintable(QString("val_rmse %1, baseline %2").arg(done.metrics.at("val_rmse")).arg(baseline)));
         QVERIFY(done.metrics.at("val_r2") > 0.9);
+    }
+
+    // The evaluate job on a regression run: its metrics, the training-mean baseline and every
+    // sample's predicted and actual value, read back from the store.
+    void evaluationKeepsValuesAndTheMeanBaseline()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("d.csv");
+        writeFile(csv, linearCsv());
+        const ExperimentSpec spec = parseExperiment(regressionYaml(csv, "MSE", 4), "r.yaml");
+        const test::EvaluatedRun run = test::trainAndEvaluate(spec, dir.filePath("ws").toStdString());
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        RunReader reader(Workspace::open(dir.filePath("ws").toStdString()));
+        const std::vector<EvaluationRecord> records = reader.evaluations(run.runId);
+        QCOMPARE(records.size(), std::size_t(1));
+        const EvaluationRecord& r = records[0];
+        QCOMPARE(r.classes, std::int64_t(0));
+        QCOMPARE(r.split, std::string("val"));
+        const std::vector<Prediction> rows = reader.predictions(run.evaluationId);
+        QCOMPARE(std::int64_t(rows.size()), r.samples);
+
+        const DatasetSplits splits = openExperimentDataset(spec, "");
+        QCOMPARE(std::int64_t(rows.size()), splits.validation->size());
+        double mean = 0, squares = 0, baseline = 0;
+        float v = 0;
+        for (std::int64_t i = 0; i < splits.train->size(); ++i) splits.train->getValues(i, &v), mean += v;
+        mean /= double(splits.train->size());
+        for (const Prediction& p : rows) {
+            QCOMPARE(p.values.size(), std::size_t(1));
+            QVERIFY(p.probabilities.empty());
+            splits.validation->getValues(p.sample, &v);
+            QCOMPARE(p.targets, std::vector<float>{v});
+            squares += (double(p.values[0]) - v) * (double(p.values[0]) - v);
+            baseline += (mean - v) * (mean - v);
+        }
+        const double n = double(rows.size());
+        QVERIFY(std::abs(r.metrics.at("val_rmse") - std::sqrt(squares / n)) < 1e-5 * r.metrics.at("val_rmse"));
+        QVERIFY(std::abs(r.metrics.at("val_baseline_rmse") - std::sqrt(baseline / n)) < 1e-9 * std::sqrt(baseline / n));
+        QVERIFY(r.metrics.count("val_baseline_mae") && r.metrics.count("val_r2") && r.metrics.count("val_mae"));
+        QVERIFY(r.metrics.at("val_rmse") < r.metrics.at("val_baseline_rmse"));
     }
 };
 
