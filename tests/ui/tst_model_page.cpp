@@ -773,6 +773,29 @@ private slots:
         QCOMPARE(findNode(page.document()->state().model, name)->op, std::string("MSE"));
     }
 
+    // The recurrent ops on the canvas: [time, hidden] for a sequence, [hidden x directions] for
+    // `last`, and PyTorch's parameter count (4 gates x (in + hidden + 2) x hidden for an LSTM).
+    void recurrentNodesShowTheirShapes()
+    {
+        ExperimentSpec spec = emptyCnnExperiment();
+        spec.model = Graph{};
+        spec.model.inputs = {{"series", Shape{28, 3}, DType::F32}, {"label", Shape{}, DType::I64}};
+        spec.model.add("lstm", "LSTM", {"series"}, {{"hidden_size", std::int64_t(16)}});
+        spec.model.add("gru", "GRU", {"lstm"}, {{"hidden_size", std::int64_t(8)}, {"bidirectional", true}, {"return", std::string("last")}});
+        ExperimentDocument experiment;
+        ModelPage page(&experiment);
+        experiment.openUntitled(spec);
+        const auto details = [&](const QString& id) {
+            for (QGraphicsItem* g : page.canvas()->scene()->items())
+                if (auto* n = dynamic_cast<widgets::NodeItem*>(g); n && n->look().title == id) return n->look().details;
+            return QStringList();
+        };
+        QCOMPARE(details(QStringLiteral("lstm")).value(0), QStringLiteral("[28, 16]"));
+        QVERIFY2(details(QStringLiteral("lstm")).value(1).startsWith(compactCount(4.0 * (3 + 16 + 2) * 16) + " params"),
+                 qPrintable(details(QStringLiteral("lstm")).value(1)));
+        QCOMPARE(details(QStringLiteral("gru")).value(0), QStringLiteral("[16]"));
+    }
+
     // Seen: with an error anywhere, every node's FLOPs were per batch (conv1 jumped x128).
     void flopsStayPerSampleWhenAnotherNodeHasAnError()
     {
