@@ -3961,6 +3961,10 @@ Loss −log p(true class): %5</source>
         <source>%1 samples: %2 predicted as %3</source>
         <translation>%1 个样本：%2 被预测为 %3</translation>
     </message>
+    <message>
+        <source>Evaluation of the %1 split at epoch %2 (%3 samples), a regression: MAE %4, RMSE %5, R² %6; predicting the training mean instead: MAE %7, RMSE %8</source>
+        <translation>第 %2 轮在%1划分上的评估（%3 个样本），回归：MAE %4，RMSE %5，R² %6；若改为预测训练集均值：MAE %7，RMSE %8</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::ExperimentDocument</name>

@@ -329,6 +329,38 @@ private slots:
         view->grab().save(screenshotDir() + "/evaluation_missing_dataset.png");
     }
 
+    // A regression's evaluation has values, not classes: its numbers and the training-mean
+    // baseline are shown, and no class plot (an empty confusion matrix would be nonsense).
+    void regressionShowsItsNumbersWithoutClassPlots()
+    {
+        QTemporaryDir dir;
+        std::ofstream csv(dir.filePath("r.csv").toStdString());
+        csv << "x,y\n";
+        for (int i = 0; i < 60; ++i) csv << i * 0.1 << ',' << 3 * i * 0.1 + 1 << '\n';
+        csv.close();
+        const ExperimentSpec spec = parseExperiment(
+            "name: r\ndataset: {format: csv, path: " + dir.filePath("r.csv").toStdString() +
+                ", target_columns: [y], feature_columns: [x], validation_fraction: 0.25, loader: {num_workers: 0}}\n"
+                "model:\n  layers: [{Linear: {out_features: 1}}, MSE]\noptimizer: {type: adam, lr: 0.05}\n"
+                "training: {epochs: 3, batch_size: 8, device: cpu}\n",
+            "r.yaml");
+        const test::EvaluatedRun run = test::trainAndEvaluate(spec, dir.filePath("ws").toStdString());
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        RunReader reader(Workspace::open(dir.filePath("ws").toStdString()));
+        EvaluationView view;
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showRun(reader, run.runId);
+        const QString summary = view.summaryText();
+        QVERIFY2(summary.contains("a regression: MAE") && summary.contains("RMSE") && summary.contains("training mean"),
+                 qPrintable(summary));
+        QVERIFY(!view.report().has_value());
+        QCOMPARE(view.predictions().size(), std::size_t(15));
+        QVERIFY(!view.tabs()->isVisible());
+        view.grab().save(screenshotDir() + "/evaluation_regression.png");
+    }
+
     // What another view (two models compared) calls: given samples of a run's evaluated split,
     // in the order given, captioned with that run's predictions.
     void galleryShowsGivenSamplesOfARun()

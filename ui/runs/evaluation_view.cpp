@@ -107,6 +107,7 @@ EvaluationView::EvaluationView(QWidget* parent) : QWidget(parent)
     reportLayout->setContentsMargins(4, 4, 4, 4);
     reportLayout->addWidget(m_summary);
     reportLayout->addWidget(m_tabs, 1);
+    reportLayout->addStretch();  // keeps the summary at the top while the tabs are hidden (regression)
     auto* scroll = new QScrollArea;  // a small window scrolls the report instead of growing
     scroll->setWidget(report);
     scroll->setWidgetResizable(true);
@@ -141,6 +142,11 @@ void EvaluationView::showRun(RunReader& reader, qint64 runId)
     if (newest.id == m_evaluationId) return;
     m_evaluationId = newest.id;
     m_predictions = reader.predictions(newest.id);
+    if (newest.classes == 0) {  // a regression's values: none of the class plots apply
+        showRegression(newest);
+        return;
+    }
+    m_tabs->setVisible(true);
     try {
         m_report = evaluationReport(m_predictions, newest.classes, fittedTemperature(newest));
     } catch (const std::invalid_argument& e) {  // stored predictions that do not make a report
@@ -154,6 +160,26 @@ void EvaluationView::showRun(RunReader& reader, qint64 runId)
     const std::optional<RunInfo> run = reader.run(runId);
     if (run) m_samples->openSplit(run->experimentYaml, newest.split, runLabelOverlay(reader.workspace(), runId));
     showReport(newest);
+}
+
+void EvaluationView::showRegression(const EvaluationRecord& record)
+{
+    m_report.reset();
+    m_samples->clear();
+    m_curves->clear();
+    const auto metric = [&](const char* name) {
+        const auto it = record.metrics.find(record.split + "_" + name);
+        return it == record.metrics.end() ? std::nan("") : it->second;
+    };
+    m_summary->setText(tr("Evaluation of the %1 split at epoch %2 (%3 samples), a regression: MAE %4, RMSE %5, R² %6; "
+                          "predicting the training mean instead: MAE %7, RMSE %8")
+                           .arg(MetricNames::split(QString::fromStdString(record.split)))
+                           .arg(record.epoch)
+                           .arg(QLocale().toString(qint64(record.samples)))
+                           .arg(number(metric("mae")), number(metric("rmse")), number(metric("r2")),
+                                number(metric("baseline_mae")), number(metric("baseline_rmse"))));
+    m_tabs->setVisible(false);  // confusion, per class, curves and calibration are about classes
+    m_stack->setCurrentIndex(1);
 }
 
 void EvaluationView::showReport(const EvaluationRecord& record)

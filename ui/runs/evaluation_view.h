@@ -62,6 +62,7 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
 
 private:
+    void showRegression(const ts::EvaluationRecord& record);  // its numbers; no class plots
     void showReport(const ts::EvaluationRecord& record);
     void fillPerClass();
     void drawReliability();
