@@ -81,7 +81,10 @@ public:
     TensorSpec inferOutput(const Attrs& a, std::span<const TensorSpec> in) const override
     {
         requireFloat(in[0], "input");
-        requireRank(in[0], 3, "input [batch, time, features]");
+        if (in[0].shape.rank() != 3)
+            throw OpError("input must be a sequence [batch, time, features], got shape " + in[0].shape.str() +
+                          ": Reshape it first (28 rows of an image as 28 time steps: Reshape to [28, 28]; one feature "
+                          "per step: [time, 1])");
         const I features = in[0].shape[2], declared = a.getInt("input_size");
         if (declared > 0 && declared != features)
             throw OpError("input has " + std::to_string(features) + " features per time step", {"input_size"});
