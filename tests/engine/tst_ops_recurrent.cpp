@@ -5,7 +5,9 @@
 //    relative (float32 sums in another order differ by ~1e-6; a wrong gate or direction moves
 //    values by ~0.1), for one layer, two bidirectional layers and `last`;
 // 2. the default init is PyTorch's, uniform(-1/sqrt(H), 1/sqrt(H));
-// 3. shapes and refusals. The gradient check of every case is tst_op_registry's, ONNX
+// 3. shapes and refusals;
+// 4. a backend without the cell primitive (CUDA today) trains an LSTM with the same bits: the
+//    executor runs its passes on the CPU and says so. The gradient check of every case is tst_op_registry's, ONNX
 //    Runtime's agreement tst_onnx_ops', the CUDA backend's fallback the self-test's.
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +19,9 @@
 #include <cmath>
 #include <random>
 
+#include "backend/forwarding_backend.h"
+#include "exec/cpu_fallback.h"
+#include "exec/executor.h"
 #include "op_run.h"
 #include "ops/init.h"
 #include "ops/registry.h"
@@ -81,6 +86,25 @@ std::vector<float> floats(const QJsonValue& v)
     for (const QJsonValue& e : v.toArray()) out.push_back(float(e.toDouble()));
     return out;
 }
+
+// The CPU backend without the recurrent cell primitives, as the CUDA backend: calling one fails.
+class WithoutCells final : public ForwardingBackend {
+public:
+    WithoutCells() : ForwardingBackend(&cpuBackend()) {}
+    std::string name() const override { return "without cells"; }
+    bool supports(Primitive p, DType dtype) const override { return !isCell(p) && cpuBackend().supports(p, dtype); }
+
+protected:
+    void called(Primitive p, std::optional<Activation>) override
+    {
+        if (isCell(p)) throw std::logic_error(std::string(primitiveName(p)) + " called on a backend that lacks it");
+    }
+
+private:
+    static bool isCell(Primitive p) { return p == Primitive::recurrentCellForward || p == Primitive::recurrentCellBackward; }
+};
+
+bool sameBits(const Tensor& a, const Tensor& b) { return a.bytes() == b.bytes() && std::memcmp(a.raw(), b.raw(), a.bytes()) == 0; }
 
 }  // namespace
 
@@ -190,6 +214,37 @@ private slots:
                 QVERIFY2(largest <= bound && largest > 0.9f * bound, qPrintable(QString("largest |w| %1, bound %2").arg(largest).arg(bound)));
             }
         }
+    }
+
+    void aBackendWithoutTheCellFallsBackToTheCpu()
+    {
+        Graph g;
+        g.inputs = {{"series", Shape{5, 3}, DType::F32}, {"target", Shape{4}, DType::F32}};
+        g.add("rnn", "LSTM", {"series"},
+              {{"hidden_size", I{4}}, {"num_layers", I{2}}, {"bidirectional", true}, {"dropout", 0.3}, {"return", std::string("last")}});
+        g.add("fc", "Linear", {"rnn"}, {{"out_features", I{4}}});
+        g.add("loss", "MSE", {"fc", "target"});
+        WithoutCells lacking;
+        Executor reference(checkGraph(g, 6), cpuBackend(), true), fallback(checkGraph(g, 6), lacking, true);
+        std::mt19937_64 rng(5);
+        for (Executor* ex : {&reference, &fallback}) ex->initParameters(7);
+        for (int step = 0; step < 2; ++step) {
+            const Tensor x = randomTensor(Shape{6, 5, 3}, rng), y = randomTensor(Shape{6, 4}, rng);
+            for (Executor* ex : {&reference, &fallback}) {
+                ex->setStep(std::uint64_t(step));
+                ex->setInput("series", x);
+                ex->setInput("target", y);
+                ex->forward();
+                ex->backward();
+            }
+            QCOMPARE(fallback.loss(), reference.loss());
+            QVERIFY(sameBits(fallback.flatGradients(), reference.flatGradients()));
+        }
+        std::vector<std::string> said;
+        for (const Message& m : describeCpuPasses(fallback.graph(), fallback.plan(), lacking.name())) said.push_back(m.text);
+        QCOMPARE(said.size(), std::size_t(2));
+        QVERIFY2(QString::fromStdString(said[0]).startsWith("LSTM forward runs on the CPU"), said[0].c_str());
+        QVERIFY2(QString::fromStdString(said[1]).startsWith("LSTM backward runs on the CPU"), said[1].c_str());
     }
 
     void shapesAndRefusals()
