@@ -65,9 +65,33 @@ double gemmGflops(long long n)
 
 int benchExperiment(const std::string& path, const Options& o);  // bench_experiment.cpp
 
+void printNodeTimings(const Executor& ex, long long steps)
+{
+    double total = 0;
+    for (const auto& t : ex.timings()) total += t.forwardSeconds + t.backwardSeconds;
+    Table table({"node", "op", "fwd ms", "bwd ms", "share"}, "llrrr");
+    auto number = [](const char* format, double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, format, v);
+        return std::string(text);
+    };
+    for (std::size_t i = 0; i < ex.timings().size(); ++i) {
+        const NodeTiming& t = ex.timings()[i];
+        if (const int with = ex.fusedWith(i); with >= 0) {  // its time is in that node's
+            table.add({ex.graph().nodes[i].name, ex.graph().nodes[i].op->type(),
+                       "in " + ex.graph().nodes[std::size_t(with)].name, "", ""});
+            continue;
+        }
+        table.add({ex.graph().nodes[i].name, ex.graph().nodes[i].op->type(), number("%.3f", 1000 * t.forwardSeconds / steps),
+                   number("%.3f", 1000 * t.backwardSeconds / steps),
+                   number("%.1f%%", 100 * (t.forwardSeconds + t.backwardSeconds) / total)});
+    }
+    table.print();
+}
+
 int benchCommand(const std::vector<std::string>& args)
 {
-    const Options o = parseOptions(args, {"--model", "--batch", "--steps", "--gemm", "--device", "--set"}, {"--json"});
+    const Options o = parseOptions(args, {"--model", "--batch", "--steps", "--gemm", "--device", "--set"}, {"--json", "--layers"});
     if (o.positional.size() == 1) return benchExperiment(o.positional[0], o);
     if (!o.positional.empty()) throw std::invalid_argument("bench takes at most one experiment file");
     const std::string model = o.get("--model", "mlp");
@@ -97,27 +121,8 @@ int benchCommand(const std::vector<std::string>& args)
     // Where the time goes, all threads.
     ex.setProfiling(true);
     for (long long i = 0; i < steps; ++i) step(ex);
-    double total = 0;
-    for (const auto& t : ex.timings()) total += t.forwardSeconds + t.backwardSeconds;
     std::printf("\n");
-    Table table({"node", "op", "fwd ms", "bwd ms", "share"}, "llrrr");
-    auto number = [](const char* format, double v) {
-        char text[32];
-        std::snprintf(text, sizeof text, format, v);
-        return std::string(text);
-    };
-    for (std::size_t i = 0; i < ex.timings().size(); ++i) {
-        const NodeTiming& t = ex.timings()[i];
-        if (const int with = ex.fusedWith(i); with >= 0) {  // its time is in that node's
-            table.add({ex.graph().nodes[i].name, ex.graph().nodes[i].op->type(),
-                       "in " + ex.graph().nodes[std::size_t(with)].name, "", ""});
-            continue;
-        }
-        table.add({ex.graph().nodes[i].name, ex.graph().nodes[i].op->type(), number("%.3f", 1000 * t.forwardSeconds / steps),
-                   number("%.3f", 1000 * t.backwardSeconds / steps),
-                   number("%.1f%%", 100 * (t.forwardSeconds + t.backwardSeconds) / total)});
-    }
-    table.print();
+    printNodeTimings(ex, steps);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 // `trainstudio-cli bench EXPERIMENT.yaml`: steady-state training throughput of a real
 // experiment (its data, loader, model and optimizer), then the same steps again with a wait
 // after each phase, to split a step into data wait, forward, backward and optimizer. The
-// throughput pass never waits inside a step: on a GPU, waiting is what costs.
+// throughput pass never waits inside a step: on a GPU, waiting is what costs. --layers adds a
+// third pass timing every node (a wait around each), to see which layer a step spends on.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,8 @@
 #include "train/evaluation.h"
 
 namespace ts::cli {
+
+void printNodeTimings(const Executor& ex, long long steps);  // bench_command.cpp
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -115,6 +118,12 @@ int benchExperiment(const std::string& path, const Options& o)
     for (auto [name, s] : {std::pair{"data wait", wait}, {"forward", forward}, {"backward", backward}, {"optimizer", update}})
         std::printf("  %-10s%10.2f ms  %5.1f%%\n", name, ms(s), 100.0 * s / profiled);
     std::printf("memory      %10s peak on %s\n", formatBytes(double(memory.peak)).c_str(), backend.name().c_str());
+    if (o.flags.count("--layers")) {
+        ex.setProfiling(true);
+        for (std::int64_t i = 0; i < steps; ++i) trainStep(noWait);
+        std::printf("\nevery node (a third pass that waits around each):\n");
+        printNodeTimings(ex, steps);
+    }
     return 0;
 }
 

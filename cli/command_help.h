@@ -43,8 +43,8 @@ inline constexpr CommandHelp kCommands[] = {
      "calibration before and after temperature scaling."},
     {"predict",
      "predict RUN INPUT... [--text TEXT ...]\n"
-     "  [--checkpoint best|last|EPOCH|FILE] [--top K] [--device ..]\n"
-     "  [--json] [--workspace DIR]",
+     "  [--checkpoint best|last|EPOCH|FILE] [--top K]\n"
+     "  [--device ..] [--json] [--workspace DIR]",
      "a run's top-k classes (--top 1..1000, default 5) for images\n"
      "(PNG/JPEG), folders of them, IDX files or CSV rows, preprocessed\n"
      "as its evaluation; for a text classifier, text files (split at\n"
@@ -133,11 +133,12 @@ inline constexpr CommandHelp kCommands[] = {
      "a built-in model's shapes, cost per node and planned memory."},
     {"bench",
      "bench EXPERIMENT.yaml [--device ..] [--steps N]\n"
-     "  [--set k=v ...] [--json]\n"
+     "  [--set k=v ...] [--json] [--layers]\n"
      "bench [--model mlp|cnn|resnet|lenet5] [--batch N]\n"
      "  [--steps N] [--gemm N]",
      "samples/s and ms per step split into data wait, forward,\n"
-     "backward, optimizer; or, without a file, a built-in model at 1\n"
+     "backward, optimizer (--layers: and into every layer); or,\n"
+     "without a file, a built-in model at 1\n"
      "and all CPU threads with the time of every layer, and an N x N\n"
      "GEMM (--gemm 0..16384, default 1024; 0: skip)."},
     {"bench-store",
