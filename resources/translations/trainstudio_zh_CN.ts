@@ -531,6 +531,18 @@
         <source>sequence: the last layer&apos;s output at every time step [batch, time, hidden]; last: its final state [batch, hidden] (a backward direction&apos;s final state is at the first time step), for a classifier or a forecast.</source>
         <translation>sequence：最后一层在每个时间步的输出 [batch, time, hidden]；last：其最终状态 [batch, hidden]（反向方向的最终状态位于第一个时间步），用于分类或预测。</translation>
     </message>
+    <message>
+        <source>Huber loss between prediction and target: squared for errors within delta, linear beyond, so outliers pull less than with MSE (PyTorch&apos;s HuberLoss)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean absolute error between prediction and target (L1): a regression loss that outliers pull less than MSE; it fits the median rather than the mean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where the loss turns from squared to linear, in the target&apos;s units: errors larger than this count as outliers. 1 is PyTorch&apos;s default</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>DatasetOpener</name>
@@ -5895,6 +5907,22 @@ Loss −log p(true class): %5</source>
     <message>
         <source>Images (*.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)</translation>
+    </message>
+    <message>
+        <source>Type or paste a text to classify</source>
+        <translation>输入或粘贴要分类的文本</translation>
+    </message>
+    <message>
+        <source>Classify</source>
+        <translation>分类</translation>
+    </message>
+    <message>
+        <source>Classify the text with this run&apos;s best checkpoint (Ctrl+Return)</source>
+        <translation>用此运行的最佳检查点对文本分类（Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Type a text and press Classify to see which class this run&apos;s best checkpoint gives it.</source>
+        <translation>输入文本并按“分类”，查看此运行的最佳检查点把它归入哪一类。</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,8 @@
 // images written as PNG files by Qt's encoder are dropped on the panel (a real QDropEvent
 // with file URLs): the top class shown is the one eval stored for that sample, and its
 // probability equals eval's to 1e-6; a damaged PNG shows the engine's error naming the file.
+// A text classifier's run (the topics template on two fortune files, a few steps) takes typed
+// texts instead: a validation fortune typed into the box gets eval's class and probability.
 // Offscreen platform, a scratch HOME, real widgets.
 #include <QtTest>
 #include <QtWidgets>
@@ -15,6 +17,8 @@
 #include "evaluated_run.h"
 #include "scratch_home.h"
 #include "data/dataset.h"
+#include "data/subset_dataset.h"
+#include "data/text_classification_dataset.h"
 #include "io/yaml/experiment_yaml.h"
 #include "io/yaml/shipped_experiments.h"
 #include "jobs/job.h"
@@ -135,6 +139,53 @@ private slots:
         QVERIFY2(panel.message().startsWith("Cannot predict damaged.png") && panel.message().contains(damaged),
                  qPrintable(panel.message()));
         QVERIFY(panel.shownClasses().isEmpty());
+    }
+
+    void typedTextShowsEvalsClass()
+    {
+        if (!std::filesystem::exists("/usr/share/games/fortunes/startrek")) QSKIP("fortunes is not installed");
+        ExperimentSpec spec = loadExperiment((shippedExperimentsDirectory() / "fortunes_topics.yaml").string());
+        spec.dataset.classes = {"love", "startrek"};
+        for (Node& n : spec.model.nodes)
+            if (n.name == "classifier") n.attrs.set("out_features", std::int64_t(2));
+        spec.dataset.numWorkers = 1;
+        spec.training.maxSteps = 4;
+        spec.training.device = "cpu";
+        const Workspace ws = Workspace::open(m_root.filePath("text-workspace").toStdString());
+        const test::EvaluatedRun run = test::trainAndEvaluate(spec, ws.directory);
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        const std::vector<Prediction> eval = RunReader(ws).predictions(run.evaluationId);
+        const DatasetSplits splits = openDataset(spec.dataset, ".", "");
+        const auto& texts =
+            dynamic_cast<const TextClassificationDataset&>(dynamic_cast<const SubsetDataset&>(*splits.validation).parent());
+        QVERIFY(PredictionPanel::readsText(RunReader(ws).run(run.runId)->experimentYaml));
+
+        PredictionPanel panel;
+        panel.resize(600, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.showRun(ws, run.runId, true);
+        QVERIFY(panel.textEditor()->isVisible());
+        QVERIFY(!panel.findChild<QLabel*>("predictionImage")->isVisible());
+        QSignalSpy shown(&panel, &PredictionPanel::predicted);
+        for (const std::size_t sample : {std::size_t(0), eval.size() - 1}) {
+            const std::string& text = texts.text(splits.validationFileIndex[eval[sample].sample]);
+            panel.textEditor()->setPlainText(QString::fromStdString(text));
+            const int before = int(shown.count());
+            QTest::keyClick(panel.textEditor(), Qt::Key_Return, Qt::ControlModifier);  // Classify
+            QTRY_VERIFY_WITH_TIMEOUT(shown.count() > before, 30000);
+            QVERIFY2(!panel.message().startsWith("Cannot"), qPrintable(panel.message()));
+            QCOMPARE(panel.shownClasses().value(0), QString::fromStdString(splits.train->classNames()[std::size_t(eval[sample].predicted)]));
+            QVERIFY2(std::abs(panel.shownProbabilities().first() - eval[sample].confidence) < 1e-6,
+                     qPrintable(QString("panel %1, eval %2").arg(panel.shownProbabilities().first()).arg(eval[sample].confidence)));
+        }
+        // A character the training texts never had: the engine's message, naming it.
+        panel.textEditor()->setPlainText(QString::fromUtf8("Kirk \u65e5"));
+        const int before = int(shown.count());
+        panel.predictText(panel.textEditor()->toPlainText());
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() > before, 30000);
+        QVERIFY2(panel.message().startsWith("Cannot predict") && panel.message().contains(QString::fromUtf8("\u65e5")),
+                 qPrintable(panel.message()));
     }
 
     void runDetailsHasThePredictTab()

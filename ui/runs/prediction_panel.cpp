@@ -1,6 +1,7 @@
 #include "prediction_panel.h"
 
 #include <QDragEnterEvent>
+#include <QKeyEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -9,6 +10,7 @@
 #include <QLocale>
 #include <QMimeData>
 #include <QPixmap>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -16,6 +18,7 @@
 
 #include <cmath>
 
+#include "io/yaml/experiment_yaml.h"
 #include "jobs/predictor.h"
 #include "ui/engine_messages.h"
 
@@ -44,7 +47,7 @@ QString droppedImage(const QMimeData* mime)
 
 struct PredictionPanel::Outcome {
     qint64 runId = -1;
-    QString file;
+    QString file;  // what was predicted: a file, or the start of a text
     std::shared_ptr<ts::Predictor> predictor;
     std::vector<ts::SamplePrediction> predictions;
     qint64 epoch = 0;
@@ -72,6 +75,14 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent)
                                                           tr("Images (*.png *.jpg *.jpeg *.webp *.tif *.tiff *.bmp *.gif)"));
         if (!path.isEmpty()) predictFile(path);
     });
+    m_text = new QPlainTextEdit;
+    m_text->setObjectName(QStringLiteral("predictionText"));
+    m_text->setPlaceholderText(tr("Type or paste a text to classify"));
+    m_text->setMaximumHeight(120);
+    m_classify = new QPushButton(tr("Classify"));
+    m_classify->setToolTip(tr("Classify the text with this run's best checkpoint (Ctrl+Return)"));
+    connect(m_classify, &QPushButton::clicked, this, [this] { predictText(m_text->toPlainText()); });
+    m_text->installEventFilter(this);  // Ctrl+Return classifies (the editor keeps plain Return)
 
     auto* bars = new QGridLayout;
     for (int i = 0; i < kTop; ++i) {
@@ -91,6 +102,8 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent)
     top->addLayout(bars, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
+    layout->addWidget(m_text);
+    layout->addWidget(m_classify, 0, Qt::AlignLeft);
     layout->addLayout(top);
     layout->addWidget(m_choose, 0, Qt::AlignLeft);
     layout->addStretch(1);
@@ -124,31 +137,67 @@ void PredictionPanel::clear()
     }
     m_status->setText(tr("Drop a PNG or JPEG image here to see what this run's best checkpoint predicts."));
     m_choose->setEnabled(false);
+    m_text->setVisible(false);
+    m_classify->setVisible(false);
+    m_image->setVisible(true);
+    m_choose->setVisible(true);
 }
 
-void PredictionPanel::showRun(const ts::Workspace& workspace, qint64 runId)
+bool PredictionPanel::readsText(const std::string& experimentYaml)
+{
+    try {
+        const DatasetSpec data = parseExperiment(experimentYaml, "the run's experiment").dataset;
+        return data.format == "text_folder" || (data.format == "csv" && !data.textColumn.empty());
+    } catch (const std::exception&) {  // an experiment this version cannot read: not text
+        return false;
+    }
+}
+
+void PredictionPanel::showRun(const ts::Workspace& workspace, qint64 runId, bool readsText)
 {
     if (runId == m_runId && workspace.directory == m_workspace.directory) return;
     clear();
     m_workspace = workspace;
     m_runId = runId;
     m_choose->setEnabled(true);
+    m_text->setVisible(readsText);
+    m_classify->setVisible(readsText);
+    m_image->setVisible(!readsText);
+    m_choose->setVisible(!readsText);
+    if (readsText) m_status->setText(tr("Type a text and press Classify to see which class this run's best checkpoint gives it."));
 }
 
 void PredictionPanel::predictFile(const QString& path)
 {
     if (m_runId < 0 || m_busy) return;
-    m_busy = true;
-    m_file = path;
-    m_status->setText(tr("Predicting %1…").arg(QFileInfo(path).fileName()));
     const QPixmap pixmap(path);  // shown as the user sees it; the model gets the engine's decoding
     if (pixmap.isNull()) m_image->setText(tr("(cannot show this image)"));
     else m_image->setPixmap(pixmap.scaled(160, 160, Qt::KeepAspectRatio, Qt::FastTransformation));
+    start(QFileInfo(path).fileName(), [file = path.toStdString()](Predictor& predictor) {
+        return predictor.predict(std::vector<std::string>{file}, kTop);
+    });
+}
+
+void PredictionPanel::predictText(const QString& text)
+{
+    if (m_runId < 0 || m_busy || text.trimmed().isEmpty()) return;
+    const QString shown = text.simplified();
+    start(QStringLiteral("“%1”").arg(shown.size() > 40 ? shown.left(39) + QStringLiteral("…") : shown),
+          [text = text.toStdString()](Predictor& predictor) {
+              return predictor.predict(openPredictionTexts({text}, predictor.modelInput()), kTop);
+          });
+}
+
+void PredictionPanel::start(const QString& what, Predict predict)
+{
+    m_busy = true;
+    m_file = what;
+    m_status->setText(tr("Predicting %1…").arg(what));
     m_watcher->setFuture(QtConcurrent::run(
-        &m_pool, [workspace = m_workspace, runId = m_runId, predictor = m_predictor, file = path]() mutable {
+        &m_pool, [workspace = m_workspace, runId = m_runId, predictor = m_predictor, what, predict]() mutable {
             Outcome out;
             out.runId = runId;
-            out.file = file;
+            out.file = what;
             try {
                 if (!predictor) {
                     PredictorOptions options;
@@ -159,7 +208,7 @@ void PredictionPanel::predictFile(const QString& path)
                 }
                 out.predictor = predictor;
                 out.epoch = predictor->checkpoint().epoch;
-                out.predictions = predictor->predict(std::vector<std::string>{file.toStdString()}, kTop);
+                out.predictions = predict(*predictor);
                 out.notes = predictor->notes();
             } catch (const std::exception& e) {
                 out.error = QString::fromLocal8Bit(e.what());
@@ -177,7 +226,7 @@ void PredictionPanel::showOutcome(const Outcome& outcome)
     m_shownProbabilities.clear();
     for (int i = 0; i < kTop; ++i) m_bars[i]->setVisible(false), m_names[i]->clear();
     if (!outcome.error.isEmpty() || outcome.predictions.empty()) {
-        m_status->setText(tr("Cannot predict %1: %2").arg(QFileInfo(outcome.file).fileName(), outcome.error));
+        m_status->setText(tr("Cannot predict %1: %2").arg(outcome.file, outcome.error));
         emit predicted();
         return;
     }
@@ -193,11 +242,23 @@ void PredictionPanel::showOutcome(const Outcome& outcome)
         m_shownProbabilities << score.probability;
     }
     QString status = tr("%1: %2 (epoch %3 checkpoint)")
-                         .arg(QFileInfo(outcome.file).fileName(), m_shownClasses.value(0))
+                         .arg(outcome.file, m_shownClasses.value(0))
                          .arg(outcome.epoch);
     for (const ts::Message& note : outcome.notes) status += QLatin1Char('\n') + renderMessage(note);
     m_status->setText(status);
     emit predicted();
+}
+
+bool PredictionPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_text && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && key->modifiers().testFlag(Qt::ControlModifier)) {
+            m_classify->click();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void PredictionPanel::dragEnterEvent(QDragEnterEvent* event)

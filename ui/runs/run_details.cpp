@@ -181,7 +181,7 @@ void RunDetails::showRun(RunReader& reader, qint64 runId, const std::vector<RunL
     updateSaveButton();
     m_charts->load(m_workspace, runId);
     m_evaluation->showRun(reader, runId);
-    m_prediction->showRun(m_workspace, runId);
+    m_prediction->showRun(m_workspace, runId, PredictionPanel::readsText(run->experimentYaml));
     const std::vector<CheckpointRecord> checkpoints = reader.checkpoints(runId);
     m_generation->showRun(m_workspace, *run, checkpoints);
     m_attention->showRun(m_workspace, *run, checkpoints);
