@@ -12,6 +12,8 @@ bool Backend::supports(Primitive p, DType dtype) const
     case Primitive::attentionForward:
     case Primitive::attentionBackward:
     case Primitive::permute:
+    case Primitive::robustLossForward:
+    case Primitive::robustLossBackward:
     case Primitive::recurrentCellForward:
     case Primitive::recurrentCellBackward: return false;
     default: return true;

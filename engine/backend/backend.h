@@ -322,6 +322,19 @@ public:
     virtual void bceWithLogitsForward(const float* logits, const float* target, float* loss, std::int64_t n) = 0;
     virtual void bceWithLogitsBackward(const float* logits, const float* target, const float* dloss,
                                        float* dlogits, float* dtarget, std::int64_t n) = 0;
+    // L1 (delta = 0) and Huber (delta > 0) losses (backend/robust_loss_math.h): the mean over n
+    // errors pred - target; grads for pred and target (either may be null). Optional (supports).
+    virtual void robustLossForward(const float* pred, const float* target, float* loss, std::int64_t n, float delta)
+    {
+        (void)pred, (void)target, (void)loss, (void)n, (void)delta;
+        throw UnsupportedPrimitive(name(), Primitive::robustLossForward);
+    }
+    virtual void robustLossBackward(const float* pred, const float* target, const float* dloss, float* dpred,
+                                    float* dtarget, std::int64_t n, float delta)
+    {
+        (void)pred, (void)target, (void)dloss, (void)dpred, (void)dtarget, (void)n, (void)delta;
+        throw UnsupportedPrimitive(name(), Primitive::robustLossBackward);
+    }
 
     // ---- embedding ---------------------------------------------------------------------------
     // y[i, :] = table[indices[i], :]; an index outside [0, rows) throws std::out_of_range.

@@ -258,6 +258,15 @@ void ForwardingBackend::mseBackward(const float* pred, const float* target, cons
 {
     TS_FORWARD(mseBackward, pred, target, dloss, dpred, dtarget, n);
 }
+void ForwardingBackend::robustLossForward(const float* pred, const float* target, float* loss, std::int64_t n, float delta)
+{
+    TS_FORWARD(robustLossForward, pred, target, loss, n, delta);
+}
+void ForwardingBackend::robustLossBackward(const float* pred, const float* target, const float* dloss, float* dpred,
+                                           float* dtarget, std::int64_t n, float delta)
+{
+    TS_FORWARD(robustLossBackward, pred, target, dloss, dpred, dtarget, n, delta);
+}
 void ForwardingBackend::bceWithLogitsForward(const float* logits, const float* target, float* loss, std::int64_t n)
 {
     TS_FORWARD(bceWithLogitsForward, logits, target, loss, n);

@@ -18,7 +18,8 @@ namespace ts {
     X(batchNormForwardTraining) X(batchNormForwardInference) X(batchNormBackward) X(batchNormBackwardInference)    \
     X(batchNormReluForwardTraining) X(batchNormReluBackward) X(groupNormForward) X(groupNormBackward)             \
     X(softmaxForward) X(softmaxBackward) X(crossEntropyForward) X(crossEntropyBackward) X(mseForward)             \
-    X(mseBackward) X(bceWithLogitsForward) X(bceWithLogitsBackward) X(embeddingForward) X(embeddingBackward)      \
+    X(mseBackward) X(bceWithLogitsForward) X(bceWithLogitsBackward) X(robustLossForward) X(robustLossBackward)    \
+    X(embeddingForward) X(embeddingBackward)                                                                      \
     X(attentionForward) X(attentionBackward) X(permute) X(recurrentCellForward) X(recurrentCellBackward)             \
     X(sgdUpdate) X(adamUpdate) X(rmspropUpdate) X(scale) X(clampValues)
 

@@ -18,7 +18,7 @@ double perElementFlops(std::span<const TensorSpec> in, double perElement)
     return perElement * double(in[0].shape.numel());
 }
 
-// MSE and BCEWithLogits: two f32 tensors of one shape, both differentiable.
+// MSE, L1, Huber and BCEWithLogits: two f32 tensors of one shape, both differentiable.
 void requirePair(std::span<const TensorSpec> in, const std::string& first, const std::string& second)
 {
     requireFloat(in[0], first);
@@ -194,6 +194,66 @@ public:
     }
 };
 
+// mean(|pred - target|) (L1, delta 0) or mean(Huber_delta(pred - target)): regression losses that
+// large errors pull only linearly, so a few outliers do not dominate the fit as they do MSE's.
+// One class for both: the same primitive pair (backend/robust_loss_math.h), L1 is delta 0.
+class RobustLoss final : public Op {
+public:
+    explicit RobustLoss(bool huber) : huber_(huber) {}
+    std::string type() const override { return huber_ ? "Huber" : "L1"; }
+    OpCategory category() const override { return OpCategory::Loss; }
+    std::string help() const override
+    {
+        return huber_ ? QT_TRANSLATE_NOOP("AttrHelp", "Huber loss between prediction and target: squared for errors within delta, "
+                                                      "linear beyond, so outliers pull less than with MSE (PyTorch's HuberLoss)")
+                      : QT_TRANSLATE_NOOP("AttrHelp", "Mean absolute error between prediction and target (L1): a regression loss that "
+                                                      "outliers pull less than MSE; it fits the median rather than the mean");
+    }
+    std::vector<AttrSpec> attrSpecs() const override
+    {
+        if (!huber_) return {};
+        return {AttrSpec{"delta", AttrType::Float, AttrValue(1.0), [](const AttrValue& v) {
+                             return std::get<double>(v) > 0 ? std::string() : std::string("must be > 0 (delta 0 is the L1 loss)");
+                         }}.withHelp(QT_TRANSLATE_NOOP("AttrHelp", "Where the loss turns from squared to linear, in the target's units: "
+                                                                  "errors larger than this count as outliers. 1 is PyTorch's default"))};
+    }
+    // Errors kept away from L1's kink at 0, which a finite difference would straddle; Huber's
+    // are spread across delta on both sides (its gradient is continuous there).
+    std::vector<OpCase> cases() const override
+    {
+        if (!huber_)
+            return {{"3x4", {}, {{Shape{3, 4}, DType::F32, InputFill::awayFromZero(0.5)}, {Shape{3, 4}, DType::F32, InputFill::uniform(-0.1, 0.1)}}}};
+        return {{"3x4, delta 1", {{"delta", 1.0}}, {{Shape{3, 4}, DType::F32, InputFill::normal(2.0)}, {Shape{3, 4}}}},
+                {"3x4, delta 0.3", {{"delta", 0.3}}, {{Shape{3, 4}, DType::F32, InputFill::normal(2.0)}, {Shape{3, 4}}}}};
+    }
+    std::string inputName(int i) const override { return i == 0 ? "prediction" : "target"; }
+    int minInputs() const override { return 2; }
+    int maxInputs() const override { return 2; }
+    bool isLoss() const override { return true; }
+    TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
+    {
+        requirePair(in, "prediction (input 0)", "target (input 1)");
+        return kScalar;
+    }
+    double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
+    {
+        return perElementFlops(in, 4);
+    }
+    void forward(OpContext& c) const override
+    {
+        c.backend.robustLossForward(f32(c.inputs[0]), f32(c.inputs[1]), f32(c.output), c.inputs[0].numel(), delta(c));
+    }
+    void backward(OpContext& c) const override
+    {
+        c.backend.robustLossBackward(f32(c.inputs[0]), f32(c.inputs[1]), f32(c.gradOutput), f32(c.gradInputs[0]),
+                                     f32(c.gradInputs[1]), c.inputs[0].numel(), delta(c));
+    }
+
+private:
+    float delta(const OpContext& c) const { return huber_ ? static_cast<float>(c.attrs.getFloat("delta")) : 0.0f; }
+    bool huber_;
+};
+
 // mean(max(x, 0) - x t + log(1 + exp(-|x|))): sigmoid + binary cross-entropy, stable for large |x|.
 class BceWithLogits final : public Op {
 public:
@@ -238,6 +298,8 @@ TS_REGISTER_OPS(loss)
 {
     r.add(std::make_unique<CrossEntropy>());
     r.add(std::make_unique<Mse>());
+    r.add(std::make_unique<RobustLoss>(/*huber=*/false));
+    r.add(std::make_unique<RobustLoss>(/*huber=*/true));
     r.add(std::make_unique<BceWithLogits>());
 }
 

@@ -60,7 +60,7 @@ void crossEntropyCases(Harness& h, const Rows& r)
             }
 }
 
-// MSE and BCE share a shape: (pred or logits, target) -> loss; backward into both or one.
+// MSE, BCE, L1 and Huber share a shape: (pred or logits, target) -> loss; backward into both or one.
 void pairLossCases(Harness& h, i64 n)
 {
     const std::string shape = format("n=%lld", (long long)n);
@@ -98,6 +98,19 @@ void pairLossCases(Harness& h, i64 n)
                                              nulls == 1 ? nullptr : dt[s], n);
                 },
                 outs);
+    }
+
+    // L1 (delta 0) and Huber: errors in [-2, 2] fall on both sides of delta 0.5.
+    auto wide = h.uniform(n, -2.0f, 2.0f);
+    for (const float delta : {0.0f, 0.5f}) {
+        const std::string which = shape + (delta > 0 ? " huber" : " l1");
+        auto robust = h.uniform(1);
+        h.check(Primitive::robustLossForward, which, tol,
+                [&](Backend& be, int s) { be.robustLossForward(wide[s], target[s], robust[s], n, delta); }, {h.out("loss", robust)});
+        auto dp = h.uniform(n), dt = h.uniform(n);
+        h.check(Primitive::robustLossBackward, which, tol,
+                [&](Backend& be, int s) { be.robustLossBackward(wide[s], target[s], dloss[s], dp[s], dt[s], n, delta); },
+                {h.out("dpred", dp), h.out("dtarget", dt)});
     }
 }
 

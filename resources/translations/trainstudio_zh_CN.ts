@@ -533,15 +533,15 @@
     </message>
     <message>
         <source>Huber loss between prediction and target: squared for errors within delta, linear beyond, so outliers pull less than with MSE (PyTorch&apos;s HuberLoss)</source>
-        <translation type="unfinished"></translation>
+        <translation>预测与目标之间的 Huber 损失：误差在 delta 以内取平方，超出部分取线性，因此离群值的影响小于 MSE（即 PyTorch 的 HuberLoss）</translation>
     </message>
     <message>
         <source>Mean absolute error between prediction and target (L1): a regression loss that outliers pull less than MSE; it fits the median rather than the mean</source>
-        <translation type="unfinished"></translation>
+        <translation>预测与目标之间的平均绝对误差（L1）：受离群值影响小于 MSE 的回归损失；它拟合的是中位数而非均值</translation>
     </message>
     <message>
         <source>Where the loss turns from squared to linear, in the target&apos;s units: errors larger than this count as outliers. 1 is PyTorch&apos;s default</source>
-        <translation type="unfinished"></translation>
+        <translation>损失由平方转为线性的位置，单位与目标相同：大于该值的误差视为离群值。1 是 PyTorch 的默认值</translation>
     </message>
 </context>
 <context>

@@ -130,6 +130,7 @@ private slots:
         t.crossEntropyForward(f, idx, nullptr, f, f, 1, 1, 0, -100), t.crossEntropyBackward(f, idx, nullptr, f, f, 1, 1, 0, -100);
         t.mseForward(f, f, f, 1), t.mseBackward(f, f, f, f, f, 1);
         t.bceWithLogitsForward(f, f, f, 1), t.bceWithLogitsBackward(f, f, f, f, f, 1);
+        t.robustLossForward(f, f, f, 1, 0), t.robustLossBackward(f, f, f, f, f, 1, 1);
         t.embeddingForward(idx, f, f, 1, 1, 1), t.embeddingBackward(idx, f, f, 1, 1);
         t.sgdUpdate(f, f, f, 1, 0.1, 0, false, 0), t.adamUpdate(f, f, f, f, 1, 0.1, 0.9, 0.999, 1e-8, 0, false, 1);
         t.rmspropUpdate(f, f, f, f, 1, 0.1, 0.99, 1e-8, 0, 0), t.scale(f, 1, 2), t.clampValues(f, 1, -1, 1);

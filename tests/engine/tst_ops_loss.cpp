@@ -5,6 +5,7 @@
 // Known values are compared with an absolute tolerance of 1e-6: the losses are O(1), the
 // CPU backend sums in double and rounds once to f32 (error ~3e-8), and the hand-derived
 // constants carry 8 decimals.
+#include <QProcess>
 #include <QtTest>
 
 #include <cmath>
@@ -273,6 +274,71 @@ private slots:
     {
         QVERIFY(shapeError("MSE", {}, {{Shape{2, 3}}, {Shape{2, 4}}}));
         QVERIFY(shapeError("MSE", {}, {{Shape{2, 3}}, {Shape{2, 3}, DType::I64}}));
+    }
+
+    // ---- L1 and Huber ---------------------------------------------------------------------
+    void robustLossesKnownValues()
+    {
+        // errors [1, 0, -2, 0.5]: L1 (1 + 0 + 2 + 0.5) / 4; Huber(1): (0.5 + 0 + 1.5 + 0.125) / 4;
+        // Huber(0.5): (0.375 + 0 + 0.875 + 0.125) / 4.
+        const Tensor pred = floats(Shape{2, 2}, {1, 2, 3, 4.5f}), target = floats(Shape{2, 2}, {0, 2, 5, 4});
+        QCOMPARE_NEAR(scalar(runForward("L1", {}, {pred, target}, {})), 3.5 / 4);
+        QCOMPARE_NEAR(scalar(runForward("Huber", {}, {pred, target}, {})), 2.125 / 4);
+        QCOMPARE_NEAR(scalar(runForward("Huber", {{"delta", 0.5}}, {pred, target}, {})), 1.375 / 4);
+        std::vector<AttrSpec> specs = OpRegistry::builtin().find("Huber")->attrSpecs();
+        Attrs out;
+        QVERIFY(normaliseAttrs(specs, {{"delta", 0.0}}, out).find("must be > 0") != std::string::npos);
+        QVERIFY(shapeError("L1", {}, {{Shape{2, 3}}, {Shape{2, 3}, DType::I64}}));
+        QVERIFY(shapeError("Huber", {}, {{Shape{2, 3}}, {Shape{3, 2}}}));
+    }
+
+    // Forward and both gradients against PyTorch 1.13's l1_loss and huber_loss on the same numbers,
+    // errors on both sides of delta and a few large ones.
+    void robustLossesAgainstPyTorch()
+    {
+        QProcess probe;
+        probe.start("/usr/bin/python3", {"-c", "import torch"});
+        if (!probe.waitForFinished(120000) || probe.exitCode() != 0) QSKIP("Debian's python3-torch is not installed");
+        const std::int64_t n = 40;
+        std::vector<float> p(n), t(n);
+        std::mt19937 rng(3);
+        std::normal_distribution<float> normal(0, 1.5f);
+        QString text;
+        for (std::int64_t i = 0; i < n; ++i) {
+            p[std::size_t(i)] = normal(rng) * (i % 10 == 0 ? 8.0f : 1.0f);
+            t[std::size_t(i)] = normal(rng);
+            text += QString::number(p[std::size_t(i)], 'g', 9) + ' ' + QString::number(t[std::size_t(i)], 'g', 9) + '\n';
+        }
+        QProcess py;
+        py.start("/usr/bin/python3",
+                 {"-c", "import sys, torch, numpy as np\n"
+                        "a = torch.tensor(np.loadtxt(sys.stdin, dtype=np.float32))\n"
+                        "for f in (lambda x, y: torch.nn.functional.l1_loss(x, y), lambda x, y: torch.nn.functional.huber_loss(x, y, delta=1.0),\n"
+                        "          lambda x, y: torch.nn.functional.huber_loss(x, y, delta=0.4)):\n"
+                        "    x = a[:, 0].clone().double().requires_grad_(); y = a[:, 1].clone().double().requires_grad_()\n"
+                        "    l = f(x, y); l.backward()\n"
+                        "    print(repr(l.item()), ' '.join(repr(v) for v in x.grad.tolist()), ' '.join(repr(v) for v in y.grad.tolist()))\n"});
+        py.write(text.toUtf8());
+        py.closeWriteChannel();
+        QVERIFY(py.waitForFinished(120000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+        const QStringList lines = QString::fromUtf8(py.readAllStandardOutput()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        const float deltas[] = {0, 1, 0.4f};
+        for (int k = 0; k < 3; ++k) {
+            const QStringList ref = lines[k].split(' ');
+            QCOMPARE(ref.size(), qsizetype(1 + 2 * n));
+            float loss = 0, dloss = 1;
+            std::vector<float> dp(n, 0.25f), dt(n, -0.5f);  // backward accumulates: start from garbage
+            cpuBackend().robustLossForward(p.data(), t.data(), &loss, n, deltas[k]);
+            cpuBackend().robustLossBackward(p.data(), t.data(), &dloss, dp.data(), dt.data(), n, deltas[k]);
+            QVERIFY2(std::abs(loss - ref[0].toDouble()) < 1e-6 * std::max(1.0, std::abs(ref[0].toDouble())),
+                     qPrintable(QString("delta %1: loss %2, PyTorch %3").arg(deltas[k]).arg(loss).arg(ref[0])));
+            for (std::int64_t i = 0; i < n; ++i) {
+                QVERIFY(std::abs(dp[std::size_t(i)] - 0.25f - ref[1 + int(i)].toDouble()) < 1e-7);
+                QVERIFY(std::abs(dt[std::size_t(i)] + 0.5f - ref[1 + int(n) + int(i)].toDouble()) < 1e-7);
+            }
+        }
     }
 
     // ---- BCEWithLogits ------------------------------------------------------------------

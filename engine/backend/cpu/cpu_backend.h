@@ -115,6 +115,9 @@ public:
     void mseBackward(const float* pred, const float* target, const float* dloss, float* dpred, float* dtarget,
                      std::int64_t n) override;
     void bceWithLogitsForward(const float* logits, const float* target, float* loss, std::int64_t n) override;
+    void robustLossForward(const float* pred, const float* target, float* loss, std::int64_t n, float delta) override;
+    void robustLossBackward(const float* pred, const float* target, const float* dloss, float* dpred, float* dtarget,
+                            std::int64_t n, float delta) override;
     void bceWithLogitsBackward(const float* logits, const float* target, const float* dloss, float* dlogits,
                                float* dtarget, std::int64_t n) override;
 

@@ -9,6 +9,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/parallel.h"
+#include "backend/robust_loss_math.h"
 
 namespace ts {
 
@@ -122,6 +123,26 @@ void CpuBackend::mseForward(const float* pred, const float* target, float* loss,
         return d * d;
     });
     loss[0] = static_cast<float>(n > 0 ? sum / double(n) : 0.0);
+}
+
+void CpuBackend::robustLossForward(const float* pred, const float* target, float* loss, std::int64_t n, float delta)
+{
+    const double sum = cpu::blockedSum(n, [&](std::int64_t i) { return robustLoss(double(pred[i]) - double(target[i]), delta); });
+    loss[0] = static_cast<float>(n > 0 ? sum / double(n) : 0.0);
+}
+
+void CpuBackend::robustLossBackward(const float* pred, const float* target, const float* dloss, float* dpred,
+                                    float* dtarget, std::int64_t n, float delta)
+{
+    if (n <= 0) return;
+    const float scale = static_cast<float>(double(dloss[0]) / double(n));
+    cpu::parallelFor(n, kGrain, [&](std::int64_t i0, std::int64_t i1) {
+        for (std::int64_t i = i0; i < i1; ++i) {
+            const float g = scale * robustLossGradient(pred[i] - target[i], delta);
+            if (dpred) dpred[i] += g;
+            if (dtarget) dtarget[i] -= g;
+        }
+    });
 }
 
 void CpuBackend::mseBackward(const float* pred, const float* target, const float* dloss, float* dpred,

@@ -113,7 +113,9 @@ bool CudaBackend::implements(Primitive p, DType dtype)
     case Primitive::upsample2dForward:
     case Primitive::upsample2dBackward:
     case Primitive::recurrentCellForward:
-    case Primitive::recurrentCellBackward: return false;
+    case Primitive::recurrentCellBackward:
+    case Primitive::robustLossForward:
+    case Primitive::robustLossBackward: return false;
     default: return true;
     }
 }
