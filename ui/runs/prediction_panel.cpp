@@ -78,7 +78,8 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent)
     m_text = new QPlainTextEdit;
     m_text->setObjectName(QStringLiteral("predictionText"));
     m_text->setPlaceholderText(tr("Type or paste a text to classify"));
-    m_text->setMaximumHeight(120);
+    m_text->setMinimumHeight(m_text->fontMetrics().lineSpacing() * 3 + 2 * m_text->frameWidth() + 8);  // never squeezed under its frame
+    m_text->setMaximumHeight(m_text->fontMetrics().lineSpacing() * 6 + 2 * m_text->frameWidth() + 8);
     m_classify = new QPushButton(tr("Classify"));
     m_classify->setToolTip(tr("Classify the text with this run's best checkpoint (Ctrl+Return)"));
     connect(m_classify, &QPushButton::clicked, this, [this] { predictText(m_text->toPlainText()); });
