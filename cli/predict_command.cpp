@@ -27,6 +27,12 @@ void printPredictionsJson(const std::vector<SamplePrediction>& predictions)
     for (const SamplePrediction& p : predictions) {
         Json json = {{"source", p.source.file}, {"index", p.source.index}};
         if (!p.source.label.empty()) json["label"] = p.source.label;
+        if (!p.values.empty()) {  // regression
+            json["values"] = Json::array();
+            for (double v : p.values) json["values"].push_back(jsonValue(v));
+            printJson(json);
+            continue;
+        }
         json["top_k"] = Json::array();
         for (const ClassScore& c : p.top)
             json["top_k"].push_back({{"class", c.index}, {"name", c.name}, {"probability", jsonValue(c.probability)}});
@@ -43,6 +49,22 @@ void printTable(const Predictor& predictor, const std::vector<SamplePrediction>&
                 predictor.modelInput().describe().c_str());
     bool labelled = false;
     for (const auto& p : predictions) labelled = labelled || !p.source.label.empty();
+    const std::vector<std::string>& targets = predictor.modelInput().targetNames;
+    if (!predictions.empty() && !predictions.front().values.empty()) {  // regression: the predicted values
+        std::vector<std::string> headers{"input"};
+        if (labelled) headers.push_back("actual " + targets.front());
+        for (std::size_t t = 0; t < predictions.front().values.size(); ++t)
+            headers.push_back("predicted " + (t < targets.size() ? targets[t] : std::to_string(t)));
+        Table table(headers, "l" + std::string(headers.size() - 1, 'r'));
+        for (const SamplePrediction& p : predictions) {
+            std::vector<std::string> row{sourceText(p.source)};
+            if (labelled) row.push_back(p.source.label);
+            for (double v : p.values) row.push_back(displayNumber(v));
+            table.add(std::move(row));
+        }
+        table.print(stdout, 2);
+        return;
+    }
     std::vector<std::string> headers{"input"};
     std::string align = "l";
     if (labelled) headers.push_back("label"), align += 'l';

@@ -271,6 +271,7 @@ std::shared_ptr<PredictionInputs> openPredictionInputs(const std::vector<std::st
     if (paths.empty()) throw std::invalid_argument("no input: give image files, a folder of images, IDX files or a CSV file");
     auto inputs = std::make_shared<PredictionInputs>();
     inputs->shape_ = model.sampleShape;
+    inputs->targetShape_ = model.targetShape;
     inputs->classNames_ = model.classNames;
     for (const std::string& path : paths) readOrSkip(path, skipped, [&] { inputs->addPath(path, model, skipped); });
     inputs->zeros_.assign(std::size_t(inputs->size()), 0);

@@ -10,6 +10,7 @@
 // must already have the model's size, and a colour image is refused by a grayscale model
 // rather than silently converted.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -29,6 +30,10 @@ struct ModelInput {
     std::vector<std::string> classNames;
     std::vector<std::string> featureNames;  // csv: the training table's feature columns, in order
     std::string labelColumn;                // csv: read when an input table has it
+    // Regression: one sample's target values (data/dataset.h TargetKind::Values) and their
+    // names; empty: the model scores classes.
+    Shape targetShape;
+    std::vector<std::string> targetNames;
     std::string resize = "crop";            // image_folder: dataset.resize, as the reader resized training images
     // A text classifier (text_folder, or csv with text_column): the padded tokenizer it was
     // trained with (its checkpoint's), and the line between a file's texts (dataset.separator;
@@ -66,6 +71,10 @@ public:
     // Texts are token ids, padded at their end (the loader cuts a batch to its longest).
     DType inputDType() const override { return padding_ >= 0 ? DType::I64 : DType::F32; }
     std::int64_t paddingId() const override { return padding_; }
+    // A regression model's inputs carry target values of its shape, all 0: predictions ignore them.
+    TargetKind targetKind() const override { return targetShape_.rank() > 0 ? TargetKind::Values : TargetKind::Classes; }
+    Shape targetShape() const override { return targetShape_; }
+    void getValues(std::int64_t, float* out) const override { std::fill_n(out, targetShape_.numel(), 0.0f); }
 
     const std::vector<InputSource>& sources() const { return sources_; }
     // What was done to fit an input, said once per file ("a.png: resized 64x48 to 32x32 ...").
@@ -87,7 +96,7 @@ private:
     void addTexts(const std::vector<std::string>& texts, const std::vector<InputSource>& sources, const ModelInput& model,
                   std::vector<SkippedInput>* skipped);
 
-    Shape shape_;
+    Shape shape_, targetShape_;
     std::vector<std::string> classNames_;
     std::vector<InputSource> sources_;
     std::vector<std::int64_t> zeros_;

@@ -20,6 +20,7 @@
 #include "jobs/log_notes.h"
 #include "train/evaluation.h"
 #include "train/metrics.h"
+#include "train/task_metrics.h"
 
 namespace ts {
 
@@ -94,6 +95,12 @@ Predictor::Predictor(const PredictorOptions& options) : impl_(std::make_unique<I
         m.input.featureNames = featureNames(m.spec);
         m.input.labelColumn = m.spec.dataset.labelColumn;
     }
+    if (hasValueTargets(*splits.train)) {
+        m.input.targetShape = splits.train->targetShape();
+        m.input.targetNames = splits.train->targetNames();
+        // One target column in an input table is shown beside the prediction, as a class label is.
+        if (m.input.targetNames.size() == 1) m.input.labelColumn = m.input.targetNames[0];
+    }
     m.weights = std::make_unique<Executor>(checkGraph(m.spec.model, 1), *m.backend, /*training=*/false);
     restoreWeights(*m.weights, checkpoint.weights, m.weightsPath);
     m.evaluator = std::make_unique<Evaluator>(m.spec.model, *m.backend, splits.train->numClasses(), m.spec.training.topK);
@@ -114,7 +121,7 @@ std::vector<SamplePrediction> Predictor::predict(const std::shared_ptr<Predictio
     m.notes = m.loadNotes;
     m.notes.insert(m.notes.end(), inputs->notes().begin(), inputs->notes().end());
     const auto classes = std::int64_t(m.input.classNames.size());
-    const std::int64_t k = std::clamp<std::int64_t>(topK, 1, classes);
+    const std::int64_t k = std::clamp<std::int64_t>(topK, 1, std::max<std::int64_t>(classes, 1));
     std::vector<SamplePrediction> out;
     if (inputs->size() == 0) return out;
     out.reserve(std::size_t(inputs->size()));
@@ -128,6 +135,19 @@ std::vector<SamplePrediction> Predictor::predict(const std::shared_ptr<Predictio
     data.sampler = "sequential";
     data.numWorkers = std::min(data.numWorkers, 2);
     Loader loader(inputs, data, m.statistics, options);
+    if (hasValueTargets(*inputs)) {  // regression: the outputs are the predicted values
+        TaskMetrics unused = TaskMetrics::forDataset(*inputs, {});
+        const std::int64_t perSample = inputs->targetShape().numel();
+        m.evaluator->evaluate(*m.weights, loader, unused, nullptr, [&](const Batch& batch, const std::vector<float>& values) {
+            for (std::int64_t i = 0; i < batch.size; ++i) {
+                SamplePrediction p;
+                p.source = inputs->sources()[out.size()];
+                p.values.assign(values.begin() + i * perSample, values.begin() + (i + 1) * perSample);
+                out.push_back(std::move(p));
+            }
+        });
+        return out;
+    }
     ClassificationMetrics unused(classes, m.spec.training.topK);  // the inputs carry no labels to score
     std::vector<float> probabilities;
     std::vector<std::int64_t> order(static_cast<std::size_t>(classes));

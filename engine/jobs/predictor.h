@@ -33,6 +33,7 @@ struct ClassScore {
 struct SamplePrediction {
     InputSource source;
     std::vector<ClassScore> top;  // the k most probable classes, most probable first
+    std::vector<double> values;   // regression: the predicted target values, in the data's units (top empty)
 };
 
 class Predictor {

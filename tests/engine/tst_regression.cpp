@@ -21,6 +21,8 @@
 #include "blob_dataset.h"
 #include "evaluated_run.h"
 #include "store/run_reader.h"
+#include "data/subset_dataset.h"
+#include "jobs/predictor.h"
 
 using namespace ts;
 
@@ -338,6 +340,24 @@ private slots:
         QVERIFY(std::abs(r.metrics.at("val_baseline_rmse") - std::sqrt(baseline / n)) < 1e-9 * std::sqrt(baseline / n));
         QVERIFY(r.metrics.count("val_baseline_mae") && r.metrics.count("val_r2") && r.metrics.count("val_mae"));
         QVERIFY(r.metrics.at("val_rmse") < r.metrics.at("val_baseline_rmse"));
+
+        // predict on the table itself gives, for the validation rows, the values eval stored,
+        // with each row's actual value beside it.
+        PredictorOptions options;
+        options.workspaceDir = dir.filePath("ws").toStdString();
+        options.runId = run.runId;
+        Predictor predictor(options);
+        QCOMPARE(predictor.modelInput().targetNames, std::vector<std::string>{"y"});
+        const std::vector<SamplePrediction> predicted = predictor.predict({csv.toStdString()}, 5);
+        QCOMPARE(std::int64_t(predicted.size()), splits.train->size() + splits.validation->size());
+        const auto& rowsOfValidation = dynamic_cast<const SubsetDataset&>(*splits.validation).indices();
+        for (const Prediction& p : rows) {
+            const SamplePrediction& s = predicted[std::size_t(rowsOfValidation[std::size_t(p.sample)])];
+            QVERIFY(s.top.empty());
+            QCOMPARE(s.values.size(), std::size_t(1));
+            QVERIFY(std::abs(s.values[0] - p.values[0]) <= 1e-5 * std::max(1.0, std::abs(s.values[0])));
+            QVERIFY(std::abs(std::stod(s.source.label) - p.targets[0]) < 1e-3);
+        }
     }
 };
 
