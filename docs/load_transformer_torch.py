@@ -129,16 +129,22 @@ def vit(weights_path, images_path, predict_path=None):
         print(f"image {i}: class {int(c)} ({float(p):.4f})")
     if predict_path is None:
         return 0
+    return agrees_with_predict(probabilities, predict_path, "samples", lambda i, line: line["index"])
+
+
+def agrees_with_predict(probabilities, predict_path, what, row_of):
+    """Compares `predict --json` output with these probabilities: 0 when every line's class is
+    the same and every listed probability within 1e-5."""
     with open(predict_path) as f:
         lines = [json.loads(line) for line in f if line.strip()]
     agree, largest = 0, 0.0
-    for line in lines:
-        row = probabilities[line["index"]]
+    for i, line in enumerate(lines):
+        row = probabilities[row_of(i, line)]
         agree += int(row.argmax()) == line["top_k"][0]["class"]
         for entry in line["top_k"]:
             largest = max(largest, abs(float(row[entry["class"]]) - entry["probability"]))
-    print(f"{agree} of {len(lines)} samples get predict's class; largest probability difference {largest:.2e}")
-    return 0 if agree == len(lines) and largest < 1e-5 else 1
+    print(f"{agree} of {len(lines)} {what} get predict's class; largest probability difference {largest:.2e}")
+    return 0 if agree == len(lines) == len(probabilities) and largest < 1e-5 else 1
 
 
 def char_gpt(weights_path, prompt, length=200, generated_path=None):
@@ -182,16 +188,7 @@ def topics(weights_path, texts_path, predict_path=None):
         print(f"text {i + 1}: class {int(c)} ({float(p):.4f})")
     if predict_path is None:
         return 0
-    with open(predict_path) as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    agree, largest = 0, 0.0
-    for i, line in enumerate(lines):
-        row = probabilities[i]
-        agree += int(row.argmax()) == line["top_k"][0]["class"]
-        for entry in line["top_k"]:
-            largest = max(largest, abs(float(row[entry["class"]]) - entry["probability"]))
-    print(f"{agree} of {len(lines)} texts get predict's class; largest probability difference {largest:.2e}")
-    return 0 if agree == len(lines) == len(texts) and largest < 1e-5 else 1
+    return agrees_with_predict(probabilities, predict_path, "texts", lambda i, line: i)
 
 
 if __name__ == "__main__":
