@@ -182,11 +182,18 @@ public:
         c.backend.add(n, f32(c.inputs[0]), f32(c.inputs[1]), f32(c.output));
         for (std::size_t i = 2; i < c.inputs.size(); ++i) c.backend.axpy(n, 1.0f, f32(c.inputs[i]), f32(c.output));
     }
+    // A residual's skip gradient is usually fresh here (the block's first backward writer):
+    // copied then, instead of zeroed and added to.
     void backward(OpContext& c) const override
     {
-        for (const Tensor& dx : c.gradInputs)
-            if (dx.defined()) c.backend.axpy(c.output.numel(), 1.0f, f32(c.gradOutput), f32(dx));
+        for (std::size_t i = 0; i < c.gradInputs.size(); ++i) {
+            const Tensor& dx = c.gradInputs[i];
+            if (!dx.defined()) continue;
+            if (c.gradWrite(i) == GradWrite::Overwrite) c.backend.copyBytes(dx.raw(), c.gradOutput.raw(), c.output.bytes());
+            else c.backend.axpy(c.output.numel(), 1.0f, f32(c.gradOutput), f32(dx));
+        }
     }
+    bool overwritesFreshGradients() const override { return true; }
 };
 
 // Joins inputs along one axis. Each tensor is viewed as [outer, size_along_axis * inner],
