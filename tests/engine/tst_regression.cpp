@@ -23,6 +23,7 @@
 #include "store/run_reader.h"
 #include "data/subset_dataset.h"
 #include "jobs/predictor.h"
+#include "types/run_records.h"
 
 using namespace ts;
 
@@ -145,6 +146,20 @@ private slots:
         for (int i = 0; i < 4; ++i)
             QVERIFY2(std::abs(got[i] - ref[i].toDouble()) <= 1e-9 * std::max(1.0, std::abs(ref[i].toDouble())),
                      qPrintable(QString("metric %1: ours %2, scikit-learn %3").arg(i).arg(got[i], 0, 'g', 17).arg(ref[i])));
+    }
+
+    // Errors are minimised and R² maximised (best checkpoints, early stopping, plateaus), and a
+    // regression run's headline is its best val_rmse, not its loss.
+    void metricGoalsAndHeadline()
+    {
+        for (const char* lower : {"val_mae", "val_rmse", "val_mape", "test_baseline_rmse"}) QVERIFY2(lowerIsBetter(lower), lower);
+        QCOMPARE(metricGoal("val_r2"), MetricGoal::Maximise);
+        const std::vector<MetricSummary> summaries = {{"val_loss", 5, 3000, 50, 2900, 9000, 2900, 40},
+                                                      {"val_rmse", 5, 54.8, 50, 53.9, 95, 53.9, 40},
+                                                      {"val_r2", 5, 0.4, 50, -0.5, 0.42, 0.42, 40}};
+        const HeadlineResult h = headlineResult(summaries);
+        QVERIFY(h.summary && h.summary->name == "val_rmse");
+        QCOMPARE(h.value, 53.9);
     }
 
     void csvTargetsThroughYamlDatasetAndLoader()
