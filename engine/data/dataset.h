@@ -78,7 +78,8 @@ public:
     // columns, [horizon, targets] for a forecast window) and getValues(); numClasses() is 0,
     // classNames() empty, labels() all 0 (one stratum for samplers and splits), and get()
     // writes the inputs and returns 0. Values are in the data's own units (not normalised), so
-    // losses, metrics and predictions read as the user's numbers.
+    // losses, metrics and predictions read as the user's numbers; a time series' are normalised
+    // (DatasetStatistics::targetMean/targetStddev undo it).
     virtual TargetKind targetKind() const { return TargetKind::Classes; }
     // The targets' names, one per target (the last dimension of targetShape()): CSV columns.
     virtual std::vector<std::string> targetNames() const { return {}; }
@@ -97,6 +98,9 @@ inline bool hasValueTargets(const Dataset& dataset) { return dataset.targetKind(
 struct DatasetStatistics {
     std::vector<double> mean, stddev;  // per channel (per feature for tables)
     std::vector<std::int64_t> classCounts;
+    // Value targets the dataset normalised (a time series: data/time_series_dataset.h): a
+    // prediction p is p * targetStddev + targetMean in the data's units; empty: not normalised.
+    std::vector<double> targetMean, targetStddev;
 };
 
 struct DatasetSplits {

@@ -18,6 +18,7 @@
 #include "data/subset_dataset.h"
 #include "data/text_classification_dataset.h"
 #include "data/text_dataset.h"
+#include "data/time_series_dataset.h"
 #include "ops/init.h"
 
 namespace fs = std::filesystem;
@@ -117,8 +118,23 @@ DatasetFiles openTextCsv(const std::string& path, const DatasetSpec& spec)
     return o;
 }
 
+// A time series' windows: the training and validation ones as the training file split.
+DatasetFiles openTimeSeriesFiles(const std::string& path, const DatasetSpec& spec)
+{
+    DatasetSpec all = spec;
+    all.validationFraction = 0;
+    TimeSeriesSplits series = readTimeSeries(path, all);
+    DatasetFiles o;
+    o.name = fs::path(path).filename().string();
+    o.train = series.train;
+    o.test = series.test;
+    o.sources = {path};
+    return o;
+}
+
 DatasetFiles openCsv(const std::string& path, const DatasetSpec& spec)
 {
+    if (spec.sequence.enabled()) return openTimeSeriesFiles(path, spec);
     if (!spec.textColumn.empty()) return openTextCsv(path, spec);
     DatasetFiles o;
     auto csv = std::make_shared<CsvDataset>(path, spec.labelColumn, spec.featureColumns, spec.groupColumn, spec.targetColumns);
@@ -192,6 +208,13 @@ std::string settingsText(const DatasetSpec& spec, const std::string& path)
         s << d << ',';
     const bool textCsv = spec.format == "csv" && !spec.textColumn.empty();
     if (textCsv) s << "\ntext=" << spec.textColumn;
+    if (const SequenceSpec& q = spec.sequence; q.enabled()) {  // only then: other keys stay as they were
+        s << "\nsequence=" << q.time << ';' << q.length << ';' << q.horizon << ';' << q.stride << ";targets=";
+        for (const auto& t : q.target) s << t << ',';
+        s << ";features=";
+        for (const auto& f : q.features) s << f << ',';
+        s << ";test=" << q.testFraction;
+    }
     if (spec.format == "text" || spec.format == "text_folder" || textCsv)  // in the dataset key
         s << "\ntokenizer=" << spec.tokenizer << "\ncontext=" << spec.context;
     if (spec.format == "text" && Tokenizer::learned(spec.tokenizer)) s << "\nvocab_size=" << spec.vocabSize;
@@ -227,6 +250,7 @@ std::string datasetKey(const DatasetSpec& spec, const std::string& baseDir)
     identity.targetColumns = spec.targetColumns;
     identity.groupColumn = spec.groupColumn;
     identity.textColumn = spec.textColumn;
+    identity.sequence = spec.sequence;
     identity.imageShape = spec.imageShape;
     identity.tokenizer = spec.tokenizer;
     identity.context = spec.context;
@@ -284,6 +308,11 @@ DatasetSplits openDataset(const DatasetSpec& spec, const std::string& baseDir, c
         throw DataError(path, -1, "dataset.validation_fraction " + std::to_string(spec.validationFraction) +
                                       " is outside [0, 1)");
 
+    if (spec.format == "csv" && spec.sequence.enabled()) {  // split by time, normalised by the training period
+        if (!overlay.marks.empty())
+            throw DataError(path, -1, "label overlay: a time series' windows have no labels to mark; clear the marks");
+        return openTimeSeries(path, spec);
+    }
     const DatasetFiles o = openDatasetFiles(spec, baseDir);
     if (o.testError) throw *o.testError;
     for (const LabelMark& m : overlay.marks)

@@ -13,6 +13,23 @@
 
 namespace ts {
 
+// csv only: a time series cut into sliding windows (data/time_series_dataset.h). Each sample
+// is `length` consecutive rows of the feature columns, its targets the next `horizon` rows of
+// the target columns; windows start every `stride` rows. The split is by time: validation and
+// test are the series' last fractions (validation_fraction, test_fraction), after training.
+struct SequenceSpec {
+    std::string time;  // the time column: increasing numbers or dates (YYYY-MM-DD), evenly spaced
+    std::int64_t length = 0;  // 0: no sequence (the csv is a table)
+    std::int64_t horizon = 1;
+    std::int64_t stride = 1;
+    std::vector<std::string> target;
+    std::vector<std::string> features;  // empty: the target columns
+    double testFraction = 0.1;
+
+    bool enabled() const { return length > 0; }
+    bool operator==(const SequenceSpec&) const = default;
+};
+
 struct DatasetSpec {
     // "idx" (MNIST/Fashion-MNIST: a directory holding train-images-idx3-ubyte[.gz] etc.),
     // "cifar10" (a directory of data_batch_N.bin / test_batch.bin), "csv" (one file),
@@ -32,6 +49,7 @@ struct DatasetSpec {
     // column's cells are the texts and label_column's their classes; tokenizer, context and
     // classes as for text_folder; feature_columns must be empty.
     std::string textColumn;
+    SequenceSpec sequence;  // csv only: a forecast from windows of a time series
     // image_folder only: every image is resized to this [channels, height, width]; empty: the
     // most common size of the folder's images (data/image_folder_dataset.h)
     std::vector<std::int64_t> imageShape;

@@ -27,7 +27,7 @@ const std::vector<std::string> kSections = {"optimizer", "schedule", "training",
 // Keys read there that are not options of this editor: the Datasets page's, or sections.
 const std::set<std::string> kNotAnOptionHere = {
     "dataset.format", "dataset.path", "dataset.label_column", "dataset.feature_columns", "dataset.target_columns", "dataset.group_column",
-    "dataset.image_shape", "dataset.classes", "dataset.separator",  // the Datasets page: how to read the files
+    "dataset.image_shape", "dataset.classes", "dataset.separator", "dataset.sequence",  // the Datasets page: how to read the files
     "training.early_stopping", "training.checkpoint", "dataset.normalize", "dataset.augment", "dataset.loader",  // sections
 };
 

@@ -74,10 +74,29 @@ void intOption(Reader& r, const MapView& m, const std::string& key, int& out)
     if (option(r, m, key, v)) out = static_cast<int>(v);
 }
 
+// dataset.sequence: a csv time series cut into forecast windows (data/time_series_dataset.h).
+void readSequence(Reader& r, const Field& f, DatasetSpec& d)
+{
+    SequenceSpec& q = d.sequence;
+    const MapView m = r.map(f.value, "sequence", {"time", "length", "horizon", "stride", "target", "features", "test_fraction"}, f.pos);
+    if (d.format != "csv") r.report(f.pos, "sequence: forecast windows are cut from a csv time series (format: csv)");
+    if (!d.labelColumn.empty() || !d.targetColumns.empty())
+        r.report(f.pos, "sequence: a forecast's targets are sequence.target; leave label_column and target_columns out");
+    r.read(m, "time", q.time);
+    if (!r.read(m, "length", q.length, atLeastInt(1)) && !m.find("length"))
+        r.report(f.pos, "sequence: length (the rows a window holds) is required");
+    r.read(m, "horizon", q.horizon, atLeastInt(1));
+    r.read(m, "stride", q.stride, atLeastInt(1));
+    if (r.read(m, "target", q.target) && q.target.empty()) r.report(m.find("target")->pos, "target: name at least one column to forecast");
+    if (!m.find("target")) r.report(f.pos, "sequence: target (the columns to forecast) is required");
+    r.read(m, "features", q.features);
+    r.read(m, "test_fraction", q.testFraction, between(0, 1, false));
+}
+
 void readDataset(Reader& r, const Field& f, DatasetSpec& d)
 {
     const MapView m = r.map(f.value, "dataset",
-                            {"format", "path", "label_column", "feature_columns", "target_columns", "group_column", "text_column", "image_shape", "resize",
+                            {"format", "path", "label_column", "feature_columns", "target_columns", "group_column", "text_column", "sequence", "image_shape", "resize",
                              "tokenizer", "context", "vocab_size", "classes", "separator", "validation_fraction", "split_seed", "normalize",
                              "augment", "loader"},
                             f.pos);
@@ -96,7 +115,9 @@ void readDataset(Reader& r, const Field& f, DatasetSpec& d)
     if (d.format == "csv" && !d.textColumn.empty() && !d.featureColumns.empty())
         r.report(m.find("feature_columns")->pos, "feature_columns: a csv of texts (text_column) has no feature columns: the "
                                                  "text is the input; leave feature_columns out");
-    if (d.format == "csv" && d.labelColumn.empty() && d.targetColumns.empty() && (labelRead || !m.find("label_column")))  // else reported
+    if (const Field* q = m.find("sequence")) readSequence(r, *q, d);
+    if (d.format == "csv" && d.labelColumn.empty() && d.targetColumns.empty() && !d.sequence.enabled() &&
+        (labelRead || !m.find("label_column")))  // else reported
         r.report(m.pos, "dataset: a csv dataset needs label_column (the column holding the class), or target_columns for "
                         "regression (the numeric columns to predict)");
     if (r.read(m, "image_shape", d.imageShape))

@@ -41,6 +41,18 @@ Out datasetOut(const DatasetSpec& d)
     if (!d.targetColumns.empty()) m.add("target_columns", yamlList(d.targetColumns, yamlString));
     putString(m, "group_column", d.groupColumn, def.groupColumn);
     putString(m, "text_column", d.textColumn, def.textColumn);
+    if (d.sequence.enabled()) {
+        const SequenceSpec& q = d.sequence;
+        Out seq = Out::map(true);
+        putString(seq, "time", q.time, def.sequence.time);
+        putInt(seq, "length", q.length, def.sequence.length);
+        putInt(seq, "horizon", q.horizon, def.sequence.horizon);
+        putInt(seq, "stride", q.stride, def.sequence.stride);
+        seq.add("target", yamlList(q.target, yamlString));
+        if (!q.features.empty()) seq.add("features", yamlList(q.features, yamlString));
+        putNumber(seq, "test_fraction", q.testFraction, def.sequence.testFraction);
+        m.add("sequence", std::move(seq));
+    }
     if (!d.imageShape.empty()) m.add("image_shape", yamlList(d.imageShape, yamlInt));
     putString(m, "resize", d.resize, def.resize);
     putString(m, "tokenizer", d.tokenizer, def.tokenizer);

@@ -27,6 +27,12 @@ std::optional<std::vector<GraphInput>> defaultInputs(const DatasetSpec& d)
     const bool texts = d.format == "text_folder" || (d.format == "csv" && !d.textColumn.empty());
     if (texts && d.context >= 1)  // a text's token ids (padded with 0) in, its class out
         return std::vector<GraphInput>{{"tokens", Shape{d.context}, DType::I64}, label};
+    if (d.format == "csv" && d.sequence.enabled()) {  // a window of rows in, the next `horizon` rows' targets out
+        const SequenceSpec& q = d.sequence;
+        const auto features = static_cast<std::int64_t>((q.features.empty() ? q.target : q.features).size());
+        return std::vector<GraphInput>{{"series", Shape{q.length, features}},
+                                       {"label", Shape{q.horizon, static_cast<std::int64_t>(q.target.size())}, DType::F32}};
+    }
     if (d.format == "csv" && !d.featureColumns.empty()) {
         // Regression: the target columns' numbers, [targets] f32, as the output's shape.
         const GraphInput values{"label", Shape{static_cast<std::int64_t>(d.targetColumns.size())}, DType::F32};
