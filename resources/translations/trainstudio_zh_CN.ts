@@ -5799,6 +5799,10 @@ Loss −log p(true class): %5</source>
         <source>No op matches.</source>
         <translation>没有匹配的算子。</translation>
     </message>
+    <message>
+        <source>pre-norm attention and MLP with residuals, as a group</source>
+        <translation>前置归一化的注意力与 MLP，带残差连接，作为一组</translation>
+    </message>
 </context>
 <context>
     <name>ts::ui::OptionEditor</name>

@@ -191,7 +191,7 @@ private slots:
         popup.open(QPoint(50, 50), [](const Op& op) { return op.isLoss(); });
         QVERIFY(QTest::qWaitForWindowExposed(&popup));
         QCOMPARE(asSet(popup.visibleOps()), registered([](const Op& op) { return op.isLoss(); }));
-        QCOMPARE(asSet(popup.visibleOps()), (std::set<QString>{"BCEWithLogits", "CrossEntropy", "MSE"}));
+        QCOMPARE(asSet(popup.visibleOps()), (std::set<QString>{"BCEWithLogits", "CrossEntropy", "Huber", "L1", "MSE"}));
         QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(popup.searchField()));
 
         QTest::keyClicks(popup.searchField(), "cross");  // CrossEntropy, and BCEWithLogits by its description
@@ -206,9 +206,17 @@ private slots:
         QCOMPARE(picked.takeFirst().at(0).toString(), QString("CrossEntropy"));
         QVERIFY(!popup.isVisible());
 
-        // Unfiltered it lists every op; a typed filter survives no reopening; Esc closes unpicked.
+        // Unfiltered it lists every op and the Transformer block; a typed filter survives no
+        // reopening; Esc closes unpicked.
         popup.open(QPoint(50, 50));
-        QCOMPARE(asSet(popup.visibleOps()), registered());
+        std::set<QString> all = registered();
+        all.insert(QString::fromLatin1(ts::ui::kTransformerBlockEntry));
+        QCOMPARE(asSet(popup.visibleOps()), all);
+        QTest::keyClicks(popup.searchField(), "transformer b");  // by its title
+        QCOMPARE(popup.visibleOps(), QStringList{QString::fromLatin1(ts::ui::kTransformerBlockEntry)});
+        QTest::keyClick(popup.searchField(), Qt::Key_Return);
+        QCOMPARE(picked.takeFirst().at(0).toString(), QString::fromLatin1(ts::ui::kTransformerBlockEntry));
+        popup.open(QPoint(50, 50));
         QVERIFY(popup.searchField()->text().isEmpty());
         QTest::keyClicks(popup.searchField(), "zzz");
         QVERIFY(popup.visibleOps().isEmpty());

@@ -313,6 +313,11 @@ void ModelPage::openPopup(QPointF scenePos, const QString& fromNode, const QStri
 
 void ModelPage::addFromPopup(const QString& op)
 {
+    if (op == QLatin1String(kTransformerBlockEntry)) {
+        addTransformerBlock(m_popupPos, m_popupFrom);
+        m_popupFrom.clear(), m_popupTo.clear();
+        return;
+    }
     QString name;
     ModelState s = ui::addNode(m_doc->state(), op, freeSpot(m_popupPos), &name);
     QString what = tr("Add %1").arg(name);

@@ -50,6 +50,11 @@ OpPopup::OpPopup(QWidget* parent) : QFrame(parent, Qt::Popup)
         item->setToolTip(0, tip);
         item->setToolTip(1, tip);
     }
+    {  // the one block: added as a whole group (ModelPage::addTransformerBlock)
+        auto* item = new QTreeWidgetItem(m_list, {transformerBlockTitle(), tr("pre-norm attention and MLP with residuals, as a group")});
+        item->setData(0, kOpTypeRole, QString::fromLatin1(kTransformerBlockEntry));
+        item->setForeground(1, palette().brush(QPalette::Disabled, QPalette::Text));
+    }
     m_list->resizeColumnToContents(0);
     m_list->setColumnWidth(0, m_list->columnWidth(0) + fontMetrics().horizontalAdvance(QStringLiteral("xx")));  // a gap before the description
     connect(m_list, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) { pick(item); });
@@ -76,9 +81,12 @@ void OpPopup::open(QPoint globalPos, std::function<bool(const ts::Op&)> accepts)
 {
     m_excluded.clear();
     const ts::OpRegistry& registry = ts::OpRegistry::builtin();
-    if (accepts)
+    if (accepts) {
         for (const std::string& type : registry.types())
             if (!accepts(*registry.find(type))) m_excluded << QString::fromStdString(type);
+        // The block is offered where its first op, a LayerNorm, would be.
+        if (!accepts(*registry.find("LayerNorm"))) m_excluded << QString::fromLatin1(kTransformerBlockEntry);
+    }
     m_search->clear();
     refilter();
 
@@ -105,7 +113,9 @@ void OpPopup::refilter()
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_list->topLevelItem(i);
         const QString type = item->data(0, kOpTypeRole).toString();
-        const bool shown = !m_excluded.contains(type) && opMatchesSearch(type, text);
+        const bool block = type == QLatin1String(kTransformerBlockEntry);  // found by its title too
+        const bool shown = !m_excluded.contains(type) &&
+                           (opMatchesSearch(type, text) || (block && item->text(0).contains(text, Qt::CaseInsensitive)));
         item->setHidden(!shown);
         if (!shown) continue;
         if (!firstShown) firstShown = item;
