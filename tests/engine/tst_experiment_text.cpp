@@ -497,7 +497,8 @@ private slots:
         if (!base.dataset.normalizeMean.empty()) {
             e.dataset.normalizeMean = {0.5};
             check("dataset.normalize.mean", e, withValue(original, "dataset.normalize.mean", "[0.5]"), {"mean:"});
-        } else if (base.dataset.format != "text" && base.dataset.format != "text_folder") {  // token ids are not normalised
+        } else if (base.dataset.format != "text" && base.dataset.format != "text_folder" &&  // token ids are not normalised,
+                   !base.dataset.sequence.enabled()) {  // a time series by its training period (data/time_series_dataset.h)
             QVERIFY(base.dataset.normalizeFromStatistics);
             e.dataset.normalizeFromStatistics = false;
             check("dataset.normalize.from_statistics", e, without(original, "dataset.normalize"), {"normalize:"});
