@@ -267,6 +267,12 @@ TimeSeriesSplits readTimeSeries(const std::string& path, const DatasetSpec& spec
 
 DatasetSplits openTimeSeries(const std::string& path, const DatasetSpec& spec)
 {
+    // The reader normalises with the training period; image transforms have no meaning here.
+    if (spec.normalizeFromStatistics || !spec.normalizeMean.empty())
+        throw DataError(path, -1, "dataset.normalize: a time series (dataset.sequence) is normalised with its training "
+                                  "period's mean and deviation already; leave normalize out");
+    if (spec.horizontalFlip || spec.randomCropPadding > 0 || spec.randomResizedCrop > 0)
+        throw DataError(path, -1, "dataset.augment: flips and crops are for images, not a time series' windows; leave augment out");
     TimeSeriesSplits series = readTimeSeries(path, spec);
     DatasetSplits splits;
     splits.train = series.train;

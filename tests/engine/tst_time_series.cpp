@@ -267,6 +267,20 @@ private slots:
         QCOMPARE(splits.trainStatistics.targetMean.size(), std::size_t(1));
         QVERIFY(std::abs(splits.trainStatistics.targetMean[0] - meanStd(colB, 18).first) < 1e-9);
 
+        // The reader normalises the series itself: a second normalisation or an image transform is refused.
+        for (const auto& adjust : std::vector<std::function<void(DatasetSpec&)>>{
+                 [](DatasetSpec& d) { d.normalizeFromStatistics = true; }, [](DatasetSpec& d) { d.horizontalFlip = true; }}) {
+            DatasetSpec d = spec.dataset;
+            adjust(d);
+            try {
+                openDataset(d, "", "");
+                QFAIL("normalize or augment was accepted on a time series");
+            } catch (const DataError& e) {
+                const std::string m = e.what();
+                QVERIFY2(m.find("leave") != std::string::npos && m.find("dataset.") == 0, e.what());
+            }
+        }
+
         // sequence needs its length and target, and a csv.
         try {
             parseExperiment("name: t\ndataset: {format: csv, path: a.csv, sequence: {horizon: 2}}\n", "bad.yaml");
