@@ -143,13 +143,16 @@ void MainWindow::updateTitle()
     setWindowFilePath(m_document->path());
 }
 
-// The experiment of the last session, else the first shipped one.
+// The experiment of the last session, else the shipped CNN on Fashion-MNIST (the one a newcomer
+// starts from, whatever other files sort before it), else any shipped one.
 void MainWindow::openStartingExperiment()
 {
     QStringList candidates{StudioSettings::lastExperiment()};
-    if (const QString shipped = QString::fromStdString(shippedExperimentsDirectory().string()); !shipped.isEmpty())
+    if (const QString shipped = QString::fromStdString(shippedExperimentsDirectory().string()); !shipped.isEmpty()) {
+        candidates << QDir(shipped).absoluteFilePath(QStringLiteral("fashion_mnist_cnn.yaml"));
         for (const QFileInfo& f : QDir(shipped).entryInfoList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
             candidates << f.absoluteFilePath();
+    }
     for (const QString& file : candidates)
         if (!file.isEmpty() && m_document->open(file, nullptr)) return;
     updateTitle();
