@@ -161,15 +161,10 @@ private:
 };
 
 // mean((pred - target)^2)
-class Mse final : public Op {
+// A regression loss: (prediction, target) of one shape, both f32, -> a scalar.
+class RegressionLoss : public Op {
 public:
-    std::string type() const override { return "MSE"; }
     OpCategory category() const override { return OpCategory::Loss; }
-    std::string help() const override
-    {
-        return QT_TRANSLATE_NOOP("AttrHelp", "Mean squared error between prediction and target: the loss for regression");
-    }
-    std::vector<OpCase> cases() const override { return {{"3x4", {}, {{Shape{3, 4}}, {Shape{3, 4}}}}}; }
     std::string inputName(int i) const override { return i == 0 ? "prediction" : "target"; }
     int minInputs() const override { return 2; }
     int maxInputs() const override { return 2; }
@@ -179,6 +174,16 @@ public:
         requirePair(in, "prediction (input 0)", "target (input 1)");
         return kScalar;
     }
+};
+
+class Mse final : public RegressionLoss {
+public:
+    std::string type() const override { return "MSE"; }
+    std::string help() const override
+    {
+        return QT_TRANSLATE_NOOP("AttrHelp", "Mean squared error between prediction and target: the loss for regression");
+    }
+    std::vector<OpCase> cases() const override { return {{"3x4", {}, {{Shape{3, 4}}, {Shape{3, 4}}}}}; }
     double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
     {
         return perElementFlops(in, 3);
@@ -197,11 +202,10 @@ public:
 // mean(|pred - target|) (L1, delta 0) or mean(Huber_delta(pred - target)): regression losses that
 // large errors pull only linearly, so a few outliers do not dominate the fit as they do MSE's.
 // One class for both: the same primitive pair (backend/robust_loss_math.h), L1 is delta 0.
-class RobustLoss final : public Op {
+class RobustLoss final : public RegressionLoss {
 public:
     explicit RobustLoss(bool huber) : huber_(huber) {}
     std::string type() const override { return huber_ ? "Huber" : "L1"; }
-    OpCategory category() const override { return OpCategory::Loss; }
     std::string help() const override
     {
         return huber_ ? QT_TRANSLATE_NOOP("AttrHelp", "Huber loss between prediction and target: squared for errors within delta, "
@@ -225,15 +229,6 @@ public:
             return {{"3x4", {}, {{Shape{3, 4}, DType::F32, InputFill::awayFromZero(0.5)}, {Shape{3, 4}, DType::F32, InputFill::uniform(-0.1, 0.1)}}}};
         return {{"3x4, delta 1", {{"delta", 1.0}}, {{Shape{3, 4}, DType::F32, InputFill::normal(2.0)}, {Shape{3, 4}}}},
                 {"3x4, delta 0.3", {{"delta", 0.3}}, {{Shape{3, 4}, DType::F32, InputFill::normal(2.0)}, {Shape{3, 4}}}}};
-    }
-    std::string inputName(int i) const override { return i == 0 ? "prediction" : "target"; }
-    int minInputs() const override { return 2; }
-    int maxInputs() const override { return 2; }
-    bool isLoss() const override { return true; }
-    TensorSpec inferOutput(const Attrs&, std::span<const TensorSpec> in) const override
-    {
-        requirePair(in, "prediction (input 0)", "target (input 1)");
-        return kScalar;
     }
     double flops(const Attrs&, std::span<const TensorSpec> in, const TensorSpec&) const override
     {
