@@ -120,6 +120,22 @@ double unixNow()
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// What an evaluation of `samples` of `split` by checkpoint `chosen` records, metrics aside.
+EvaluationRecord recordOf(std::int64_t runId, const CheckpointRecord& chosen, const std::string& split, std::int64_t samples,
+                          std::int64_t classes)
+{
+    EvaluationRecord record;
+    record.runId = runId;
+    record.checkpointPath = chosen.path;
+    record.step = chosen.step;
+    record.epoch = chosen.epoch;
+    record.split = split;
+    record.samples = samples;
+    record.classes = classes;
+    record.createdTime = unixNow();
+    return record;
+}
+
 }  // namespace
 
 JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunControl& control, TrainListener& listener)
@@ -196,15 +212,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
                 done.message = makeMessage(MessageId::EvalStopped, {std::to_string(seen), std::to_string(data->size())});
                 return;
             }
-            EvaluationRecord record;
-            record.runId = job.runId;
-            record.checkpointPath = chosen.path;
-            record.step = chosen.step;
-            record.epoch = chosen.epoch;
-            record.split = prefix;
-            record.samples = seen;
-            record.classes = 0;  // regression (evaluation_records.h)
-            record.createdTime = unixNow();
+            EvaluationRecord record = recordOf(job.runId, chosen, prefix, seen, 0);  // 0 classes: regression
             record.metrics = metrics.summary(prefix);
             const MeanBaseline baseline = meanBaseline(*splits.train, *data);
             addBaselineMetrics(record.metrics, prefix, baseline);
@@ -279,15 +287,7 @@ JobResult runEvaluateJob(const EvaluateJob& job, const JobEnvironment& env, RunC
             done.outcome = FinishedEvent::Outcome::Stopped;
             done.message = makeMessage(MessageId::EvalStopped, {std::to_string(seen), std::to_string(data->size())});
         } else {
-            EvaluationRecord record;
-            record.runId = job.runId;
-            record.checkpointPath = chosen.path;
-            record.step = chosen.step;
-            record.epoch = chosen.epoch;
-            record.split = prefix;
-            record.samples = seen;
-            record.classes = classes;
-            record.createdTime = unixNow();
+            EvaluationRecord record = recordOf(job.runId, chosen, prefix, seen, classes);
             record.metrics = metrics.summary(prefix);  // the trainer's own numbers stay as they are
             const EvaluationReport report =
                 evaluationReport(predictions, classes, fit ? std::optional(fit->temperature) : std::nullopt);
